@@ -1,0 +1,44 @@
+// common/sdf.glsl: the one signed-distance interface every material uses for
+// colliders. Negative inside the solid. The gradient is the four-point
+// tetrahedral finite difference of the SDF note (002, NOTES.md section 1):
+//   grad f(p) ~ sum_i k_i f(p + h k_i) / (4h),  k = (1,-1,-1), (-1,-1,1), (-1,1,-1), (1,1,1).
+// src/sim/common/sdf_cpu.c mirrors this file exactly for the CPU references.
+#ifndef FL_SDF_GLSL
+#define FL_SDF_GLSL
+#include "flurry_shared.h"
+
+#define FL_SDF_GRADIENT_STEP 1e-3
+
+// Distance from p to collider c at time t (c moves by velocity * t).
+float fl_collider_sdf(fl_gpu_collider c, vec3 p, float t)
+{
+  vec3 q = p - c.velocity.xyz * t;
+  uint shape = c.info.x;
+  float d;
+  if (shape == FL_GPU_SHAPE_PLANE) {
+    d = dot(c.p0.xyz, q) - c.p0.w;
+  } else if (shape == FL_GPU_SHAPE_SPHERE) {
+    d = length(q - c.p0.xyz) - c.p0.w;
+  } else if (shape == FL_GPU_SHAPE_BOX) {
+    vec3 e = abs(q - c.p0.xyz) - c.p1.xyz;
+    d = length(max(e, vec3(0.0))) + min(max(e.x, max(e.y, e.z)), 0.0);
+  } else {  // capsule
+    vec3 pa = q - c.p0.xyz, ba = c.p1.xyz - c.p0.xyz;
+    float h = clamp(dot(pa, ba) / max(dot(ba, ba), 1e-12), 0.0, 1.0);
+    d = length(pa - ba * h) - c.p0.w;
+  }
+  return c.info.y != 0u ? -d : d;  // a container is solid outside
+}
+
+// Unit outward normal of the SDF at p (tetrahedral gradient, normalized).
+vec3 fl_collider_normal(fl_gpu_collider c, vec3 p, float t)
+{
+  const float h = FL_SDF_GRADIENT_STEP;
+  const vec3 k0 = vec3(1, -1, -1), k1 = vec3(-1, -1, 1), k2 = vec3(-1, 1, -1), k3 = vec3(1, 1, 1);
+  vec3 g = k0 * fl_collider_sdf(c, p + h * k0, t) + k1 * fl_collider_sdf(c, p + h * k1, t) +
+           k2 * fl_collider_sdf(c, p + h * k2, t) + k3 * fl_collider_sdf(c, p + h * k3, t);
+  float len = length(g);
+  return len > 1e-20 ? g / len : vec3(0.0, 1.0, 0.0);
+}
+
+#endif

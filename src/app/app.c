@@ -1,0 +1,362 @@
+/* app/app: the program: options -> scene -> device -> world and renderer ->
+ * the frame loop (windowed or headless) -> report, dump, screenshot.
+ *
+ * The loop never waits for the device to idle: each frame waits only for the
+ * fence of its own slot (the frame two before it), reads that frame's
+ * timestamps and screenshot there, and records the next one (gpu/frames.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "app/app.h"
+
+#include "app/bench.h"
+#include "app/capture.h"
+#include "app/overlay_text.h"
+#include "app/report.h"
+#include "app/window.h"
+#include "core/log.h"
+#include "gpu/frames.h"
+#include "gpu/swapchain.h"
+#include "render/camera.h"
+#include "render/renderer.h"
+#include "render/targets.h"
+#include "scene/scene_list.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#define HEADLESS_DEFAULT_FRAMES 240
+#define BENCH_DEFAULT_FRAMES 120
+
+typedef struct {
+  fl_options opt;
+  bool windowed;
+  fl_gpu gpu;
+  fl_window window;
+  fl_swapchain swapchain;
+  bool swapchain_stale;
+  fl_frames frames;
+  fl_profiler prof;
+  fl_renderer renderer;
+  fl_render_targets targets;
+  fl_capture capture;
+  fl_scene scene;
+  char scene_arg[512];     /* what the current scene was loaded from (name or path) */
+  fl_world *world;
+  fl_camera camera;
+  bool paused, show_overlay;
+  int64_t frame_limit;
+  uint64_t frames_drawn, record_index;
+  double last_frame_ms;
+  int64_t resize_at_frame; /* FLURRY_RESIZE_AT_FRAME: the window test's resize */
+} fl_app;
+
+static double now_ms(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+/* Loads a scene; --set overrides apply to the scene named on the command line only. */
+static bool load_world(fl_app *app, const char *scene_name, bool with_overrides)
+{
+  fl_scene scene;
+  if (!fl_scene_load(scene_name, with_overrides ? app->opt.sets : NULL, with_overrides ? app->opt.set_count : 0,
+                     &scene))
+    return false;
+  /* In flight frames still read the old world's buffers: wait for their fences. */
+  if (!fl_frames_wait_all(&app->gpu, &app->frames)) return false;
+  fl_renderer_forget_views(&app->renderer);
+  fl_world_destroy(app->world);
+  app->world = NULL;
+  app->scene = scene;
+  snprintf(app->scene_arg, sizeof app->scene_arg, "%s", scene_name);
+  if (!fl_world_create(&app->gpu, &app->scene, &app->world)) return false;
+  fl_camera_look(&app->camera, scene.camera.eye, scene.camera.target);
+  fl_info("scene %s: %llu particles, %u substeps of %.3g ms", scene.name,
+          (unsigned long long)fl_world_particle_count(app->world), scene.sim.substeps,
+          1e3 * scene.sim.dt / scene.sim.substeps);
+  return true;
+}
+
+/* (Re)builds the swapchain and what depends on it; a minimized window leaves extent 0. */
+static bool rebuild_swapchain(fl_app *app)
+{
+  uint32_t w, h;
+  fl_window_size(&app->window, &w, &h);
+  if (!fl_frames_wait_all(&app->gpu, &app->frames)) return false;
+  fl_targets_destroy(&app->gpu, &app->targets);
+  if (!fl_swapchain_build(&app->gpu, &app->swapchain, app->window.surface, (VkExtent2D){w, h})) return false;
+  app->swapchain_stale = false;
+  if (app->swapchain.extent.width == 0) return true;
+  if (app->renderer.color_format != app->swapchain.format) {
+    fl_renderer_destroy(&app->renderer);
+    if (!fl_renderer_create(&app->gpu, app->swapchain.format, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, &app->renderer))
+      return false;
+  }
+  return fl_targets_create_swapchain(&app->gpu, &app->renderer, &app->swapchain, &app->targets) &&
+         fl_capture_resize(&app->gpu, &app->capture, app->swapchain.extent, app->swapchain.format);
+}
+
+static bool setup(fl_app *app)
+{
+  const fl_options *o = &app->opt;
+  app->windowed = !o->headless;
+  if (app->windowed && !fl_window_system_init()) {
+    fl_info("no display found: rendering headless");
+    app->windowed = false;
+  }
+  fl_gpu_desc desc = {.validation = o->validation, .no_async = o->no_async, .device = o->device,
+                      .need_present = app->windowed, .present_support = fl_window_present_support};
+  if (app->windowed) desc.instance_extensions = fl_window_instance_extensions(&desc.instance_extension_count);
+  if (!fl_gpu_create(&desc, &app->gpu) || !fl_frames_create(&app->gpu, &app->frames) ||
+      !fl_profiler_create(&app->gpu, &app->prof))
+    return false;
+  if (!load_world(app, o->scene, true)) return false;
+  char title[128];
+  snprintf(title, sizeof title, "flurry - %s", app->scene.name);
+  if (app->windowed) {
+    if (!fl_window_create(&app->window, app->gpu.instance, o->width, o->height, title)) return false;
+    return rebuild_swapchain(app);
+  }
+  VkExtent2D extent = {o->width, o->height};
+  return fl_renderer_create(&app->gpu, VK_FORMAT_R8G8B8A8_SRGB, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                            &app->renderer) &&
+         fl_targets_create_offscreen(&app->gpu, &app->renderer, extent, &app->targets) &&
+         fl_capture_resize(&app->gpu, &app->capture, extent, VK_FORMAT_R8G8B8A8_SRGB);
+}
+
+static void fill_uniforms(const fl_app *app, VkExtent2D extent, fl_frame_uniforms *u)
+{
+  memset(u, 0, sizeof *u);
+  fl_camera_matrices(&app->camera, (float)extent.width / (float)extent.height, u->view, u->proj);
+  glm_mat4_mul(u->proj, u->view, u->view_proj);
+  fl_camera_eye(&app->camera, u->eye);
+  vec3 light = {0.4f, 0.85f, 0.35f};
+  glm_vec3_normalize(light);
+  glm_vec3_copy(light, u->light_dir);
+  u->viewport[0] = (float)extent.width;
+  u->viewport[1] = (float)extent.height;
+  u->viewport[2] = (float)app->frames_drawn * app->scene.sim.dt;
+  u->viewport[3] = fl_world_ground_height(app->world);
+}
+
+/* Applies the keys and mouse of this frame. Returns false to quit. */
+static bool handle_input(fl_app *app, bool *step, bool *screenshot)
+{
+  fl_window_poll(&app->window);
+  fl_input *in = &app->window.input;
+  if (in->quit) return false;
+  if (in->pause) app->paused = !app->paused;
+  *step = in->step;
+  *screenshot = in->screenshot;
+  if (in->toggle_overlay) app->show_overlay = !app->show_overlay;
+  fl_camera_orbit(&app->camera, in->drag_dx, in->drag_dy);
+  fl_camera_zoom(&app->camera, in->wheel);
+  if (in->reset || in->next_scene) {
+    char names[64][FL_SCENE_NAME_MAX], next[512];
+    snprintf(next, sizeof next, "%s", app->scene_arg);
+    uint32_t n = in->next_scene ? fl_scene_builtin_names(names, 64) : 0;
+    if (n) {
+      uint32_t i = 0;
+      while (i < n && strcmp(names[i], app->scene_arg) != 0) i++;
+      memcpy(next, names[i < n ? (i + 1) % n : 0], FL_SCENE_NAME_MAX);
+    }
+    bool original = strcmp(next, app->opt.scene) == 0;
+    if (!load_world(app, next, original)) {
+      fl_warn("%s", fl_error_message());
+      fl_error_clear();
+      if (!app->world && !load_world(app, app->opt.scene, true)) return false;
+    }
+    char title[128];
+    snprintf(title, sizeof title, "flurry - %s", app->scene.name);
+    fl_window_set_title(&app->window, title);
+  }
+  if (app->resize_at_frame >= 0 && (int64_t)app->frames_drawn == app->resize_at_frame)
+    fl_window_set_size(&app->window, app->opt.width * 3 / 4, app->opt.height * 3 / 4);
+  return true;
+}
+
+/* One frame: wait for the slot, simulate, draw, submit, present. */
+static bool frame(fl_app *app, bool *keep_going)
+{
+  uint32_t slot = fl_frames_slot(&app->frames);
+  if (!fl_frames_wait_slot(&app->gpu, &app->frames, slot)) return false;
+  fl_profiler_collect(&app->prof, slot);
+  if (!fl_capture_flush(&app->capture, slot)) return false;
+
+  bool step = false, screenshot = false;
+  if (app->windowed) {
+    if (!handle_input(app, &step, &screenshot)) {
+      *keep_going = false;
+      return true;
+    }
+    uint32_t w, h;
+    fl_window_size(&app->window, &w, &h);
+    if (app->swapchain_stale || w != app->swapchain.extent.width || h != app->swapchain.extent.height)
+      if (!rebuild_swapchain(app)) return false;
+    if (app->swapchain.extent.width == 0) { /* minimized: nothing to draw into */
+      struct timespec pause = {0, 16 * 1000 * 1000};
+      nanosleep(&pause, NULL);
+      return true;
+    }
+  }
+
+  uint32_t image = 0;
+  VkSemaphore acquire = VK_NULL_HANDLE, render_done = VK_NULL_HANDLE;
+  if (app->windowed) {
+    VkResult r = vkAcquireNextImageKHR(app->gpu.device, app->swapchain.swapchain, 5000000000ull,
+                                       app->frames.acquire[slot], VK_NULL_HANDLE, &image);
+    if (r == VK_ERROR_OUT_OF_DATE_KHR) {
+      app->swapchain_stale = true;
+      return true;
+    }
+    if (r == VK_SUBOPTIMAL_KHR) app->swapchain_stale = true;
+    else if (r != VK_SUCCESS) return fl_vk_fail(r, "vkAcquireNextImageKHR", __FILE__, __LINE__);
+    acquire = app->frames.acquire[slot];
+    render_done = app->swapchain.render_done[image];
+  }
+
+  VkCommandBuffer compute, graphics;
+  if (!fl_frames_begin(&app->gpu, &app->frames, &compute, &graphics)) return false;
+  fl_profiler_reset(&app->prof, slot, FL_QUEUE_COMPUTE, compute);
+  fl_world_record_frame(app->world, compute, &app->prof, slot, !app->paused || step);
+
+  fl_profiler_reset(&app->prof, slot, FL_QUEUE_GRAPHICS, graphics);
+  fl_cmd_compute_to_draw_barrier(graphics);
+  fl_frame_uniforms uniforms;
+  fill_uniforms(app, app->targets.extent, &uniforms);
+  fl_render_view views[FL_SCENE_MAX_OBJECTS * 2];
+  uint32_t view_count = fl_world_views(app->world, slot, views, FL_SCENE_MAX_OBJECTS * 2);
+  char text[2048];
+  fl_overlay_text_build(text, sizeof text, &app->scene, app->world, &app->prof, app->last_frame_ms,
+                        app->paused, app->windowed);
+  fl_renderer_record(&app->renderer, graphics, slot, app->targets.framebuffers[app->windowed ? image : 0],
+                     app->targets.extent, &uniforms, views, view_count, app->show_overlay ? text : NULL,
+                     &app->prof);
+
+  bool last = app->frame_limit > 0 && (int64_t)app->frames_drawn + 1 >= app->frame_limit;
+  char path[600] = "";
+  if (app->opt.record_dir)
+    snprintf(path, sizeof path, "%s/frame_%05llu.png", app->opt.record_dir, (unsigned long long)app->record_index++);
+  else if ((last && app->opt.screenshot) || screenshot)
+    snprintf(path, sizeof path, "%s", app->opt.screenshot ? app->opt.screenshot : "flurry-screenshot.png");
+  if (path[0])
+    fl_capture_record(&app->capture, graphics, slot, app->targets.images[app->windowed ? image : 0],
+                      app->renderer.final_layout, app->targets.extent, path);
+  if (!fl_frames_submit(&app->gpu, &app->frames, acquire, render_done)) return false;
+
+  if (app->windowed) {
+    VkPresentInfoKHR present = {.sType = VK_STRUCTURE_TYPE_PRESENT_INFO_KHR, .waitSemaphoreCount = 1,
+                                .pWaitSemaphores = &render_done, .swapchainCount = 1,
+                                .pSwapchains = &app->swapchain.swapchain, .pImageIndices = &image};
+    VkResult r = vkQueuePresentKHR(app->gpu.graphics_queue, &present);
+    if (r == VK_ERROR_OUT_OF_DATE_KHR || r == VK_SUBOPTIMAL_KHR) app->swapchain_stale = true;
+    else if (r != VK_SUCCESS) return fl_vk_fail(r, "vkQueuePresentKHR", __FILE__, __LINE__);
+  }
+  app->frames_drawn++;
+  if (last) *keep_going = false;
+  return true;
+}
+
+static bool run_frames(fl_app *app, int64_t count)
+{
+  app->frame_limit = count > 0 ? (int64_t)app->frames_drawn + count : -1;
+  bool keep_going = true;
+  double previous = now_ms();
+  while (keep_going) {
+    if (!frame(app, &keep_going)) return false;
+    double t = now_ms();
+    app->last_frame_ms = t - previous;
+    previous = t;
+  }
+  /* Drain: the last frames' timestamps and captures. */
+  if (!fl_frames_wait_all(&app->gpu, &app->frames)) return false;
+  for (uint32_t s = 0; s < FL_GPU_FRAMES_IN_FLIGHT; s++) {
+    fl_profiler_collect(&app->prof, s);
+    if (!fl_capture_flush(&app->capture, s)) return false;
+  }
+  return true;
+}
+
+static bool run(fl_app *app, cJSON **report)
+{
+  const fl_options *o = &app->opt;
+  if (o->record_dir) mkdir(o->record_dir, 0755);
+  fl_report_info info = {.bench = o->bench};
+  if (o->bench) {
+    if (!run_frames(app, o->warmup > 0 ? o->warmup : 1)) return false;
+    fl_profiler_clear(&app->prof);
+    int64_t measured = o->frames > 0 ? o->frames : BENCH_DEFAULT_FRAMES;
+    if (!run_frames(app, measured)) return false;
+    info.frames = (uint64_t)measured;
+    info.ceiling_bytes = fl_world_largest_buffer(app->world);
+    if (!fl_bench_copy_ceiling(&app->gpu, info.ceiling_bytes, 16, &info.ceiling_gbps)) return false;
+  } else {
+    int64_t n = o->frames > 0 ? o->frames : (app->windowed ? -1 : HEADLESS_DEFAULT_FRAMES);
+    if (!app->windowed && !o->screenshot && !o->record_dir && o->frames <= 0)
+      app->opt.screenshot = "flurry-screenshot.png"; /* the headless demo says where it drew */
+    if (!run_frames(app, n)) return false;
+    info.frames = app->frames_drawn;
+  }
+  if (app->opt.screenshot && !o->record_dir) fl_info("screenshot written to %s", app->opt.screenshot);
+  if (o->record_dir) fl_info("%llu frames written to %s/", (unsigned long long)app->record_index, o->record_dir);
+  if (o->dump && !fl_dump_write(app->world, o->dump)) return false;
+  if (o->report || o->bench) *report = fl_report_build(&app->gpu, &app->prof, app->world, &info);
+  if (o->bench) fl_overlay_text_print_bench(&app->prof, &info, app->world);
+  return true;
+}
+
+static void teardown(fl_app *app)
+{
+  fl_frames_destroy(&app->gpu, &app->frames);
+  fl_capture_destroy(&app->gpu, &app->capture);
+  fl_targets_destroy(&app->gpu, &app->targets);
+  fl_renderer_destroy(&app->renderer);
+  fl_world_destroy(app->world);
+  app->world = NULL;
+  fl_profiler_destroy(&app->prof);
+  if (app->gpu.device) fl_swapchain_destroy(&app->gpu, &app->swapchain);
+  if (app->gpu.instance) fl_window_destroy(&app->window, app->gpu.instance);
+  fl_gpu_destroy(&app->gpu);
+  if (app->windowed) fl_window_system_shutdown();
+}
+
+int fl_app_run(const fl_options *options)
+{
+  if (options->help) {
+    fl_cli_print_help();
+    return 0;
+  }
+  if (options->list_scenes) return fl_scene_list_builtin() ? 0 : (fprintf(stderr, "flurry: error: %s\n", fl_error_message()), 1);
+  if (options->list_devices) return fl_gpu_list_devices() ? 0 : (fprintf(stderr, "flurry: error: %s\n", fl_error_message()), 1);
+
+  fl_app *app = calloc(1, sizeof *app);
+  if (!app) return 1;
+  app->opt = *options;
+  app->show_overlay = true;
+  const char *resize = getenv("FLURRY_RESIZE_AT_FRAME");
+  app->resize_at_frame = resize ? atoll(resize) : -1;
+  cJSON *report = NULL;
+  bool ok = setup(app) && run(app, &report);
+  if (!ok) fprintf(stderr, "flurry: error: %s\n", fl_error_message());
+  teardown(app);
+  fl_validation_counts counts = app->gpu.counts;
+  if (report) {
+    if (options->report && !fl_report_write(report, &counts, options->report)) {
+      fprintf(stderr, "flurry: error: %s\n", fl_error_message());
+      ok = false;
+    }
+    cJSON_Delete(report);
+  }
+  int code = ok ? 0 : 1;
+  if (options->validation) {
+    fprintf(stderr, "flurry: validation: %llu errors, %llu warnings\n", (unsigned long long)counts.errors,
+            (unsigned long long)counts.warnings);
+    if (counts.errors && code == 0) code = 3;
+  }
+  free(app);
+  return code;
+}

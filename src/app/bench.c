@@ -1,0 +1,70 @@
+/* app/bench: the same-run copy ceiling. */
+#include "app/bench.h"
+
+#include "core/log.h"
+#include "flurry_shared.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int compare_doubles(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+bool fl_bench_copy_ceiling(fl_gpu *gpu, uint64_t bytes, uint32_t repeats, double *gbps_out)
+{
+  *gbps_out = 0;
+  if (gpu->timestamp_valid_bits[0] == 0) return fl_error_set("the graphics queue cannot write timestamps");
+  if (repeats < 1 || repeats > 64) repeats = 16;
+  bytes = (bytes + 15) & ~(uint64_t)15;
+  if (bytes < ((uint64_t)1 << 20)) bytes = (uint64_t)1 << 20;
+  if (bytes > gpu->props.limits.maxStorageBufferRange) bytes = gpu->props.limits.maxStorageBufferRange & ~(uint64_t)15;
+  fl_buffer src = {0}, dst = {0};
+  fl_pipeline copy = {0};
+  VkDescriptorSet set = VK_NULL_HANDLE;
+  VkQueryPool pool = VK_NULL_HANDLE;
+  bool ok = fl_buffer_create(gpu, bytes, FL_MEMORY_DEVICE, "ceiling src", &src) &&
+            fl_buffer_create(gpu, bytes, FL_MEMORY_DEVICE, "ceiling dst", &dst) && fl_buffer_fill(gpu, &src, 0x3f800000u) &&
+            fl_pipeline_compute(gpu, "common/copy.comp", sizeof(fl_count_push), 0, &copy);
+  fl_binding bindings[] = {{&src, 0, 0}, {&dst, 0, 0}};
+  ok = ok && fl_pipeline_bind(gpu, &copy, bindings, 2, &set);
+  VkQueryPoolCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+                              .queryType = VK_QUERY_TYPE_TIMESTAMP, .queryCount = 2 * (repeats + 1)};
+  if (ok && vkCreateQueryPool(gpu->device, &qi, NULL, &pool) != VK_SUCCESS) ok = fl_error_set("cannot create a query pool");
+  VkCommandBuffer cmd;
+  if (ok && (ok = fl_gpu_begin_once(gpu, &cmd))) {
+    vkCmdResetQueryPool(cmd, pool, 0, qi.queryCount);
+    uint32_t elements = (uint32_t)(bytes / 16);
+    fl_count_push push = {.counts = {elements, 0, 0, 0}};
+    for (uint32_t r = 0; r <= repeats; r++) { /* r = 0 warms caches and clocks */
+      fl_cmd_compute_barrier(cmd);
+      vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, pool, 2 * r);
+      fl_cmd_dispatch(cmd, &copy, set, &push, elements);
+      vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool, 2 * r + 1);
+    }
+    ok = fl_gpu_end_once(gpu, cmd);
+  }
+  if (ok) {
+    uint64_t ts[2 * 65];
+    VkResult r = vkGetQueryPoolResults(gpu->device, pool, 0, qi.queryCount, sizeof ts, ts, sizeof ts[0],
+                                       VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+    if (r != VK_SUCCESS) ok = fl_error_set("copy ceiling: timestamps unavailable (%s)", fl_vk_result_name(r));
+    double gbps[64];
+    for (uint32_t i = 0; ok && i < repeats; i++) {
+      double ns = (double)(ts[2 * (i + 1) + 1] - ts[2 * (i + 1)]) * gpu->props.limits.timestampPeriod;
+      gbps[i] = ns > 0 ? 2.0 * (double)bytes / ns : 0.0;
+    }
+    if (ok) {
+      qsort(gbps, repeats, sizeof gbps[0], compare_doubles);
+      *gbps_out = gbps[repeats / 2];
+    }
+  }
+  if (pool) vkDestroyQueryPool(gpu->device, pool, NULL);
+  if (set) vkFreeDescriptorSets(gpu->device, gpu->descriptor_pool, 1, &set);
+  fl_pipeline_destroy(gpu, &copy);
+  fl_buffer_destroy(gpu, &src);
+  fl_buffer_destroy(gpu, &dst);
+  return ok;
+}

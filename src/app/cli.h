@@ -1,0 +1,29 @@
+/* app/cli: the command line (README, "Command line"). A contract: tests and
+ * later issues rely on it; extend, never change. */
+#pragma once
+#include <stdbool.h>
+#include <stdint.h>
+
+#define FL_CLI_MAX_SETS 64
+
+typedef struct {
+  const char *scene;          /* --scene NAME|FILE (default "particles") */
+  bool list_scenes, list_devices, help;
+  const char *device;         /* --device N|NAME */
+  bool headless;              /* --headless */
+  int64_t frames;             /* --frames N; -1 = until the window closes (windowed) or 240 (headless) */
+  uint32_t width, height;     /* --size WxH (default 1280x720) */
+  const char *screenshot;     /* --screenshot FILE.png */
+  const char *record_dir;     /* --record DIR */
+  const char *report;         /* --report FILE.json */
+  const char *dump;           /* --dump FILE.csv */
+  bool validation, no_async, bench;
+  uint32_t warmup;            /* --warmup N: bench frames before measuring (default 20) */
+  const char *sets[FL_CLI_MAX_SETS];
+  int set_count;
+} fl_options;
+
+/* Parses argv; on a bad option or value records one clear line and returns false. */
+bool fl_cli_parse(int argc, char **argv, fl_options *out);
+/* Prints the usage text. */
+void fl_cli_print_help(void);

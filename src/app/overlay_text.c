@@ -1,0 +1,40 @@
+/* app/overlay_text: overlay lines and the bench table. */
+#include "app/overlay_text.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void fl_overlay_text_build(char *out, size_t size, const fl_scene *scene, const fl_world *world,
+                           const fl_profiler *prof, double frame_ms, bool paused, bool windowed)
+{
+  size_t n = 0;
+  n += (size_t)snprintf(out + n, size - n, "flurry  %s%s\nframe %.2f ms   %llu particles   %llu substeps\n",
+                        scene->name, paused ? "  [paused]" : "", frame_ms,
+                        (unsigned long long)fl_world_particle_count(world),
+                        (unsigned long long)fl_world_substeps(world));
+  for (uint32_t i = 0; i < prof->stat_count && n < size; i++)
+    n += (size_t)snprintf(out + n, size - n, "%-22s %7.3f ms\n", prof->stats[i].name, prof->stats[i].last_ms);
+  if (!prof->can_time[0] || !prof->can_time[1])
+    n += (size_t)snprintf(out + n, size > n ? size - n : 0, "(a queue cannot write timestamps: untimed)\n");
+  if (windowed && n < size)
+    snprintf(out + n, size - n, "drag: orbit  wheel: zoom  space: pause  s: step  r: reset\n"
+                                "n: next scene  h: overlay  p: screenshot  esc: quit");
+}
+
+void fl_overlay_text_print_bench(const fl_profiler *prof, const fl_report_info *info, const fl_world *world)
+{
+  printf("bench: %llu frames, %llu particles, copy ceiling %.2f GB/s (%.1f MiB buffers)\n",
+         (unsigned long long)info->frames, (unsigned long long)fl_world_particle_count(world), info->ceiling_gbps,
+         info->ceiling_bytes / 1048576.0);
+  printf("%-22s %10s %10s %8s %10s\n", "pass", "median ms", "GB/s", "ceiling", "bytes/exec");
+  for (uint32_t i = 0; i < prof->stat_count; i++) {
+    const fl_profile_stat *st = &prof->stats[i];
+    fl_stat_summary s = fl_profile_summary(st);
+    double gbps = st->bytes && s.median > 0 ? (double)st->bytes * st->executions / (s.median * 1e6) : 0;
+    if (st->bytes)
+      printf("%-22s %10.4f %10.2f %7.0f%% %10llu\n", st->name, s.median, gbps,
+             info->ceiling_gbps > 0 ? 100.0 * gbps / info->ceiling_gbps : 0.0, (unsigned long long)st->bytes);
+    else
+      printf("%-22s %10.4f %10s %8s %10s\n", st->name, s.median, "-", "-", "-");
+  }
+}

@@ -1,0 +1,23 @@
+/* app/report: the run report (--report FILE.json) and the particle dump
+ * (--dump FILE.csv). Both are contracts documented in the README. */
+#pragma once
+#include <cjson/cJSON.h>
+
+#include "gpu/gpu.h"
+#include "gpu/profiler.h"
+#include "sim/world.h"
+
+typedef struct {
+  uint64_t frames;             /* frames measured (after warm-up in bench mode) */
+  bool bench;
+  double ceiling_gbps;         /* bench: same-run copy ceiling */
+  uint64_t ceiling_bytes;
+} fl_report_info;
+
+/* Builds the report (device, queues, scene, frames, timings, objects; bench
+ * fields when info->bench). Reads the world back: call after the last frame. */
+cJSON *fl_report_build(const fl_gpu *gpu, const fl_profiler *prof, fl_world *world, const fl_report_info *info);
+/* Adds the validation counts (known only after teardown) and writes the file. */
+bool fl_report_write(cJSON *report, const fl_validation_counts *counts, const char *path);
+/* Writes object,index,x,y,z,vx,vy,vz for every particle of every object. */
+bool fl_dump_write(fl_world *world, const char *path);

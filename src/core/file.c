@@ -1,0 +1,112 @@
+/* core/file: whole-file I/O and the data directory lookup. */
+#define _GNU_SOURCE
+#include "core/file.h"
+
+#include "core/log.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef FLURRY_DATA_DIR
+#define FLURRY_DATA_DIR "."
+#endif
+
+char *fl_file_read(const char *path, size_t *size_out, size_t max_size)
+{
+  if (max_size == 0) max_size = (size_t)256 << 20;
+  struct stat st;
+  if (stat(path, &st) != 0) {
+    fl_error_set("cannot read %s: %s", path, strerror(errno));
+    return NULL;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    fl_error_set("cannot read %s: not a regular file", path);
+    return NULL;
+  }
+  if ((size_t)st.st_size > max_size) {
+    fl_error_set("cannot read %s: %lld bytes is more than the limit of %zu", path,
+                 (long long)st.st_size, max_size);
+    return NULL;
+  }
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    fl_error_set("cannot read %s: %s", path, strerror(errno));
+    return NULL;
+  }
+  size_t size = (size_t)st.st_size;
+  char *data = malloc(size + 1);
+  if (!data) {
+    fclose(f);
+    fl_error_set("cannot read %s: out of memory", path);
+    return NULL;
+  }
+  size_t got = fread(data, 1, size, f);
+  int failed = ferror(f);
+  fclose(f);
+  if (failed || got != size) {
+    free(data);
+    fl_error_set("cannot read %s: short read", path);
+    return NULL;
+  }
+  data[size] = 0;
+  if (size_out) *size_out = size;
+  return data;
+}
+
+bool fl_file_write(const char *path, const void *data, size_t size)
+{
+  FILE *f = fopen(path, "wb");
+  if (!f) return fl_error_set("cannot write %s: %s", path, strerror(errno));
+  size_t put = fwrite(data, 1, size, f);
+  if (fclose(f) != 0 || put != size) return fl_error_set("cannot write %s: write failed", path);
+  return true;
+}
+
+bool fl_file_exists(const char *path)
+{
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static bool dir_has_shaders(const char *dir)
+{
+  char probe[PATH_MAX + 16];
+  struct stat st;
+  snprintf(probe, sizeof probe, "%s/shaders", dir);
+  return stat(probe, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+const char *fl_data_dir(void)
+{
+  static char dir[PATH_MAX];
+  if (dir[0]) return dir;
+  const char *env = getenv("FLURRY_DATA_DIR");
+  if (env && env[0]) {
+    snprintf(dir, sizeof dir, "%s", env);
+    return dir;
+  }
+  char exe[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0) {
+    exe[n] = 0;
+    char *slash = strrchr(exe, '/');
+    if (slash) *slash = 0;
+    if (dir_has_shaders(exe)) {
+      snprintf(dir, sizeof dir, "%s", exe);
+      return dir;
+    }
+  }
+  snprintf(dir, sizeof dir, "%s", FLURRY_DATA_DIR);
+  return dir;
+}
+
+const char *fl_data_path(char *out, size_t out_size, const char *rel)
+{
+  snprintf(out, out_size, "%s/%s", fl_data_dir(), rel);
+  return out;
+}

@@ -1,0 +1,26 @@
+/* core/log: leveled logging to stderr, and the one-line error message that
+ * recoverable failures carry up to the user (fl_error_set / fl_error_message). */
+#pragma once
+#include <stdarg.h>
+#include <stdbool.h>
+
+typedef enum { FL_LOG_DEBUG, FL_LOG_INFO, FL_LOG_WARN, FL_LOG_ERROR } fl_log_level;
+
+/* Sets the lowest level that is printed (default FL_LOG_INFO; FLURRY_LOG=debug lowers it). */
+void fl_log_set_level(fl_log_level level);
+/* Prints one line at the given level: "flurry: [warn] ...". */
+void fl_log(fl_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#define fl_debug(...) fl_log(FL_LOG_DEBUG, __VA_ARGS__)
+#define fl_info(...) fl_log(FL_LOG_INFO, __VA_ARGS__)
+#define fl_warn(...) fl_log(FL_LOG_WARN, __VA_ARGS__)
+
+/* Records the message of a recoverable failure and returns false, so callers can
+ * write `return fl_error_set("...")`. The first message since the last clear wins:
+ * the innermost failure names the cause. */
+bool fl_error_set(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prefixes the recorded message with context ("shader X: <message>"); returns false. */
+bool fl_error_wrap(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The recorded message, or "" when there is none. */
+const char *fl_error_message(void);
+/* Forgets the recorded message. */
+void fl_error_clear(void);

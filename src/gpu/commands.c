@@ -1,0 +1,124 @@
+/* gpu/commands: one-shot command buffers for load-time work, the barrier
+ * patterns every pass uses, timeline semaphores and bounded fence waits. */
+#include "core/log.h"
+#include "gpu/gpu_internal.h"
+
+#include <string.h>
+
+#define FENCE_TIMEOUT_NS (10ull * 1000 * 1000 * 1000)
+
+bool fl_gpu_begin_once(fl_gpu *gpu, VkCommandBuffer *cmd)
+{
+  VkCommandBufferAllocateInfo alloc = {
+      .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+      .commandPool = gpu->upload_pool,
+      .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+      .commandBufferCount = 1,
+  };
+  FL_VK_TRY(vkAllocateCommandBuffers(gpu->device, &alloc, cmd));
+  VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+                                    .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
+  FL_VK_TRY(vkBeginCommandBuffer(*cmd, &begin));
+  /* Everything earlier on this queue (frames, previous uploads) is finished
+   * before, and visible to, this command buffer's transfers and dispatches. */
+  VkMemoryBarrier barrier = {
+      .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+      .srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT,
+      .dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT,
+  };
+  vkCmdPipelineBarrier(*cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1,
+                       &barrier, 0, NULL, 0, NULL);
+  return true;
+}
+
+bool fl_gpu_end_once(fl_gpu *gpu, VkCommandBuffer cmd)
+{
+  /* Make this command buffer's writes available to whatever is submitted next. */
+  VkMemoryBarrier barrier = {
+      .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+      .srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT,
+      .dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT | VK_ACCESS_HOST_READ_BIT,
+  };
+  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+                       VK_PIPELINE_STAGE_ALL_COMMANDS_BIT | VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier, 0,
+                       NULL, 0, NULL);
+  FL_VK_TRY(vkEndCommandBuffer(cmd));
+  VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  VkFence fence;
+  FL_VK_TRY(vkCreateFence(gpu->device, &fi, NULL, &fence));
+  VkSubmitInfo submit = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1,
+                         .pCommandBuffers = &cmd};
+  VkResult r = vkQueueSubmit(gpu->graphics_queue, 1, &submit, fence);
+  bool ok = r == VK_SUCCESS ? fl_fence_wait(gpu, fence) : fl_vk_fail(r, "vkQueueSubmit", __FILE__, __LINE__);
+  vkDestroyFence(gpu->device, fence, NULL);
+  vkFreeCommandBuffers(gpu->device, gpu->upload_pool, 1, &cmd);
+  return ok;
+}
+
+bool fl_fence_wait(fl_gpu *gpu, VkFence fence)
+{
+  VkResult r = vkWaitForFences(gpu->device, 1, &fence, VK_TRUE, FENCE_TIMEOUT_NS);
+  if (r == VK_TIMEOUT)
+    return fl_error_set("the GPU did not finish within %llu s (a hang, or far too much work per frame)",
+                        FENCE_TIMEOUT_NS / 1000000000ull);
+  FL_VK_TRY(r);
+  return true;
+}
+
+void fl_cmd_compute_barrier(VkCommandBuffer cmd)
+{
+  VkMemoryBarrier barrier = {
+      .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+      .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+      .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+                       VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+  };
+  VkPipelineStageFlags stages = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+  vkCmdPipelineBarrier(cmd, stages, stages, 0, 1, &barrier, 0, NULL, 0, NULL);
+}
+
+void fl_cmd_compute_to_draw_barrier(VkCommandBuffer cmd)
+{
+  VkMemoryBarrier barrier = {
+      .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+      .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+      .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_INDEX_READ_BIT |
+                       VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT,
+  };
+  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                       VK_PIPELINE_STAGE_VERTEX_INPUT_BIT | VK_PIPELINE_STAGE_VERTEX_SHADER_BIT |
+                           VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
+                       0, 1, &barrier, 0, NULL, 0, NULL);
+}
+
+void fl_cmd_image_barrier(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect,
+                          VkImageLayout from, VkImageLayout to, VkPipelineStageFlags src_stage,
+                          VkAccessFlags src_access, VkPipelineStageFlags dst_stage,
+                          VkAccessFlags dst_access)
+{
+  VkImageMemoryBarrier barrier = {
+      .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+      .srcAccessMask = src_access,
+      .dstAccessMask = dst_access,
+      .oldLayout = from,
+      .newLayout = to,
+      .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+      .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+      .image = image,
+      .subresourceRange = {aspect, 0, 1, 0, 1},
+  };
+  vkCmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 0, NULL, 0, NULL, 1, &barrier);
+}
+
+bool fl_timeline_create(fl_gpu *gpu, uint64_t initial, const char *name, VkSemaphore *out)
+{
+  VkSemaphoreTypeCreateInfo type = {
+      .sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
+      .semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE,
+      .initialValue = initial,
+  };
+  VkSemaphoreCreateInfo info = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &type};
+  FL_VK_TRY(vkCreateSemaphore(gpu->device, &info, NULL, out));
+  fl_gpu_set_name(gpu, VK_OBJECT_TYPE_SEMAPHORE, (uint64_t)*out, "%s", name);
+  return true;
+}

@@ -1,0 +1,238 @@
+/* gpu/gpu: the thin layer over Vulkan that every other layer uses.
+ *
+ * It owns the instance (with optional validation), the chosen device, its
+ * queues (a graphics+present queue and, when the device has a separate compute
+ * family, an async compute queue; otherwise both are the same VkQueue), the
+ * memory sub-allocator, the pipeline cache and one descriptor pool. It knows
+ * nothing of physics or of what is drawn.
+ *
+ * Errors: functions return false (or a null handle) with fl_error_message()
+ * set. VK_ERROR_DEVICE_LOST and out-of-memory results end the program with a
+ * clear message (fl_vk_fail). */
+#pragma once
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <volk.h>
+
+#include "gpu/suballoc.h"
+
+#define FL_GPU_FRAMES_IN_FLIGHT 2
+
+typedef struct {
+  bool validation;          /* VK_LAYER_KHRONOS_validation + synchronization validation */
+  bool no_async;            /* force the one-queue path */
+  bool need_present;        /* the device must be able to present (windowed mode) */
+  const char *device;       /* "N" or a name substring; NULL = prefer discrete > integrated > virtual > CPU */
+  const char **instance_extensions; /* extra instance extensions (the window system's) */
+  uint32_t instance_extension_count;
+  /* When need_present: can this queue family present? (the window system answers) */
+  bool (*present_support)(VkInstance instance, VkPhysicalDevice device, uint32_t family);
+} fl_gpu_desc;
+
+typedef struct {
+  uint64_t errors, warnings, infos;
+} fl_validation_counts;
+
+typedef struct fl_memory_block fl_memory_block;
+
+typedef struct {
+  VkBuffer buffer;
+  VkDeviceSize size;
+  VkDeviceSize offset;      /* within its memory block */
+  fl_memory_block *block;
+  void *mapped;             /* non-NULL for host-visible buffers */
+} fl_buffer;
+
+typedef struct {
+  VkImage image;
+  VkImageView view;
+  VkFormat format;
+  VkExtent2D extent;
+  VkDeviceSize offset;
+  fl_memory_block *block;
+} fl_image;
+
+typedef enum {
+  FL_MEMORY_DEVICE,         /* device-local */
+  FL_MEMORY_UPLOAD,         /* host-visible, coherent, written by the CPU */
+  FL_MEMORY_READBACK,       /* host-visible, cached when possible, read by the CPU */
+} fl_memory_kind;
+
+typedef struct fl_gpu {
+  VkInstance instance;
+  VkDebugUtilsMessengerEXT messenger;
+  VkPhysicalDevice physical;
+  VkDevice device;
+  VkPhysicalDeviceProperties props;
+  VkPhysicalDeviceMemoryProperties mem_props;
+  char driver_name[VK_MAX_DRIVER_NAME_SIZE];
+  char driver_info[VK_MAX_DRIVER_INFO_SIZE];
+
+  uint32_t graphics_family, compute_family;
+  VkQueue graphics_queue, compute_queue; /* the same queue when !async_compute */
+  bool async_compute;
+  uint32_t timestamp_valid_bits[2];     /* [0] graphics family, [1] compute family */
+
+  /* Probed features; each has a fallback path (see docs/ARCHITECTURE.md). */
+  bool has_float_atomic_add;            /* VK_EXT_shader_atomic_float, buffer add */
+  bool has_debug_utils;
+  uint32_t subgroup_size;
+
+  bool validation;
+  fl_validation_counts counts;
+
+  fl_memory_block *blocks;              /* singly linked */
+  VkPipelineCache pipeline_cache;
+  char pipeline_cache_path[512];
+  VkDescriptorPool descriptor_pool;
+  VkCommandPool upload_pool;            /* one-shot transfers on the graphics queue */
+} fl_gpu;
+
+/* ---- instance and device (gpu/instance.c, gpu/device.c) ---- */
+
+/* Creates the instance, picks and creates the device and its queues. */
+bool fl_gpu_create(const fl_gpu_desc *desc, fl_gpu *gpu);
+/* Waits idle and destroys everything fl_gpu_create made; accepts a zeroed gpu. */
+void fl_gpu_destroy(fl_gpu *gpu);
+/* Prints every physical device: index, name, type, driver, API, queue families. */
+bool fl_gpu_list_devices(void);
+/* Human-readable device type ("discrete", "integrated", "virtual", "cpu", "other"). */
+const char *fl_gpu_device_type_name(VkPhysicalDeviceType type);
+/* Gives a Vulkan object a name that RenderDoc and the validation layer show. */
+void fl_gpu_set_name(fl_gpu *gpu, VkObjectType type, uint64_t handle, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Opens and closes a named command-buffer region (debug utils label). */
+void fl_gpu_begin_label(fl_gpu *gpu, VkCommandBuffer cmd, const char *name);
+void fl_gpu_end_label(fl_gpu *gpu, VkCommandBuffer cmd);
+
+/* ---- results (gpu/check.c) ---- */
+
+/* The enum name of a VkResult ("VK_ERROR_DEVICE_LOST"). */
+const char *fl_vk_result_name(VkResult result);
+/* Handles a failed call: fatal results exit(1) with a message; others record an
+ * error naming the call, file and line, and return false. */
+bool fl_vk_fail(VkResult result, const char *call, const char *file, int line);
+#define FL_VK_TRY(call)                                                   \
+  do {                                                                    \
+    VkResult fl_vk_r_ = (call);                                           \
+    if (fl_vk_r_ < 0) return fl_vk_fail(fl_vk_r_, #call, __FILE__, __LINE__); \
+  } while (0)
+
+/* ---- memory, buffers, images (gpu/memory.c, gpu/buffer.c, gpu/image.c) ---- */
+
+/* Creates a buffer in a sub-allocated block. Device buffers are storage +
+ * vertex + index + transfer src/dst; sizes are checked against the heap and
+ * maxStorageBufferRange first. `name` labels it for debuggers and errors. */
+bool fl_buffer_create(fl_gpu *gpu, VkDeviceSize size, fl_memory_kind kind, const char *name,
+                      fl_buffer *out);
+/* Frees the buffer's range and zeroes it; accepts a zeroed buffer. */
+void fl_buffer_destroy(fl_gpu *gpu, fl_buffer *buffer);
+/* Copies `size` bytes from host memory into a device buffer at `offset` (staging + wait; load time only). */
+bool fl_buffer_upload(fl_gpu *gpu, fl_buffer *dst, VkDeviceSize offset, const void *data,
+                      VkDeviceSize size);
+/* Copies `size` bytes of a device buffer into host memory (readback + wait; reports and dumps only). */
+bool fl_buffer_readback(fl_gpu *gpu, const fl_buffer *src, VkDeviceSize offset, void *data,
+                        VkDeviceSize size);
+/* Fills a device buffer with a 32-bit pattern (load time; waits). */
+bool fl_buffer_fill(fl_gpu *gpu, fl_buffer *dst, uint32_t value);
+/* Creates a 2D device-local image with a view. `usage` as Vulkan's. */
+bool fl_image_create(fl_gpu *gpu, VkExtent2D extent, VkFormat format, VkImageUsageFlags usage,
+                     VkImageAspectFlags aspect, const char *name, fl_image *out);
+void fl_image_destroy(fl_gpu *gpu, fl_image *image);
+/* Total bytes currently sub-allocated, for reports. */
+VkDeviceSize fl_gpu_memory_used(const fl_gpu *gpu);
+/* Frees every memory block (device teardown). */
+void fl_memory_destroy_all(fl_gpu *gpu);
+
+/* ---- one-shot command buffers and barriers (gpu/commands.c) ---- */
+
+/* Begins a one-shot command buffer on the graphics queue. */
+bool fl_gpu_begin_once(fl_gpu *gpu, VkCommandBuffer *cmd);
+/* Submits it, waits with a finite timeout, and frees it. */
+bool fl_gpu_end_once(fl_gpu *gpu, VkCommandBuffer cmd);
+/* A global memory barrier between compute/transfer writes and later compute/transfer/vertex reads and writes. */
+void fl_cmd_compute_barrier(VkCommandBuffer cmd);
+/* A global barrier from compute/transfer writes to vertex/index/shader reads of a draw. */
+void fl_cmd_compute_to_draw_barrier(VkCommandBuffer cmd);
+/* Transitions a whole colour or depth image between layouts with the given stages and accesses. */
+void fl_cmd_image_barrier(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect,
+                          VkImageLayout from, VkImageLayout to, VkPipelineStageFlags src_stage,
+                          VkAccessFlags src_access, VkPipelineStageFlags dst_stage,
+                          VkAccessFlags dst_access);
+/* Creates a timeline semaphore starting at `initial`. */
+bool fl_timeline_create(fl_gpu *gpu, uint64_t initial, const char *name, VkSemaphore *out);
+/* Waits on the host (finite timeout) until a fence signals; a timeout is an error. */
+bool fl_fence_wait(fl_gpu *gpu, VkFence fence);
+
+/* ---- pipelines and descriptors (gpu/pipeline.c, gpu/pipeline_cache.c) ---- */
+
+#define FL_MAX_BINDINGS 16
+
+typedef struct {
+  VkPipeline pipeline;
+  VkPipelineLayout layout;
+  VkDescriptorSetLayout set_layout;
+  VkPipelineBindPoint bind_point;
+  uint32_t binding_count;
+  uint32_t binding_numbers[FL_MAX_BINDINGS];
+  VkDescriptorType binding_types[FL_MAX_BINDINGS];
+  uint32_t push_size;
+  VkShaderStageFlags push_stages;
+  uint32_t workgroup_size;  /* compute: the chosen local_size_x */
+  char name[64];
+} fl_pipeline;
+
+/* Creates a compute pipeline from shaders/NAME.spv (NAME like "particles/integrate.comp").
+ * The descriptor set layout and push-constant range come from SPIR-V reflection;
+ * `push_size` must match the shader's block (0 = none). local_size_x comes from
+ * specialization constant 0 (the project's FL_WORKGROUP_SIZE unless `workgroup_size` > 0),
+ * clamped to the device limit. */
+bool fl_pipeline_compute(fl_gpu *gpu, const char *name, uint32_t push_size, uint32_t workgroup_size,
+                         fl_pipeline *out);
+
+typedef struct {
+  const char *vertex, *fragment;   /* shaders/NAME.spv */
+  VkRenderPass render_pass;
+  uint32_t push_size;
+  VkPrimitiveTopology topology;    /* 0 = triangle list */
+  bool blend;                      /* alpha blending */
+  bool depth_test, depth_write;
+  VkCullModeFlags cull;
+  /* Optional vertex input (overlay text); zero = vertices pulled from storage buffers. */
+  uint32_t vertex_stride;
+  uint32_t vertex_attribute_count;
+  VkVertexInputAttributeDescription vertex_attributes[4];
+} fl_graphics_desc;
+
+/* Creates a graphics pipeline; layouts from the reflection of both stages. */
+bool fl_pipeline_graphics(fl_gpu *gpu, const fl_graphics_desc *desc, fl_pipeline *out);
+void fl_pipeline_destroy(fl_gpu *gpu, fl_pipeline *pipeline);
+
+/* One resource to bind: a buffer range (range 0 = whole buffer). */
+typedef struct {
+  const fl_buffer *buffer;
+  VkDeviceSize offset, range;
+} fl_binding;
+
+/* Allocates a descriptor set for `pipeline` and writes `bindings` in the order of
+ * the shader's binding numbers. The count and each buffer's type (storage or
+ * uniform) are checked against the reflected layout. */
+bool fl_pipeline_bind(fl_gpu *gpu, const fl_pipeline *pipeline, const fl_binding *bindings,
+                      uint32_t count, VkDescriptorSet *out);
+/* Records bind + push constants + a dispatch of ceil(threads / workgroup) groups. */
+void fl_cmd_dispatch(VkCommandBuffer cmd, const fl_pipeline *pipeline, VkDescriptorSet set,
+                     const void *push, uint32_t threads);
+
+/* Loads the per-user pipeline cache ($XDG_CACHE_HOME/flurry/pipelines-<vendor>-<device>.bin);
+ * a file whose header names another vendor, device, or driver UUID is ignored. */
+bool fl_pipeline_cache_load(fl_gpu *gpu);
+/* Writes the cache back; failures are warnings. */
+void fl_pipeline_cache_save(fl_gpu *gpu);
+/* True when `data` starts with a valid cache header for this device (exposed for tests). */
+bool fl_pipeline_cache_header_matches(const fl_gpu *gpu, const void *data, size_t size);
+
+/* ---- SPIR-V files ---- */
+
+/* Reads shaders/NAME.spv from the data directory into a malloc'd word array. */
+uint32_t *fl_spirv_load(const char *name, size_t *word_count);

@@ -1,0 +1,185 @@
+/* gpu/profiler: timestamp scopes per queue, collected without stalls. */
+#include "gpu/profiler.h"
+
+#include "core/log.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+bool fl_profiler_create(fl_gpu *gpu, fl_profiler *p)
+{
+  memset(p, 0, sizeof *p);
+  p->gpu = gpu;
+  p->enabled = true;
+  p->period_ns = gpu->props.limits.timestampPeriod;
+  for (int q = 0; q < 2; q++) {
+    uint32_t bits = gpu->timestamp_valid_bits[q];
+    p->can_time[q] = bits > 0 && p->period_ns > 0;
+    p->mask[q] = bits >= 64 ? ~0ull : ((1ull << bits) - 1);
+  }
+  for (uint32_t s = 0; s < FL_GPU_FRAMES_IN_FLIGHT; s++)
+    for (int q = 0; q < 2; q++) {
+      if (!p->can_time[q]) continue;
+      VkQueryPoolCreateInfo info = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+                                    .queryType = VK_QUERY_TYPE_TIMESTAMP,
+                                    .queryCount = 2 * FL_PROFILER_MAX_SCOPES};
+      FL_VK_TRY(vkCreateQueryPool(gpu->device, &info, NULL, &p->pools[s][q]));
+      fl_gpu_set_name(gpu, VK_OBJECT_TYPE_QUERY_POOL, (uint64_t)p->pools[s][q], "timestamps slot %u %s", s,
+                      q ? "compute" : "graphics");
+    }
+  p->frame_stat = -1;
+  return true;
+}
+
+void fl_profiler_destroy(fl_profiler *p)
+{
+  if (!p->gpu) return;
+  for (uint32_t s = 0; s < FL_GPU_FRAMES_IN_FLIGHT; s++)
+    for (int q = 0; q < 2; q++)
+      if (p->pools[s][q]) vkDestroyQueryPool(p->gpu->device, p->pools[s][q], NULL);
+  for (uint32_t i = 0; i < p->stat_count; i++) free(p->stats[i].samples_ms);
+  free(p->stats);
+  memset(p, 0, sizeof *p);
+}
+
+static int stat_index(fl_profiler *p, const char *name, fl_queue_role queue)
+{
+  for (uint32_t i = 0; i < p->stat_count; i++)
+    if (strcmp(p->stats[i].name, name) == 0) return (int)i;
+  if (p->stat_count == p->stat_capacity) {
+    uint32_t cap = p->stat_capacity ? p->stat_capacity * 2 : 16;
+    fl_profile_stat *grown = realloc(p->stats, cap * sizeof *grown);
+    if (!grown) return -1;
+    p->stats = grown;
+    p->stat_capacity = cap;
+  }
+  fl_profile_stat *s = &p->stats[p->stat_count];
+  memset(s, 0, sizeof *s);
+  strncpy(s->name, name, sizeof s->name - 1);
+  s->queue = queue;
+  return (int)p->stat_count++;
+}
+
+static void stat_add(fl_profile_stat *s, double ms)
+{
+  if (s->count == s->capacity) {
+    uint32_t cap = s->capacity ? s->capacity * 2 : 256;
+    double *grown = realloc(s->samples_ms, cap * sizeof *grown);
+    if (!grown) return;
+    s->samples_ms = grown;
+    s->capacity = cap;
+  }
+  s->samples_ms[s->count++] = ms;
+  s->last_ms = ms;
+}
+
+void fl_profiler_reset(fl_profiler *p, uint32_t slot, fl_queue_role queue, VkCommandBuffer cmd)
+{
+  p->used[slot][queue] = 0;
+  if (!p->can_time[queue]) return;
+  vkCmdResetQueryPool(cmd, p->pools[slot][queue], 0, 2 * FL_PROFILER_MAX_SCOPES);
+  p->pending[slot] = true;
+}
+
+int fl_profiler_begin(fl_profiler *p, uint32_t slot, fl_queue_role queue, VkCommandBuffer cmd,
+                      const char *name, uint64_t bytes)
+{
+  fl_gpu_begin_label(p->gpu, cmd, name);
+  if (!p->enabled || !p->can_time[queue] || p->used[slot][queue] >= FL_PROFILER_MAX_SCOPES) return -1;
+  int stat = stat_index(p, name, queue);
+  if (stat < 0) return -1;
+  p->stats[stat].bytes = bytes;
+  uint32_t k = p->used[slot][queue]++;
+  p->scope_stat[slot][queue][k] = stat;
+  vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, p->pools[slot][queue], 2 * k);
+  return (int)k;
+}
+
+void fl_profiler_end(fl_profiler *p, uint32_t slot, fl_queue_role queue, VkCommandBuffer cmd, int scope)
+{
+  if (scope >= 0)
+    vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, p->pools[slot][queue], 2 * (uint32_t)scope + 1);
+  fl_gpu_end_label(p->gpu, cmd);
+}
+
+void fl_profiler_collect(fl_profiler *p, uint32_t slot)
+{
+  if (!p->pending[slot]) return;
+  p->pending[slot] = false;
+  double frame_sum[FL_PROFILER_MAX_SCOPES * 2];
+  uint32_t frame_exec[FL_PROFILER_MAX_SCOPES * 2];
+  int touched[FL_PROFILER_MAX_SCOPES * 2];
+  uint32_t touched_count = 0;
+  uint64_t first = UINT64_MAX, last = 0;
+  for (int q = 0; q < 2; q++) {
+    uint32_t n = p->used[slot][q];
+    if (!n) continue;
+    uint64_t ts[2 * FL_PROFILER_MAX_SCOPES];
+    /* The fence of this slot has signalled, so the results are available: no WAIT flag. */
+    VkResult r = vkGetQueryPoolResults(p->gpu->device, p->pools[slot][q], 0, 2 * n, sizeof ts, ts,
+                                       sizeof ts[0], VK_QUERY_RESULT_64_BIT);
+    if (r != VK_SUCCESS) continue;
+    for (uint32_t k = 0; k < n; k++) {
+      uint64_t begin = ts[2 * k] & p->mask[q], end = ts[2 * k + 1] & p->mask[q];
+      double ms = (double)((end - begin) & p->mask[q]) * p->period_ns * 1e-6;
+      if (begin < first) first = begin;
+      if (end > last) last = end;
+      int stat = p->scope_stat[slot][q][k];
+      uint32_t t = 0;
+      while (t < touched_count && touched[t] != stat) t++;
+      if (t == touched_count) {
+        touched[touched_count] = stat;
+        frame_sum[touched_count] = 0;
+        frame_exec[touched_count] = 0;
+        touched_count++;
+      }
+      frame_sum[t] += ms;
+      frame_exec[t]++;
+    }
+  }
+  for (uint32_t t = 0; t < touched_count; t++) {
+    stat_add(&p->stats[touched[t]], frame_sum[t]);
+    p->stats[touched[t]].executions = frame_exec[t];
+  }
+  if (touched_count && last > first) {
+    if (p->frame_stat < 0) p->frame_stat = stat_index(p, "frame", FL_QUEUE_GRAPHICS);
+    if (p->frame_stat >= 0) stat_add(&p->stats[p->frame_stat], (double)(last - first) * p->period_ns * 1e-6);
+  }
+}
+
+void fl_profiler_clear(fl_profiler *p)
+{
+  for (uint32_t i = 0; i < p->stat_count; i++) p->stats[i].count = 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+fl_stat_summary fl_profile_summary(const fl_profile_stat *stat)
+{
+  fl_stat_summary s = {0};
+  if (!stat->count) return s;
+  double *sorted = malloc(stat->count * sizeof *sorted);
+  if (!sorted) return s;
+  memcpy(sorted, stat->samples_ms, stat->count * sizeof *sorted);
+  qsort(sorted, stat->count, sizeof *sorted, cmp_double);
+  double sum = 0;
+  for (uint32_t i = 0; i < stat->count; i++) sum += sorted[i];
+  s.mean = sum / stat->count;
+  s.min = sorted[0];
+  s.max = sorted[stat->count - 1];
+  s.median = stat->count % 2 ? sorted[stat->count / 2]
+                             : 0.5 * (sorted[stat->count / 2 - 1] + sorted[stat->count / 2]);
+  free(sorted);
+  return s;
+}
+
+const fl_profile_stat *fl_profiler_find(const fl_profiler *p, const char *name)
+{
+  for (uint32_t i = 0; i < p->stat_count; i++)
+    if (strcmp(p->stats[i].name, name) == 0) return &p->stats[i];
+  return NULL;
+}

@@ -1,0 +1,58 @@
+/* gpu/profiler: named GPU timestamp scopes on each queue, read back without
+ * stalling (a frame slot's queries are read only after its fence has signalled)
+ * and summarized over the run: mean, median, min, max. A queue family whose
+ * timestampValidBits is 0 is reported as untimed, and its scopes record nothing. */
+#pragma once
+#include "gpu/gpu.h"
+
+#define FL_PROFILER_MAX_SCOPES 256
+
+typedef enum { FL_QUEUE_GRAPHICS = 0, FL_QUEUE_COMPUTE = 1 } fl_queue_role;
+
+typedef struct {
+  char name[48];
+  fl_queue_role queue;
+  uint64_t bytes;        /* bytes the pass must move per execution (0 = not counted) */
+  uint32_t executions;   /* executions per frame in the latest frame (substeps) */
+  double *samples_ms;    /* per frame: the sum over that frame's executions */
+  uint32_t count, capacity;
+  double last_ms;
+} fl_profile_stat;
+
+typedef struct {
+  double mean, median, min, max;
+} fl_stat_summary;
+
+typedef struct {
+  fl_gpu *gpu;
+  VkQueryPool pools[FL_GPU_FRAMES_IN_FLIGHT][2];
+  uint32_t used[FL_GPU_FRAMES_IN_FLIGHT][2];
+  int scope_stat[FL_GPU_FRAMES_IN_FLIGHT][2][FL_PROFILER_MAX_SCOPES];
+  bool pending[FL_GPU_FRAMES_IN_FLIGHT];
+  bool can_time[2];
+  uint64_t mask[2];
+  double period_ns;
+  fl_profile_stat *stats;
+  uint32_t stat_count, stat_capacity;
+  int frame_stat;        /* "frame": earliest to latest timestamp of a frame, both queues */
+  bool enabled;          /* false: scopes record nothing (e.g. while benchmarking a ceiling) */
+} fl_profiler;
+
+/* Creates one query pool per frame slot and queue role. */
+bool fl_profiler_create(fl_gpu *gpu, fl_profiler *p);
+void fl_profiler_destroy(fl_profiler *p);
+/* Resets the slot's queries for `queue`; record first in that queue's command buffer. */
+void fl_profiler_reset(fl_profiler *p, uint32_t slot, fl_queue_role queue, VkCommandBuffer cmd);
+/* Opens a named scope; `bytes` is what the pass must move (for GB/s). Returns a scope id, or -1. */
+int fl_profiler_begin(fl_profiler *p, uint32_t slot, fl_queue_role queue, VkCommandBuffer cmd,
+                      const char *name, uint64_t bytes);
+/* Closes the scope opened by fl_profiler_begin. */
+void fl_profiler_end(fl_profiler *p, uint32_t slot, fl_queue_role queue, VkCommandBuffer cmd, int scope);
+/* Reads the slot's results (call after its fence signalled) and adds them to the statistics. */
+void fl_profiler_collect(fl_profiler *p, uint32_t slot);
+/* Forgets all samples (e.g. after a warm-up). */
+void fl_profiler_clear(fl_profiler *p);
+/* Summary over the samples of one stat. */
+fl_stat_summary fl_profile_summary(const fl_profile_stat *stat);
+/* The stat with this name, or NULL. */
+const fl_profile_stat *fl_profiler_find(const fl_profiler *p, const char *name);

@@ -1,0 +1,17 @@
+/* gpu/shared_layout: compile-time checks that the C view of
+ * shaders/common/flurry_shared.h matches the std430/std140 layout GLSL uses. */
+#include <stddef.h>
+
+#include "flurry_shared.h"
+#include "scene/scene.h"
+
+_Static_assert(sizeof(fl_gpu_collider) == 64, "fl_gpu_collider must be 4 vec4s");
+_Static_assert(offsetof(fl_gpu_collider, velocity) == 32, "fl_gpu_collider.velocity offset");
+_Static_assert(sizeof(fl_particles_push) == 80, "fl_particles_push must be 5 vec4s");
+_Static_assert(sizeof(fl_particles_push) <= 128, "push constants beyond the guaranteed 128 bytes");
+_Static_assert(sizeof(fl_count_push) == 16, "fl_count_push must be 1 uvec4");
+_Static_assert(sizeof(fl_frame_uniforms) == 3 * 64 + 3 * 16, "fl_frame_uniforms layout");
+_Static_assert(sizeof(fl_draw_push) == 32, "fl_draw_push must be 2 vec4s");
+_Static_assert(FL_GPU_SHAPE_PLANE == FL_SHAPE_PLANE && FL_GPU_SHAPE_SPHERE == FL_SHAPE_SPHERE &&
+                   FL_GPU_SHAPE_BOX == FL_SHAPE_BOX && FL_GPU_SHAPE_CAPSULE == FL_SHAPE_CAPSULE,
+               "shape numbering differs between C and GLSL");

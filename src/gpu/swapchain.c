@@ -1,0 +1,116 @@
+/* gpu/swapchain: creation and recreation of the presentable images. */
+#include "gpu/swapchain.h"
+
+#include "core/log.h"
+
+#include <string.h>
+
+static VkSurfaceFormatKHR choose_format(fl_gpu *gpu, VkSurfaceKHR surface)
+{
+  uint32_t count = 0;
+  vkGetPhysicalDeviceSurfaceFormatsKHR(gpu->physical, surface, &count, NULL);
+  VkSurfaceFormatKHR formats[64];
+  if (count > 64) count = 64;
+  vkGetPhysicalDeviceSurfaceFormatsKHR(gpu->physical, surface, &count, formats);
+  for (uint32_t i = 0; i < count; i++)
+    if ((formats[i].format == VK_FORMAT_B8G8R8A8_SRGB || formats[i].format == VK_FORMAT_R8G8B8A8_SRGB) &&
+        formats[i].colorSpace == VK_COLOR_SPACE_SRGB_NONLINEAR_KHR)
+      return formats[i];
+  for (uint32_t i = 0; i < count; i++)
+    if (formats[i].format == VK_FORMAT_B8G8R8A8_UNORM || formats[i].format == VK_FORMAT_R8G8B8A8_UNORM)
+      return formats[i];
+  return count ? formats[0] : (VkSurfaceFormatKHR){VK_FORMAT_B8G8R8A8_UNORM, VK_COLOR_SPACE_SRGB_NONLINEAR_KHR};
+}
+
+static void destroy_images(fl_gpu *gpu, fl_swapchain *sc)
+{
+  for (uint32_t i = 0; i < sc->image_count; i++) {
+    if (sc->views[i]) vkDestroyImageView(gpu->device, sc->views[i], NULL);
+    if (sc->render_done[i]) vkDestroySemaphore(gpu->device, sc->render_done[i], NULL);
+    sc->views[i] = VK_NULL_HANDLE;
+    sc->render_done[i] = VK_NULL_HANDLE;
+  }
+  sc->image_count = 0;
+}
+
+bool fl_swapchain_build(fl_gpu *gpu, fl_swapchain *sc, VkSurfaceKHR surface, VkExtent2D want)
+{
+  sc->surface = surface;
+  VkSurfaceCapabilitiesKHR caps;
+  FL_VK_TRY(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(gpu->physical, surface, &caps));
+  VkExtent2D extent = caps.currentExtent;
+  if (extent.width == UINT32_MAX) {
+    extent = want;
+    if (extent.width < caps.minImageExtent.width) extent.width = caps.minImageExtent.width;
+    if (extent.height < caps.minImageExtent.height) extent.height = caps.minImageExtent.height;
+    if (extent.width > caps.maxImageExtent.width) extent.width = caps.maxImageExtent.width;
+    if (extent.height > caps.maxImageExtent.height) extent.height = caps.maxImageExtent.height;
+  }
+  /* Called only between frames whose fences were waited, so the old images are idle. */
+  destroy_images(gpu, sc);
+  if (extent.width == 0 || extent.height == 0) {
+    if (sc->swapchain) vkDestroySwapchainKHR(gpu->device, sc->swapchain, NULL);
+    sc->swapchain = VK_NULL_HANDLE;
+    sc->extent = (VkExtent2D){0, 0};
+    return true;
+  }
+  VkSurfaceFormatKHR format = choose_format(gpu, surface);
+  uint32_t count = caps.minImageCount + 1;
+  if (caps.maxImageCount && count > caps.maxImageCount) count = caps.maxImageCount;
+  if (count > FL_SWAPCHAIN_MAX_IMAGES) count = FL_SWAPCHAIN_MAX_IMAGES;
+  VkImageUsageFlags usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
+  if (caps.supportedUsageFlags & VK_IMAGE_USAGE_TRANSFER_SRC_BIT) usage |= VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+  VkSwapchainKHR old = sc->swapchain;
+  VkSwapchainCreateInfoKHR info = {
+      .sType = VK_STRUCTURE_TYPE_SWAPCHAIN_CREATE_INFO_KHR,
+      .surface = surface,
+      .minImageCount = count,
+      .imageFormat = format.format,
+      .imageColorSpace = format.colorSpace,
+      .imageExtent = extent,
+      .imageArrayLayers = 1,
+      .imageUsage = usage,
+      .imageSharingMode = VK_SHARING_MODE_EXCLUSIVE,
+      .preTransform = caps.currentTransform,
+      .compositeAlpha = VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR,
+      .presentMode = VK_PRESENT_MODE_FIFO_KHR,
+      .clipped = VK_TRUE,
+      .oldSwapchain = old,
+  };
+  if (!(caps.supportedCompositeAlpha & VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR))
+    info.compositeAlpha = VK_COMPOSITE_ALPHA_INHERIT_BIT_KHR;
+  VkResult r = vkCreateSwapchainKHR(gpu->device, &info, NULL, &sc->swapchain);
+  if (old) vkDestroySwapchainKHR(gpu->device, old, NULL);
+  if (r != VK_SUCCESS) {
+    sc->swapchain = VK_NULL_HANDLE;
+    return fl_vk_fail(r, "vkCreateSwapchainKHR", __FILE__, __LINE__);
+  }
+  sc->format = format.format;
+  sc->extent = extent;
+  sc->generation++;
+  FL_VK_TRY(vkGetSwapchainImagesKHR(gpu->device, sc->swapchain, &sc->image_count, NULL));
+  if (sc->image_count > FL_SWAPCHAIN_MAX_IMAGES) sc->image_count = FL_SWAPCHAIN_MAX_IMAGES;
+  FL_VK_TRY(vkGetSwapchainImagesKHR(gpu->device, sc->swapchain, &sc->image_count, sc->images));
+  for (uint32_t i = 0; i < sc->image_count; i++) {
+    VkImageViewCreateInfo view = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+        .image = sc->images[i],
+        .viewType = VK_IMAGE_VIEW_TYPE_2D,
+        .format = sc->format,
+        .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1},
+    };
+    FL_VK_TRY(vkCreateImageView(gpu->device, &view, NULL, &sc->views[i]));
+    VkSemaphoreCreateInfo si = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+    FL_VK_TRY(vkCreateSemaphore(gpu->device, &si, NULL, &sc->render_done[i]));
+    fl_gpu_set_name(gpu, VK_OBJECT_TYPE_IMAGE, (uint64_t)sc->images[i], "swapchain image %u", i);
+  }
+  return true;
+}
+
+void fl_swapchain_destroy(fl_gpu *gpu, fl_swapchain *sc)
+{
+  destroy_images(gpu, sc);
+  if (sc->swapchain) vkDestroySwapchainKHR(gpu->device, sc->swapchain, NULL);
+  sc->swapchain = VK_NULL_HANDLE;
+  sc->extent = (VkExtent2D){0, 0};
+}

@@ -1,0 +1,15 @@
+/* main: flurry, a real-time GPU physics demo in C on Vulkan. See README.md. */
+#include "app/app.h"
+#include "core/log.h"
+
+#include <stdio.h>
+
+int main(int argc, char **argv)
+{
+  fl_options options;
+  if (!fl_cli_parse(argc, argv, &options)) {
+    fprintf(stderr, "flurry: error: %s\n", fl_error_message());
+    return 2;
+  }
+  return fl_app_run(&options);
+}

@@ -1,0 +1,211 @@
+/* render/renderer: render pass, pipelines, and recording of one frame's draws. */
+#include "render/renderer.h"
+
+#include "core/log.h"
+
+#include <string.h>
+
+static VkFormat pick_depth_format(fl_gpu *gpu)
+{
+  VkFormat candidates[] = {VK_FORMAT_D32_SFLOAT, VK_FORMAT_X8_D24_UNORM_PACK32, VK_FORMAT_D24_UNORM_S8_UINT,
+                           VK_FORMAT_D16_UNORM};
+  for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++) {
+    VkFormatProperties p;
+    vkGetPhysicalDeviceFormatProperties(gpu->physical, candidates[i], &p);
+    if (p.optimalTilingFeatures & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT) return candidates[i];
+  }
+  return VK_FORMAT_UNDEFINED;
+}
+
+static bool create_render_pass(fl_renderer *r)
+{
+  VkAttachmentDescription att[2] = {
+      {.format = r->color_format, .samples = VK_SAMPLE_COUNT_1_BIT, .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+       .storeOp = VK_ATTACHMENT_STORE_OP_STORE, .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+       .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE, .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+       .finalLayout = r->final_layout},
+      {.format = r->depth_format, .samples = VK_SAMPLE_COUNT_1_BIT, .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+       .storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE, .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+       .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE, .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+       .finalLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL},
+  };
+  VkAttachmentReference color_ref = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+  VkAttachmentReference depth_ref = {1, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
+  VkSubpassDescription subpass = {.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
+                                  .colorAttachmentCount = 1, .pColorAttachments = &color_ref,
+                                  .pDepthStencilAttachment = &depth_ref};
+  /* The previous frame's use of the same images (drawing, depth testing, the
+   * screenshot copy, presentation through the acquire semaphore) completes
+   * before this frame clears them; and the draw reads simulation buffers
+   * written by compute (made visible by the semaphore wait plus this). */
+  VkSubpassDependency deps[2] = {
+      {.srcSubpass = VK_SUBPASS_EXTERNAL, .dstSubpass = 0,
+       .srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT | VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT |
+                       VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+       .dstStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT | VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT |
+                       VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT,
+       .srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
+       .dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_COLOR_ATTACHMENT_READ_BIT |
+                        VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_READ_BIT},
+      {.srcSubpass = 0, .dstSubpass = VK_SUBPASS_EXTERNAL,
+       .srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+       .dstStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
+       .srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+       .dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT},
+  };
+  VkRenderPassCreateInfo info = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, .attachmentCount = 2,
+                                 .pAttachments = att, .subpassCount = 1, .pSubpasses = &subpass,
+                                 .dependencyCount = 2, .pDependencies = deps};
+  FL_VK_TRY(vkCreateRenderPass(r->gpu->device, &info, NULL, &r->render_pass));
+  return true;
+}
+
+bool fl_renderer_create(fl_gpu *gpu, VkFormat color_format, VkImageLayout final_layout, fl_renderer *r)
+{
+  memset(r, 0, sizeof *r);
+  r->gpu = gpu;
+  r->color_format = color_format;
+  r->final_layout = final_layout;
+  r->depth_format = pick_depth_format(gpu);
+  if (r->depth_format == VK_FORMAT_UNDEFINED) return fl_error_set("the device has no depth attachment format");
+  if (!create_render_pass(r)) return false;
+  fl_graphics_desc ground = {.vertex = "render/ground.vert", .fragment = "render/ground.frag",
+                             .render_pass = r->render_pass, .depth_test = true, .depth_write = true};
+  fl_graphics_desc mesh = {.vertex = "render/mesh.vert", .fragment = "render/mesh.frag",
+                           .render_pass = r->render_pass, .push_size = sizeof(fl_draw_push),
+                           .depth_test = true, .depth_write = true, .cull = VK_CULL_MODE_NONE};
+  fl_graphics_desc particles = {.vertex = "render/particles.vert", .fragment = "render/particles.frag",
+                                .render_pass = r->render_pass, .push_size = sizeof(fl_draw_push),
+                                .depth_test = true, .depth_write = true};
+  fl_graphics_desc text = {.vertex = "render/overlay.vert", .fragment = "render/overlay.frag",
+                           .render_pass = r->render_pass, .blend = true, .vertex_stride = sizeof(fl_overlay_vertex),
+                           .vertex_attribute_count = 2,
+                           .vertex_attributes = {{0, 0, VK_FORMAT_R32G32_SFLOAT, 0},
+                                                 {1, 0, VK_FORMAT_R8G8B8A8_UNORM, 8}}};
+  if (!fl_pipeline_graphics(gpu, &ground, &r->ground) || !fl_pipeline_graphics(gpu, &mesh, &r->mesh) ||
+      !fl_pipeline_graphics(gpu, &particles, &r->particles) || !fl_pipeline_graphics(gpu, &text, &r->text) ||
+      !fl_overlay_create(gpu, &r->overlay))
+    return false;
+  for (uint32_t s = 0; s < FL_GPU_FRAMES_IN_FLIGHT; s++) {
+    if (!fl_buffer_create(gpu, sizeof(fl_frame_uniforms), FL_MEMORY_UPLOAD, "frame uniforms", &r->frame_ubo[s]))
+      return false;
+    fl_binding ubo = {&r->frame_ubo[s], 0, 0};
+    if (!fl_pipeline_bind(gpu, &r->ground, &ubo, 1, &r->ground_set[s]) ||
+        !fl_pipeline_bind(gpu, &r->text, &ubo, 1, &r->text_set[s]))
+      return false;
+  }
+  return true;
+}
+
+void fl_renderer_forget_views(fl_renderer *r)
+{
+  for (uint32_t i = 0; i < r->set_count; i++)
+    vkFreeDescriptorSets(r->gpu->device, r->gpu->descriptor_pool, 1, &r->sets[i].set);
+  r->set_count = 0;
+}
+
+void fl_renderer_destroy(fl_renderer *r)
+{
+  if (!r->gpu) return;
+  fl_renderer_forget_views(r);
+  for (uint32_t s = 0; s < FL_GPU_FRAMES_IN_FLIGHT; s++) {
+    if (r->ground_set[s]) vkFreeDescriptorSets(r->gpu->device, r->gpu->descriptor_pool, 1, &r->ground_set[s]);
+    if (r->text_set[s]) vkFreeDescriptorSets(r->gpu->device, r->gpu->descriptor_pool, 1, &r->text_set[s]);
+    fl_buffer_destroy(r->gpu, &r->frame_ubo[s]);
+  }
+  fl_overlay_destroy(r->gpu, &r->overlay);
+  fl_pipeline_destroy(r->gpu, &r->ground);
+  fl_pipeline_destroy(r->gpu, &r->mesh);
+  fl_pipeline_destroy(r->gpu, &r->particles);
+  fl_pipeline_destroy(r->gpu, &r->text);
+  if (r->render_pass) vkDestroyRenderPass(r->gpu->device, r->render_pass, NULL);
+  memset(r, 0, sizeof *r);
+}
+
+/* The descriptor set binding the frame UBO and one view's buffers, made on first use. */
+static VkDescriptorSet view_set(fl_renderer *r, const fl_pipeline *p, uint32_t slot, const fl_buffer *a,
+                                const fl_buffer *b)
+{
+  VkBuffer ka = a->buffer, kb = b ? b->buffer : VK_NULL_HANDLE;
+  for (uint32_t i = 0; i < r->set_count; i++)
+    if (r->sets[i].pipeline == p && r->sets[i].a == ka && r->sets[i].b == kb && r->sets[i].slot == slot)
+      return r->sets[i].set;
+  if (r->set_count == FL_RENDER_SET_CACHE) return VK_NULL_HANDLE;
+  fl_binding bindings[3] = {{&r->frame_ubo[slot], 0, 0}, {a, 0, 0}, {b, 0, 0}};
+  VkDescriptorSet set;
+  if (!fl_pipeline_bind(r->gpu, p, bindings, b ? 3 : 2, &set)) {
+    fl_warn("render: %s", fl_error_message());
+    fl_error_clear();
+    return VK_NULL_HANDLE;
+  }
+  r->sets[r->set_count++] = (fl_render_set){p, ka, kb, slot, set};
+  return set;
+}
+
+static void draw_views(fl_renderer *r, VkCommandBuffer cmd, uint32_t slot, const fl_render_view *views,
+                       uint32_t count, fl_view_kind kind)
+{
+  const fl_pipeline *p = kind == FL_VIEW_MESH ? &r->mesh : &r->particles;
+  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, p->pipeline);
+  for (uint32_t i = 0; i < count; i++) {
+    const fl_render_view *v = &views[i];
+    if (v->kind != kind || v->count == 0 || v->color[3] <= 0.0f) continue;
+    VkDescriptorSet set = view_set(r, p, slot, v->positions, kind == FL_VIEW_MESH ? v->normals : NULL);
+    if (!set) continue;
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, p->layout, 0, 1, &set, 0, NULL);
+    fl_draw_push push = {.color = {v->color[0], v->color[1], v->color[2], v->color[3]},
+                         .offset = {v->offset[0], v->offset[1], v->offset[2], v->radius}};
+    vkCmdPushConstants(cmd, p->layout, p->push_stages, 0, sizeof push, &push);
+    if (kind == FL_VIEW_MESH) {
+      vkCmdBindIndexBuffer(cmd, v->indices->buffer, 0, VK_INDEX_TYPE_UINT32);
+      vkCmdDrawIndexed(cmd, v->count, 1, 0, 0, 0);
+    } else {
+      vkCmdDraw(cmd, 6 * v->count, 1, 0, 0);
+    }
+  }
+}
+
+void fl_renderer_record(fl_renderer *r, VkCommandBuffer cmd, uint32_t slot, VkFramebuffer framebuffer,
+                        VkExtent2D extent, const fl_frame_uniforms *uniforms, const fl_render_view *views,
+                        uint32_t view_count, const char *overlay_text, fl_profiler *prof)
+{
+  memcpy(r->frame_ubo[slot].mapped, uniforms, sizeof *uniforms);
+  if (overlay_text) fl_overlay_set_text(&r->overlay, slot, overlay_text, 8.0f, 8.0f, 1.5f);
+
+  VkClearValue clears[2] = {{.color = {{0.55f, 0.6f, 0.68f, 1.0f}}}, {.depthStencil = {1.0f, 0}}};
+  VkRenderPassBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO, .renderPass = r->render_pass,
+                                 .framebuffer = framebuffer, .renderArea = {{0, 0}, extent},
+                                 .clearValueCount = 2, .pClearValues = clears};
+  int frame_scope = fl_profiler_begin(prof, slot, FL_QUEUE_GRAPHICS, cmd, "render", 0);
+  vkCmdBeginRenderPass(cmd, &begin, VK_SUBPASS_CONTENTS_INLINE);
+  VkViewport viewport = {0, 0, (float)extent.width, (float)extent.height, 0, 1};
+  VkRect2D scissor = {{0, 0}, extent};
+  vkCmdSetViewport(cmd, 0, 1, &viewport);
+  vkCmdSetScissor(cmd, 0, 1, &scissor);
+
+  int scope = fl_profiler_begin(prof, slot, FL_QUEUE_GRAPHICS, cmd, "render/ground", 0);
+  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->ground.pipeline);
+  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->ground.layout, 0, 1, &r->ground_set[slot], 0, NULL);
+  vkCmdDraw(cmd, 6, 1, 0, 0);
+  fl_profiler_end(prof, slot, FL_QUEUE_GRAPHICS, cmd, scope);
+
+  scope = fl_profiler_begin(prof, slot, FL_QUEUE_GRAPHICS, cmd, "render/meshes", 0);
+  draw_views(r, cmd, slot, views, view_count, FL_VIEW_MESH);
+  fl_profiler_end(prof, slot, FL_QUEUE_GRAPHICS, cmd, scope);
+
+  scope = fl_profiler_begin(prof, slot, FL_QUEUE_GRAPHICS, cmd, "render/particles", 0);
+  draw_views(r, cmd, slot, views, view_count, FL_VIEW_PARTICLES);
+  fl_profiler_end(prof, slot, FL_QUEUE_GRAPHICS, cmd, scope);
+
+  if (overlay_text && r->overlay.vertex_count[slot]) {
+    scope = fl_profiler_begin(prof, slot, FL_QUEUE_GRAPHICS, cmd, "render/overlay", 0);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->text.pipeline);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->text.layout, 0, 1, &r->text_set[slot], 0, NULL);
+    VkDeviceSize offset = 0;
+    vkCmdBindVertexBuffers(cmd, 0, 1, &r->overlay.vertices[slot].buffer, &offset);
+    vkCmdDraw(cmd, r->overlay.vertex_count[slot], 1, 0, 0);
+    fl_profiler_end(prof, slot, FL_QUEUE_GRAPHICS, cmd, scope);
+  }
+  vkCmdEndRenderPass(cmd);
+  fl_profiler_end(prof, slot, FL_QUEUE_GRAPHICS, cmd, frame_scope);
+}

@@ -1,0 +1,42 @@
+/* render/renderer: the render pass and the four passes that draw a frame
+ * straight from GPU buffers: ground, meshes (positions + GPU normals),
+ * particles (sphere impostors), and the text overlay. One renderer draws into
+ * a swapchain or an offscreen image alike (render/targets.h). */
+#pragma once
+#include "gpu/gpu.h"
+#include "gpu/profiler.h"
+#include "render/overlay.h"
+#include "sim/world.h"
+#include "flurry_shared.h"
+
+#define FL_RENDER_SET_CACHE 128
+
+typedef struct {
+  const fl_pipeline *pipeline;
+  VkBuffer a, b;
+  uint32_t slot;
+  VkDescriptorSet set;
+} fl_render_set;
+
+typedef struct {
+  fl_gpu *gpu;
+  VkFormat color_format, depth_format;
+  VkImageLayout final_layout;
+  VkRenderPass render_pass;
+  fl_pipeline ground, mesh, particles, text;
+  fl_buffer frame_ubo[FL_GPU_FRAMES_IN_FLIGHT];
+  VkDescriptorSet ground_set[FL_GPU_FRAMES_IN_FLIGHT], text_set[FL_GPU_FRAMES_IN_FLIGHT]; /* the UBO only */
+  fl_render_set sets[FL_RENDER_SET_CACHE];          /* per view buffers, made once */
+  uint32_t set_count;
+  fl_overlay overlay;
+} fl_renderer;
+
+/* Creates the render pass for `color_format` (final layout `final_layout`) and the pipelines. */
+bool fl_renderer_create(fl_gpu *gpu, VkFormat color_format, VkImageLayout final_layout, fl_renderer *r);
+void fl_renderer_destroy(fl_renderer *r);
+/* Frees the descriptor sets made for views (call when the world they point to goes away). */
+void fl_renderer_forget_views(fl_renderer *r);
+/* Records the render pass into `cmd` for frame slot `slot`. `overlay_text` NULL hides the overlay. */
+void fl_renderer_record(fl_renderer *r, VkCommandBuffer cmd, uint32_t slot, VkFramebuffer framebuffer,
+                        VkExtent2D extent, const fl_frame_uniforms *uniforms, const fl_render_view *views,
+                        uint32_t view_count, const char *overlay_text, fl_profiler *prof);

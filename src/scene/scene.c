@@ -1,0 +1,283 @@
+/* scene/scene: loads a scene (built-in name or .json path), applies --set
+ * overrides, validates the top level, "sim" and "camera" sections and hands each
+ * object to scene_objects.c; also lists the built-in scenes. */
+#include "scene/scene.h"
+
+#include "core/file.h"
+#include "core/log.h"
+#include "scene/json_read.h"
+#include "scene/scene_set.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_SCENE_BYTES ((size_t)4 << 20)
+#define MAX_BUILTIN 64
+
+static const char *const TOP_KEYS[] = {"name", "sim", "camera", "objects", NULL};
+static const char *const SIM_KEYS[] = {"dt", "substeps", "iterations", "gravity", "domain", NULL};
+static const char *const DOMAIN_KEYS[] = {"min", "max", NULL};
+static const char *const CAMERA_KEYS[] = {"eye", "target", NULL};
+
+const char *const *fl_scene_section_keys(const char *section)
+{
+  if (strcmp(section, "") == 0) return TOP_KEYS;
+  if (strcmp(section, "sim") == 0) return SIM_KEYS;
+  if (strcmp(section, "sim.domain") == 0) return DOMAIN_KEYS;
+  if (strcmp(section, "camera") == 0) return CAMERA_KEYS;
+  return NULL;
+}
+
+/* Writes the file stem of `path` ("a/b/foo.json" -> "foo") into out. */
+static void file_stem(const char *path, char *out, size_t out_size)
+{
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  size_t len = strlen(base);
+  const char *dot = strrchr(base, '.');
+  if (dot && dot != base) len = (size_t)(dot - base);
+  if (len >= out_size) len = out_size - 1;
+  memcpy(out, base, len);
+  out[len] = 0;
+}
+
+static void set_defaults(fl_scene *s, const char *source)
+{
+  memset(s, 0, sizeof *s);
+  snprintf(s->source, sizeof s->source, "%s", source);
+  file_stem(source, s->name, sizeof s->name);
+  if (!s->name[0]) snprintf(s->name, sizeof s->name, "scene");
+  s->sim = (fl_sim_desc){
+      .dt = 1.0f / 60.0f,
+      .substeps = 1,
+      .iterations = 1,
+      .gravity = {0, -9.81f, 0},
+      .domain_min = {-5, 0, -5},
+      .domain_max = {5, 10, 5},
+  };
+  s->camera = (fl_camera_desc){.eye = {0, 3, 8}, .target = {0, 1, 0}};
+}
+
+static bool parse_sim(const fl_jr *top, const cJSON *root, fl_sim_desc *sim)
+{
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "sim");
+  if (!v) return true;
+  fl_jr r = fl_jr_child(top, "sim");
+  if (!fl_jr_object(&r, v, SIM_KEYS, NULL) ||
+      !fl_jr_number(&r, v, "dt", (fl_jr_range){0.0, 0.1, true, false}, &sim->dt) ||
+      !fl_jr_uint(&r, v, "substeps", 1, 1000, &sim->substeps) ||
+      !fl_jr_uint(&r, v, "iterations", 1, 1000, &sim->iterations) ||
+      !fl_jr_vec3(&r, v, "gravity", FL_JR_ANY, sim->gravity))
+    return false;
+  const cJSON *d = cJSON_GetObjectItemCaseSensitive(v, "domain");
+  if (!d) return true;
+  fl_jr rd = fl_jr_child(&r, "domain");
+  if (!fl_jr_object(&rd, d, DOMAIN_KEYS, NULL) ||
+      !fl_jr_vec3(&rd, d, "min", FL_JR_ANY, sim->domain_min) ||
+      !fl_jr_vec3(&rd, d, "max", FL_JR_ANY, sim->domain_max))
+    return false;
+  for (int i = 0; i < 3; i++)
+    if (!(sim->domain_min[i] < sim->domain_max[i]))
+      return fl_jr_fail(&rd, NULL,
+                        "expected min < max on every axis, got min [%g, %g, %g], max [%g, %g, %g]",
+                        (double)sim->domain_min[0], (double)sim->domain_min[1],
+                        (double)sim->domain_min[2], (double)sim->domain_max[0],
+                        (double)sim->domain_max[1], (double)sim->domain_max[2]);
+  return true;
+}
+
+static bool parse_camera(const fl_jr *top, const cJSON *root, fl_camera_desc *cam)
+{
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "camera");
+  if (!v) return true;
+  fl_jr r = fl_jr_child(top, "camera");
+  if (!fl_jr_object(&r, v, CAMERA_KEYS, NULL) ||
+      !fl_jr_vec3(&r, v, "eye", FL_JR_ANY, cam->eye) ||
+      !fl_jr_vec3(&r, v, "target", FL_JR_ANY, cam->target))
+    return false;
+  if (cam->eye[0] == cam->target[0] && cam->eye[1] == cam->target[1] &&
+      cam->eye[2] == cam->target[2])
+    return fl_jr_fail(&r, NULL, "expected eye and target to differ, both are [%g, %g, %g]",
+                      (double)cam->eye[0], (double)cam->eye[1], (double)cam->eye[2]);
+  return true;
+}
+
+static bool parse_objects(const fl_jr *top, const cJSON *root, fl_scene *s)
+{
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "objects");
+  if (!v) return true;
+  fl_jr r = fl_jr_child(top, "objects");
+  char got[128];
+  if (!cJSON_IsArray(v)) {
+    fl_jr_describe(v, got, sizeof got);
+    return fl_jr_fail(&r, NULL, "expected an array of objects [{...}, ...], got %s", got);
+  }
+  int count = cJSON_GetArraySize(v);
+  if (count > FL_SCENE_MAX_OBJECTS)
+    return fl_jr_fail(&r, NULL, "expected at most %d objects, got %d", FL_SCENE_MAX_OBJECTS,
+                      count);
+  int i = 0;
+  for (const cJSON *o = v->child; o; o = o->next, i++) {
+    fl_jr ro = fl_jr_index(&r, i);
+    fl_scene_object *obj = &s->objects[i];
+    if (!fl_scene_parse_object(&ro, o, i, obj)) return false;
+    for (int j = 0; j < i; j++)
+      if (strcmp(s->objects[j].name, obj->name) == 0)
+        return fl_jr_fail(&ro, "name", "duplicate object name \"%s\" (also objects[%d])",
+                          obj->name, j);
+    s->object_count = (uint32_t)i + 1;
+  }
+  return true;
+}
+
+/* Formats "FILE:LINE:COL: malformed JSON near ..." from cJSON's error position. */
+static bool malformed(const char *source, const char *text, const char *at)
+{
+  if (!at || at < text) at = text;
+  size_t len = strlen(text);
+  if ((size_t)(at - text) > len) at = text + len;
+  int line = 1, col = 1;
+  for (const char *p = text; p < at; p++) {
+    if (*p == '\n')
+      line++, col = 1;
+    else
+      col++;
+  }
+  if (!*at) return fl_jr_error("%s:%d:%d: malformed JSON: unexpected end of input", source, line, col);
+  char near[40];
+  size_t n = 0;
+  for (const char *p = at; *p && *p != '\n' && n < 24; p++)
+    near[n++] = (*p == '"' || *p == '\\') ? '\'' : ((unsigned char)*p < 0x20 ? ' ' : *p);
+  near[n] = 0;
+  return fl_jr_error("%s:%d:%d: malformed JSON near \"%s\"", source, line, col, near);
+}
+
+/* Parses without clearing the recorded error first. */
+static bool parse_text(const char *text, const char *source, const char *const *overrides,
+                       int override_count, fl_scene *out)
+{
+  if (!source) source = "<scene>";
+  if (!text) return fl_jr_error("%s: no scene text", source);
+  if ((unsigned char)text[0] == 0xEF && (unsigned char)text[1] == 0xBB &&
+      (unsigned char)text[2] == 0xBF)
+    text += 3; /* UTF-8 byte order mark */
+  const char *end = NULL;
+  cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
+  if (!root) return malformed(source, text, end);
+  fl_jr top = {.source = source};
+  fl_scene *s = malloc(sizeof *s);
+  bool ok = s != NULL;
+  if (!ok) fl_jr_error("%s: out of memory", source);
+  if (ok && !cJSON_IsObject(root)) {
+    char got[128];
+    fl_jr_describe(root, got, sizeof got);
+    ok = fl_jr_fail(&top, NULL, "expected a JSON object {\"name\": ..., ...} at the top, got %s",
+                    got);
+  }
+  ok = ok && fl_scene_apply_sets(root, source, overrides, override_count);
+  if (ok) set_defaults(s, source);
+  ok = ok && fl_jr_object(&top, root, TOP_KEYS, "at the top level") &&
+       fl_jr_string(&top, root, "name", s->name, sizeof s->name) &&
+       parse_sim(&top, root, &s->sim) && parse_camera(&top, root, &s->camera) &&
+       parse_objects(&top, root, s);
+  if (ok) *out = *s;
+  free(s);
+  cJSON_Delete(root);
+  return ok;
+}
+
+bool fl_scene_parse(const char *json_text, const char *source, const char *const *overrides,
+                    int override_count, fl_scene *out)
+{
+  fl_error_clear();
+  return parse_text(json_text, source, overrides, override_count, out);
+}
+
+static int compare_strings(const void *a, const void *b)
+{
+  return strcmp((const char *)a, (const char *)b);
+}
+
+/* Collects the stems of the .json files in assets/scenes, sorted; returns the count or -1. */
+static int builtin_names(char names[][FL_SCENE_NAME_MAX], int max)
+{
+  char dir[1024];
+  fl_data_path(dir, sizeof dir, "assets/scenes");
+  DIR *d = opendir(dir);
+  if (!d) return -1;
+  int n = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) && n < max) {
+    size_t len = strlen(e->d_name);
+    if (len <= 5 || len - 5 >= FL_SCENE_NAME_MAX || strcmp(e->d_name + len - 5, ".json") != 0)
+      continue;
+    memcpy(names[n], e->d_name, len - 5);
+    names[n][len - 5] = 0;
+    n++;
+  }
+  closedir(d);
+  qsort(names, (size_t)n, sizeof names[0], compare_strings);
+  return n;
+}
+
+bool fl_scene_load(const char *name_or_path, const char *const *overrides, int override_count,
+                   fl_scene *out)
+{
+  fl_error_clear();
+  if (!name_or_path) name_or_path = "";
+  size_t len = strlen(name_or_path);
+  bool is_path = strchr(name_or_path, '/') || (len >= 5 && strcmp(name_or_path + len - 5, ".json") == 0);
+  char path[1024];
+  if (is_path) {
+    snprintf(path, sizeof path, "%s", name_or_path);
+  } else {
+    char rel[256];
+    snprintf(rel, sizeof rel, "assets/scenes/%.200s.json", name_or_path);
+    fl_data_path(path, sizeof path, rel);
+    if (!name_or_path[0] || !fl_file_exists(path)) {
+      char names[MAX_BUILTIN][FL_SCENE_NAME_MAX], list[1024] = "none found";
+      int n = builtin_names(names, MAX_BUILTIN);
+      size_t used = 0;
+      for (int i = 0; i < n && used < sizeof list; i++)
+        used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", names[i]);
+      return fl_jr_error("unknown scene \"%.200s\" (built-in: %s; or give a path to a .json file)",
+                          name_or_path, list);
+    }
+  }
+  size_t size = 0;
+  char *text = fl_file_read(path, &size, MAX_SCENE_BYTES);
+  if (!text) return false;
+  bool ok;
+  if (strlen(text) != size)
+    ok = fl_jr_error("%s: contains a NUL byte; expected JSON text", path);
+  else
+    ok = parse_text(text, path, overrides, override_count, out);
+  free(text);
+  return ok;
+}
+
+bool fl_scene_list_builtin(void)
+{
+  char names[MAX_BUILTIN][FL_SCENE_NAME_MAX];
+  int n = builtin_names(names, MAX_BUILTIN);
+  if (n < 0) {
+    char dir[1024];
+    return fl_error_set("cannot list built-in scenes: cannot open %s",
+                        fl_data_path(dir, sizeof dir, "assets/scenes"));
+  }
+  for (int i = 0; i < n; i++) {
+    char rel[256], path[1024], title[FL_SCENE_NAME_MAX] = "";
+    snprintf(rel, sizeof rel, "assets/scenes/%.63s.json", names[i]);
+    fl_data_path(path, sizeof path, rel);
+    char *text = fl_file_read(path, NULL, MAX_SCENE_BYTES);
+    cJSON *root = text ? cJSON_Parse(text) : NULL;
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(root, "name");
+    if (cJSON_IsString(name)) snprintf(title, sizeof title, "%s", name->valuestring);
+    printf("  %-16s %s\n", names[i], title[0] ? title : (root ? "" : "(unreadable or malformed)"));
+    cJSON_Delete(root);
+    free(text);
+  }
+  return true;
+}

@@ -1,0 +1,8 @@
+/* scene/scene_list: the built-in scene names (the .json files in assets/scenes), sorted. */
+#pragma once
+#include <stdint.h>
+
+#include "scene/scene.h"
+
+/* Fills up to `max` names (file stems) in sorted order; returns how many. */
+uint32_t fl_scene_builtin_names(char (*names)[FL_SCENE_NAME_MAX], uint32_t max);

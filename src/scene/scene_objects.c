@@ -1,0 +1,192 @@
+/* scene/scene_objects: the object types of a scene, their key tables and
+ * parsers (particles, collider). A material issue adds its type here: a row in
+ * TYPES marked built, a key table and a parse function. */
+#include "scene/json_read.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct {
+  const char *name;
+  fl_object_type type;
+  bool built;
+} type_entry;
+
+static const type_entry TYPES[] = {
+    {"particles", FL_OBJECT_PARTICLES, true}, {"collider", FL_OBJECT_COLLIDER, true},
+    {"cloth", FL_OBJECT_CLOTH, false},        {"softbody", FL_OBJECT_SOFTBODY, false},
+    {"balloon", FL_OBJECT_BALLOON, false},    {"mass_spring", FL_OBJECT_MASS_SPRING, false},
+    {"snow", FL_OBJECT_SNOW, false},
+};
+#define TYPE_COUNT ((int)(sizeof TYPES / sizeof TYPES[0]))
+static const char *const TYPE_NAMES[] = {"particles", "collider", "cloth",
+                                         "softbody",  "balloon",  "mass_spring",
+                                         "snow",      NULL};
+
+static const char *const PARTICLE_KEYS[] = {
+    "type",   "name",   "count", "center",      "half_extents", "velocity", "velocity_jitter",
+    "radius", "mass",   "restitution", "friction", "seed", NULL};
+
+static const char *const SHAPE_NAMES[] = {"plane", "sphere", "box", "capsule", NULL};
+static const char *const PLANE_KEYS[] = {"type",   "name",     "shape",    "normal",
+                                         "offset", "friction", "velocity", NULL};
+static const char *const SPHERE_KEYS[] = {"type",     "name",     "shape",  "center", "radius",
+                                          "friction", "velocity", "inside", NULL};
+static const char *const BOX_KEYS[] = {"type",     "name",     "shape",  "center", "half_extents",
+                                       "friction", "velocity", "inside", NULL};
+static const char *const CAPSULE_KEYS[] = {"type",   "name",     "shape",    "a", "b",
+                                           "radius", "friction", "velocity", NULL};
+/* Indexed by fl_collider_shape. */
+static const char *const *const SHAPE_KEYS[] = {PLANE_KEYS, SPHERE_KEYS, BOX_KEYS, CAPSULE_KEYS};
+
+const char *fl_object_type_name(fl_object_type type)
+{
+  for (int i = 0; i < TYPE_COUNT; i++)
+    if (TYPES[i].type == type) return TYPES[i].name;
+  return "unknown";
+}
+
+/* The index of string `s` in the NULL-terminated `names`, or -1. */
+static int find_name(const char *const *names, const char *s)
+{
+  for (int i = 0; s && names[i]; i++)
+    if (strcmp(names[i], s) == 0) return i;
+  return -1;
+}
+
+static const char *string_at(const cJSON *obj, const char *key)
+{
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+  return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+const char *const *fl_scene_object_keys(const cJSON *object)
+{
+  int t = find_name(TYPE_NAMES, string_at(object, "type"));
+  if (t < 0) return NULL;
+  if (TYPES[t].type == FL_OBJECT_PARTICLES) return PARTICLE_KEYS;
+  if (TYPES[t].type == FL_OBJECT_COLLIDER) {
+    int s = find_name(SHAPE_NAMES, string_at(object, "shape"));
+    return s < 0 ? NULL : SHAPE_KEYS[s];
+  }
+  return NULL;
+}
+
+void fl_scene_object_name(const cJSON *object, int index, char *out, size_t out_size)
+{
+  const char *name = string_at(object, "name");
+  const char *type = string_at(object, "type");
+  if (name)
+    snprintf(out, out_size, "%s", name);
+  else if (type)
+    snprintf(out, out_size, "%s%d", type, index);
+  else if (out_size)
+    out[0] = 0;
+}
+
+static bool parse_particles(const fl_jr *r, const cJSON *o, fl_particles_desc *p)
+{
+  *p = (fl_particles_desc){
+      .count = 4096,
+      .center = {0, 1, 0},
+      .half_extents = {0.5f, 0.5f, 0.5f},
+      .radius = 0.02f,
+      .mass = 1.0f,
+      .restitution = 0.3f,
+      .friction = 0.2f,
+      .seed = 1,
+  };
+  return fl_jr_object(r, o, PARTICLE_KEYS, "for a particles object") &&
+         fl_jr_uint(r, o, "count", 1, 16u << 20, &p->count) &&
+         fl_jr_vec3(r, o, "center", FL_JR_ANY, p->center) &&
+         fl_jr_vec3(r, o, "half_extents", FL_JR_POSITIVE, p->half_extents) &&
+         fl_jr_vec3(r, o, "velocity", FL_JR_ANY, p->velocity) &&
+         fl_jr_number(r, o, "velocity_jitter", FL_JR_NONNEG, &p->velocity_jitter) &&
+         fl_jr_number(r, o, "radius", FL_JR_POSITIVE, &p->radius) &&
+         fl_jr_number(r, o, "mass", FL_JR_POSITIVE, &p->mass) &&
+         fl_jr_number(r, o, "restitution", FL_JR_CLOSED(0, 1), &p->restitution) &&
+         fl_jr_number(r, o, "friction", FL_JR_NONNEG, &p->friction) &&
+         fl_jr_uint(r, o, "seed", 0, UINT32_MAX, &p->seed);
+}
+
+static bool parse_collider(const fl_jr *r, const cJSON *o, fl_collider_desc *c)
+{
+  static const char SHAPE_HINT[] = "(one of: plane, sphere, box, capsule)";
+  *c = (fl_collider_desc){.friction = 0.3f};
+  if (!fl_jr_require(r, o, "shape", SHAPE_HINT)) return false;
+  const cJSON *shape = cJSON_GetObjectItemCaseSensitive(o, "shape");
+  int s = find_name(SHAPE_NAMES, cJSON_IsString(shape) ? shape->valuestring : NULL);
+  if (s < 0) {
+    char got[128];
+    fl_jr_describe(shape, got, sizeof got);
+    return fl_jr_fail(r, "shape", "unknown collider shape %s %s", got, SHAPE_HINT);
+  }
+  c->shape = (fl_collider_shape)s;
+  char what[64];
+  snprintf(what, sizeof what, "for a %s collider", SHAPE_NAMES[s]);
+  if (!fl_jr_object(r, o, SHAPE_KEYS[s], what)) return false;
+  if (!fl_jr_number(r, o, "friction", FL_JR_NONNEG, &c->friction) ||
+      !fl_jr_vec3(r, o, "velocity", FL_JR_ANY, c->velocity))
+    return false;
+  switch (c->shape) {
+  case FL_SHAPE_PLANE: {
+    if (!fl_jr_require(r, o, "normal", "(a plane needs \"normal\": [x, y, z])") ||
+        !fl_jr_vec3(r, o, "normal", FL_JR_ANY, c->normal) ||
+        !fl_jr_number(r, o, "offset", FL_JR_ANY, &c->offset))
+      return false;
+    double len = sqrt((double)c->normal[0] * c->normal[0] + (double)c->normal[1] * c->normal[1] +
+                      (double)c->normal[2] * c->normal[2]);
+    if (!(len > 1e-6))
+      return fl_jr_fail(r, "normal", "expected a non-zero vector, got [%g, %g, %g]",
+                        (double)c->normal[0], (double)c->normal[1], (double)c->normal[2]);
+    for (int i = 0; i < 3; i++) c->normal[i] = (float)(c->normal[i] / len);
+    return true;
+  }
+  case FL_SHAPE_SPHERE:
+    return fl_jr_require(r, o, "radius", "(a sphere needs \"radius\")") &&
+           fl_jr_vec3(r, o, "center", FL_JR_ANY, c->center) &&
+           fl_jr_number(r, o, "radius", FL_JR_POSITIVE, &c->radius) &&
+           fl_jr_bool(r, o, "inside", &c->inside);
+  case FL_SHAPE_BOX:
+    return fl_jr_require(r, o, "half_extents", "(a box needs \"half_extents\": [x, y, z])") &&
+           fl_jr_vec3(r, o, "center", FL_JR_ANY, c->center) &&
+           fl_jr_vec3(r, o, "half_extents", FL_JR_POSITIVE, c->half_extents) &&
+           fl_jr_bool(r, o, "inside", &c->inside);
+  case FL_SHAPE_CAPSULE:
+    return fl_jr_require(r, o, "a", "(a capsule needs \"a\", \"b\" and \"radius\")") &&
+           fl_jr_require(r, o, "b", "(a capsule needs \"a\", \"b\" and \"radius\")") &&
+           fl_jr_require(r, o, "radius", "(a capsule needs \"a\", \"b\" and \"radius\")") &&
+           fl_jr_vec3(r, o, "a", FL_JR_ANY, c->a) && fl_jr_vec3(r, o, "b", FL_JR_ANY, c->b) &&
+           fl_jr_number(r, o, "radius", FL_JR_POSITIVE, &c->radius);
+  }
+  return false;
+}
+
+bool fl_scene_parse_object(const fl_jr *r, const cJSON *object, int index, fl_scene_object *out)
+{
+  char got[128], list[256];
+  memset(out, 0, sizeof *out);
+  if (!cJSON_IsObject(object)) {
+    fl_jr_describe(object, got, sizeof got);
+    return fl_jr_fail(r, NULL, "expected an object {\"type\": ..., ...}, got %s", got);
+  }
+  fl_jr_join(TYPE_NAMES, list, sizeof list);
+  const cJSON *type = cJSON_GetObjectItemCaseSensitive(object, "type");
+  if (!type) return fl_jr_fail(r, NULL, "missing required key \"type\" (one of: %s)", list);
+  int t = find_name(TYPE_NAMES, cJSON_IsString(type) ? type->valuestring : NULL);
+  if (t < 0) {
+    fl_jr_describe(type, got, sizeof got);
+    return fl_jr_fail(r, "type", "unknown object type %s (known: %s)", got, list);
+  }
+  if (!TYPES[t].built)
+    return fl_jr_fail(r, "type", "object type '%s' is not built yet", TYPES[t].name);
+  out->type = TYPES[t].type;
+  snprintf(out->name, sizeof out->name, "%s%d", TYPES[t].name, index);
+  if (!fl_jr_name(r, object, "name", out->name, sizeof out->name)) return false;
+  switch (out->type) {
+  case FL_OBJECT_PARTICLES: return parse_particles(r, object, &out->particles);
+  case FL_OBJECT_COLLIDER: return parse_collider(r, object, &out->collider);
+  default: return fl_jr_fail(r, "type", "object type '%s' is not built yet", TYPES[t].name);
+  }
+}

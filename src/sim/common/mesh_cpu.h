@@ -1,0 +1,27 @@
+/* sim/common/mesh_cpu: triangle meshes on the CPU: procedural shapes for the
+ * colliders, the vertex-to-face adjacency (CSR) the GPU normal kernel gathers
+ * through, and a CPU reference of that kernel. */
+#pragma once
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct {
+  float (*positions)[4]; /* xyz, w = 1 */
+  uint32_t *indices;     /* 3 per triangle, counter-clockwise seen from outside */
+  uint32_t vertex_count, triangle_count;
+} fl_cpu_mesh;
+
+/* A UV sphere of `rings` latitude bands (>= 2) and `segments` longitudes (>= 3). */
+bool fl_mesh_sphere(const float center[3], float radius, uint32_t rings, uint32_t segments, fl_cpu_mesh *out);
+/* An axis-aligned box with flat faces (24 vertices). */
+bool fl_mesh_box(const float center[3], const float half_extents[3], fl_cpu_mesh *out);
+/* A capsule between a and b: two hemispheres joined by a cylinder. */
+bool fl_mesh_capsule(const float a[3], const float b[3], float radius, uint32_t rings, uint32_t segments,
+                     fl_cpu_mesh *out);
+void fl_cpu_mesh_free(fl_cpu_mesh *mesh);
+
+/* Builds the faces of each vertex: faces_of[first[v] .. first[v+1]) (first has
+ * vertex_count + 1 entries, faces_of 3 * triangle_count). Both malloc'd. */
+bool fl_mesh_vertex_faces(const fl_cpu_mesh *mesh, uint32_t **first_out, uint32_t **faces_out);
+/* CPU reference of common/face_normals.comp + vertex_normals.comp. */
+void fl_mesh_normals_cpu(const fl_cpu_mesh *mesh, float (*normals_out)[4]);

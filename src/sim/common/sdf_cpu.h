@@ -1,0 +1,13 @@
+/* sim/common/sdf_cpu: the CPU mirror of shaders/common/sdf.glsl (same shapes,
+ * same tetrahedral gradient), for CPU references and tests; and packing scene
+ * colliders into the GPU layout. */
+#pragma once
+#include "flurry_shared.h"
+#include "scene/scene.h"
+
+/* Fills the GPU record of a scene collider. */
+void fl_collider_pack(const fl_collider_desc *desc, fl_gpu_collider *out);
+/* Signed distance from p to collider c at time t (negative inside the solid). */
+float fl_collider_sdf_cpu(const fl_gpu_collider *c, const float p[3], float t);
+/* Unit outward normal by the four-point tetrahedral gradient (note 002). */
+void fl_collider_normal_cpu(const fl_gpu_collider *c, const float p[3], float t, float n_out[3]);

@@ -1,0 +1,64 @@
+/* sim/world: every simulated object of a scene, the shared collider buffer,
+ * and the per-frame step. It records one frame of simulation (all substeps of
+ * all objects, then the render snapshots of the frame slot) into a compute
+ * command buffer, exposes what render draws (fl_render_view), and reads state
+ * back for reports and dumps (never on the hot path). */
+#pragma once
+#include "gpu/gpu.h"
+#include "gpu/profiler.h"
+#include "scene/scene.h"
+
+typedef struct fl_world fl_world;
+
+typedef enum { FL_VIEW_PARTICLES, FL_VIEW_MESH } fl_view_kind;
+
+/* One thing render draws, straight from GPU buffers. */
+typedef struct {
+  fl_view_kind kind;
+  const fl_buffer *positions; /* vec4 per particle (xyz, speed) or per vertex */
+  const fl_buffer *normals;   /* meshes: vec4 per vertex */
+  const fl_buffer *indices;   /* meshes: uint32 */
+  uint32_t count;             /* particles, or indices */
+  float radius;               /* particles */
+  float color[4];
+  float offset[3];            /* translation (moving colliders) */
+} fl_render_view;
+
+/* What the report says of one simulated object (read back at the end of a run). */
+typedef struct {
+  char name[FL_SCENE_NAME_MAX];
+  const char *type;
+  uint32_t particles;
+  double mass, com[3], momentum[3], kinetic_energy;
+  float bbox_min[3], bbox_max[3];
+  uint32_t nan_count;
+  /* particles: */
+  uint32_t outside_domain;    /* particles whose centre left the domain box */
+  double max_speed;
+} fl_object_stats;
+
+/* Builds the scene's objects and colliders on the GPU. */
+bool fl_world_create(fl_gpu *gpu, const fl_scene *scene, fl_world **out);
+/* Frees everything; the GPU must be done with it (see the app's deferred deletes). */
+void fl_world_destroy(fl_world *world);
+/* Records one frame of simulation into `cmd` (when `simulate`; a paused world
+ * only republishes) and the render snapshot of `slot`. */
+void fl_world_record_frame(fl_world *world, VkCommandBuffer cmd, fl_profiler *prof, uint32_t slot, bool simulate);
+/* The views of frame slot `slot` (as last recorded); returns how many were written. */
+uint32_t fl_world_views(const fl_world *world, uint32_t slot, fl_render_view *out, uint32_t max);
+/* Height of the ground plane to draw (the upward plane collider, else the domain floor). */
+float fl_world_ground_height(const fl_world *world);
+/* Number of simulated objects (not colliders). */
+uint32_t fl_world_object_count(const fl_world *world);
+/* Total particles over all objects. */
+uint64_t fl_world_particle_count(const fl_world *world);
+/* Substeps recorded so far. */
+uint64_t fl_world_substeps(const fl_world *world);
+/* Largest simulation buffer in bytes (sizes the copy-ceiling benchmark). */
+uint64_t fl_world_largest_buffer(const fl_world *world);
+/* Reads object `index`'s positions and velocities (malloc'd, count vec4 each). Waits for the GPU. */
+bool fl_world_read_state(fl_world *world, uint32_t index, float (**pos)[4], float (**vel)[4], uint32_t *count);
+/* Computes the report stats of object `index` (reads back; waits). */
+bool fl_world_stats(fl_world *world, uint32_t index, fl_object_stats *out);
+/* The scene the world was made from. */
+const fl_scene *fl_world_scene(const fl_world *world);

@@ -1,0 +1,90 @@
+/* tests/fuzz/fuzz_scene.c: libFuzzer target for the scene loader. The input up
+ * to the first NUL byte is the scene JSON; NUL-separated strings after it are
+ * --set overrides. Every input must either load into a scene that satisfies the
+ * documented ranges or fail with one non-empty line. */
+#include "core/log.h"
+#include "scene/scene.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_OVERRIDES 8
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void check(bool ok)
+{
+  if (!ok) __builtin_trap();
+}
+
+static void check_vec_finite(const float v[3])
+{
+  for (int i = 0; i < 3; i++) check(isfinite(v[i]));
+}
+
+/* The loaded scene respects every range in scene.h. */
+static void check_scene(const fl_scene *s)
+{
+  check(memchr(s->name, 0, sizeof s->name) && s->name[0]);
+  check(s->sim.dt > 0 && s->sim.dt <= 0.1f);
+  check(s->sim.substeps >= 1 && s->sim.substeps <= 1000);
+  check(s->sim.iterations >= 1 && s->sim.iterations <= 1000);
+  check_vec_finite(s->sim.gravity);
+  for (int i = 0; i < 3; i++) check(s->sim.domain_min[i] < s->sim.domain_max[i]);
+  check(s->object_count <= FL_SCENE_MAX_OBJECTS);
+  for (uint32_t i = 0; i < s->object_count; i++) {
+    const fl_scene_object *o = &s->objects[i];
+    check(memchr(o->name, 0, sizeof o->name) && o->name[0]);
+    for (uint32_t j = 0; j < i; j++) check(strcmp(o->name, s->objects[j].name) != 0);
+    if (o->type == FL_OBJECT_PARTICLES) {
+      const fl_particles_desc *p = &o->particles;
+      check(p->count >= 1 && p->count <= (16u << 20));
+      for (int k = 0; k < 3; k++) check(p->half_extents[k] > 0);
+      check(p->radius > 0 && p->mass > 0 && p->velocity_jitter >= 0 && p->friction >= 0);
+      check(p->restitution >= 0 && p->restitution <= 1);
+      check_vec_finite(p->center);
+      check_vec_finite(p->velocity);
+    } else {
+      check(o->type == FL_OBJECT_COLLIDER);
+      const fl_collider_desc *c = &o->collider;
+      check(c->friction >= 0);
+      check_vec_finite(c->velocity);
+      if (c->shape == FL_SHAPE_PLANE) {
+        double len = sqrt((double)c->normal[0] * c->normal[0] +
+                          (double)c->normal[1] * c->normal[1] +
+                          (double)c->normal[2] * c->normal[2]);
+        check(fabs(len - 1) < 1e-3);
+      } else if (c->shape == FL_SHAPE_SPHERE || c->shape == FL_SHAPE_CAPSULE) {
+        check(c->radius > 0);
+      } else {
+        check(c->shape == FL_SHAPE_BOX);
+        for (int k = 0; k < 3; k++) check(c->half_extents[k] > 0);
+      }
+    }
+  }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+  static fl_scene scene;
+  char *text = malloc(size + 1);
+  if (!text) return 0;
+  memcpy(text, data, size);
+  text[size] = 0;
+  const char *overrides[MAX_OVERRIDES];
+  int count = 0;
+  for (size_t at = strlen(text) + 1; at < size && count < MAX_OVERRIDES;) {
+    overrides[count++] = text + at;
+    at += strlen(text + at) + 1;
+  }
+  if (fl_scene_parse(text, "fuzz.json", overrides, count, &scene)) {
+    check_scene(&scene);
+  } else {
+    const char *msg = fl_error_message();
+    check(msg[0] && !strchr(msg, '\n'));
+  }
+  free(text);
+  return 0;
+}

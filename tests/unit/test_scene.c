@@ -1,0 +1,387 @@
+/* tests/unit/test_scene.c: the scene loader: every class of bad input fails with
+ * one line naming the source, the key path and what was expected; defaults,
+ * the built-in scenes and --set overrides work. */
+#define _GNU_SOURCE
+#include "test.h"
+
+#include "core/file.h"
+#include "core/log.h"
+#include "scene/scene.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static fl_scene g_scene;
+
+/* Points FLURRY_DATA_DIR at the source tree (CTest sets FLURRY_SOURCE_DIR), before
+ * fl_data_dir() first caches it. */
+static void use_source_dir(void)
+{
+  static char dir[1024];
+  if (dir[0]) return;
+  const char *src = getenv("FLURRY_SOURCE_DIR");
+  if (src && src[0]) {
+    snprintf(dir, sizeof dir, "%s", src);
+  } else { /* run by hand: derive it from this file's path */
+    snprintf(dir, sizeof dir, "%s", __FILE__);
+    char *cut = strstr(dir, "/tests/unit/");
+    if (cut) *cut = 0;
+    else snprintf(dir, sizeof dir, ".");
+  }
+  setenv("FLURRY_DATA_DIR", dir, 1);
+}
+
+static bool parse(const char *json) { return fl_scene_parse(json, "t.json", NULL, 0, &g_scene); }
+
+static bool parse_set(const char *json, const char *set)
+{
+  const char *sets[] = {set};
+  return fl_scene_parse(json, "t.json", sets, 1, &g_scene);
+}
+
+/* Fails the test unless `call` returned false and the message holds every string. */
+#define ENSURE_ERR(call, ...)                                                               \
+  do {                                                                                      \
+    ENSURE_MSG(!(call), "succeeded, expected an error");                                    \
+    const char *const subs_[] = {__VA_ARGS__};                                              \
+    const char *msg_ = fl_error_message();                                                  \
+    ENSURE_MSG(!strchr(msg_, '\n'), "message has a newline: %s", msg_);                    \
+    for (size_t k_ = 0; k_ < sizeof subs_ / sizeof subs_[0]; k_++)                          \
+      ENSURE_MSG(strstr(msg_, subs_[k_]), "message \"%s\" lacks \"%s\"", msg_, subs_[k_]); \
+  } while (0)
+
+#define P(extra) "{\"objects\": [{\"type\": \"particles\"" extra "}]}"
+#define C(extra) "{\"objects\": [{\"type\": \"collider\"" extra "}]}"
+
+static void test_malformed_json(void)
+{
+  ENSURE_ERR(parse("{\n  \"name\": \"x\",\n  \"sim\": { \"dt\": 0.1,, }\n}"), "t.json:3:",
+             "malformed JSON near");
+  ENSURE_ERR(parse("{\"name\": \"x\"} trailing"), "t.json:1:", "malformed JSON near \"trailing");
+  ENSURE_ERR(parse("{\"name\": "), "t.json:1:", "malformed JSON");
+  ENSURE_ERR(parse(""), "t.json:1:1:", "malformed JSON");
+  ENSURE_ERR(parse("[1, 2]"), "t.json: ", "expected a JSON object", "got [1, 2]");
+}
+
+static void test_unknown_keys(void)
+{
+  ENSURE_ERR(parse("{\"nmae\": \"x\"}"), "t.json: ", "unknown key \"nmae\" at the top level",
+             "known: name, sim, camera, objects");
+  ENSURE_ERR(parse("{\"sim\": {\"dtt\": 0.01}}"), "t.json: sim: unknown key \"dtt\"",
+             "known: dt, substeps");
+  ENSURE_ERR(parse("{\"sim\": {\"domain\": {\"mni\": [0,0,0]}}}"),
+             "t.json: sim.domain: unknown key \"mni\" (known: min, max)");
+  ENSURE_ERR(parse("{\"camera\": {\"up\": [0,1,0]}}"), "t.json: camera: unknown key \"up\"");
+  ENSURE_ERR(parse(P(", \"radiuss\": 1")), "t.json: objects[0]: unknown key \"radiuss\"",
+             "for a particles object", "known: type, name, count, center");
+  ENSURE_ERR(parse(P(", \"radius\": 1, \"radius\": 2")),
+             "t.json: objects[0]: duplicate key \"radius\"");
+}
+
+static void test_wrong_types(void)
+{
+  ENSURE_ERR(parse("{\"sim\": {\"dt\": \"fast\"}}"), "t.json: sim.dt: expected a number",
+             "got \"fast\"");
+  ENSURE_ERR(parse("{\"sim\": {\"substeps\": \"four\"}}"),
+             "t.json: sim.substeps: expected an integer in 1..1000, got \"four\"");
+  ENSURE_ERR(parse("{\"sim\": {\"substeps\": 2.5}}"), "sim.substeps: expected an integer",
+             "got 2.5");
+  ENSURE_ERR(parse("{\"camera\": {\"eye\": 5}}"),
+             "t.json: camera.eye: expected an array of 3 numbers", "got 5");
+  ENSURE_ERR(parse("{\"camera\": {\"eye\": [1, 2]}}"),
+             "t.json: camera.eye: expected an array of 3 numbers", "got [1, 2]");
+  ENSURE_ERR(parse("{\"sim\": {\"gravity\": [0, -9.8, 0, 1, 2]}}"),
+             "t.json: sim.gravity: expected an array of 3 numbers", "got an array of 5 items");
+  ENSURE_ERR(parse(P(", \"center\": [0, \"x\", 0]")),
+             "t.json: objects[0].center[1]: expected a number, got \"x\"");
+  ENSURE_ERR(parse("{\"sim\": 5}"), "t.json: sim: expected an object", "got 5");
+  ENSURE_ERR(parse("{\"objects\": {}}"), "t.json: objects: expected an array", "got an object");
+  ENSURE_ERR(parse("{\"objects\": [3]}"), "t.json: objects[0]: expected an object", "got 3");
+  ENSURE_ERR(parse("{\"name\": 7}"), "t.json: name: expected a string", "got 7");
+  ENSURE_ERR(parse(C(", \"shape\": \"box\", \"half_extents\": [1,1,1], \"inside\": 1")),
+             "t.json: objects[0].inside: expected true or false, got 1");
+  ENSURE_ERR(parse(P(", \"name\": \"a.b\"")), "t.json: objects[0].name: expected a name",
+             "got \"a.b\"");
+}
+
+static void test_out_of_range(void)
+{
+  ENSURE_ERR(parse("{\"sim\": {\"dt\": -0.1}}"), "t.json: sim.dt: expected a number > 0 and <= 0.1",
+             "got -0.1");
+  ENSURE_ERR(parse("{\"sim\": {\"dt\": 0}}"), "t.json: sim.dt: expected a number > 0", "got 0");
+  ENSURE_ERR(parse("{\"sim\": {\"dt\": 1e999}}"), "t.json: sim.dt: expected a number",
+             "too large");
+  ENSURE_ERR(parse("{\"sim\": {\"substeps\": 0}}"),
+             "t.json: sim.substeps: expected an integer in 1..1000, got 0");
+  ENSURE_ERR(parse("{\"sim\": {\"iterations\": 1001}}"),
+             "t.json: sim.iterations: expected an integer in 1..1000, got 1001");
+  ENSURE_ERR(parse(P(", \"count\": 0")), "t.json: objects[0].count: expected an integer in 1..",
+             "got 0");
+  ENSURE_ERR(parse(P(", \"radius\": -1")), "t.json: objects[0].radius: expected a number > 0, got -1");
+  ENSURE_ERR(parse(P(", \"radius\": 0")), "t.json: objects[0].radius: expected a number > 0, got 0");
+  ENSURE_ERR(parse("{\"sim\": {\"domain\": {\"min\": [0,0,0], \"max\": [1,0,1]}}}"),
+             "t.json: sim.domain: expected min < max on every axis");
+  ENSURE_ERR(parse(P(", \"restitution\": 1.5")),
+             "t.json: objects[0].restitution: expected a number in 0..1, got 1.5");
+  ENSURE_ERR(parse(P(", \"friction\": -0.1")),
+             "t.json: objects[0].friction: expected a number >= 0, got -0.1");
+  ENSURE_ERR(parse(C(", \"shape\": \"sphere\", \"radius\": 1, \"friction\": -1")),
+             "t.json: objects[0].friction: expected a number >= 0, got -1");
+  ENSURE_ERR(parse(P(", \"half_extents\": [1, 1, 0]")),
+             "t.json: objects[0].half_extents[2]: expected a number > 0, got 0");
+  ENSURE_ERR(parse(C(", \"shape\": \"plane\", \"normal\": [0, 0, 0]")),
+             "t.json: objects[0].normal: expected a non-zero vector");
+  ENSURE_ERR(parse(C(", \"shape\": \"sphere\", \"radius\": 0")),
+             "t.json: objects[0].radius: expected a number > 0, got 0");
+  ENSURE_ERR(parse(P(", \"seed\": -1")), "t.json: objects[0].seed: expected an integer in 0..");
+  ENSURE_ERR(parse("{\"camera\": {\"eye\": [1,1,1], \"target\": [1,1,1]}}"),
+             "t.json: camera: expected eye and target to differ");
+}
+
+static void test_object_types_and_shapes(void)
+{
+  ENSURE_ERR(parse("{\"objects\": [{\"type\": \"teapot\"}]}"),
+             "t.json: objects[0].type: unknown object type \"teapot\"", "known: particles, collider");
+  ENSURE_ERR(parse("{\"objects\": [{\"type\": \"cloth\"}]}"),
+             "t.json: objects[0].type: object type 'cloth' is not built yet");
+  ENSURE_ERR(parse("{\"objects\": [{\"type\": \"snow\"}]}"), "object type 'snow' is not built yet");
+  ENSURE_ERR(parse("{\"objects\": [{\"name\": \"a\"}]}"),
+             "t.json: objects[0]: missing required key \"type\"");
+  ENSURE_ERR(parse(C(", \"shape\": \"cone\"")),
+             "t.json: objects[0].shape: unknown collider shape \"cone\"", "plane, sphere, box, capsule");
+  ENSURE_ERR(parse(C("")), "t.json: objects[0]: missing required key \"shape\"");
+  ENSURE_ERR(parse(C(", \"shape\": \"sphere\"")),
+             "t.json: objects[0]: missing required key \"radius\"");
+  ENSURE_ERR(parse(C(", \"shape\": \"capsule\", \"a\": [0,0,0], \"radius\": 1")),
+             "t.json: objects[0]: missing required key \"b\"");
+  ENSURE_ERR(parse(C(", \"shape\": \"plane\", \"normal\": [0,1,0], \"radius\": 1")),
+             "t.json: objects[0]: unknown key \"radius\" for a plane collider", "known: ");
+  ENSURE_ERR(parse(C(", \"shape\": \"capsule\", \"a\": [0,0,0], \"b\": [0,1,0], \"radius\": 1, "
+                     "\"inside\": true")),
+             "t.json: objects[0]: unknown key \"inside\" for a capsule collider");
+}
+
+static void test_duplicate_and_too_many_objects(void)
+{
+  ENSURE_ERR(parse("{\"objects\": [{\"type\": \"particles\", \"name\": \"a\"},"
+                   " {\"type\": \"particles\", \"name\": \"a\"}]}"),
+             "t.json: objects[1].name: duplicate object name \"a\" (also objects[0])");
+  ENSURE_ERR(parse("{\"objects\": [{\"type\": \"particles\"},"
+                   " {\"type\": \"particles\", \"name\": \"particles0\"}]}"),
+             "t.json: objects[1].name: duplicate object name \"particles0\"");
+  char json[8192];
+  size_t n = (size_t)snprintf(json, sizeof json, "{\"objects\": [");
+  for (int i = 0; i < FL_SCENE_MAX_OBJECTS + 1; i++)
+    n += (size_t)snprintf(json + n, sizeof json - n, "%s{\"type\": \"particles\"}", i ? "," : "");
+  snprintf(json + n, sizeof json - n, "]}");
+  ENSURE(n < sizeof json - 4);
+  ENSURE_ERR(parse(json), "t.json: objects: expected at most 64 objects, got 65");
+  /* Exactly the maximum is fine. */
+  n = (size_t)snprintf(json, sizeof json, "{\"objects\": [");
+  for (int i = 0; i < FL_SCENE_MAX_OBJECTS; i++)
+    n += (size_t)snprintf(json + n, sizeof json - n, "%s{\"type\": \"particles\"}", i ? "," : "");
+  snprintf(json + n, sizeof json - n, "]}");
+  ENSURE_MSG(parse(json), "%s", fl_error_message());
+  ENSURE(g_scene.object_count == FL_SCENE_MAX_OBJECTS);
+  ENSURE(strcmp(g_scene.objects[63].name, "particles63") == 0);
+}
+
+static void test_defaults(void)
+{
+  ENSURE_MSG(fl_scene_parse("{}", "some/dir/my_scene.json", NULL, 0, &g_scene), "%s",
+             fl_error_message());
+  ENSURE(strcmp(g_scene.name, "my_scene") == 0);
+  ENSURE(strcmp(g_scene.source, "some/dir/my_scene.json") == 0);
+  ENSURE_NEAR(g_scene.sim.dt, 1.0 / 60.0, 1e-7);
+  ENSURE(g_scene.sim.substeps == 1 && g_scene.sim.iterations == 1);
+  ENSURE_NEAR(g_scene.sim.gravity[1], -9.81, 1e-6);
+  ENSURE_NEAR(g_scene.sim.domain_min[0], -5, 0);
+  ENSURE_NEAR(g_scene.sim.domain_max[1], 10, 0);
+  ENSURE_NEAR(g_scene.camera.eye[2], 8, 0);
+  ENSURE_NEAR(g_scene.camera.target[1], 1, 0);
+  ENSURE(g_scene.object_count == 0);
+
+  ENSURE_MSG(parse("{\"name\": \"Demo\", \"objects\": [{\"type\": \"particles\"},"
+                   " {\"type\": \"collider\", \"shape\": \"plane\", \"normal\": [0, 2, 0]},"
+                   " {\"type\": \"collider\", \"shape\": \"capsule\", \"a\": [0,0,0],"
+                   "  \"b\": [1,0,0], \"radius\": 0.25, \"velocity\": [1, 0, 0]}]}"),
+             "%s", fl_error_message());
+  ENSURE(strcmp(g_scene.name, "Demo") == 0);
+  ENSURE(g_scene.object_count == 3);
+  const fl_scene_object *p = &g_scene.objects[0];
+  ENSURE(p->type == FL_OBJECT_PARTICLES && strcmp(p->name, "particles0") == 0);
+  ENSURE(p->particles.count == 4096 && p->particles.seed == 1);
+  ENSURE_NEAR(p->particles.center[1], 1, 0);
+  ENSURE_NEAR(p->particles.half_extents[0], 0.5, 0);
+  ENSURE_NEAR(p->particles.velocity_jitter, 0, 0);
+  ENSURE_NEAR(p->particles.radius, 0.02, 1e-7);
+  ENSURE_NEAR(p->particles.mass, 1, 0);
+  ENSURE_NEAR(p->particles.restitution, 0.3, 1e-7);
+  ENSURE_NEAR(p->particles.friction, 0.2, 1e-7);
+  const fl_scene_object *plane = &g_scene.objects[1];
+  ENSURE(plane->type == FL_OBJECT_COLLIDER && strcmp(plane->name, "collider1") == 0);
+  ENSURE(plane->collider.shape == FL_SHAPE_PLANE && !plane->collider.inside);
+  ENSURE_NEAR(plane->collider.normal[1], 1, 1e-7); /* normalized */
+  ENSURE_NEAR(plane->collider.offset, 0, 0);
+  ENSURE_NEAR(plane->collider.friction, 0.3, 1e-7);
+  const fl_scene_object *cap = &g_scene.objects[2];
+  ENSURE(cap->collider.shape == FL_SHAPE_CAPSULE);
+  ENSURE_NEAR(cap->collider.b[0], 1, 0);
+  ENSURE_NEAR(cap->collider.radius, 0.25, 0);
+  ENSURE_NEAR(cap->collider.velocity[0], 1, 0);
+  ENSURE(strcmp(fl_object_type_name(FL_OBJECT_COLLIDER), "collider") == 0);
+  ENSURE(strcmp(fl_object_type_name(FL_OBJECT_MASS_SPRING), "mass_spring") == 0);
+}
+
+static void test_builtin_particles(void)
+{
+  use_source_dir();
+  ENSURE_MSG(fl_scene_load("particles", NULL, 0, &g_scene), "%s", fl_error_message());
+  ENSURE(strstr(g_scene.source, "assets/scenes/particles.json"));
+  ENSURE(g_scene.sim.substeps >= 1);
+  const fl_sim_desc *sim = &g_scene.sim;
+  int particles = 0, colliders = 0;
+  for (uint32_t i = 0; i < g_scene.object_count; i++) {
+    const fl_scene_object *o = &g_scene.objects[i];
+    if (o->type == FL_OBJECT_PARTICLES) {
+      particles++;
+      ENSURE(o->particles.count >= 4096 && o->particles.count <= 8192);
+      for (int k = 0; k < 3; k++) { /* the emitter lies inside the domain */
+        ENSURE(o->particles.center[k] - o->particles.half_extents[k] >= sim->domain_min[k]);
+        ENSURE(o->particles.center[k] + o->particles.half_extents[k] <= sim->domain_max[k]);
+      }
+    } else {
+      colliders++;
+      if (o->collider.shape == FL_SHAPE_BOX && o->collider.inside)
+        for (int k = 0; k < 3; k++) { /* a container matches the domain */
+          ENSURE_NEAR(o->collider.center[k] - o->collider.half_extents[k], sim->domain_min[k], 1e-5);
+          ENSURE_NEAR(o->collider.center[k] + o->collider.half_extents[k], sim->domain_max[k], 1e-5);
+        }
+    }
+  }
+  ENSURE(particles >= 1 && colliders >= 2);
+  ENSURE(fl_scene_list_builtin());
+}
+
+static void test_load_errors(void)
+{
+  use_source_dir();
+  ENSURE_ERR(fl_scene_load("nope", NULL, 0, &g_scene), "unknown scene \"nope\"",
+             "(built-in: ", "particles", "or give a path to a .json file)");
+  ENSURE_ERR(fl_scene_load("", NULL, 0, &g_scene), "unknown scene \"\"");
+  ENSURE_ERR(fl_scene_load("/nonexistent/dir/x.json", NULL, 0, &g_scene),
+             "cannot read /nonexistent/dir/x.json: No such file or directory");
+  ENSURE_ERR(fl_scene_load("missing.json", NULL, 0, &g_scene), "cannot read missing.json");
+
+  char dir[] = "/tmp/flurry_test_scene_XXXXXX";
+  ENSURE(mkdtemp(dir));
+  ENSURE_ERR(fl_scene_load(dir, NULL, 0, &g_scene), "cannot read ", dir, "not a regular file");
+
+  char path[256];
+  snprintf(path, sizeof path, "%s/bad.json", dir);
+  const char bad[] = "{\n\"sim\": {\n  \"substeps\": -3\n}}\n";
+  ENSURE(fl_file_write(path, bad, sizeof bad - 1));
+  ENSURE_ERR(fl_scene_load(path, NULL, 0, &g_scene), path,
+             ": sim.substeps: expected an integer in 1..1000, got -3");
+  const char broken[] = "{\n\"sim\": {\n  \"substeps\" 3\n}}\n";
+  ENSURE(fl_file_write(path, broken, sizeof broken - 1));
+  ENSURE_ERR(fl_scene_load(path, NULL, 0, &g_scene), path, ":3:", "malformed JSON");
+  const char nul[] = "{\"name\": \"x\"}\0junk";
+  ENSURE(fl_file_write(path, nul, sizeof nul - 1));
+  ENSURE_ERR(fl_scene_load(path, NULL, 0, &g_scene), path, "NUL byte");
+
+  char good[256];
+  snprintf(good, sizeof good, "%s/good_one.json", dir);
+  const char ok[] = "\xEF\xBB\xBF{\"sim\": {\"substeps\": 3}}";
+  ENSURE(fl_file_write(good, ok, sizeof ok - 1));
+  ENSURE_MSG(fl_scene_load(good, NULL, 0, &g_scene), "%s", fl_error_message());
+  ENSURE(g_scene.sim.substeps == 3 && strcmp(g_scene.name, "good_one") == 0);
+  unlink(good);
+  unlink(path);
+  rmdir(dir);
+}
+
+static const char SET_SCENE[] =
+    "{\"sim\": {\"substeps\": 2},"
+    " \"objects\": [{\"type\": \"particles\", \"name\": \"ball\", \"radius\": 0.1},"
+    "               {\"type\": \"collider\", \"name\": \"floor\", \"shape\": \"plane\","
+    "                \"normal\": [0, 1, 0]},"
+    "               {\"type\": \"particles\"}]}";
+
+static void test_set_overrides(void)
+{
+  const char *sets[] = {"sim.substeps=40", "objects.ball.radius=0.05", "camera.eye=[1,2,3]",
+                        "objects.ball.velocity=[1, 0, 0]", "sim.domain.min=[-1,-1,-1]",
+                        "camera.eye.1=0.5", "name=Hello world", "objects.floor.offset=-2",
+                        "objects.particles2.count=100"};
+  int n = (int)(sizeof sets / sizeof sets[0]);
+  ENSURE_MSG(fl_scene_parse(SET_SCENE, "t.json", sets, n, &g_scene), "%s", fl_error_message());
+  ENSURE(g_scene.sim.substeps == 40);
+  ENSURE_NEAR(g_scene.objects[0].particles.radius, 0.05, 1e-7);
+  ENSURE_NEAR(g_scene.objects[0].particles.velocity[0], 1, 0);
+  ENSURE_NEAR(g_scene.camera.eye[0], 1, 0);
+  ENSURE_NEAR(g_scene.camera.eye[1], 0.5, 0); /* camera.eye.1 after camera.eye */
+  ENSURE_NEAR(g_scene.camera.eye[2], 3, 0);
+  ENSURE_NEAR(g_scene.camera.target[1], 1, 0); /* untouched default */
+  ENSURE_NEAR(g_scene.sim.domain_min[1], -1, 0);
+  ENSURE_NEAR(g_scene.sim.domain_max[1], 10, 0); /* untouched default */
+  ENSURE(strcmp(g_scene.name, "Hello world") == 0);
+  ENSURE_NEAR(g_scene.objects[1].collider.offset, -2, 0);
+  ENSURE(g_scene.objects[2].particles.count == 100);
+
+  /* Later overrides win; the built-in scene takes them too. */
+  use_source_dir();
+  const char *twice[] = {"sim.substeps=5", "sim.substeps=7"};
+  ENSURE_MSG(fl_scene_load("particles", twice, 2, &g_scene), "%s", fl_error_message());
+  ENSURE(g_scene.sim.substeps == 7);
+}
+
+static void test_set_errors(void)
+{
+  ENSURE_ERR(parse_set(SET_SCENE, "objects.ball.radiuss=2"), "t.json: ",
+             "--set objects.ball.radiuss=2: unknown key \"radiuss\" in objects.ball",
+             "known: type, name, count");
+  ENSURE_ERR(parse_set(SET_SCENE, "sim.substepz=3"),
+             "--set sim.substepz=3: unknown key \"substepz\" in sim");
+  ENSURE_ERR(parse_set(SET_SCENE, "bogus=1"), "--set bogus=1: unknown key \"bogus\" at the top level");
+  ENSURE_ERR(parse_set(SET_SCENE, "objects.floor.radius=1"),
+             "--set objects.floor.radius=1: unknown key \"radius\" in objects.floor");
+  ENSURE_ERR(parse_set(SET_SCENE, "objects.nope.radius=1"),
+             "--set objects.nope.radius=1: no object named \"nope\" (objects: ball, floor, particles2)");
+  ENSURE_ERR(parse_set(SET_SCENE, "objects.0.radius=1"), "no object named \"0\"");
+  ENSURE_ERR(parse_set("{}", "objects.ball.radius=1"),
+             "--set objects.ball.radius=1: no object named \"ball\" (the scene has no objects)");
+  ENSURE_ERR(parse_set(SET_SCENE, "sim.substeps.x=1"), "--set sim.substeps.x=1: sim.substeps is 2",
+             "not an object");
+  ENSURE_ERR(parse_set(SET_SCENE, "camera.eye.1=1"), "--set camera.eye.1=1: camera.eye is not in the scene");
+  ENSURE_ERR(parse_set("{\"camera\": {\"eye\": [0,1,2]}}", "camera.eye.3=1"),
+             "--set camera.eye.3=1: camera.eye is an array of 3 items");
+  ENSURE_ERR(parse_set(SET_SCENE, "sim.substeps"), "--set sim.substeps: expected KEY=VALUE");
+  ENSURE_ERR(parse_set(SET_SCENE, "=3"), "expected KEY=VALUE");
+  ENSURE_ERR(parse_set(SET_SCENE, "sim..dt=3"), "empty part in the key");
+  /* Type and range errors after an override name the key path as usual. */
+  ENSURE_ERR(parse_set(SET_SCENE, "sim.substeps=four"),
+             "t.json: sim.substeps: expected an integer in 1..1000, got \"four\"");
+  ENSURE_ERR(parse_set(SET_SCENE, "objects.ball.radius=-1"),
+             "t.json: objects[0].radius: expected a number > 0, got -1");
+  ENSURE_ERR(parse_set(SET_SCENE, "camera.eye=5"), "t.json: camera.eye: expected an array of 3");
+  ENSURE_ERR(parse_set(SET_SCENE, "objects.floor.shape=cone"),
+             "t.json: objects[1].shape: unknown collider shape \"cone\"");
+}
+
+static const fl_test_case TESTS[] = {
+    {"malformed_json", test_malformed_json},
+    {"unknown_keys", test_unknown_keys},
+    {"wrong_types", test_wrong_types},
+    {"out_of_range", test_out_of_range},
+    {"object_types_and_shapes", test_object_types_and_shapes},
+    {"duplicate_and_too_many_objects", test_duplicate_and_too_many_objects},
+    {"defaults", test_defaults},
+    {"builtin_particles", test_builtin_particles},
+    {"load_errors", test_load_errors},
+    {"set_overrides", test_set_overrides},
+    {"set_errors", test_set_errors},
+};
+FL_TEST_MAIN(TESTS)
