@@ -59,26 +59,31 @@ static double now_ms(void)
   return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
 }
 
-/* Loads a scene; --set overrides apply to the scene named on the command line only. */
-static bool load_world(fl_app *app, const char *scene_name, bool with_overrides)
+/* Replaces the world with one made from `scene` (loaded from `arg`). */
+static bool switch_world(fl_app *app, const fl_scene *scene, const char *arg)
 {
-  fl_scene scene;
-  if (!fl_scene_load(scene_name, with_overrides ? app->opt.sets : NULL, with_overrides ? app->opt.set_count : 0,
-                     &scene))
-    return false;
-  /* In flight frames still read the old world's buffers: wait for their fences. */
+  /* In-flight frames still read the old world's buffers: wait for their fences. */
   if (!fl_frames_wait_all(&app->gpu, &app->frames)) return false;
   fl_renderer_forget_views(&app->renderer);
   fl_world_destroy(app->world);
   app->world = NULL;
-  app->scene = scene;
-  snprintf(app->scene_arg, sizeof app->scene_arg, "%s", scene_name);
+  app->scene = *scene;
+  snprintf(app->scene_arg, sizeof app->scene_arg, "%s", arg);
   if (!fl_world_create(&app->gpu, &app->scene, &app->world)) return false;
-  fl_camera_look(&app->camera, scene.camera.eye, scene.camera.target);
-  fl_info("scene %s: %llu particles, %u substeps of %.3g ms", scene.name,
-          (unsigned long long)fl_world_particle_count(app->world), scene.sim.substeps,
-          1e3 * scene.sim.dt / scene.sim.substeps);
+  fl_camera_look(&app->camera, scene->camera.eye, scene->camera.target);
+  fl_info("scene %s: %llu particles, %u substeps of %.3g ms", scene->name,
+          (unsigned long long)fl_world_particle_count(app->world), scene->sim.substeps,
+          1e3 * scene->sim.dt / scene->sim.substeps);
   return true;
+}
+
+/* Loads a scene and switches to it; --set overrides apply to the scene named on the command line only. */
+static bool load_world(fl_app *app, const char *scene_name, bool with_overrides)
+{
+  fl_scene scene;
+  return fl_scene_load(scene_name, with_overrides ? app->opt.sets : NULL, with_overrides ? app->opt.set_count : 0,
+                       &scene) &&
+         switch_world(app, &scene, scene_name);
 }
 
 /* (Re)builds the swapchain and what depends on it; a minimized window leaves extent 0. */
@@ -103,6 +108,8 @@ static bool rebuild_swapchain(fl_app *app)
 static bool setup(fl_app *app)
 {
   const fl_options *o = &app->opt;
+  fl_scene scene; /* bad input fails here, before any device work */
+  if (!fl_scene_load(o->scene, o->sets, o->set_count, &scene)) return false;
   app->windowed = !o->headless;
   if (app->windowed && !fl_window_system_init()) {
     fl_info("no display found: rendering headless");
@@ -114,7 +121,7 @@ static bool setup(fl_app *app)
   if (!fl_gpu_create(&desc, &app->gpu) || !fl_frames_create(&app->gpu, &app->frames) ||
       !fl_profiler_create(&app->gpu, &app->prof))
     return false;
-  if (!load_world(app, o->scene, true)) return false;
+  if (!switch_world(app, &scene, o->scene)) return false;
   char title[128];
   snprintf(title, sizeof title, "flurry - %s", app->scene.name);
   if (app->windowed) {
@@ -158,9 +165,9 @@ static bool handle_input(fl_app *app, bool *step, bool *screenshot)
   if (in->reset || in->next_scene) {
     char names[64][FL_SCENE_NAME_MAX], next[512];
     snprintf(next, sizeof next, "%s", app->scene_arg);
-    uint32_t n = in->next_scene ? fl_scene_builtin_names(names, 64) : 0;
-    if (n) {
-      uint32_t i = 0;
+    int n = in->next_scene ? fl_scene_builtin_names(names, 64) : 0;
+    if (n > 0) {
+      int i = 0;
       while (i < n && strcmp(names[i], app->scene_arg) != 0) i++;
       memcpy(next, names[i < n ? (i + 1) % n : 0], FL_SCENE_NAME_MAX);
     }

@@ -57,6 +57,7 @@ bool fl_pipeline_cache_load(fl_gpu *gpu)
       size = 0;
     }
   }
+  if (data) fl_info("pipeline cache: loaded %zu bytes from %s", size, gpu->pipeline_cache_path);
   VkPipelineCacheCreateInfo info = {.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO,
                                     .initialDataSize = data ? size : 0, .pInitialData = data};
   VkResult r = vkCreatePipelineCache(gpu->device, &info, NULL, &gpu->pipeline_cache);

@@ -2,13 +2,13 @@
  * overrides, validates the top level, "sim" and "camera" sections and hands each
  * object to scene_objects.c; also lists the built-in scenes. */
 #include "scene/scene.h"
+#include "scene/scene_list.h"
 
 #include "core/file.h"
 #include "core/log.h"
 #include "scene/json_read.h"
 #include "scene/scene_set.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,33 +195,6 @@ bool fl_scene_parse(const char *json_text, const char *source, const char *const
   return parse_text(json_text, source, overrides, override_count, out);
 }
 
-static int compare_strings(const void *a, const void *b)
-{
-  return strcmp((const char *)a, (const char *)b);
-}
-
-/* Collects the stems of the .json files in assets/scenes, sorted; returns the count or -1. */
-static int builtin_names(char names[][FL_SCENE_NAME_MAX], int max)
-{
-  char dir[1024];
-  fl_data_path(dir, sizeof dir, "assets/scenes");
-  DIR *d = opendir(dir);
-  if (!d) return -1;
-  int n = 0;
-  struct dirent *e;
-  while ((e = readdir(d)) && n < max) {
-    size_t len = strlen(e->d_name);
-    if (len <= 5 || len - 5 >= FL_SCENE_NAME_MAX || strcmp(e->d_name + len - 5, ".json") != 0)
-      continue;
-    memcpy(names[n], e->d_name, len - 5);
-    names[n][len - 5] = 0;
-    n++;
-  }
-  closedir(d);
-  qsort(names, (size_t)n, sizeof names[0], compare_strings);
-  return n;
-}
-
 bool fl_scene_load(const char *name_or_path, const char *const *overrides, int override_count,
                    fl_scene *out)
 {
@@ -238,7 +211,7 @@ bool fl_scene_load(const char *name_or_path, const char *const *overrides, int o
     fl_data_path(path, sizeof path, rel);
     if (!name_or_path[0] || !fl_file_exists(path)) {
       char names[MAX_BUILTIN][FL_SCENE_NAME_MAX], list[1024] = "none found";
-      int n = builtin_names(names, MAX_BUILTIN);
+      int n = fl_scene_builtin_names(names, MAX_BUILTIN);
       size_t used = 0;
       for (int i = 0; i < n && used < sizeof list; i++)
         used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", names[i]);
@@ -261,7 +234,7 @@ bool fl_scene_load(const char *name_or_path, const char *const *overrides, int o
 bool fl_scene_list_builtin(void)
 {
   char names[MAX_BUILTIN][FL_SCENE_NAME_MAX];
-  int n = builtin_names(names, MAX_BUILTIN);
+  int n = fl_scene_builtin_names(names, MAX_BUILTIN);
   if (n < 0) {
     char dir[1024];
     return fl_error_set("cannot list built-in scenes: cannot open %s",

@@ -10,13 +10,13 @@
 
 static int compare_names(const void *a, const void *b) { return strcmp(a, b); }
 
-uint32_t fl_scene_builtin_names(char (*names)[FL_SCENE_NAME_MAX], uint32_t max)
+int fl_scene_builtin_names(char (*names)[FL_SCENE_NAME_MAX], int max)
 {
   char dir_path[1024];
   fl_data_path(dir_path, sizeof dir_path, "assets/scenes");
   DIR *dir = opendir(dir_path);
-  if (!dir) return 0;
-  uint32_t n = 0;
+  if (!dir) return -1;
+  int n = 0;
   struct dirent *e;
   while ((e = readdir(dir)) && n < max) {
     size_t len = strlen(e->d_name);
@@ -26,6 +26,6 @@ uint32_t fl_scene_builtin_names(char (*names)[FL_SCENE_NAME_MAX], uint32_t max)
     n++;
   }
   closedir(dir);
-  qsort(names, n, sizeof names[0], compare_names);
+  qsort(names, (size_t)n, sizeof names[0], compare_names);
   return n;
 }

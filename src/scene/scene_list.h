@@ -4,5 +4,6 @@
 
 #include "scene/scene.h"
 
-/* Fills up to `max` names (file stems) in sorted order; returns how many. */
-uint32_t fl_scene_builtin_names(char (*names)[FL_SCENE_NAME_MAX], uint32_t max);
+/* Fills up to `max` names (file stems) in sorted order; returns how many, or -1
+ * when the directory cannot be opened. */
+int fl_scene_builtin_names(char (*names)[FL_SCENE_NAME_MAX], int max);

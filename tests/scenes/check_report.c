@@ -1,0 +1,177 @@
+/* tests/scenes/check_report: validates a run's report JSON and dump CSV.
+ * usage: check_report REPORT.json [DUMP.csv] [--bench]
+ * Checks: every contract key is present and typed; validation errors == 0;
+ * every object has finite stats, nan_count 0, particles > 0, and nothing
+ * outside the domain; the dump has the header and one finite row per particle
+ * of the report's objects; in bench mode, the ceiling and per-pass fractions. */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures;
+#define CHECK(cond, ...)                                   \
+  do {                                                     \
+    if (!(cond)) {                                         \
+      fprintf(stderr, "check_report: " __VA_ARGS__);      \
+      fputc('\n', stderr);                                 \
+      failures++;                                          \
+    }                                                      \
+  } while (0)
+
+static char *read_all(const char *path)
+{
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *s = malloc((size_t)n + 1);
+  if (s && fread(s, 1, (size_t)n, f) != (size_t)n) n = 0;
+  if (s) s[n] = 0;
+  fclose(f);
+  return s;
+}
+
+static const cJSON *need(const cJSON *obj, const char *key, int type_check(const cJSON *))
+{
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+  CHECK(v && type_check(v), "key \"%s\" missing or of the wrong type", key);
+  return v && type_check(v) ? v : NULL;
+}
+
+static int is_number(const cJSON *v) { return cJSON_IsNumber(v) && isfinite(v->valuedouble); }
+static int is_string(const cJSON *v) { return cJSON_IsString(v); }
+static int is_object(const cJSON *v) { return cJSON_IsObject(v); }
+static int is_array(const cJSON *v) { return cJSON_IsArray(v); }
+static int is_bool(const cJSON *v) { return cJSON_IsBool(v); }
+static int is_vec3(const cJSON *v)
+{
+  if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != 3) return 0;
+  for (int i = 0; i < 3; i++)
+    if (!is_number(cJSON_GetArrayItem(v, i))) return 0;
+  return 1;
+}
+
+static double check_objects(const cJSON *objects)
+{
+  double total = 0;
+  const cJSON *o;
+  CHECK(cJSON_GetArraySize(objects) > 0, "no objects in the report");
+  cJSON_ArrayForEach(o, objects)
+  {
+    need(o, "name", is_string);
+    need(o, "type", is_string);
+    const cJSON *n = need(o, "particles", is_number);
+    need(o, "mass", is_number);
+    need(o, "kinetic_energy", is_number);
+    const char *vecs[] = {"com", "momentum", "bbox_min", "bbox_max"};
+    for (int i = 0; i < 4; i++) need(o, vecs[i], is_vec3);
+    const cJSON *nan = need(o, "nan_count", is_number);
+    const cJSON *outside = cJSON_GetObjectItemCaseSensitive(o, "outside_domain");
+    if (n) {
+      CHECK(n->valuedouble > 0, "object with no particles");
+      total += n->valuedouble;
+    }
+    if (nan) CHECK(nan->valuedouble == 0, "nan_count is %g", nan->valuedouble);
+    if (outside) CHECK(outside->valuedouble == 0, "%g particles left the domain", outside->valuedouble);
+  }
+  return total;
+}
+
+static void check_dump(const char *path, double particles)
+{
+  FILE *f = fopen(path, "r");
+  CHECK(f, "cannot open dump %s", path);
+  if (!f) return;
+  char line[512];
+  CHECK(fgets(line, sizeof line, f) && strcmp(line, "object,index,x,y,z,vx,vy,vz\n") == 0, "dump header wrong");
+  double rows = 0;
+  while (fgets(line, sizeof line, f)) {
+    char *comma = strchr(line, ',');
+    double v[7];
+    int got = comma ? sscanf(comma + 1, "%lf,%lf,%lf,%lf,%lf,%lf,%lf", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6]) : 0;
+    CHECK(got == 7, "dump row %.0f malformed", rows + 1);
+    for (int i = 0; i < got; i++) CHECK(isfinite(v[i]), "dump row %.0f has a non-finite value", rows + 1);
+    rows++;
+    if (failures > 10) break;
+  }
+  fclose(f);
+  CHECK(rows == particles, "dump has %.0f rows, the report %.0f particles", rows, particles);
+}
+
+int main(int argc, char **argv)
+{
+  if (argc < 2) {
+    fprintf(stderr, "usage: check_report REPORT.json [DUMP.csv] [--bench]\n");
+    return 2;
+  }
+  int bench = argc > 2 && strcmp(argv[argc - 1], "--bench") == 0;
+  char *text = read_all(argv[1]);
+  CHECK(text, "cannot read %s", argv[1]);
+  cJSON *r = text ? cJSON_Parse(text) : NULL;
+  CHECK(r, "report is not valid JSON");
+  if (r) {
+    const cJSON *dev = need(r, "device", is_object);
+    if (dev) {
+      need(dev, "name", is_string);
+      need(dev, "type", is_string);
+      need(dev, "driver", is_string);
+      need(dev, "api", is_string);
+    }
+    const cJSON *q = need(r, "queues", is_object);
+    if (q) {
+      need(q, "async_compute", is_bool);
+      need(q, "graphics_family", is_number);
+      need(q, "compute_family", is_number);
+    }
+    need(r, "scene", is_string);
+    const cJSON *frames = need(r, "frames", is_number);
+    if (frames) CHECK(frames->valuedouble >= 1, "no frames");
+    need(r, "sim_steps", is_number);
+    const cJSON *t = need(r, "timings_ms", is_object);
+    if (t) {
+      const cJSON *frame = cJSON_GetObjectItemCaseSensitive(t, "frame");
+      CHECK(frame && is_number(cJSON_GetObjectItemCaseSensitive(frame, "mean")), "timings_ms.frame missing");
+      const cJSON *s;
+      cJSON_ArrayForEach(s, t)
+      {
+        if (!cJSON_IsObject(s)) continue;
+        const char *keys[] = {"mean", "median", "min", "max"};
+        for (int i = 0; i < 4; i++) {
+          const cJSON *v = need(s, keys[i], is_number);
+          if (v) CHECK(v->valuedouble >= 0, "timings_ms.%s.%s negative", s->string, keys[i]);
+        }
+      }
+    }
+    const cJSON *v = need(r, "validation", is_object);
+    if (v) {
+      const cJSON *e = need(v, "errors", is_number);
+      need(v, "warnings", is_number);
+      if (e) CHECK(e->valuedouble == 0, "validation errors: %g", e->valuedouble);
+    }
+    const cJSON *objects = need(r, "objects", is_array);
+    double particles = objects ? check_objects(objects) : 0;
+    if (argc > 2 && argv[2][0] != '-') check_dump(argv[2], particles);
+    if (bench) {
+      const cJSON *c = need(r, "ceiling", is_object);
+      const cJSON *g = c ? need(c, "copy_gbps", is_number) : NULL;
+      if (g) CHECK(g->valuedouble > 0, "copy ceiling is 0");
+      const cJSON *ps = need(r, "particle_substeps_per_s", is_number);
+      if (ps) CHECK(ps->valuedouble > 0, "particle_substeps_per_s is 0");
+      const cJSON *passes = need(r, "passes", is_object);
+      const cJSON *p;
+      if (passes) cJSON_ArrayForEach(p, passes)
+        {
+          const cJSON *fr = need(p, "fraction_of_ceiling", is_number);
+          need(p, "gbps", is_number);
+          if (fr) CHECK(fr->valuedouble > 0, "pass %s: fraction_of_ceiling is 0", p->string);
+        }
+    }
+  }
+  cJSON_Delete(r);
+  free(text);
+  printf("%d passed, %d failed\n", failures ? 0 : 1, failures ? 1 : 0);
+  return failures ? 1 : 0;
+}
