@@ -55,7 +55,9 @@ bool fl_mesh_capsule(const float a[3], const float b[3], float radius, uint32_t 
 {
   if (rings < 2 || segments < 3) return fl_error_set("mesh: need rings >= 2 and segments >= 3");
   rings += rings % 2; /* an equator row */
-  uint32_t rows = rings + 2; /* the equator row twice: top and bottom halves */
+  float axis_len2 = (b[0] - a[0]) * (b[0] - a[0]) + (b[1] - a[1]) * (b[1] - a[1]) + (b[2] - a[2]) * (b[2] - a[2]);
+  bool cylinder = axis_len2 > 0; /* a capsule repeats the equator row: top and bottom halves */
+  uint32_t rows = rings + 1 + (cylinder ? 1 : 0);
   if (!mesh_alloc(out, rows * (segments + 1), 2 * (rows - 1) * segments)) return false;
   float axis[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
   float half_len = 0.5f * sqrtf(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
@@ -71,7 +73,7 @@ bool fl_mesh_capsule(const float a[3], const float b[3], float radius, uint32_t 
   float w[3] = {z[1] * u[2] - z[2] * u[1], z[2] * u[0] - z[0] * u[2], z[0] * u[1] - z[1] * u[0]};
   uint32_t v = 0;
   for (uint32_t row = 0; row < rows; row++) {
-    uint32_t ring = row <= rings / 2 ? row : row - 1;
+    uint32_t ring = (!cylinder || row <= rings / 2) ? row : row - 1;
     float shift = row <= rings / 2 ? half_len : -half_len;
     float lat = FL_PI * (0.5f - (float)ring / (float)rings);
     for (uint32_t s = 0; s <= segments; s++, v++) {
@@ -83,12 +85,6 @@ bool fl_mesh_capsule(const float a[3], const float b[3], float radius, uint32_t 
     }
   }
   grid_triangles(out, rows, segments);
-  /* The grid winds clockwise seen from outside for this frame orientation: flip. */
-  for (uint32_t t = 0; t < out->triangle_count; t++) {
-    uint32_t tmp = out->indices[3 * t + 1];
-    out->indices[3 * t + 1] = out->indices[3 * t + 2];
-    out->indices[3 * t + 2] = tmp;
-  }
   return true;
 }
 

@@ -1,0 +1,66 @@
+/* tests/unit/test_cli: the command-line contract: defaults, every option, and
+ * one clear error for each kind of bad value. */
+#include "test.h"
+
+#include "app/cli.h"
+#include "core/log.h"
+
+#define ARGV(...) (char *[]){"flurry", __VA_ARGS__}
+#define ARGC(...) (int)(sizeof((char *[]){"flurry", __VA_ARGS__}) / sizeof(char *))
+#define PARSE(o, ...) fl_cli_parse(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), o)
+
+static void test_defaults(void)
+{
+  fl_options o;
+  char *argv[] = {"flurry"};
+  ENSURE(fl_cli_parse(1, argv, &o));
+  ENSURE(strcmp(o.scene, "particles") == 0);
+  ENSURE(o.frames == -1 && o.width == 1280 && o.height == 720);
+  ENSURE(!o.headless && !o.validation && !o.bench && o.set_count == 0);
+}
+
+static void test_all_options(void)
+{
+  fl_options o;
+  ENSURE(PARSE(&o, "--scene", "x.json", "--device", "1", "--headless", "--frames", "7", "--size", "320x200",
+               "--screenshot", "a.png", "--record", "dir", "--report", "r.json", "--dump", "d.csv", "--validation",
+               "--no-async", "--set", "sim.substeps=3", "--set", "objects.a.radius=1", "--warmup", "4"));
+  ENSURE(strcmp(o.scene, "x.json") == 0 && strcmp(o.device, "1") == 0 && o.headless && o.frames == 7);
+  ENSURE(o.width == 320 && o.height == 200 && o.validation && o.no_async && o.warmup == 4);
+  ENSURE(strcmp(o.screenshot, "a.png") == 0 && strcmp(o.record_dir, "dir") == 0);
+  ENSURE(strcmp(o.report, "r.json") == 0 && strcmp(o.dump, "d.csv") == 0);
+  ENSURE(o.set_count == 2 && strcmp(o.sets[1], "objects.a.radius=1") == 0);
+  ENSURE(PARSE(&o, "--bench"));
+  ENSURE(o.bench && o.headless); /* bench is always headless */
+}
+
+static void expect_error(bool ok, const char *fragment)
+{
+  ENSURE(!ok);
+  ENSURE_MSG(strstr(fl_error_message(), fragment) != NULL, "message \"%s\" lacks \"%s\"", fl_error_message(),
+             fragment);
+  fl_error_clear();
+}
+
+static void test_bad_values(void)
+{
+  fl_options o;
+  expect_error(PARSE(&o, "--frames", "abc"), "--frames: expected an integer");
+  expect_error(PARSE(&o, "--frames", "0"), "--frames: expected an integer in 1..");
+  expect_error(PARSE(&o, "--frames", "12x"), "got \"12x\"");
+  expect_error(PARSE(&o, "--size", "640"), "--size: expected WxH");
+  expect_error(PARSE(&o, "--size", "8x8"), "16..16384");
+  expect_error(PARSE(&o, "--size", "640x480x2"), "--size");
+  expect_error(PARSE(&o, "--set", "novalue"), "--set: expected KEY=VALUE");
+  expect_error(PARSE(&o, "--set", "=3"), "--set: expected KEY=VALUE");
+  expect_error(PARSE(&o, "--scene"), "--scene needs a value");
+  expect_error(PARSE(&o, "--report", ""), "--report needs a value");
+  expect_error(PARSE(&o, "--warp"), "unknown option \"--warp\"");
+}
+
+static const fl_test_case cases[] = {
+    {"defaults", test_defaults},
+    {"all_options", test_all_options},
+    {"bad_values", test_bad_values},
+};
+FL_TEST_MAIN(cases)
