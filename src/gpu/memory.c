@@ -138,9 +138,9 @@ bool fl_buffer_create(fl_gpu *gpu, VkDeviceSize size, fl_memory_kind kind, const
   memset(out, 0, sizeof *out);
   if (size == 0) return fl_error_set("buffer \"%s\": size 0", name);
   if (kind == FL_MEMORY_DEVICE && size > gpu->props.limits.maxStorageBufferRange)
-    return fl_error_set("buffer \"%s\" needs %.1f MiB, more than this device's maxStorageBufferRange "
-                        "of %.1f MiB; use a smaller scene",
-                        name, size / 1048576.0, gpu->props.limits.maxStorageBufferRange / 1048576.0);
+    return fl_error_set("buffer \"%s\" needs %llu bytes (%.1f MiB), more than this device's "
+                        "maxStorageBufferRange of %u bytes; use a smaller scene",
+                        name, (unsigned long long)size, size / 1048576.0, gpu->props.limits.maxStorageBufferRange);
   VkBufferUsageFlags usage = 0;
   switch (kind) {
   case FL_MEMORY_DEVICE:

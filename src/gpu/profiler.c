@@ -6,6 +6,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* (Re)creates a slot's pool for `scopes` scopes; the slot must be idle. */
+static bool query_set_resize(fl_profiler *p, fl_query_set *set, uint32_t scopes, uint32_t slot, int queue)
+{
+  if (set->pool) vkDestroyQueryPool(p->gpu->device, set->pool, NULL);
+  set->pool = VK_NULL_HANDLE;
+  set->capacity = 0;
+  int *stat = realloc(set->scope_stat, scopes * sizeof *stat);
+  if (!stat) return fl_error_set("out of host memory for %u profiler scopes", scopes);
+  set->scope_stat = stat;
+  VkQueryPoolCreateInfo info = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+                                .queryType = VK_QUERY_TYPE_TIMESTAMP, .queryCount = 2 * scopes};
+  FL_VK_TRY(vkCreateQueryPool(p->gpu->device, &info, NULL, &set->pool));
+  fl_gpu_set_name(p->gpu, VK_OBJECT_TYPE_QUERY_POOL, (uint64_t)set->pool, "timestamps slot %u %s", slot,
+                  queue ? "compute" : "graphics");
+  set->capacity = scopes;
+  return true;
+}
+
 bool fl_profiler_create(fl_gpu *gpu, fl_profiler *p)
 {
   memset(p, 0, sizeof *p);
@@ -17,16 +35,10 @@ bool fl_profiler_create(fl_gpu *gpu, fl_profiler *p)
     p->can_time[q] = bits > 0 && p->period_ns > 0;
     p->mask[q] = bits >= 64 ? ~0ull : ((1ull << bits) - 1);
   }
+  for (int q = 0; q < 2; q++) p->wanted[q] = FL_PROFILER_INITIAL_SCOPES;
   for (uint32_t s = 0; s < FL_GPU_FRAMES_IN_FLIGHT; s++)
-    for (int q = 0; q < 2; q++) {
-      if (!p->can_time[q]) continue;
-      VkQueryPoolCreateInfo info = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
-                                    .queryType = VK_QUERY_TYPE_TIMESTAMP,
-                                    .queryCount = 2 * FL_PROFILER_MAX_SCOPES};
-      FL_VK_TRY(vkCreateQueryPool(gpu->device, &info, NULL, &p->pools[s][q]));
-      fl_gpu_set_name(gpu, VK_OBJECT_TYPE_QUERY_POOL, (uint64_t)p->pools[s][q], "timestamps slot %u %s", s,
-                      q ? "compute" : "graphics");
-    }
+    for (int q = 0; q < 2; q++)
+      if (p->can_time[q] && !query_set_resize(p, &p->sets[s][q], p->wanted[q], s, q)) return false;
   p->frame_stat = -1;
   return true;
 }
@@ -35,8 +47,10 @@ void fl_profiler_destroy(fl_profiler *p)
 {
   if (!p->gpu) return;
   for (uint32_t s = 0; s < FL_GPU_FRAMES_IN_FLIGHT; s++)
-    for (int q = 0; q < 2; q++)
-      if (p->pools[s][q]) vkDestroyQueryPool(p->gpu->device, p->pools[s][q], NULL);
+    for (int q = 0; q < 2; q++) {
+      if (p->sets[s][q].pool) vkDestroyQueryPool(p->gpu->device, p->sets[s][q].pool, NULL);
+      free(p->sets[s][q].scope_stat);
+    }
   for (uint32_t i = 0; i < p->stat_count; i++) free(p->stats[i].samples_ms);
   free(p->stats);
   memset(p, 0, sizeof *p);
@@ -75,9 +89,16 @@ static void stat_add(fl_profile_stat *s, double ms)
 
 void fl_profiler_reset(fl_profiler *p, uint32_t slot, fl_queue_role queue, VkCommandBuffer cmd)
 {
-  p->used[slot][queue] = 0;
+  fl_query_set *set = &p->sets[slot][queue];
+  set->used = 0;
+  set->dropped = 0;
   if (!p->can_time[queue]) return;
-  vkCmdResetQueryPool(cmd, p->pools[slot][queue], 0, 2 * FL_PROFILER_MAX_SCOPES);
+  if (p->wanted[queue] > set->capacity && !query_set_resize(p, set, p->wanted[queue], slot, queue)) {
+    fl_warn("profiler: %s", fl_error_message());
+    fl_error_clear();
+  }
+  if (!set->pool) return;
+  vkCmdResetQueryPool(cmd, set->pool, 0, 2 * set->capacity);
   p->pending[slot] = true;
 }
 
@@ -85,20 +106,26 @@ int fl_profiler_begin(fl_profiler *p, uint32_t slot, fl_queue_role queue, VkComm
                       const char *name, uint64_t bytes)
 {
   fl_gpu_begin_label(p->gpu, cmd, name);
-  if (!p->enabled || !p->can_time[queue] || p->used[slot][queue] >= FL_PROFILER_MAX_SCOPES) return -1;
+  fl_query_set *set = &p->sets[slot][queue];
+  if (!p->enabled || !p->can_time[queue] || !set->pool) return -1;
+  if (set->used >= set->capacity) { /* this frame loses the scope; the pool grows at the next reset */
+    set->dropped++;
+    if (p->wanted[queue] < set->capacity + set->dropped) p->wanted[queue] = set->capacity + set->dropped;
+    return -1;
+  }
   int stat = stat_index(p, name, queue);
   if (stat < 0) return -1;
   p->stats[stat].bytes = bytes;
-  uint32_t k = p->used[slot][queue]++;
-  p->scope_stat[slot][queue][k] = stat;
-  vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, p->pools[slot][queue], 2 * k);
+  uint32_t k = set->used++;
+  set->scope_stat[k] = stat;
+  vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, set->pool, 2 * k);
   return (int)k;
 }
 
 void fl_profiler_end(fl_profiler *p, uint32_t slot, fl_queue_role queue, VkCommandBuffer cmd, int scope)
 {
   if (scope >= 0)
-    vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, p->pools[slot][queue], 2 * (uint32_t)scope + 1);
+    vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, p->sets[slot][queue].pool, 2 * (uint32_t)scope + 1);
   fl_gpu_end_label(p->gpu, cmd);
 }
 
@@ -106,42 +133,44 @@ void fl_profiler_collect(fl_profiler *p, uint32_t slot)
 {
   if (!p->pending[slot]) return;
   p->pending[slot] = false;
-  double frame_sum[FL_PROFILER_MAX_SCOPES * 2];
-  uint32_t frame_exec[FL_PROFILER_MAX_SCOPES * 2];
-  int touched[FL_PROFILER_MAX_SCOPES * 2];
-  uint32_t touched_count = 0;
+  /* Per stat: this frame's summed time and execution count (stats touched this frame). */
+  uint32_t cap = p->stat_count;
+  double *frame_sum = calloc(cap ? cap : 1, sizeof *frame_sum);
+  uint32_t *frame_exec = calloc(cap ? cap : 1, sizeof *frame_exec);
+  uint64_t *ts = NULL;
   uint64_t first = UINT64_MAX, last = 0;
-  for (int q = 0; q < 2; q++) {
-    uint32_t n = p->used[slot][q];
+  bool any = false;
+  for (int q = 0; q < 2 && frame_sum && frame_exec; q++) {
+    fl_query_set *set = &p->sets[slot][q];
+    uint32_t n = set->used;
     if (!n) continue;
-    uint64_t ts[2 * FL_PROFILER_MAX_SCOPES];
+    uint64_t *grown = realloc(ts, 2 * n * sizeof *ts);
+    if (!grown) break;
+    ts = grown;
     /* The fence of this slot has signalled, so the results are available: no WAIT flag. */
-    VkResult r = vkGetQueryPoolResults(p->gpu->device, p->pools[slot][q], 0, 2 * n, sizeof ts, ts,
-                                       sizeof ts[0], VK_QUERY_RESULT_64_BIT);
+    VkResult r = vkGetQueryPoolResults(p->gpu->device, set->pool, 0, 2 * n, 2 * n * sizeof *ts, ts, sizeof *ts,
+                                       VK_QUERY_RESULT_64_BIT);
     if (r != VK_SUCCESS) continue;
     for (uint32_t k = 0; k < n; k++) {
       uint64_t begin = ts[2 * k] & p->mask[q], end = ts[2 * k + 1] & p->mask[q];
       double ms = (double)((end - begin) & p->mask[q]) * p->period_ns * 1e-6;
       if (begin < first) first = begin;
       if (end > last) last = end;
-      int stat = p->scope_stat[slot][q][k];
-      uint32_t t = 0;
-      while (t < touched_count && touched[t] != stat) t++;
-      if (t == touched_count) {
-        touched[touched_count] = stat;
-        frame_sum[touched_count] = 0;
-        frame_exec[touched_count] = 0;
-        touched_count++;
-      }
-      frame_sum[t] += ms;
-      frame_exec[t]++;
+      int stat = set->scope_stat[k];
+      frame_sum[stat] += ms;
+      frame_exec[stat]++;
+      any = true;
     }
   }
-  for (uint32_t t = 0; t < touched_count; t++) {
-    stat_add(&p->stats[touched[t]], frame_sum[t]);
-    p->stats[touched[t]].executions = frame_exec[t];
-  }
-  if (touched_count && last > first) {
+  for (uint32_t i = 0; i < cap && frame_exec; i++)
+    if (frame_exec[i]) {
+      stat_add(&p->stats[i], frame_sum[i]);
+      p->stats[i].executions = frame_exec[i];
+    }
+  free(frame_sum);
+  free(frame_exec);
+  free(ts);
+  if (any && last > first) {
     if (p->frame_stat < 0) p->frame_stat = stat_index(p, "frame", FL_QUEUE_GRAPHICS);
     if (p->frame_stat >= 0) stat_add(&p->stats[p->frame_stat], (double)(last - first) * p->period_ns * 1e-6);
   }

@@ -5,7 +5,7 @@
 #pragma once
 #include "gpu/gpu.h"
 
-#define FL_PROFILER_MAX_SCOPES 256
+#define FL_PROFILER_INITIAL_SCOPES 64
 
 typedef enum { FL_QUEUE_GRAPHICS = 0, FL_QUEUE_COMPUTE = 1 } fl_queue_role;
 
@@ -23,11 +23,19 @@ typedef struct {
   double mean, median, min, max;
 } fl_stat_summary;
 
+/* The timestamp queries of one frame slot on one queue: two per scope. */
+typedef struct {
+  VkQueryPool pool;
+  uint32_t capacity;     /* scopes */
+  uint32_t used;
+  uint32_t dropped;      /* scopes this frame opened past capacity */
+  int *scope_stat;       /* the stat each scope adds to */
+} fl_query_set;
+
 typedef struct {
   fl_gpu *gpu;
-  VkQueryPool pools[FL_GPU_FRAMES_IN_FLIGHT][2];
-  uint32_t used[FL_GPU_FRAMES_IN_FLIGHT][2];
-  int scope_stat[FL_GPU_FRAMES_IN_FLIGHT][2][FL_PROFILER_MAX_SCOPES];
+  fl_query_set sets[FL_GPU_FRAMES_IN_FLIGHT][2];
+  uint32_t wanted[2];    /* scopes a frame needed: pools grow to it at the slot's next reset */
   bool pending[FL_GPU_FRAMES_IN_FLIGHT];
   bool can_time[2];
   uint64_t mask[2];
@@ -38,7 +46,9 @@ typedef struct {
   bool enabled;          /* false: scopes record nothing (e.g. while benchmarking a ceiling) */
 } fl_profiler;
 
-/* Creates one query pool per frame slot and queue role. */
+/* Creates one query pool per frame slot and queue role. A frame that opens
+ * more scopes than a pool holds loses the excess once; the pool grows to fit at
+ * that slot's next reset (after its fence), so later frames are complete. */
 bool fl_profiler_create(fl_gpu *gpu, fl_profiler *p);
 void fl_profiler_destroy(fl_profiler *p);
 /* Resets the slot's queries for `queue`; record first in that queue's command buffer. */

@@ -286,6 +286,32 @@ static void profiler_body(fl_gpu *gpu)
 }
 FL_GPU_TEST(test_profiler, profiler_body)
 
+/* A frame with more scopes than the pool holds loses the excess once; the
+ * pool grows at the slot's next reset and later frames count every scope. */
+static void profiler_growth_body(fl_gpu *gpu)
+{
+  fl_profiler prof;
+  ENSURE(fl_profiler_create(gpu, &prof));
+  const uint32_t scopes = 3 * FL_PROFILER_INITIAL_SCOPES;
+  for (int frame = 0; frame < 2; frame++) {
+    VkCommandBuffer cmd;
+    ENSURE(fl_gpu_begin_once(gpu, &cmd));
+    fl_profiler_reset(&prof, 0, FL_QUEUE_COMPUTE, cmd);
+    for (uint32_t k = 0; k < scopes; k++) {
+      int scope = fl_profiler_begin(&prof, 0, FL_QUEUE_COMPUTE, cmd, "test/many", 16);
+      fl_profiler_end(&prof, 0, FL_QUEUE_COMPUTE, cmd, scope);
+    }
+    ENSURE(fl_gpu_end_once(gpu, cmd));
+    fl_profiler_collect(&prof, 0);
+    const fl_profile_stat *s = fl_profiler_find(&prof, "test/many");
+    ENSURE(s && s->count == (uint32_t)frame + 1);
+    if (frame == 0) ENSURE_MSG(s->executions == FL_PROFILER_INITIAL_SCOPES, "first frame: %u", s->executions);
+    else ENSURE_MSG(s->executions == scopes, "after growth: %u of %u scopes timed", s->executions, scopes);
+  }
+  fl_profiler_destroy(&prof);
+}
+FL_GPU_TEST(test_profiler_growth, profiler_growth_body)
+
 /* The teardown check is live: an invalid call is counted as a validation error. */
 static void validation_counts_body(fl_gpu *gpu)
 {
@@ -313,6 +339,7 @@ static const fl_test_case cases[] = {
     {"pipeline_cache_header", test_pipeline_cache_header},
     {"copy_ceiling", test_copy_ceiling},
     {"profiler", test_profiler},
+    {"profiler_growth", test_profiler_growth},
     {"validation_counts", test_validation_counts},
 };
 FL_TEST_MAIN(cases)
