@@ -19,6 +19,10 @@ typedef CGLM_ALIGN(16) uint32_t uvec4[4];
  * specialization constant (constant_id 0) chosen at pipeline creation. */
 #define FL_WORKGROUP_SIZE 64
 
+/* Colliders live in a uniform buffer of this many records (4 KiB): read by
+ * every thread at the same index, they take the constant-cache path. */
+#define FL_MAX_COLLIDERS 64
+
 /* Collider shapes (the values of fl_collider_shape, checked in src/gpu/shared_layout.c). */
 #define FL_GPU_SHAPE_PLANE 0
 #define FL_GPU_SHAPE_SPHERE 1

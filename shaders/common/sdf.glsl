@@ -1,6 +1,8 @@
 // common/sdf.glsl: the one signed-distance interface every material uses for
-// colliders. Negative inside the solid. The gradient is the four-point
-// tetrahedral finite difference of the SDF note (002, NOTES.md section 1):
+// colliders. Negative inside the solid. fl_collider_normal is the analytic
+// gradient of the built-in shapes; fl_collider_normal_tetra is the generic
+// four-point tetrahedral finite difference of the SDF note (002, NOTES.md
+// section 1), for any SDF:
 //   grad f(p) ~ sum_i k_i f(p + h k_i) / (4h),  k = (1,-1,-1), (-1,-1,1), (-1,1,-1), (1,1,1).
 // src/sim/common/sdf_cpu.c mirrors this file exactly for the CPU references.
 #ifndef FL_SDF_GLSL
@@ -30,8 +32,36 @@ float fl_collider_sdf(fl_gpu_collider c, vec3 p, float t)
   return c.info.y != 0u ? -d : d;  // a container is solid outside
 }
 
-// Unit outward normal of the SDF at p (tetrahedral gradient, normalized).
+// Unit outward normal (the SDF's analytic gradient) at p; +y where it is undefined.
 vec3 fl_collider_normal(fl_gpu_collider c, vec3 p, float t)
+{
+  vec3 q = p - c.velocity.xyz * t;
+  uint shape = c.info.x;
+  vec3 g;
+  if (shape == FL_GPU_SHAPE_PLANE) {
+    g = c.p0.xyz;
+  } else if (shape == FL_GPU_SHAPE_SPHERE) {
+    g = q - c.p0.xyz;
+  } else if (shape == FL_GPU_SHAPE_BOX) {
+    vec3 d = q - c.p0.xyz, e = abs(d) - c.p1.xyz, s = vec3(d.x < 0.0 ? -1.0 : 1.0, d.y < 0.0 ? -1.0 : 1.0,
+                                                           d.z < 0.0 ? -1.0 : 1.0);
+    if (max(e.x, max(e.y, e.z)) > 0.0) {
+      g = max(e, vec3(0.0)) * s;  // outside: towards the nearest point of the surface
+    } else {                      // inside: the face of least penetration
+      g = e.x >= e.y && e.x >= e.z ? vec3(s.x, 0.0, 0.0) : (e.y >= e.z ? vec3(0.0, s.y, 0.0) : vec3(0.0, 0.0, s.z));
+    }
+  } else {  // capsule
+    vec3 pa = q - c.p0.xyz, ba = c.p1.xyz - c.p0.xyz;
+    float h = clamp(dot(pa, ba) / max(dot(ba, ba), 1e-12), 0.0, 1.0);
+    g = pa - ba * h;
+  }
+  float len = length(g);
+  vec3 n = len > 1e-20 ? g / len : vec3(0.0, 1.0, 0.0);
+  return c.info.y != 0u ? -n : n;
+}
+
+// The generic normal: tetrahedral finite difference of fl_collider_sdf, normalized.
+vec3 fl_collider_normal_tetra(fl_gpu_collider c, vec3 p, float t)
 {
   const float h = FL_SDF_GRADIENT_STEP;
   const vec3 k0 = vec3(1, -1, -1), k1 = vec3(-1, -1, 1), k2 = vec3(-1, 1, -1), k3 = vec3(1, 1, 1);

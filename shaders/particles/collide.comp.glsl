@@ -12,7 +12,7 @@
 
 layout(std430, binding = 0) buffer Positions { vec4 pos[]; };
 layout(std430, binding = 1) buffer Velocities { vec4 vel[]; };
-layout(std430, binding = 2) readonly buffer Colliders { fl_gpu_collider colliders[]; };
+layout(std140, binding = 2) uniform Colliders { fl_gpu_collider colliders[FL_MAX_COLLIDERS]; };
 layout(push_constant) uniform Push { fl_particles_push pc; };
 
 // Applies one contact with outward normal n, penetration depth > 0, surface velocity vs.

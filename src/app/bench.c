@@ -40,7 +40,7 @@ bool fl_bench_copy_ceiling(fl_gpu *gpu, uint64_t bytes, uint32_t repeats, double
     fl_count_push push = {.counts = {elements, 0, 0, 0}};
     for (uint32_t r = 0; r <= repeats; r++) { /* r = 0 warms caches and clocks */
       fl_cmd_compute_barrier(cmd);
-      vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, pool, 2 * r);
+      fl_cmd_timestamp_begin(gpu, cmd, pool, 2 * r);
       fl_cmd_dispatch(cmd, &copy, set, &push, elements);
       vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool, 2 * r + 1);
     }

@@ -65,6 +65,12 @@ bool fl_fence_wait(fl_gpu *gpu, VkFence fence)
   return true;
 }
 
+void fl_cmd_timestamp_begin(const fl_gpu *gpu, VkCommandBuffer cmd, VkQueryPool pool, uint32_t query)
+{
+  vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, pool, query);
+  if (gpu->timestamp_needs_flush) fl_cmd_compute_barrier(cmd);
+}
+
 void fl_cmd_compute_barrier(VkCommandBuffer cmd)
 {
   VkMemoryBarrier barrier = {

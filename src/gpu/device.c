@@ -156,6 +156,8 @@ static void probe_device(fl_gpu *gpu)
   gpu->props = props.properties;
   gpu->subgroup_size = subgroup.subgroupSize;
   snprintf(gpu->driver_name, sizeof gpu->driver_name, "%s", driver.driverName);
+  gpu->driver_id = driver.driverID;
+  gpu->timestamp_needs_flush = driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE;
   snprintf(gpu->driver_info, sizeof gpu->driver_info, "%s", driver.driverInfo);
   vkGetPhysicalDeviceMemoryProperties(gpu->physical, &gpu->mem_props);
 }

@@ -78,6 +78,11 @@ typedef struct fl_gpu {
   bool has_float_atomic_add;            /* VK_EXT_shader_atomic_float, buffer add */
   bool has_debug_utils;
   uint32_t subgroup_size;
+  VkDriverId driver_id;
+  /* llvmpipe resolves a timestamp when its binned scene is flushed, which can be
+   * after the dispatch that follows it: a compute scope's opening timestamp
+   * must be followed by a flush (a barrier) to bracket the work. */
+  bool timestamp_needs_flush;
 
   bool validation;
   fl_validation_counts counts;
@@ -151,6 +156,9 @@ void fl_memory_destroy_all(fl_gpu *gpu);
 bool fl_gpu_begin_once(fl_gpu *gpu, VkCommandBuffer *cmd);
 /* Submits it, waits with a finite timeout, and frees it. */
 bool fl_gpu_end_once(fl_gpu *gpu, VkCommandBuffer cmd);
+/* Writes the opening timestamp of a timed compute region (and, where the
+ * driver needs it, the flush that makes it precede the work; see fl_gpu). */
+void fl_cmd_timestamp_begin(const fl_gpu *gpu, VkCommandBuffer cmd, VkQueryPool pool, uint32_t query);
 /* A global memory barrier between compute/transfer writes and later compute/transfer/vertex reads and writes. */
 void fl_cmd_compute_barrier(VkCommandBuffer cmd);
 /* A global barrier from compute/transfer writes to vertex/index/shader reads of a draw. */
@@ -183,10 +191,13 @@ typedef struct {
   char name[64];
 } fl_pipeline;
 
+/* The workgroup size kernels get when they ask for none: FLURRY_WORKGROUP_SIZE
+ * (1..1024) if set, else FL_WORKGROUP_SIZE; always clamped to the device's limits. */
+uint32_t fl_default_workgroup_size(void);
 /* Creates a compute pipeline from shaders/NAME.spv (NAME like "particles/integrate.comp").
  * The descriptor set layout and push-constant range come from SPIR-V reflection;
  * `push_size` must match the shader's block (0 = none). local_size_x comes from
- * specialization constant 0 (the project's FL_WORKGROUP_SIZE unless `workgroup_size` > 0),
+ * specialization constant 0 (`workgroup_size`, or fl_default_workgroup_size() when 0),
  * clamped to the device limit. */
 bool fl_pipeline_compute(fl_gpu *gpu, const char *name, uint32_t push_size, uint32_t workgroup_size,
                          fl_pipeline *out);

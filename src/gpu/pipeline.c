@@ -100,6 +100,13 @@ static bool build_layouts(fl_gpu *gpu, const char *name, const fl_spirv_info *st
   return true;
 }
 
+uint32_t fl_default_workgroup_size(void)
+{
+  const char *env = getenv("FLURRY_WORKGROUP_SIZE");
+  long v = env ? strtol(env, NULL, 10) : 0;
+  return v >= 1 && v <= 1024 ? (uint32_t)v : FL_WORKGROUP_SIZE;
+}
+
 bool fl_pipeline_compute(fl_gpu *gpu, const char *name, uint32_t push_size, uint32_t workgroup_size,
                          fl_pipeline *out)
 {
@@ -112,7 +119,7 @@ bool fl_pipeline_compute(fl_gpu *gpu, const char *name, uint32_t push_size, uint
             fl_error_set("shader %s is not a compute shader", name);
   ok = ok && build_layouts(gpu, name, &info, 1, push_size, out);
 
-  uint32_t wg = workgroup_size ? workgroup_size : FL_WORKGROUP_SIZE;
+  uint32_t wg = workgroup_size ? workgroup_size : fl_default_workgroup_size();
   uint32_t max_wg = gpu->props.limits.maxComputeWorkGroupSize[0];
   if (gpu->props.limits.maxComputeWorkGroupInvocations < max_wg)
     max_wg = gpu->props.limits.maxComputeWorkGroupInvocations;

@@ -118,7 +118,10 @@ int fl_profiler_begin(fl_profiler *p, uint32_t slot, fl_queue_role queue, VkComm
   p->stats[stat].bytes = bytes;
   uint32_t k = set->used++;
   set->scope_stat[k] = stat;
-  vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, set->pool, 2 * k);
+  if (queue == FL_QUEUE_COMPUTE) /* graphics scopes sit inside render passes: no barriers there */
+    fl_cmd_timestamp_begin(p->gpu, cmd, set->pool, 2 * k);
+  else
+    vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, set->pool, 2 * k);
   return (int)k;
 }
 

@@ -18,7 +18,7 @@ struct fl_world {
   fl_mesh_normals mesh_normals;
   fl_buffer colliders;
   uint32_t collider_count;
-  fl_gpu_collider colliders_cpu[FL_SCENE_MAX_OBJECTS];
+  fl_gpu_collider colliders_cpu[FL_MAX_COLLIDERS];
   fl_gpu_mesh collider_meshes[FL_SCENE_MAX_OBJECTS]; /* zeroed for planes (not drawn) */
   fl_particles particles[FL_SCENE_MAX_OBJECTS];
   uint32_t particle_count;
@@ -70,10 +70,9 @@ bool fl_world_create(fl_gpu *gpu, const fl_scene *scene, fl_world **out)
       ok = build_collider_mesh(w, w->collider_count, &scene->objects[i].collider);
       w->collider_count++;
     }
-  /* At least one record, so the binding is never an empty buffer. */
-  size_t collider_bytes = (w->collider_count ? w->collider_count : 1) * sizeof(fl_gpu_collider);
-  ok = ok && fl_buffer_create(gpu, collider_bytes, FL_MEMORY_DEVICE, "colliders", &w->colliders) &&
-       fl_buffer_upload(gpu, &w->colliders, 0, w->colliders_cpu, collider_bytes);
+  /* The whole uniform block (FL_MAX_COLLIDERS records), unused records zero. */
+  ok = ok && fl_buffer_create(gpu, sizeof w->colliders_cpu, FL_MEMORY_DEVICE, "colliders", &w->colliders) &&
+       fl_buffer_upload(gpu, &w->colliders, 0, w->colliders_cpu, sizeof w->colliders_cpu);
   for (uint32_t i = 0; i < scene->object_count && ok; i++) {
     const fl_scene_object *o = &scene->objects[i];
     if (o->type == FL_OBJECT_PARTICLES) {

@@ -64,14 +64,18 @@ static bool rig_create(fl_gpu *gpu, uint32_t count, const fl_gpu_collider *colli
   memset(r, 0, sizeof *r);
   r->gpu = gpu;
   r->collider_count = collider_count;
-  fl_gpu_collider dummy = {0}; /* the binding needs at least one record */
-  size_t bytes = (collider_count ? collider_count : 1) * sizeof(fl_gpu_collider);
+  /* The shader reads a uniform block of FL_MAX_COLLIDERS records; unused ones stay zero. */
+  static fl_gpu_collider block[FL_MAX_COLLIDERS];
+  memset(block, 0, sizeof block);
+  if (collider_count > FL_MAX_COLLIDERS) return false;
+  if (collider_count) memcpy(block, colliders, collider_count * sizeof *colliders);
+  size_t bytes = sizeof block;
   fl_particles_desc desc = {.count = count, .center = {0, 1, 0}, .half_extents = {0.5f, 0.5f, 0.5f},
                             .radius = radius, .mass = (float)count, .restitution = restitution,
                             .friction = friction, .seed = 1};
   bool ok = fl_particles_pipelines_create(gpu, &r->pp) &&
             fl_buffer_create(gpu, bytes, FL_MEMORY_DEVICE, "test colliders", &r->colliders) &&
-            fl_buffer_upload(gpu, &r->colliders, 0, collider_count ? colliders : &dummy, bytes) &&
+            fl_buffer_upload(gpu, &r->colliders, 0, block, bytes) &&
             fl_particles_create(gpu, &r->pp, "test particles", &desc, &r->colliders, &r->p);
   if (!ok) fprintf(stderr, "  rig: %s\n", fl_error_message());
   return ok;

@@ -107,15 +107,50 @@ static void test_sdf_moving_collider(void)
   ENSURE_NEAR(fl_collider_sdf_cpu(&c, p, 1.5f), 0.0f, 1e-6); /* the sphere moved to x = 3 */
 }
 
-static void test_sdf_tetrahedral_normal(void)
+static void test_sdf_normals(void)
 {
   fl_gpu_collider sphere = collider(FL_SHAPE_SPHERE, false), plane = collider(FL_SHAPE_PLANE, false);
   float p[3] = {1.3f, 2.4f, 3.5f}, n[3];
-  fl_collider_normal_cpu(&sphere, p, 0, n);
   float expect[3] = {0.3f, 0.4f, 0.5f}, len = sqrtf(0.5f);
+  fl_collider_normal_cpu(&sphere, p, 0, n);
+  for (int i = 0; i < 3; i++) ENSURE_NEAR(n[i], expect[i] / len, 1e-6);
+  fl_collider_normal_tetra_cpu(&sphere, p, 0, n);
   for (int i = 0; i < 3; i++) ENSURE_NEAR(n[i], expect[i] / len, 1e-3);
   fl_collider_normal_cpu(&plane, p, 0, n);
-  ENSURE_NEAR(n[1], 1.0f, 1e-5);
+  ENSURE_NEAR(n[1], 1.0f, 1e-6);
+}
+
+/* The analytic normal of every shape agrees with the generic tetrahedral
+ * gradient wherever the SDF is smooth (away from box edges and the capsule axis). */
+static void test_sdf_analytic_matches_tetra(void)
+{
+  fl_gpu_collider shapes[] = {collider(FL_SHAPE_PLANE, false), collider(FL_SHAPE_SPHERE, false),
+                              collider(FL_SHAPE_BOX, false), collider(FL_SHAPE_CAPSULE, false),
+                              collider(FL_SHAPE_BOX, true), collider(FL_SHAPE_SPHERE, true)};
+  unsigned state = 12345;
+  int checked = 0;
+  for (int trial = 0; trial < 4000; trial++) {
+    float p[3];
+    for (int a = 0; a < 3; a++) {
+      state = state * 1664525u + 1013904223u;
+      p[a] = -3.0f + 9.0f * (float)(state >> 8) / 16777216.0f;
+    }
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+      float na[3], nt[3];
+      fl_collider_normal_cpu(&shapes[s], p, 0, na);
+      fl_collider_normal_tetra_cpu(&shapes[s], p, 0, nt);
+      /* Skip points near a crease, where the gradient jumps: the tetrahedral
+       * stencil straddles it there, by design. */
+      float d = fl_collider_sdf_cpu(&shapes[s], p, 0);
+      float step = 0.01f, moved[3];
+      for (int a = 0; a < 3; a++) moved[a] = p[a] - step * na[a];
+      if (fabsf(fl_collider_sdf_cpu(&shapes[s], moved, 0) - (d - step)) > 1e-4f) continue;
+      float dot = na[0] * nt[0] + na[1] * nt[1] + na[2] * nt[2];
+      ENSURE_MSG(dot > 0.999f, "shape %zu at (%g,%g,%g): analytic vs tetra dot %g", s, p[0], p[1], p[2], dot);
+      checked++;
+    }
+  }
+  ENSURE(checked > 10000);
 }
 
 static void test_meshes_closed_and_outward(void)
@@ -165,7 +200,8 @@ static const fl_test_case cases[] = {
     {"camera_orbit_keeps_distance", test_camera_orbit_keeps_distance},
     {"sdf_analytic_distances", test_sdf_analytic_distances},
     {"sdf_moving_collider", test_sdf_moving_collider},
-    {"sdf_tetrahedral_normal", test_sdf_tetrahedral_normal},
+    {"sdf_normals", test_sdf_normals},
+    {"sdf_analytic_matches_tetra", test_sdf_analytic_matches_tetra},
     {"meshes_closed_and_outward", test_meshes_closed_and_outward},
     {"overlay_layout", test_overlay_layout},
 };

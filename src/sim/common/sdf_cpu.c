@@ -2,6 +2,7 @@
 #include "sim/common/sdf_cpu.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 #define GRADIENT_STEP 1e-3f
@@ -70,7 +71,56 @@ float fl_collider_sdf_cpu(const fl_gpu_collider *c, const float p[3], float t)
   return c->info[1] ? -d : d;
 }
 
+static void normalize_or_up(const float g[3], bool flip, float n_out[3])
+{
+  float len = len3(g[0], g[1], g[2]);
+  for (int a = 0; a < 3; a++) n_out[a] = len > 1e-20f ? g[a] / len : (a == 1 ? 1.0f : 0.0f);
+  if (flip)
+    for (int a = 0; a < 3; a++) n_out[a] = -n_out[a];
+}
+
 void fl_collider_normal_cpu(const fl_gpu_collider *c, const float p[3], float t, float n_out[3])
+{
+  float q[3] = {p[0] - c->velocity[0] * t, p[1] - c->velocity[1] * t, p[2] - c->velocity[2] * t};
+  float g[3] = {0, 0, 0};
+  switch (c->info[0]) {
+  case FL_GPU_SHAPE_PLANE:
+    for (int a = 0; a < 3; a++) g[a] = c->p0[a];
+    break;
+  case FL_GPU_SHAPE_SPHERE:
+    for (int a = 0; a < 3; a++) g[a] = q[a] - c->p0[a];
+    break;
+  case FL_GPU_SHAPE_BOX: {
+    float e[3], s[3];
+    for (int a = 0; a < 3; a++) {
+      float d = q[a] - c->p0[a];
+      e[a] = fabsf(d) - c->p1[a];
+      s[a] = d < 0.0f ? -1.0f : 1.0f;
+    }
+    if (fmaxf(e[0], fmaxf(e[1], e[2])) > 0.0f) {
+      for (int a = 0; a < 3; a++) g[a] = fmaxf(e[a], 0.0f) * s[a];
+    } else {
+      int axis = e[0] >= e[1] && e[0] >= e[2] ? 0 : (e[1] >= e[2] ? 1 : 2);
+      g[axis] = s[axis];
+    }
+    break;
+  }
+  default: { /* capsule */
+    float pa[3], ba[3];
+    for (int a = 0; a < 3; a++) {
+      pa[a] = q[a] - c->p0[a];
+      ba[a] = c->p1[a] - c->p0[a];
+    }
+    float bb = ba[0] * ba[0] + ba[1] * ba[1] + ba[2] * ba[2];
+    float h = clampf((pa[0] * ba[0] + pa[1] * ba[1] + pa[2] * ba[2]) / fmaxf(bb, 1e-12f), 0.0f, 1.0f);
+    for (int a = 0; a < 3; a++) g[a] = pa[a] - ba[a] * h;
+    break;
+  }
+  }
+  normalize_or_up(g, c->info[1] != 0, n_out);
+}
+
+void fl_collider_normal_tetra_cpu(const fl_gpu_collider *c, const float p[3], float t, float n_out[3])
 {
   static const float k[4][3] = {{1, -1, -1}, {-1, -1, 1}, {-1, 1, -1}, {1, 1, 1}};
   float g[3] = {0, 0, 0};
@@ -79,12 +129,5 @@ void fl_collider_normal_cpu(const fl_gpu_collider *c, const float p[3], float t,
     float f = fl_collider_sdf_cpu(c, s, t);
     for (int a = 0; a < 3; a++) g[a] += k[i][a] * f;
   }
-  float len = len3(g[0], g[1], g[2]);
-  if (len > 1e-20f) {
-    for (int a = 0; a < 3; a++) n_out[a] = g[a] / len;
-  } else {
-    n_out[0] = 0;
-    n_out[1] = 1;
-    n_out[2] = 0;
-  }
+  normalize_or_up(g, false, n_out);
 }

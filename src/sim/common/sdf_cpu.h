@@ -9,5 +9,7 @@
 void fl_collider_pack(const fl_collider_desc *desc, fl_gpu_collider *out);
 /* Signed distance from p to collider c at time t (negative inside the solid). */
 float fl_collider_sdf_cpu(const fl_gpu_collider *c, const float p[3], float t);
-/* Unit outward normal by the four-point tetrahedral gradient (note 002). */
+/* Unit outward normal: the shape's analytic gradient (+y where undefined). */
 void fl_collider_normal_cpu(const fl_gpu_collider *c, const float p[3], float t, float n_out[3]);
+/* The generic normal: four-point tetrahedral gradient of the SDF (note 002). */
+void fl_collider_normal_tetra_cpu(const fl_gpu_collider *c, const float p[3], float t, float n_out[3]);
