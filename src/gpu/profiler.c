@@ -53,6 +53,9 @@ void fl_profiler_destroy(fl_profiler *p)
     }
   for (uint32_t i = 0; i < p->stat_count; i++) free(p->stats[i].samples_ms);
   free(p->stats);
+  free(p->scratch_ts);
+  free(p->scratch_sum);
+  free(p->scratch_exec);
   memset(p, 0, sizeof *p);
 }
 
@@ -132,24 +135,48 @@ void fl_profiler_end(fl_profiler *p, uint32_t slot, fl_queue_role queue, VkComma
   fl_gpu_end_label(p->gpu, cmd);
 }
 
+/* Grows the collect scratch to `stats` stats and `scopes` scopes; false when out of memory. */
+static bool scratch_reserve(fl_profiler *p, uint32_t stats, uint32_t scopes)
+{
+  if (stats > p->scratch_stat_capacity) {
+    uint32_t cap = stats * 2;
+    double *sum = realloc(p->scratch_sum, cap * sizeof *sum);
+    if (sum) p->scratch_sum = sum;
+    uint32_t *exec = realloc(p->scratch_exec, cap * sizeof *exec);
+    if (exec) p->scratch_exec = exec;
+    if (!sum || !exec) return false;
+    p->scratch_stat_capacity = cap;
+  }
+  if (2 * scopes > p->scratch_ts_capacity) {
+    uint64_t *ts = realloc(p->scratch_ts, 4 * (size_t)scopes * sizeof *ts);
+    if (!ts) return false;
+    p->scratch_ts = ts;
+    p->scratch_ts_capacity = 4 * scopes;
+  }
+  return true;
+}
+
 void fl_profiler_collect(fl_profiler *p, uint32_t slot)
 {
   if (!p->pending[slot]) return;
   p->pending[slot] = false;
-  /* Per stat: this frame's summed time and execution count (stats touched this frame). */
+  /* Per stat: this frame's summed time and execution count. */
   uint32_t cap = p->stat_count;
-  double *frame_sum = calloc(cap ? cap : 1, sizeof *frame_sum);
-  uint32_t *frame_exec = calloc(cap ? cap : 1, sizeof *frame_exec);
-  uint64_t *ts = NULL;
+  if (cap == 0) return; /* no scope was ever opened */
+  if (!scratch_reserve(p, cap, p->sets[slot][0].used > p->sets[slot][1].used ? p->sets[slot][0].used
+                                                                              : p->sets[slot][1].used))
+    return;
+  double *frame_sum = p->scratch_sum;
+  uint32_t *frame_exec = p->scratch_exec;
+  uint64_t *ts = p->scratch_ts;
+  memset(frame_sum, 0, cap * sizeof *frame_sum);
+  memset(frame_exec, 0, cap * sizeof *frame_exec);
   uint64_t first = UINT64_MAX, last = 0;
   bool any = false;
-  for (int q = 0; q < 2 && frame_sum && frame_exec; q++) {
+  for (int q = 0; q < 2; q++) {
     fl_query_set *set = &p->sets[slot][q];
     uint32_t n = set->used;
     if (!n) continue;
-    uint64_t *grown = realloc(ts, 2 * n * sizeof *ts);
-    if (!grown) break;
-    ts = grown;
     /* The fence of this slot has signalled, so the results are available: no WAIT flag. */
     VkResult r = vkGetQueryPoolResults(p->gpu->device, set->pool, 0, 2 * n, 2 * n * sizeof *ts, ts, sizeof *ts,
                                        VK_QUERY_RESULT_64_BIT);
@@ -165,14 +192,11 @@ void fl_profiler_collect(fl_profiler *p, uint32_t slot)
       any = true;
     }
   }
-  for (uint32_t i = 0; i < cap && frame_exec; i++)
+  for (uint32_t i = 0; i < cap; i++)
     if (frame_exec[i]) {
       stat_add(&p->stats[i], frame_sum[i]);
       p->stats[i].executions = frame_exec[i];
     }
-  free(frame_sum);
-  free(frame_exec);
-  free(ts);
   if (any && last > first) {
     if (p->frame_stat < 0) p->frame_stat = stat_index(p, "frame", FL_QUEUE_GRAPHICS);
     if (p->frame_stat >= 0) stat_add(&p->stats[p->frame_stat], (double)(last - first) * p->period_ns * 1e-6);

@@ -43,6 +43,11 @@ typedef struct {
   fl_profile_stat *stats;
   uint32_t stat_count, stat_capacity;
   int frame_stat;        /* "frame": earliest to latest timestamp of a frame, both queues */
+  /* Scratch for fl_profiler_collect, grown as needed (no allocation per frame). */
+  uint64_t *scratch_ts;
+  double *scratch_sum;
+  uint32_t *scratch_exec;
+  uint32_t scratch_ts_capacity, scratch_stat_capacity;
   bool enabled;          /* false: scopes record nothing (e.g. while benchmarking a ceiling) */
 } fl_profiler;
 
