@@ -52,6 +52,51 @@ FL_STRUCT_BEGIN(fl_count_push)
   uvec4 counts;     /* x: element count, y: secondary count (triangles) */
 FL_STRUCT_END(fl_count_push)
 
+/* ---- XPBD cloth (src/sim/cloth/cloth.h has the algorithm) ---- */
+
+/* Distance constraint (stretch or shear) between particles i and j. */
+FL_STRUCT_BEGIN(fl_gpu_distance)
+  uvec4 ij;         /* x: i, y: j, z: kind (FL_DISTANCE_STRETCH or FL_DISTANCE_SHEAR), w: unused */
+  vec4 params;      /* x: rest length (m), y: compliance (m/N), zw: unused */
+FL_STRUCT_END(fl_gpu_distance)
+
+#define FL_DISTANCE_STRETCH 0
+#define FL_DISTANCE_SHEAR 1
+
+/* Bending constraint on the stencil of an interior edge: idx.x, idx.y are the
+ * edge's particles, idx.z and idx.w the two opposite ones. */
+FL_STRUCT_BEGIN(fl_gpu_bend)
+  uvec4 idx;
+  vec4 k;           /* isometric: K = (c03 + c04, c01 + c02, -c01 - c03, -c02 - c04) (cloth_spec.h); dihedral: unused */
+  vec4 params;      /* x: dihedral rest angle (rad) | isometric 3/(A0 + A1); y: compliance; z: model (FL_BEND_*) */
+FL_STRUCT_END(fl_gpu_bend)
+
+#define FL_BEND_DIHEDRAL 0
+#define FL_BEND_ISOMETRIC 1
+
+/* Per cloth object parameters, indexed by the per-particle object id. */
+FL_STRUCT_BEGIN(fl_gpu_cloth_object)
+  vec4 contact;     /* x: static friction, y: kinetic friction, z: thickness (m), w: damping (1/s) */
+  vec4 wind;        /* xyz: wind velocity (m/s), w: drag coefficient */
+  vec4 params;      /* x: lift coefficient, y: damping model (0 point, 1 edge), z: self-collision (0/1), w: unused */
+  uvec4 grid;       /* x: first particle, y: particle count, z: nx, w: ny */
+FL_STRUCT_END(fl_gpu_cloth_object)
+
+/* Push constants of the kernels in shaders/cloth/. */
+FL_STRUCT_BEGIN(fl_cloth_push)
+  vec4 gravity_dt;  /* xyz: gravity, w: substep length h (s) */
+  vec4 domain_min;  /* xyz: domain min, w: time at the end of the substep (s) */
+  vec4 domain_max;  /* xyz: domain max, w: Jacobi over-relaxation omega */
+  uvec4 range;      /* x: first element, y: element count, z: collider count, w: particle count */
+FL_STRUCT_END(fl_cloth_push)
+
+/* Push constants of common/pick.comp and common/drag.comp (any vec4 positions). */
+FL_STRUCT_BEGIN(fl_pick_push)
+  vec4 origin;      /* xyz: ray origin, w: pick radius (m) around the ray */
+  vec4 direction;   /* xyz: unit ray direction | drag: target point; w: drag compliance */
+  uvec4 counts;     /* x: particle count, y: pass (0: nearest key, 1: its index) | drag: particle index; z: first */
+FL_STRUCT_END(fl_pick_push)
+
 /* Per-frame camera and lighting, a uniform buffer read by every render pass. */
 FL_STRUCT_BEGIN(fl_frame_uniforms)
   mat4 view;

@@ -50,6 +50,7 @@ typedef struct {
   uint64_t frames_drawn, record_index;
   double last_frame_ms;
   int64_t resize_at_frame; /* FLURRY_RESIZE_AT_FRAME: the window test's resize */
+  float grab_distance;     /* along the ray, while a particle is held */
 } fl_app;
 
 static double now_ms(void)
@@ -150,6 +151,22 @@ static void fill_uniforms(const fl_app *app, VkExtent2D extent, fl_frame_uniform
   u->viewport[3] = fl_world_ground_height(app->world);
 }
 
+/* Right button: grab the particle under the cursor, pull it while held, let go. */
+static void update_grab(fl_app *app, const fl_input *in)
+{
+  float x, y, dir[3], eye[3];
+  fl_window_cursor(&app->window, &x, &y);
+  fl_camera_ray(&app->camera, x, y, (float)app->targets.extent.width, (float)app->targets.extent.height, dir);
+  fl_camera_eye(&app->camera, eye);
+  if (in->grab_start) fl_world_pick(app->world, eye, dir, 0.02f * app->camera.distance);
+  if (in->grab_end) fl_world_release(app->world);
+  if (fl_world_holding(app->world) && app->window.grabbing) {
+    float target[3] = {eye[0] + app->grab_distance * dir[0], eye[1] + app->grab_distance * dir[1],
+                       eye[2] + app->grab_distance * dir[2]};
+    fl_world_drag_to(app->world, target);
+  }
+}
+
 /* Applies the keys and mouse of this frame. Returns false to quit. */
 static bool handle_input(fl_app *app, bool *step, bool *screenshot)
 {
@@ -160,6 +177,8 @@ static bool handle_input(fl_app *app, bool *step, bool *screenshot)
   *step = in->step;
   *screenshot = in->screenshot;
   if (in->toggle_overlay) app->show_overlay = !app->show_overlay;
+  if (in->toggle_wireframe) app->renderer.wireframe = !app->renderer.wireframe;
+  update_grab(app, in);
   fl_camera_orbit(&app->camera, in->drag_dx, in->drag_dy);
   fl_camera_zoom(&app->camera, in->wheel);
   if (in->reset || in->next_scene) {
@@ -193,6 +212,11 @@ static bool frame(fl_app *app, bool *keep_going)
   if (!fl_frames_wait_slot(&app->gpu, &app->frames, slot)) return false;
   fl_profiler_collect(&app->prof, slot);
   if (!fl_capture_flush(&app->capture, slot)) return false;
+  float grab_distance;
+  if (fl_world_pick_collect(app->world, slot, &grab_distance)) {
+    app->grab_distance = grab_distance;
+    if (!app->window.grabbing) fl_world_release(app->world); /* let go before the pick came back */
+  }
 
   bool step = false, screenshot = false;
   if (app->windowed) {

@@ -35,6 +35,11 @@ static cJSON *object_json(const fl_object_stats *s)
   cJSON_AddNumberToObject(o, "nan_count", s->nan_count);
   cJSON_AddNumberToObject(o, "outside_domain", s->outside_domain);
   cJSON_AddNumberToObject(o, "max_speed", s->max_speed);
+  if (s->has_strain) {
+    cJSON_AddNumberToObject(o, "max_strain", s->max_strain);
+    cJSON_AddNumberToObject(o, "mean_strain", s->mean_strain);
+  }
+  if (s->has_min_distance) cJSON_AddNumberToObject(o, "min_distance_nonneighbor", s->min_distance_nonneighbor);
   return o;
 }
 

@@ -42,6 +42,7 @@ static void on_key(GLFWwindow *win, int key, int scancode, int action, int mods)
   case GLFW_KEY_F1: in->toggle_overlay = true; break;
   case GLFW_KEY_P:
   case GLFW_KEY_F12: in->screenshot = true; break;
+  case GLFW_KEY_W: in->toggle_wireframe = true; break;
   default: break;
   }
 }
@@ -49,9 +50,14 @@ static void on_key(GLFWwindow *win, int key, int scancode, int action, int mods)
 static void on_button(GLFWwindow *win, int button, int action, int mods)
 {
   fl_window *w = glfwGetWindowUserPointer(win);
-  if (button != GLFW_MOUSE_BUTTON_LEFT) return;
-  w->dragging = action == GLFW_PRESS;
   glfwGetCursorPos(win, &w->last_x, &w->last_y);
+  if (button == GLFW_MOUSE_BUTTON_RIGHT) {
+    w->grabbing = action == GLFW_PRESS;
+    if (action == GLFW_PRESS) w->input.grab_start = true;
+    else w->input.grab_end = true;
+    return;
+  }
+  if (button == GLFW_MOUSE_BUTTON_LEFT) w->dragging = action == GLFW_PRESS;
 }
 
 static void on_cursor(GLFWwindow *win, double x, double y)
@@ -99,6 +105,15 @@ void fl_window_poll(fl_window *w)
   memset(&w->input, 0, sizeof w->input);
   glfwPollEvents();
   if (glfwWindowShouldClose(w->window)) w->input.quit = true;
+}
+
+void fl_window_cursor(const fl_window *w, float *x, float *y)
+{
+  int ww = 1, wh = 1, fw = 1, fh = 1;
+  glfwGetWindowSize(w->window, &ww, &wh);
+  glfwGetFramebufferSize(w->window, &fw, &fh);
+  *x = (float)(w->last_x * fw / (ww > 0 ? ww : 1));
+  *y = (float)(w->last_y * fh / (wh > 0 ? wh : 1));
 }
 
 void fl_window_size(const fl_window *w, uint32_t *width, uint32_t *height)

@@ -8,7 +8,8 @@
 typedef struct GLFWwindow GLFWwindow;
 
 typedef struct {
-  bool quit, pause, step, reset, next_scene, toggle_overlay, screenshot;
+  bool quit, pause, step, reset, next_scene, toggle_overlay, screenshot, toggle_wireframe;
+  bool grab_start, grab_end;  /* right button pressed / released this frame */
   float drag_dx, drag_dy, wheel;
 } fl_input;
 
@@ -16,8 +17,8 @@ typedef struct {
   GLFWwindow *window;
   VkSurfaceKHR surface;
   fl_input input;
-  double last_x, last_y;
-  bool dragging;
+  double last_x, last_y;     /* the cursor, in window pixels */
+  bool dragging, grabbing;
 } fl_window;
 
 /* Initializes GLFW; false (no error recorded) when there is no display. */
@@ -31,6 +32,8 @@ bool fl_window_create(fl_window *w, VkInstance instance, uint32_t width, uint32_
 void fl_window_destroy(fl_window *w, VkInstance instance);
 /* Polls events into w->input (cleared first). */
 void fl_window_poll(fl_window *w);
+/* The cursor position scaled to the framebuffer's pixels. */
+void fl_window_cursor(const fl_window *w, float *x, float *y);
 /* The framebuffer size in pixels (0x0 when minimized). */
 void fl_window_size(const fl_window *w, uint32_t *width, uint32_t *height);
 /* Resizes the window (tests use it to exercise swapchain recreation). */

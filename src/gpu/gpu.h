@@ -77,6 +77,7 @@ typedef struct fl_gpu {
   /* Probed features; each has a fallback path (see docs/ARCHITECTURE.md). */
   bool has_float_atomic_add;            /* VK_EXT_shader_atomic_float, buffer add */
   bool has_debug_utils;
+  bool has_wireframe;                   /* fillModeNonSolid: polygon mode LINE */
   uint32_t subgroup_size;
   VkDriverId driver_id;
   /* llvmpipe resolves a timestamp when its binned scene is flushed, which can be
@@ -208,6 +209,7 @@ typedef struct {
   uint32_t push_size;
   VkPrimitiveTopology topology;    /* 0 = triangle list */
   bool blend;                      /* alpha blending */
+  bool wireframe;                  /* polygon mode LINE (needs gpu->has_wireframe) */
   bool depth_test, depth_write;
   VkCullModeFlags cull;
   /* Optional vertex input (overlay text); zero = vertices pulled from storage buffers. */

@@ -56,3 +56,18 @@ void fl_camera_matrices(const fl_camera *cam, float aspect, mat4 view, mat4 proj
   proj[2][3] = -1.0f;
   proj[3][2] = far * n / (n - far);
 }
+
+void fl_camera_ray(const fl_camera *cam, float x, float y, float width, float height, float dir[3])
+{
+  mat4 view, proj, vp, inv;
+  fl_camera_matrices(cam, width / height, view, proj);
+  glm_mat4_mul(proj, view, vp);
+  glm_mat4_inv(vp, inv);
+  vec4 ndc = {2.0f * x / width - 1.0f, 2.0f * y / height - 1.0f, 1.0f, 1.0f}, far;
+  glm_mat4_mulv(inv, ndc, far);
+  float eye[3];
+  fl_camera_eye(cam, eye);
+  vec3 d = {far[0] / far[3] - eye[0], far[1] / far[3] - eye[1], far[2] / far[3] - eye[2]};
+  glm_vec3_normalize(d);
+  for (int i = 0; i < 3; i++) dir[i] = d[i];
+}

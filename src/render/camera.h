@@ -16,5 +16,7 @@ void fl_camera_orbit(fl_camera *cam, float dx_pixels, float dy_pixels);
 void fl_camera_zoom(fl_camera *cam, float wheel_steps);
 /* The eye position. */
 void fl_camera_eye(const fl_camera *cam, float eye_out[3]);
+/* The unit direction of the ray through pixel (x, y) of a width x height image. */
+void fl_camera_ray(const fl_camera *cam, float x, float y, float width, float height, float dir_out[3]);
 /* View and projection matrices for an aspect ratio (width / height). */
 void fl_camera_matrices(const fl_camera *cam, float aspect, mat4 view, mat4 proj);

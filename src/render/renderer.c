@@ -86,6 +86,11 @@ bool fl_renderer_create(fl_gpu *gpu, VkFormat color_format, VkImageLayout final_
       !fl_pipeline_graphics(gpu, &particles, &r->particles) || !fl_pipeline_graphics(gpu, &text, &r->text) ||
       !fl_overlay_create(gpu, &r->overlay))
     return false;
+  if (gpu->has_wireframe) {
+    fl_graphics_desc wire = mesh;
+    wire.wireframe = true;
+    if (!fl_pipeline_graphics(gpu, &wire, &r->mesh_wire)) return false;
+  }
   for (uint32_t s = 0; s < FL_GPU_FRAMES_IN_FLIGHT; s++) {
     if (!fl_buffer_create(gpu, sizeof(fl_frame_uniforms), FL_MEMORY_UPLOAD, "frame uniforms", &r->frame_ubo[s]))
       return false;
@@ -116,6 +121,7 @@ void fl_renderer_destroy(fl_renderer *r)
   fl_overlay_destroy(r->gpu, &r->overlay);
   fl_pipeline_destroy(r->gpu, &r->ground);
   fl_pipeline_destroy(r->gpu, &r->mesh);
+  fl_pipeline_destroy(r->gpu, &r->mesh_wire);
   fl_pipeline_destroy(r->gpu, &r->particles);
   fl_pipeline_destroy(r->gpu, &r->text);
   if (r->render_pass) vkDestroyRenderPass(r->gpu->device, r->render_pass, NULL);
@@ -145,7 +151,8 @@ static VkDescriptorSet view_set(fl_renderer *r, const fl_pipeline *p, uint32_t s
 static void draw_views(fl_renderer *r, VkCommandBuffer cmd, uint32_t slot, const fl_render_view *views,
                        uint32_t count, fl_view_kind kind)
 {
-  const fl_pipeline *p = kind == FL_VIEW_MESH ? &r->mesh : &r->particles;
+  const fl_pipeline *p = kind == FL_VIEW_MESH ? (r->wireframe && r->mesh_wire.pipeline ? &r->mesh_wire : &r->mesh)
+                                              : &r->particles;
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, p->pipeline);
   for (uint32_t i = 0; i < count; i++) {
     const fl_render_view *v = &views[i];
@@ -158,7 +165,7 @@ static void draw_views(fl_renderer *r, VkCommandBuffer cmd, uint32_t slot, const
     vkCmdPushConstants(cmd, p->layout, p->push_stages, 0, sizeof push, &push);
     if (kind == FL_VIEW_MESH) {
       vkCmdBindIndexBuffer(cmd, v->indices->buffer, 0, VK_INDEX_TYPE_UINT32);
-      vkCmdDrawIndexed(cmd, v->count, 1, 0, 0, 0);
+      vkCmdDrawIndexed(cmd, v->count, 1, v->first, 0, 0);
     } else {
       vkCmdDraw(cmd, 6 * v->count, 1, 0, 0);
     }

@@ -24,6 +24,8 @@ typedef struct {
   VkImageLayout final_layout;
   VkRenderPass render_pass;
   fl_pipeline ground, mesh, particles, text;
+  fl_pipeline mesh_wire;                            /* only when the device has fillModeNonSolid */
+  bool wireframe;                                   /* draw meshes as lines (key W) */
   fl_buffer frame_ubo[FL_GPU_FRAMES_IN_FLIGHT];
   VkDescriptorSet ground_set[FL_GPU_FRAMES_IN_FLIGHT], text_set[FL_GPU_FRAMES_IN_FLIGHT]; /* the UBO only */
   fl_render_set sets[FL_RENDER_SET_CACHE];          /* per view buffers, made once */

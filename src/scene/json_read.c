@@ -302,3 +302,72 @@ bool fl_jr_name(const fl_jr *r, const cJSON *obj, const char *key, char *out, si
 {
   return read_string(r, obj, key, out, out_size, true);
 }
+
+bool fl_jr_floats(const fl_jr *r, const cJSON *obj, const char *key, int count, fl_jr_range range,
+                  float *out)
+{
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+  if (!v) return true;
+  if (count < 1 || count > 4) return fl_jr_fail(r, key, "internal error: bad array length %d", count);
+  if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != count) {
+    char want[96], got[128];
+    describe_range(range, want, sizeof want);
+    fl_jr_describe(v, got, sizeof got);
+    bool ranged = range.min > -1e299 || range.max < 1e299;
+    return fl_jr_fail(r, key, "expected an array of %d numbers%s%s, got %s", count,
+                      ranged ? ", each " : "", ranged ? want : "", got);
+  }
+  fl_jr elem = fl_jr_child(r, key);
+  float tmp[4];
+  for (int i = 0; i < count; i++) {
+    fl_jr at = fl_jr_index(&elem, i);
+    if (!check_number(&at, NULL, cJSON_GetArrayItem(v, i), range, &tmp[i])) return false;
+  }
+  memcpy(out, tmp, (size_t)count * sizeof tmp[0]);
+  return true;
+}
+
+bool fl_jr_uints(const fl_jr *r, const cJSON *obj, const char *key, int count, uint32_t min,
+                 uint32_t max, uint32_t *out)
+{
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+  if (!v) return true;
+  if (count < 1 || count > 4) return fl_jr_fail(r, key, "internal error: bad array length %d", count);
+  char got[128];
+  if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != count) {
+    fl_jr_describe(v, got, sizeof got);
+    return fl_jr_fail(r, key, "expected an array of %d integers, each in %u..%u, got %s", count,
+                      (unsigned)min, (unsigned)max, got);
+  }
+  fl_jr elem = fl_jr_child(r, key);
+  uint32_t tmp[4];
+  for (int i = 0; i < count; i++) {
+    const cJSON *e = cJSON_GetArrayItem(v, i);
+    double x = cJSON_IsNumber(e) ? e->valuedouble : NAN;
+    if (!isfinite(x) || x != floor(x) || x < (double)min || x > (double)max) {
+      fl_jr at = fl_jr_index(&elem, i);
+      fl_jr_describe(e, got, sizeof got);
+      return fl_jr_fail(&at, NULL, "expected an integer in %u..%u, got %s", (unsigned)min,
+                        (unsigned)max, got);
+    }
+    tmp[i] = (uint32_t)x;
+  }
+  memcpy(out, tmp, (size_t)count * sizeof tmp[0]);
+  return true;
+}
+
+bool fl_jr_enum(const fl_jr *r, const cJSON *obj, const char *key, const char *const *names,
+                int *out)
+{
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+  if (!v) return true;
+  for (int i = 0; cJSON_IsString(v) && v->valuestring && names[i]; i++)
+    if (strcmp(names[i], v->valuestring) == 0) {
+      *out = i;
+      return true;
+    }
+  char list[256], got[128];
+  fl_jr_join(names, list, sizeof list);
+  fl_jr_describe(v, got, sizeof got);
+  return fl_jr_fail(r, key, "expected one of: %s; got %s", list, got);
+}

@@ -1,5 +1,6 @@
 /* scene/json_read: typed readers over a cJSON tree (number, integer, bool,
- * vec3, string, name) with range checks, each failing with one line
+ * vec3, fixed-length number and integer arrays, enum string, string, name)
+ * with range checks, each failing with one line
  * "SOURCE: KEY.PATH: expected ..., got ..." through fl_error_set. Also the
  * internal interface the scene loader's files share (scene.c, scene_objects.c,
  * scene_set.c); nothing outside src/scene should include this. */
@@ -60,6 +61,15 @@ bool fl_jr_uint(const fl_jr *r, const cJSON *obj, const char *key, uint32_t min,
 bool fl_jr_bool(const fl_jr *r, const cJSON *obj, const char *key, bool *out);
 /* An array of exactly 3 numbers, each in `range`. */
 bool fl_jr_vec3(const fl_jr *r, const cJSON *obj, const char *key, fl_jr_range range, float out[3]);
+/* An array of exactly `count` (1..4) numbers, each in `range`. */
+bool fl_jr_floats(const fl_jr *r, const cJSON *obj, const char *key, int count, fl_jr_range range,
+                  float *out);
+/* An array of exactly `count` (1..4) integers, each in min..max. */
+bool fl_jr_uints(const fl_jr *r, const cJSON *obj, const char *key, int count, uint32_t min,
+                 uint32_t max, uint32_t *out);
+/* A string that is one of the NULL-terminated `names`; *out is its index. */
+bool fl_jr_enum(const fl_jr *r, const cJSON *obj, const char *key, const char *const *names,
+                int *out);
 /* A string of 1..out_size-1 bytes without control characters. */
 bool fl_jr_string(const fl_jr *r, const cJSON *obj, const char *key, char *out, size_t out_size);
 /* A name for --set paths: 1..out_size-1 of letters, digits, '_' and '-'. */

@@ -17,7 +17,10 @@
 #define MAX_BUILTIN 64
 
 static const char *const TOP_KEYS[] = {"name", "sim", "camera", "objects", NULL};
-static const char *const SIM_KEYS[] = {"dt", "substeps", "iterations", "gravity", "domain", NULL};
+static const char *const SIM_KEYS[] = {"dt",     "substeps", "iterations", "gravity",
+                                        "domain", "solver",   "relaxation", NULL};
+/* Indexed by fl_solver. */
+static const char *const SOLVER_NAMES[] = {"coloring", "jacobi", NULL};
 static const char *const DOMAIN_KEYS[] = {"min", "max", NULL};
 static const char *const CAMERA_KEYS[] = {"eye", "target", NULL};
 
@@ -56,6 +59,8 @@ static void set_defaults(fl_scene *s, const char *source)
       .gravity = {0, -9.81f, 0},
       .domain_min = {-5, 0, -5},
       .domain_max = {5, 10, 5},
+      .solver = FL_SOLVER_COLORING,
+      .relaxation = 1.5f,
   };
   s->camera = (fl_camera_desc){.eye = {0, 3, 8}, .target = {0, 1, 0}};
 }
@@ -65,12 +70,16 @@ static bool parse_sim(const fl_jr *top, const cJSON *root, fl_sim_desc *sim)
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "sim");
   if (!v) return true;
   fl_jr r = fl_jr_child(top, "sim");
+  int solver = (int)sim->solver;
   if (!fl_jr_object(&r, v, SIM_KEYS, NULL) ||
+      !fl_jr_enum(&r, v, "solver", SOLVER_NAMES, &solver) ||
+      !fl_jr_number(&r, v, "relaxation", FL_JR_CLOSED(1, 2), &sim->relaxation) ||
       !fl_jr_number(&r, v, "dt", (fl_jr_range){0.0, 0.1, true, false}, &sim->dt) ||
       !fl_jr_uint(&r, v, "substeps", 1, 1000, &sim->substeps) ||
       !fl_jr_uint(&r, v, "iterations", 1, 1000, &sim->iterations) ||
       !fl_jr_vec3(&r, v, "gravity", FL_JR_ANY, sim->gravity))
     return false;
+  sim->solver = (fl_solver)solver;
   const cJSON *d = cJSON_GetObjectItemCaseSensitive(v, "domain");
   if (!d) return true;
   fl_jr rd = fl_jr_child(&r, "domain");

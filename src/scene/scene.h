@@ -56,14 +56,53 @@ typedef struct {
   uint32_t seed;                /* default 1 */
 } fl_particles_desc;
 
+#define FL_CLOTH_MAX_PINS 16
+
+typedef enum { FL_PLANE_XZ, FL_PLANE_XY } fl_cloth_plane;
+typedef enum { FL_BENDING_ISOMETRIC, FL_BENDING_DIHEDRAL, FL_BENDING_NONE } fl_bending_model;
+typedef enum { FL_DAMPING_POINT, FL_DAMPING_EDGE } fl_damping_model;
+typedef enum { FL_PIN_PARTICLE, FL_PIN_ROW, FL_PIN_COLUMN, FL_PIN_INDEX } fl_pin_kind;
+
+/* One pin, parsed from "corner:i,j" (or a corner name), "row:j" (or "top",
+ * "bottom"), "column:i" (or "left", "right"), "index:k". */
+typedef struct {
+  fl_pin_kind kind;
+  int32_t a, b;                 /* particle: i, j; row: j; column: i; index: k.
+                                 * -1 stands for the last (nx-1 or ny-1). */
+} fl_cloth_pin;
+
+typedef struct {
+  uint32_t resolution[2];       /* [nx, ny] particles, each 2..4096, default [32, 32] */
+  float size[2];                /* [w, h] metres, default [1, 1], > 0 */
+  float center[3];              /* default [0, 1, 0] */
+  fl_cloth_plane plane;         /* "xz" (default) or "xy" */
+  float mass;                   /* total kg, default 1, > 0 */
+  fl_cloth_pin pins[FL_CLOTH_MAX_PINS];
+  uint32_t pin_count;           /* "pin": a list of the forms above, default none */
+  float stretch_compliance;     /* m/N, default 0, >= 0 */
+  float shear_compliance;       /* m/N, default 1e-6, >= 0 */
+  float bend_compliance;        /* default 1e-3, >= 0 */
+  fl_bending_model bending;     /* "isometric" (default), "dihedral" or "none" */
+  float damping;                /* 1/s, default 0.1, >= 0 */
+  fl_damping_model damping_model; /* "point" (default) or "edge" (momentum-conserving) */
+  float thickness;              /* m, default 0.01, > 0 */
+  float friction[2];            /* [static, kinetic], default [0.5, 0.4], >= 0 */
+  bool self_collision;          /* default false */
+  float wind[3];                /* m/s, default 0 */
+  float drag, lift;             /* default 0, >= 0 */
+} fl_cloth_desc;
+
 typedef struct {
   char name[FL_SCENE_NAME_MAX]; /* unique within the scene; default "<type><index>" */
   fl_object_type type;
   union {
     fl_particles_desc particles;
     fl_collider_desc collider;
+    fl_cloth_desc cloth;
   };
 } fl_scene_object;
+
+typedef enum { FL_SOLVER_COLORING, FL_SOLVER_JACOBI } fl_solver;
 
 typedef struct {
   float dt;                     /* seconds per frame, default 1/60, 0 < dt <= 0.1 */
@@ -71,6 +110,8 @@ typedef struct {
   uint32_t iterations;          /* default 1, 1..1000 */
   float gravity[3];             /* default [0,-9.81,0] */
   float domain_min[3], domain_max[3]; /* default [-5,0,-5] .. [5,10,5]; min < max */
+  fl_solver solver;             /* XPBD: "coloring" (default) or "jacobi" */
+  float relaxation;             /* Jacobi over-relaxation omega, default 1.5, 1..2 */
 } fl_sim_desc;
 
 typedef struct {

@@ -1,5 +1,5 @@
 /* scene/scene_objects: the object types of a scene, their key tables and
- * parsers (particles, collider). A material issue adds its type here: a row in
+ * parsers (particles, collider, cloth). A material issue adds its type here: a row in
  * TYPES marked built, a key table and a parse function. */
 #include "scene/json_read.h"
 
@@ -15,7 +15,7 @@ typedef struct {
 
 static const type_entry TYPES[] = {
     {"particles", FL_OBJECT_PARTICLES, true}, {"collider", FL_OBJECT_COLLIDER, true},
-    {"cloth", FL_OBJECT_CLOTH, false},        {"softbody", FL_OBJECT_SOFTBODY, false},
+    {"cloth", FL_OBJECT_CLOTH, true},         {"softbody", FL_OBJECT_SOFTBODY, false},
     {"balloon", FL_OBJECT_BALLOON, false},    {"mass_spring", FL_OBJECT_MASS_SPRING, false},
     {"snow", FL_OBJECT_SNOW, false},
 };
@@ -39,6 +39,35 @@ static const char *const CAPSULE_KEYS[] = {"type",   "name",     "shape",    "a"
                                            "radius", "friction", "velocity", NULL};
 /* Indexed by fl_collider_shape. */
 static const char *const *const SHAPE_KEYS[] = {PLANE_KEYS, SPHERE_KEYS, BOX_KEYS, CAPSULE_KEYS};
+
+static const char *const CLOTH_KEYS[] = {
+    "type",      "name",          "resolution",         "size",             "center",
+    "plane",     "mass",          "pin",                "stretch_compliance", "shear_compliance",
+    "bend_compliance", "bending", "damping",            "damping_model",    "thickness",
+    "friction",  "self_collision", "wind",              "drag",             "lift",
+    NULL};
+/* Indexed by fl_cloth_plane, fl_bending_model and fl_damping_model. */
+static const char *const PLANE_NAMES[] = {"xz", "xy", NULL};
+static const char *const BENDING_NAMES[] = {"isometric", "dihedral", "none", NULL};
+static const char *const DAMPING_NAMES[] = {"point", "edge", NULL};
+
+/* Named pins: -1 stands for the last row or column. */
+typedef struct {
+  const char *name;
+  fl_cloth_pin pin;
+} named_pin;
+static const named_pin PIN_NAMES[] = {
+    {"top", {FL_PIN_ROW, -1, 0}},
+    {"bottom", {FL_PIN_ROW, 0, 0}},
+    {"left", {FL_PIN_COLUMN, 0, 0}},
+    {"right", {FL_PIN_COLUMN, -1, 0}},
+    {"top-left", {FL_PIN_PARTICLE, 0, -1}},
+    {"top-right", {FL_PIN_PARTICLE, -1, -1}},
+    {"bottom-left", {FL_PIN_PARTICLE, 0, 0}},
+    {"bottom-right", {FL_PIN_PARTICLE, -1, 0}},
+};
+#define PIN_NAME_COUNT ((int)(sizeof PIN_NAMES / sizeof PIN_NAMES[0]))
+#define CLOTH_MAX_PARTICLES (16u << 20)
 
 const char *fl_object_type_name(fl_object_type type)
 {
@@ -66,6 +95,7 @@ const char *const *fl_scene_object_keys(const cJSON *object)
   int t = find_name(TYPE_NAMES, string_at(object, "type"));
   if (t < 0) return NULL;
   if (TYPES[t].type == FL_OBJECT_PARTICLES) return PARTICLE_KEYS;
+  if (TYPES[t].type == FL_OBJECT_CLOTH) return CLOTH_KEYS;
   if (TYPES[t].type == FL_OBJECT_COLLIDER) {
     int s = find_name(SHAPE_NAMES, string_at(object, "shape"));
     return s < 0 ? NULL : SHAPE_KEYS[s];
@@ -163,6 +193,137 @@ static bool parse_collider(const fl_jr *r, const cJSON *o, fl_collider_desc *c)
   return false;
 }
 
+/* Reads 1..10 decimal digits at *s into *out and advances *s; false otherwise. */
+static bool read_digits(const char **s, uint64_t *out)
+{
+  const char *p = *s;
+  uint64_t v = 0;
+  int n = 0;
+  while (*p >= '0' && *p <= '9' && n < 11) v = v * 10 + (uint64_t)(*p++ - '0'), n++;
+  if (n == 0 || n > 10) return false;
+  *out = v;
+  *s = p;
+  return true;
+}
+
+/* Parses one pin string ("corner:i,j", "row:j", "column:i", "index:k" or a name) and
+ * checks its numbers against the nx x ny grid. */
+static bool parse_pin(const fl_jr *r, const cJSON *v, uint32_t nx, uint32_t ny, fl_cloth_pin *out)
+{
+  char got[128];
+  fl_jr_describe(v, got, sizeof got);
+  const char *s = cJSON_IsString(v) ? v->valuestring : NULL;
+  for (int i = 0; s && i < PIN_NAME_COUNT; i++)
+    if (strcmp(s, PIN_NAMES[i].name) == 0) {
+      *out = PIN_NAMES[i].pin;
+      return true;
+    }
+  static const struct {
+    const char *prefix;
+    fl_pin_kind kind;
+    int numbers;
+  } FORMS[] = {{"corner:", FL_PIN_PARTICLE, 2},
+               {"row:", FL_PIN_ROW, 1},
+               {"column:", FL_PIN_COLUMN, 1},
+               {"index:", FL_PIN_INDEX, 1}};
+  for (int f = 0; s && f < (int)(sizeof FORMS / sizeof FORMS[0]); f++) {
+    size_t len = strlen(FORMS[f].prefix);
+    if (strncmp(s, FORMS[f].prefix, len) != 0) continue;
+    const char *p = s + len;
+    uint64_t a = 0, b = 0;
+    bool ok = read_digits(&p, &a);
+    if (ok && FORMS[f].numbers == 2) ok = *p++ == ',' && read_digits(&p, &b);
+    if (!ok || *p) break;
+    bool inside;
+    switch (FORMS[f].kind) {
+    case FL_PIN_PARTICLE: inside = a < nx && b < ny; break;
+    case FL_PIN_ROW: inside = a < ny; break;
+    case FL_PIN_COLUMN: inside = a < nx; break;
+    default: inside = a < (uint64_t)nx * ny; break;
+    }
+    if (!inside)
+      return fl_jr_fail(r, NULL, "%s is outside the %ux%u grid", got, (unsigned)nx, (unsigned)ny);
+    *out = (fl_cloth_pin){FORMS[f].kind, (int32_t)a, (int32_t)b};
+    return true;
+  }
+  return fl_jr_fail(r, NULL,
+                    "expected a pin \"corner:i,j\", \"row:j\", \"column:i\", \"index:k\" (i, j, k "
+                    "non-negative integers) or one of top, bottom, left, right, top-left, top-right, "
+                    "bottom-left, bottom-right; got %s",
+                    got);
+}
+
+static bool parse_pins(const fl_jr *r, const cJSON *o, fl_cloth_desc *c)
+{
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "pin");
+  if (!v) return true;
+  fl_jr rp = fl_jr_child(r, "pin");
+  char got[128];
+  if (!cJSON_IsArray(v)) {
+    fl_jr_describe(v, got, sizeof got);
+    return fl_jr_fail(&rp, NULL, "expected an array of pins, e.g. [\"top-left\", \"corner:5,0\"], got %s",
+                      got);
+  }
+  int count = cJSON_GetArraySize(v);
+  if (count > FL_CLOTH_MAX_PINS)
+    return fl_jr_fail(&rp, NULL, "expected at most %d pins, got %d", FL_CLOTH_MAX_PINS, count);
+  int i = 0;
+  for (const cJSON *e = v->child; e; e = e->next, i++) {
+    fl_jr at = fl_jr_index(&rp, i);
+    if (!parse_pin(&at, e, c->resolution[0], c->resolution[1], &c->pins[i])) return false;
+  }
+  c->pin_count = (uint32_t)count;
+  return true;
+}
+
+static bool parse_cloth(const fl_jr *r, const cJSON *o, fl_cloth_desc *c)
+{
+  *c = (fl_cloth_desc){
+      .resolution = {32, 32},
+      .size = {1, 1},
+      .center = {0, 1, 0},
+      .plane = FL_PLANE_XZ,
+      .mass = 1.0f,
+      .stretch_compliance = 0.0f,
+      .shear_compliance = 1e-6f,
+      .bend_compliance = 1e-3f,
+      .bending = FL_BENDING_ISOMETRIC,
+      .damping = 0.1f,
+      .damping_model = FL_DAMPING_POINT,
+      .thickness = 0.01f,
+      .friction = {0.5f, 0.4f},
+  };
+  int plane = (int)c->plane, bending = (int)c->bending, damping_model = (int)c->damping_model;
+  if (!fl_jr_object(r, o, CLOTH_KEYS, "for a cloth object") ||
+      !fl_jr_uints(r, o, "resolution", 2, 2, 4096, c->resolution))
+    return false;
+  uint64_t particles = (uint64_t)c->resolution[0] * c->resolution[1];
+  if (particles > CLOTH_MAX_PARTICLES)
+    return fl_jr_fail(r, "resolution", "expected at most %u particles, got %ux%u", CLOTH_MAX_PARTICLES,
+                      (unsigned)c->resolution[0], (unsigned)c->resolution[1]);
+  if (!fl_jr_floats(r, o, "size", 2, FL_JR_POSITIVE, c->size) ||
+      !fl_jr_vec3(r, o, "center", FL_JR_ANY, c->center) ||
+      !fl_jr_enum(r, o, "plane", PLANE_NAMES, &plane) ||
+      !fl_jr_number(r, o, "mass", FL_JR_POSITIVE, &c->mass) || !parse_pins(r, o, c) ||
+      !fl_jr_number(r, o, "stretch_compliance", FL_JR_NONNEG, &c->stretch_compliance) ||
+      !fl_jr_number(r, o, "shear_compliance", FL_JR_NONNEG, &c->shear_compliance) ||
+      !fl_jr_number(r, o, "bend_compliance", FL_JR_NONNEG, &c->bend_compliance) ||
+      !fl_jr_enum(r, o, "bending", BENDING_NAMES, &bending) ||
+      !fl_jr_number(r, o, "damping", FL_JR_NONNEG, &c->damping) ||
+      !fl_jr_enum(r, o, "damping_model", DAMPING_NAMES, &damping_model) ||
+      !fl_jr_number(r, o, "thickness", FL_JR_POSITIVE, &c->thickness) ||
+      !fl_jr_floats(r, o, "friction", 2, FL_JR_NONNEG, c->friction) ||
+      !fl_jr_bool(r, o, "self_collision", &c->self_collision) ||
+      !fl_jr_vec3(r, o, "wind", FL_JR_ANY, c->wind) ||
+      !fl_jr_number(r, o, "drag", FL_JR_NONNEG, &c->drag) ||
+      !fl_jr_number(r, o, "lift", FL_JR_NONNEG, &c->lift))
+    return false;
+  c->plane = (fl_cloth_plane)plane;
+  c->bending = (fl_bending_model)bending;
+  c->damping_model = (fl_damping_model)damping_model;
+  return true;
+}
+
 bool fl_scene_parse_object(const fl_jr *r, const cJSON *object, int index, fl_scene_object *out)
 {
   char got[128], list[256];
@@ -187,6 +348,7 @@ bool fl_scene_parse_object(const fl_jr *r, const cJSON *object, int index, fl_sc
   switch (out->type) {
   case FL_OBJECT_PARTICLES: return parse_particles(r, object, &out->particles);
   case FL_OBJECT_COLLIDER: return parse_collider(r, object, &out->collider);
+  case FL_OBJECT_CLOTH: return parse_cloth(r, object, &out->cloth);
   default: return fl_jr_fail(r, "type", "object type '%s' is not built yet", TYPES[t].name);
   }
 }

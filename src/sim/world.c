@@ -3,6 +3,9 @@
 
 #include "core/log.h"
 #include "sim/common/gpu_mesh.h"
+#include "sim/cloth/cloth.h"
+#include "sim/cloth/cloth_stats.h"
+#include "sim/common/pick.h"
 #include "sim/common/sdf_cpu.h"
 #include "sim/particles/particles.h"
 
@@ -10,6 +13,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* A simulated object: its type, its index among that type's objects, its scene index. */
+typedef struct {
+  fl_object_type type;
+  uint32_t index;
+  uint32_t scene_index;
+} fl_world_object;
 
 struct fl_world {
   fl_gpu *gpu;
@@ -22,6 +32,10 @@ struct fl_world {
   fl_gpu_mesh collider_meshes[FL_SCENE_MAX_OBJECTS]; /* zeroed for planes (not drawn) */
   fl_particles particles[FL_SCENE_MAX_OBJECTS];
   uint32_t particle_count;
+  fl_cloth_system cloth;                              /* every cloth object; cloth.gpu NULL when none */
+  fl_world_object objects[FL_SCENE_MAX_OBJECTS];     /* simulated objects in scene order */
+  uint32_t object_count;
+  fl_picker picker;
   double time;                                        /* simulated seconds recorded */
   float slot_time[FL_GPU_FRAMES_IN_FLIGHT];           /* sim time of each slot's snapshot */
   uint64_t substeps;
@@ -73,17 +87,33 @@ bool fl_world_create(fl_gpu *gpu, const fl_scene *scene, fl_world **out)
   /* The whole uniform block (FL_MAX_COLLIDERS records), unused records zero. */
   ok = ok && fl_buffer_create(gpu, sizeof w->colliders_cpu, FL_MEMORY_DEVICE, "colliders", &w->colliders) &&
        fl_buffer_upload(gpu, &w->colliders, 0, w->colliders_cpu, sizeof w->colliders_cpu);
+  fl_cloth_desc cloth_descs[FL_SCENE_MAX_OBJECTS];
+  char cloth_names[FL_SCENE_MAX_OBJECTS][FL_SCENE_NAME_MAX];
+  uint32_t cloth_count = 0;
   for (uint32_t i = 0; i < scene->object_count && ok; i++) {
     const fl_scene_object *o = &scene->objects[i];
+    if (o->type == FL_OBJECT_COLLIDER) continue;
     if (o->type == FL_OBJECT_PARTICLES) {
       ok = fl_particles_create(gpu, &w->particle_pipelines, o->name, &o->particles, &w->colliders,
                                &w->particles[w->particle_count]);
-      if (ok) w->particle_count++;
-      else fl_error_wrap("object \"%s\"", o->name);
-    } else if (o->type != FL_OBJECT_COLLIDER) {
+      if (!ok) fl_error_wrap("object \"%s\"", o->name);
+      w->objects[w->object_count++] = (fl_world_object){o->type, w->particle_count++, i};
+    } else if (o->type == FL_OBJECT_CLOTH) {
+      cloth_descs[cloth_count] = o->cloth;
+      memcpy(cloth_names[cloth_count], o->name, FL_SCENE_NAME_MAX);
+      w->objects[w->object_count++] = (fl_world_object){o->type, cloth_count++, i};
+    } else {
       ok = fl_error_set("object \"%s\": type %s is not built yet", o->name, fl_object_type_name(o->type));
     }
   }
+  if (ok && cloth_count)
+    ok = fl_cloth_system_create(gpu, &w->mesh_normals, cloth_descs, (const char(*)[FL_SCENE_NAME_MAX])cloth_names,
+                                cloth_count, &w->colliders, &w->cloth);
+  /* Everything made of particles can be grabbed with the mouse. */
+  ok = ok && fl_picker_create(gpu, &w->picker);
+  for (uint32_t i = 0; i < w->particle_count && ok; i++)
+    ok = fl_picker_add_target(&w->picker, &w->particles[i].pos, 0, w->particles[i].count) >= 0;
+  if (ok && w->cloth.gpu) ok = fl_picker_add_target(&w->picker, &w->cloth.pos, 0, w->cloth.build.particle_count) >= 0;
   if (!ok) {
     fl_world_destroy(w);
     return false;
@@ -96,6 +126,8 @@ void fl_world_destroy(fl_world *w)
 {
   if (!w) return;
   for (uint32_t i = 0; i < w->particle_count; i++) fl_particles_destroy(w->gpu, &w->particles[i]);
+  fl_cloth_system_destroy(&w->cloth);
+  fl_picker_destroy(&w->picker);
   for (uint32_t c = 0; c < FL_SCENE_MAX_OBJECTS; c++) fl_gpu_mesh_destroy(w->gpu, &w->collider_meshes[c]);
   fl_buffer_destroy(w->gpu, &w->colliders);
   fl_mesh_normals_destroy(w->gpu, &w->mesh_normals);
@@ -107,6 +139,7 @@ void fl_world_record_frame(fl_world *w, VkCommandBuffer cmd, fl_profiler *prof, 
 {
   uint32_t substeps = simulate ? w->scene.sim.substeps : 0;
   float h = w->scene.sim.dt / (float)substeps;
+  fl_picker_record(&w->picker, cmd, slot);
   for (uint32_t s = 0; s < substeps; s++) {
     float t_end = (float)(w->time + (double)h * (s + 1));
     for (uint32_t i = 0; i < w->particle_count; i++) {
@@ -114,11 +147,15 @@ void fl_world_record_frame(fl_world *w, VkCommandBuffer cmd, fl_profiler *prof, 
       fl_particles_push_fill(&w->particles[i], &w->scene.sim, w->collider_count, h, t_end, &push);
       fl_particles_record_substep(&w->particles[i], &w->particle_pipelines, cmd, &push, prof, slot);
     }
+    if (w->cloth.gpu)
+      fl_cloth_record_substep(&w->cloth, cmd, &w->scene.sim, w->collider_count, h, t_end, &w->picker, prof, slot);
+    if (w->picker.held && w->picker.held_target < w->particle_count) fl_picker_record_drag(&w->picker, cmd, h);
   }
   if (simulate) w->time += w->scene.sim.dt;
   w->substeps += substeps;
   for (uint32_t i = 0; i < w->particle_count; i++)
     fl_particles_record_publish(&w->particles[i], &w->particle_pipelines, cmd, prof, slot);
+  if (w->cloth.gpu) fl_cloth_record_publish(&w->cloth, &w->mesh_normals, cmd, prof, slot);
   w->slot_time[slot] = (float)w->time;
 }
 
@@ -137,6 +174,20 @@ uint32_t fl_world_views(const fl_world *w, uint32_t slot, fl_render_view *out, u
   }
   static const float palette[4][3] = {{0.25f, 0.55f, 0.95f}, {0.95f, 0.35f, 0.3f},
                                       {0.35f, 0.8f, 0.45f}, {0.9f, 0.8f, 0.3f}};
+  const fl_cloth_build *cb = &w->cloth.build;
+  for (uint32_t o = 0; w->cloth.gpu && o < cb->object_count && n < max; o++) {
+    uint32_t first = 0, count = 0;
+    for (uint32_t t = 0; t < cb->triangle_count; t++)
+      if (cb->triangle_object[t] == o) {
+        if (!count) first = t;
+        count++;
+      }
+    static const float cloth_palette[3][3] = {{0.85f, 0.25f, 0.2f}, {0.95f, 0.75f, 0.3f}, {0.3f, 0.55f, 0.85f}};
+    const float *c = cloth_palette[o % 3];
+    out[n++] = (fl_render_view){.kind = FL_VIEW_MESH, .positions = &w->cloth.snapshot[slot],
+                                .normals = &w->cloth.normals[slot], .indices = &w->cloth.triangles,
+                                .first = 3 * first, .count = 3 * count, .color = {c[0], c[1], c[2], 1.0f}};
+  }
   for (uint32_t i = 0; i < w->particle_count && n < max; i++) {
     const float *c = palette[i % 4];
     out[n++] = (fl_render_view){.kind = FL_VIEW_PARTICLES, .positions = &w->particles[i].snapshot[slot],
@@ -155,11 +206,11 @@ float fl_world_ground_height(const fl_world *w)
   return w->scene.sim.domain_min[1];
 }
 
-uint32_t fl_world_object_count(const fl_world *w) { return w->particle_count; }
+uint32_t fl_world_object_count(const fl_world *w) { return w->object_count; }
 
 uint64_t fl_world_particle_count(const fl_world *w)
 {
-  uint64_t n = 0;
+  uint64_t n = w->cloth.gpu ? w->cloth.build.particle_count : 0;
   for (uint32_t i = 0; i < w->particle_count; i++) n += w->particles[i].count;
   return n;
 }
@@ -171,29 +222,91 @@ uint64_t fl_world_largest_buffer(const fl_world *w)
   uint64_t largest = 0;
   for (uint32_t i = 0; i < w->particle_count; i++)
     if (w->particles[i].pos.size > largest) largest = w->particles[i].pos.size;
+  if (w->cloth.gpu) {
+    const fl_buffer *b[] = {&w->cloth.pos, &w->cloth.distance.constraints, &w->cloth.bend.constraints};
+    for (int i = 0; i < 3; i++)
+      if (b[i]->size > largest) largest = b[i]->size;
+  }
   return largest;
 }
 
 const fl_scene *fl_world_scene(const fl_world *w) { return &w->scene; }
 
+void fl_world_pick(fl_world *w, const float origin[3], const float direction[3], float radius)
+{
+  fl_picker_request(&w->picker, origin, direction, radius);
+}
+
+bool fl_world_pick_collect(fl_world *w, uint32_t slot, float *distance)
+{
+  if (!fl_picker_collect(&w->picker, slot)) return false;
+  *distance = w->picker.held_distance;
+  return true;
+}
+
+void fl_world_drag_to(fl_world *w, const float target[3])
+{
+  memcpy(w->picker.drag_target, target, sizeof w->picker.drag_target);
+}
+
+void fl_world_release(fl_world *w) { fl_picker_release(&w->picker); }
+
+bool fl_world_holding(const fl_world *w) { return w->picker.held; }
+
 bool fl_world_read_state(fl_world *w, uint32_t index, float (**pos)[4], float (**vel)[4], uint32_t *count)
 {
-  if (index >= w->particle_count) return fl_error_set("no object %u", index);
-  const fl_particles *p = &w->particles[index];
-  *pos = malloc(p->pos.size);
-  *vel = malloc(p->vel.size);
+  if (index >= w->object_count) return fl_error_set("no object %u", index);
+  const fl_buffer *pb, *vb;
+  VkDeviceSize offset = 0;
+  uint32_t n;
+  if (w->objects[index].type == FL_OBJECT_CLOTH) {
+    const fl_gpu_cloth_object *o = &w->cloth.build.objects[w->objects[index].index];
+    pb = &w->cloth.pos;
+    vb = &w->cloth.vel;
+    offset = (VkDeviceSize)o->grid[0] * 16;
+    n = o->grid[1];
+  } else {
+    const fl_particles *p = &w->particles[w->objects[index].index];
+    pb = &p->pos;
+    vb = &p->vel;
+    n = p->count;
+  }
+  *pos = malloc((size_t)n * 16);
+  *vel = malloc((size_t)n * 16);
   if (!*pos || !*vel) {
     free(*pos);
     free(*vel);
-    return fl_error_set("out of host memory reading back %s", p->name);
+    return fl_error_set("out of host memory reading back object %u", index);
   }
-  if (!fl_buffer_readback(w->gpu, &p->pos, 0, *pos, p->pos.size) ||
-      !fl_buffer_readback(w->gpu, &p->vel, 0, *vel, p->vel.size)) {
+  if (!fl_buffer_readback(w->gpu, pb, offset, *pos, (VkDeviceSize)n * 16) ||
+      !fl_buffer_readback(w->gpu, vb, offset, *vel, (VkDeviceSize)n * 16)) {
     free(*pos);
     free(*vel);
     return false;
   }
-  *count = p->count;
+  *count = n;
+  return true;
+}
+
+/* Cloth-only report fields: strain and the closest non-neighbour pair. */
+static bool cloth_stats(fl_world *w, uint32_t cloth_object, fl_object_stats *s)
+{
+  const fl_cloth_build *b = &w->cloth.build;
+  float (*all)[4] = malloc((size_t)b->particle_count * 16);
+  if (!all) return fl_error_set("out of host memory for cloth stats");
+  bool ok = fl_buffer_readback(w->gpu, &w->cloth.pos, 0, all, (VkDeviceSize)b->particle_count * 16);
+  fl_cloth_stats cs;
+  const fl_cloth_desc *d = NULL;
+  for (uint32_t i = 0, c = 0; i < w->scene.object_count; i++)
+    if (w->scene.objects[i].type == FL_OBJECT_CLOTH && c++ == cloth_object) d = &w->scene.objects[i].cloth;
+  ok = ok && d && fl_cloth_stats_compute(b, (const float(*)[4])all, cloth_object, d->thickness, &cs);
+  free(all);
+  if (!ok) return false;
+  s->has_strain = true;
+  s->max_strain = cs.max_strain;
+  s->mean_strain = cs.mean_strain;
+  s->has_min_distance = d->self_collision;
+  s->min_distance_nonneighbor = cs.min_distance_nonneighbor;
   return true;
 }
 
@@ -202,11 +315,18 @@ bool fl_world_stats(fl_world *w, uint32_t index, fl_object_stats *s)
   float (*pos)[4], (*vel)[4];
   uint32_t n;
   if (!fl_world_read_state(w, index, &pos, &vel, &n)) return false;
-  const fl_particles *p = &w->particles[index];
   const fl_sim_desc *sim = &w->scene.sim;
   memset(s, 0, sizeof *s);
-  snprintf(s->name, sizeof s->name, "%s", p->name);
-  s->type = "particles";
+  const fl_scene_object *so = &w->scene.objects[w->objects[index].scene_index];
+  snprintf(s->name, sizeof s->name, "%s", so->name);
+  s->type = fl_object_type_name(so->type);
+  /* Pinned cloth particles have w = 0 but still their share of the mass. */
+  double fixed_mass = so->type == FL_OBJECT_CLOTH ? so->cloth.mass / n : 0.0;
+  if (so->type == FL_OBJECT_CLOTH && !cloth_stats(w, w->objects[index].index, s)) {
+    free(pos);
+    free(vel);
+    return false;
+  }
   s->particles = n;
   for (int a = 0; a < 3; a++) {
     s->bbox_min[a] = INFINITY;
@@ -219,7 +339,7 @@ bool fl_world_stats(fl_world *w, uint32_t index, fl_object_stats *s)
       s->nan_count++;
       continue;
     }
-    double m = pos[i][3] > 0 ? 1.0 / pos[i][3] : 0.0, v2 = 0;
+    double m = fixed_mass > 0 ? fixed_mass : pos[i][3] > 0 ? 1.0 / pos[i][3] : 0.0, v2 = 0;
     bool outside = false;
     for (int a = 0; a < 3; a++) {
       s->com[a] += m * pos[i][a];

@@ -18,6 +18,7 @@ typedef struct {
   const fl_buffer *positions; /* vec4 per particle (xyz, speed) or per vertex */
   const fl_buffer *normals;   /* meshes: vec4 per vertex */
   const fl_buffer *indices;   /* meshes: uint32 */
+  uint32_t first;             /* meshes: first index */
   uint32_t count;             /* particles, or indices */
   float radius;               /* particles */
   float color[4];
@@ -32,9 +33,11 @@ typedef struct {
   double mass, com[3], momentum[3], kinetic_energy;
   float bbox_min[3], bbox_max[3];
   uint32_t nan_count;
-  /* particles: */
   uint32_t outside_domain;    /* particles whose centre left the domain box */
   double max_speed;
+  /* cloth: */
+  bool has_strain, has_min_distance;
+  double max_strain, mean_strain, min_distance_nonneighbor;
 } fl_object_stats;
 
 /* Builds the scene's objects and colliders on the GPU. */
@@ -48,7 +51,7 @@ void fl_world_record_frame(fl_world *world, VkCommandBuffer cmd, fl_profiler *pr
 uint32_t fl_world_views(const fl_world *world, uint32_t slot, fl_render_view *out, uint32_t max);
 /* Height of the ground plane to draw (the upward plane collider, else the domain floor). */
 float fl_world_ground_height(const fl_world *world);
-/* Number of simulated objects (not colliders). */
+/* Number of simulated objects (not colliders), in scene order. */
 uint32_t fl_world_object_count(const fl_world *world);
 /* Total particles over all objects. */
 uint64_t fl_world_particle_count(const fl_world *world);
@@ -60,5 +63,17 @@ uint64_t fl_world_largest_buffer(const fl_world *world);
 bool fl_world_read_state(fl_world *world, uint32_t index, float (**pos)[4], float (**vel)[4], uint32_t *count);
 /* Computes the report stats of object `index` (reads back; waits). */
 bool fl_world_stats(fl_world *world, uint32_t index, fl_object_stats *out);
+/* Asks to grab the particle nearest the camera within `radius` of a ray (unit
+ * direction); recorded into the next frame, read back when its slot is done. */
+void fl_world_pick(fl_world *world, const float origin[3], const float direction[3], float radius);
+/* Reads the slot's pick result (after its fence): true when a particle was grabbed,
+ * with its distance along the pick ray. */
+bool fl_world_pick_collect(fl_world *world, uint32_t slot, float *distance);
+/* Pulls the held particle towards `target` from the next substep on. */
+void fl_world_drag_to(fl_world *world, const float target[3]);
+/* Lets go of the held particle. */
+void fl_world_release(fl_world *world);
+/* True while a particle is held. */
+bool fl_world_holding(const fl_world *world);
 /* The scene the world was made from. */
 const fl_scene *fl_world_scene(const fl_world *world);

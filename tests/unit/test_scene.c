@@ -54,6 +54,7 @@ static bool parse_set(const char *json, const char *set)
 
 #define P(extra) "{\"objects\": [{\"type\": \"particles\"" extra "}]}"
 #define C(extra) "{\"objects\": [{\"type\": \"collider\"" extra "}]}"
+#define CL(extra) "{\"objects\": [{\"type\": \"cloth\"" extra "}]}"
 
 static void test_malformed_json(void)
 {
@@ -144,8 +145,11 @@ static void test_object_types_and_shapes(void)
 {
   ENSURE_ERR(parse("{\"objects\": [{\"type\": \"teapot\"}]}"),
              "t.json: objects[0].type: unknown object type \"teapot\"", "known: particles, collider");
-  ENSURE_ERR(parse("{\"objects\": [{\"type\": \"cloth\"}]}"),
-             "t.json: objects[0].type: object type 'cloth' is not built yet");
+  ENSURE_ERR(parse("{\"objects\": [{\"type\": \"softbody\"}]}"),
+             "t.json: objects[0].type: object type 'softbody' is not built yet");
+  ENSURE_ERR(parse("{\"objects\": [{\"type\": \"balloon\"}]}"), "object type 'balloon' is not built yet");
+  ENSURE_ERR(parse("{\"objects\": [{\"type\": \"mass_spring\"}]}"),
+             "object type 'mass_spring' is not built yet");
   ENSURE_ERR(parse("{\"objects\": [{\"type\": \"snow\"}]}"), "object type 'snow' is not built yet");
   ENSURE_ERR(parse("{\"objects\": [{\"name\": \"a\"}]}"),
              "t.json: objects[0]: missing required key \"type\"");
@@ -233,6 +237,178 @@ static void test_defaults(void)
   ENSURE_NEAR(cap->collider.velocity[0], 1, 0);
   ENSURE(strcmp(fl_object_type_name(FL_OBJECT_COLLIDER), "collider") == 0);
   ENSURE(strcmp(fl_object_type_name(FL_OBJECT_MASS_SPRING), "mass_spring") == 0);
+}
+
+static void test_solver_keys(void)
+{
+  ENSURE_MSG(parse("{}"), "%s", fl_error_message());
+  ENSURE(g_scene.sim.solver == FL_SOLVER_COLORING);
+  ENSURE_NEAR(g_scene.sim.relaxation, 1.5, 0);
+  ENSURE_MSG(parse("{\"sim\": {\"solver\": \"jacobi\", \"relaxation\": 1.8}}"), "%s", fl_error_message());
+  ENSURE(g_scene.sim.solver == FL_SOLVER_JACOBI);
+  ENSURE_NEAR(g_scene.sim.relaxation, 1.8, 1e-7);
+  ENSURE_MSG(parse("{\"sim\": {\"solver\": \"coloring\", \"relaxation\": 1}}"), "%s", fl_error_message());
+  ENSURE(g_scene.sim.solver == FL_SOLVER_COLORING);
+  ENSURE_MSG(parse("{\"sim\": {\"relaxation\": 2}}"), "%s", fl_error_message());
+  ENSURE_ERR(parse("{\"sim\": {\"solver\": \"gauss\"}}"),
+             "t.json: sim.solver: expected one of: coloring, jacobi; got \"gauss\"");
+  ENSURE_ERR(parse("{\"sim\": {\"solver\": 1}}"), "t.json: sim.solver: expected one of: coloring, jacobi; got 1");
+  ENSURE_ERR(parse("{\"sim\": {\"relaxation\": 0.5}}"),
+             "t.json: sim.relaxation: expected a number in 1..2, got 0.5");
+  ENSURE_ERR(parse("{\"sim\": {\"relaxation\": 2.5}}"), "sim.relaxation: expected a number in 1..2, got 2.5");
+  ENSURE_ERR(parse("{\"sim\": {\"relaxation\": \"x\"}}"), "sim.relaxation: expected a number in 1..2");
+  ENSURE_MSG(parse_set("{}", "sim.solver=jacobi"), "%s", fl_error_message());
+  ENSURE(g_scene.sim.solver == FL_SOLVER_JACOBI);
+}
+
+static void test_cloth_defaults(void)
+{
+  ENSURE_MSG(parse(CL("")), "%s", fl_error_message());
+  ENSURE(g_scene.object_count == 1);
+  const fl_scene_object *o = &g_scene.objects[0];
+  ENSURE(o->type == FL_OBJECT_CLOTH && strcmp(o->name, "cloth0") == 0);
+  const fl_cloth_desc *c = &o->cloth;
+  ENSURE(c->resolution[0] == 32 && c->resolution[1] == 32);
+  ENSURE(c->size[0] == 1 && c->size[1] == 1);
+  ENSURE(c->center[0] == 0 && c->center[1] == 1 && c->center[2] == 0);
+  ENSURE(c->plane == FL_PLANE_XZ && c->mass == 1 && c->pin_count == 0);
+  ENSURE(c->stretch_compliance == 0 && c->shear_compliance == 1e-6f && c->bend_compliance == 1e-3f);
+  ENSURE(c->bending == FL_BENDING_ISOMETRIC && c->damping == 0.1f && c->damping_model == FL_DAMPING_POINT);
+  ENSURE(c->thickness == 0.01f && c->friction[0] == 0.5f && c->friction[1] == 0.4f);
+  ENSURE(!c->self_collision && c->wind[0] == 0 && c->wind[1] == 0 && c->wind[2] == 0);
+  ENSURE(c->drag == 0 && c->lift == 0);
+  ENSURE(strcmp(fl_object_type_name(FL_OBJECT_CLOTH), "cloth") == 0);
+}
+
+static void test_cloth_keys(void)
+{
+  ENSURE_MSG(parse(CL(", \"name\": \"flag\", \"resolution\": [40, 24], \"size\": [2, 1.2],"
+                      " \"center\": [0, 2, -1], \"plane\": \"xy\", \"mass\": 0.5,"
+                      " \"pin\": [\"corner:3,4\", \"row:2\", \"column:39\", \"index:959\", \"top\","
+                      " \"bottom\", \"left\", \"right\", \"top-left\", \"top-right\", \"bottom-left\","
+                      " \"bottom-right\", \"corner:0,23\"],"
+                      " \"stretch_compliance\": 1e-7, \"shear_compliance\": 2e-6, \"bend_compliance\": 0.01,"
+                      " \"bending\": \"dihedral\", \"damping\": 0.5, \"damping_model\": \"edge\","
+                      " \"thickness\": 0.02, \"friction\": [0.8, 0.6], \"self_collision\": true,"
+                      " \"wind\": [1, 0, 3], \"drag\": 0.3, \"lift\": 0.2")),
+             "%s", fl_error_message());
+  const fl_cloth_desc *c = &g_scene.objects[0].cloth;
+  ENSURE(strcmp(g_scene.objects[0].name, "flag") == 0);
+  ENSURE(c->resolution[0] == 40 && c->resolution[1] == 24);
+  ENSURE_NEAR(c->size[0], 2, 0);
+  ENSURE_NEAR(c->size[1], 1.2, 1e-7);
+  ENSURE_NEAR(c->center[2], -1, 0);
+  ENSURE(c->plane == FL_PLANE_XY);
+  ENSURE_NEAR(c->mass, 0.5, 0);
+  ENSURE(c->pin_count == 13);
+  const fl_cloth_pin want[] = {
+      {FL_PIN_PARTICLE, 3, 4}, {FL_PIN_ROW, 2, 0},       {FL_PIN_COLUMN, 39, 0},  {FL_PIN_INDEX, 959, 0},
+      {FL_PIN_ROW, -1, 0},     {FL_PIN_ROW, 0, 0},       {FL_PIN_COLUMN, 0, 0},   {FL_PIN_COLUMN, -1, 0},
+      {FL_PIN_PARTICLE, 0, -1}, {FL_PIN_PARTICLE, -1, -1}, {FL_PIN_PARTICLE, 0, 0}, {FL_PIN_PARTICLE, -1, 0},
+      {FL_PIN_PARTICLE, 0, 23}};
+  for (int i = 0; i < 13; i++)
+    ENSURE_MSG(c->pins[i].kind == want[i].kind && c->pins[i].a == want[i].a && c->pins[i].b == want[i].b,
+               "pin %d: %d %d %d", i, (int)c->pins[i].kind, (int)c->pins[i].a, (int)c->pins[i].b);
+  ENSURE_NEAR(c->stretch_compliance, 1e-7, 1e-12);
+  ENSURE_NEAR(c->shear_compliance, 2e-6, 1e-12);
+  ENSURE_NEAR(c->bend_compliance, 0.01, 1e-9);
+  ENSURE(c->bending == FL_BENDING_DIHEDRAL && c->damping_model == FL_DAMPING_EDGE);
+  ENSURE_NEAR(c->damping, 0.5, 0);
+  ENSURE_NEAR(c->thickness, 0.02, 1e-9);
+  ENSURE_NEAR(c->friction[0], 0.8, 1e-7);
+  ENSURE_NEAR(c->friction[1], 0.6, 1e-7);
+  ENSURE(c->self_collision);
+  ENSURE_NEAR(c->wind[2], 3, 0);
+  ENSURE_NEAR(c->drag, 0.3, 1e-7);
+  ENSURE_NEAR(c->lift, 0.2, 1e-7);
+  ENSURE_MSG(parse(CL(", \"bending\": \"none\", \"resolution\": [2, 4096]")), "%s", fl_error_message());
+  ENSURE(g_scene.objects[0].cloth.bending == FL_BENDING_NONE && g_scene.objects[0].cloth.resolution[1] == 4096);
+  ENSURE_MSG(parse(CL(", \"bending\": \"isometric\", \"damping_model\": \"point\", \"plane\": \"xz\","
+                      " \"pin\": []")),
+             "%s", fl_error_message());
+  /* --set reaches cloth keys, pins included. */
+  const char *sets[] = {"objects.cloth0.pin=[\"top-left\"]", "objects.cloth0.resolution.0=8"};
+  ENSURE_MSG(fl_scene_parse(CL(", \"resolution\": [4, 4]"), "t.json", sets, 2, &g_scene), "%s", fl_error_message());
+  ENSURE(g_scene.objects[0].cloth.pin_count == 1 && g_scene.objects[0].cloth.pins[0].b == -1);
+  ENSURE(g_scene.objects[0].cloth.resolution[0] == 8 && g_scene.objects[0].cloth.resolution[1] == 4);
+  ENSURE_ERR(parse_set(CL(", \"resolution\": [8, 8]"), "objects.cloth0.resolution.0=1"),
+             "t.json: objects[0].resolution[0]: expected an integer in 2..4096, got 1");
+  ENSURE_ERR(parse_set(CL(""), "objects.cloth0.radius=1"),
+             "--set objects.cloth0.radius=1: unknown key \"radius\" in objects.cloth0", "known: type, name, resolution");
+}
+
+static void test_cloth_errors(void)
+{
+  /* Unknown keys, as for other types. */
+  ENSURE_ERR(parse(CL(", \"radius\": 1")), "t.json: objects[0]: unknown key \"radius\" for a cloth object",
+             "known: type, name, resolution, size");
+  /* Wrong lengths and types. */
+  ENSURE_ERR(parse(CL(", \"resolution\": [32]")),
+             "t.json: objects[0].resolution: expected an array of 2 integers, each in 2..4096, got [32]");
+  ENSURE_ERR(parse(CL(", \"resolution\": [32, 32, 32]")), "objects[0].resolution: expected an array of 2 integers");
+  ENSURE_ERR(parse(CL(", \"resolution\": 32")), "objects[0].resolution: expected an array of 2 integers", "got 32");
+  ENSURE_ERR(parse(CL(", \"resolution\": [32, 2.5]")),
+             "t.json: objects[0].resolution[1]: expected an integer in 2..4096, got 2.5");
+  ENSURE_ERR(parse(CL(", \"resolution\": [1, 8]")), "objects[0].resolution[0]: expected an integer in 2..4096, got 1");
+  ENSURE_ERR(parse(CL(", \"resolution\": [8, 4097]")), "objects[0].resolution[1]: expected an integer in 2..4096");
+  ENSURE_ERR(parse(CL(", \"size\": [1]")), "t.json: objects[0].size: expected an array of 2 numbers, each a number > 0, got [1]");
+  ENSURE_ERR(parse(CL(", \"size\": [1, 0]")), "t.json: objects[0].size[1]: expected a number > 0, got 0");
+  ENSURE_ERR(parse(CL(", \"friction\": [0.5]")), "objects[0].friction: expected an array of 2 numbers, each a number >= 0");
+  ENSURE_ERR(parse(CL(", \"friction\": 0.5")), "objects[0].friction: expected an array of 2 numbers", "got 0.5");
+  ENSURE_ERR(parse(CL(", \"friction\": [0.5, -1]")), "objects[0].friction[1]: expected a number >= 0, got -1");
+  ENSURE_ERR(parse(CL(", \"center\": [0, 1]")), "objects[0].center: expected an array of 3 numbers");
+  ENSURE_ERR(parse(CL(", \"wind\": [0, 1, 2, 3]")), "objects[0].wind: expected an array of 3 numbers");
+  ENSURE_ERR(parse(CL(", \"self_collision\": 1")), "objects[0].self_collision: expected true or false, got 1");
+  /* Out of range numbers. */
+  ENSURE_ERR(parse(CL(", \"mass\": 0")), "t.json: objects[0].mass: expected a number > 0, got 0");
+  ENSURE_ERR(parse(CL(", \"thickness\": -0.1")), "objects[0].thickness: expected a number > 0, got -0.1");
+  ENSURE_ERR(parse(CL(", \"stretch_compliance\": -1")), "objects[0].stretch_compliance: expected a number >= 0");
+  ENSURE_ERR(parse(CL(", \"shear_compliance\": -1")), "objects[0].shear_compliance: expected a number >= 0");
+  ENSURE_ERR(parse(CL(", \"bend_compliance\": -1")), "objects[0].bend_compliance: expected a number >= 0");
+  ENSURE_ERR(parse(CL(", \"damping\": -0.5")), "objects[0].damping: expected a number >= 0, got -0.5");
+  ENSURE_ERR(parse(CL(", \"drag\": -1")), "objects[0].drag: expected a number >= 0, got -1");
+  ENSURE_ERR(parse(CL(", \"lift\": -1")), "objects[0].lift: expected a number >= 0, got -1");
+  /* Bad enums. */
+  ENSURE_ERR(parse(CL(", \"plane\": \"yz\"")), "t.json: objects[0].plane: expected one of: xz, xy; got \"yz\"");
+  ENSURE_ERR(parse(CL(", \"bending\": \"cubic\"")),
+             "t.json: objects[0].bending: expected one of: isometric, dihedral, none; got \"cubic\"");
+  ENSURE_ERR(parse(CL(", \"bending\": true")), "objects[0].bending: expected one of: isometric", "got true");
+  ENSURE_ERR(parse(CL(", \"damping_model\": \"Edge\"")),
+             "t.json: objects[0].damping_model: expected one of: point, edge; got \"Edge\"");
+  /* Bad pin forms. */
+  ENSURE_ERR(parse(CL(", \"pin\": \"top\"")), "t.json: objects[0].pin: expected an array of pins", "got \"top\"");
+  ENSURE_ERR(parse(CL(", \"pin\": [3]")), "t.json: objects[0].pin[0]: expected a pin \"corner:i,j\"", "got 3");
+  const char *const bad_forms[] = {"corner:1",   "corner:1,",  "corner:,1",   "corner:1,2,3", "corner:-1,0",
+                                   "corner: 1,2", "row:",      "row:x",       "row:1.5",      "column:+2",
+                                   "index:",     "Top",        "top-middle",  "middle",       "",
+                                   "row:12345678901", "corner:1;2"};
+  for (size_t i = 0; i < sizeof bad_forms / sizeof bad_forms[0]; i++) {
+    char json[256], got[64];
+    snprintf(json, sizeof json, CL(", \"pin\": [\"top\", \"%s\"]"), bad_forms[i]);
+    snprintf(got, sizeof got, "got \"%s\"", bad_forms[i]);
+    ENSURE_ERR(parse(json), "t.json: objects[0].pin[1]: expected a pin", "top-left, top-right", got);
+  }
+  /* Out of range pins, checked against the resolution. */
+  ENSURE_ERR(parse(CL(", \"pin\": [\"top\", \"corner:40,0\"]")),
+             "t.json: objects[0].pin[1]: \"corner:40,0\" is outside the 32x32 grid");
+  ENSURE_ERR(parse(CL(", \"resolution\": [10, 5], \"pin\": [\"corner:9,5\"]")),
+             "objects[0].pin[0]: \"corner:9,5\" is outside the 10x5 grid");
+  ENSURE_ERR(parse(CL(", \"resolution\": [10, 5], \"pin\": [\"row:5\"]")),
+             "objects[0].pin[0]: \"row:5\" is outside the 10x5 grid");
+  ENSURE_ERR(parse(CL(", \"resolution\": [10, 5], \"pin\": [\"column:10\"]")),
+             "objects[0].pin[0]: \"column:10\" is outside the 10x5 grid");
+  ENSURE_ERR(parse(CL(", \"resolution\": [10, 5], \"pin\": [\"index:50\"]")),
+             "objects[0].pin[0]: \"index:50\" is outside the 10x5 grid");
+  ENSURE_ERR(parse(CL(", \"pin\": [\"index:9999999999\"]")), "\"index:9999999999\" is outside the 32x32 grid");
+  ENSURE_MSG(parse(CL(", \"resolution\": [10, 5], \"pin\": [\"corner:9,4\", \"row:4\", \"column:9\", \"index:49\"]")),
+             "%s", fl_error_message());
+  /* At most FL_CLOTH_MAX_PINS pins. */
+  char json[1024];
+  size_t n = (size_t)snprintf(json, sizeof json, "{\"objects\": [{\"type\": \"cloth\", \"pin\": [");
+  for (int i = 0; i < FL_CLOTH_MAX_PINS + 1; i++)
+    n += (size_t)snprintf(json + n, sizeof json - n, "%s\"index:%d\"", i ? ", " : "", i);
+  snprintf(json + n, sizeof json - n, "]}]}");
+  ENSURE_ERR(parse(json), "t.json: objects[0].pin: expected at most 16 pins, got 17");
 }
 
 static void test_builtin_particles(void)
@@ -379,6 +555,10 @@ static const fl_test_case TESTS[] = {
     {"object_types_and_shapes", test_object_types_and_shapes},
     {"duplicate_and_too_many_objects", test_duplicate_and_too_many_objects},
     {"defaults", test_defaults},
+    {"solver_keys", test_solver_keys},
+    {"cloth_defaults", test_cloth_defaults},
+    {"cloth_keys", test_cloth_keys},
+    {"cloth_errors", test_cloth_errors},
     {"builtin_particles", test_builtin_particles},
     {"load_errors", test_load_errors},
     {"set_overrides", test_set_overrides},

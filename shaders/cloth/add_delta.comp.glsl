@@ -1,0 +1,18 @@
+// cloth/add_delta.comp: applies Jacobi corrections: target += omega delta.xyz / max(delta.w, 1)
+// (target: positions or velocities, bound at FL_CLOTH_B_POS). omega = domain_max.w.
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#include "compute.glsl"
+#include "flurry_shared.h"
+#include "buffers.glsl"
+layout(push_constant) uniform Push { fl_cloth_push pc; };
+layout(std430, binding = FL_CLOTH_B_POS) buffer Target { vec4 target[]; };
+layout(std430, binding = FL_CLOTH_B_DELTA) readonly buffer Delta { vec4 delta[]; };
+
+void main()
+{
+  uint k = fl_thread_index();
+  if (k >= pc.range.w) return;
+  vec4 d = delta[k];
+  if (d.w > 0.0) target[k].xyz += pc.domain_max.w * d.xyz / d.w;
+}

@@ -1,0 +1,25 @@
+// cloth/buffers.glsl: the binding numbers of the cloth system's buffers. Every
+// cloth kernel declares only the ones it uses, at these numbers, so one
+// descriptor-set builder (src/sim/cloth/cloth.c) serves them all.
+#ifndef FL_CLOTH_BUFFERS_GLSL
+#define FL_CLOTH_BUFFERS_GLSL
+#define FL_CLOTH_B_POS 0          // vec4: xyz, w = inverse mass
+#define FL_CLOTH_B_PREV 1         // vec4: position at the start of the substep
+#define FL_CLOTH_B_VEL 2          // vec4
+#define FL_CLOTH_B_ACCEL 3        // vec4: wind acceleration of this substep
+#define FL_CLOTH_B_DELTA 4        // vec4: Jacobi corrections (xyz), w: count
+#define FL_CLOTH_B_OBJECT 5       // uint per particle: cloth object index
+#define FL_CLOTH_B_OBJECTS 6      // fl_gpu_cloth_object per object
+#define FL_CLOTH_B_CONSTRAINTS 7  // fl_gpu_distance[] or fl_gpu_bend[]
+#define FL_CLOTH_B_LAMBDA 8       // float per constraint
+#define FL_CLOTH_B_DLAMBDA 9      // float per constraint (Jacobi)
+#define FL_CLOTH_B_FIRST 10       // uint per particle + 1: CSR offsets
+#define FL_CLOTH_B_ITEMS 11       // uint: CSR items (constraints or triangles)
+#define FL_CLOTH_B_TRIANGLES 12   // uint, 3 per triangle
+#define FL_CLOTH_B_TRI_OBJECT 13  // uint per triangle
+#define FL_CLOTH_B_FACE_FORCE 14  // vec4 per triangle
+#define FL_CLOTH_B_COLLIDERS 15   // uniform: fl_gpu_collider[FL_MAX_COLLIDERS]
+#define FL_CLOTH_B_SORTED 16      // spatial hash: particle indices sorted by cell
+#define FL_CLOTH_B_CELL_START 17  // spatial hash: first sorted entry per table slot
+#define FL_CLOTH_B_CELL_END 18    // spatial hash: one past the last
+#endif

@@ -1,0 +1,37 @@
+// cloth/distance_gather.comp: Jacobi, particle pass: delta_k = sum over the
+// particle's distance constraints of w_k grad_k C dlambda, written with the
+// count of nonzero dlambdas; add_delta.comp applies omega delta / count.
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#include "compute.glsl"
+#include "flurry_shared.h"
+#include "buffers.glsl"
+layout(push_constant) uniform Push { fl_cloth_push pc; };
+#include "constraints.glsl"
+layout(std430, binding = FL_CLOTH_B_POS) readonly buffer Pos { vec4 pos[]; };
+layout(std430, binding = FL_CLOTH_B_CONSTRAINTS) readonly buffer Constraints { fl_gpu_distance cons[]; };
+layout(std430, binding = FL_CLOTH_B_DLAMBDA) readonly buffer DLambda { float dlambda[]; };
+layout(std430, binding = FL_CLOTH_B_FIRST) readonly buffer First { uint first[]; };
+layout(std430, binding = FL_CLOTH_B_ITEMS) readonly buffer Items { uint items[]; };
+layout(std430, binding = FL_CLOTH_B_DELTA) writeonly buffer Delta { vec4 delta[]; };
+
+void main()
+{
+  uint k = fl_thread_index();
+  if (k >= pc.range.w) return;
+  vec4 xk = pos[k];
+  vec3 sum = vec3(0.0);
+  float count = 0.0;
+  for (uint e = first[k]; e < first[k + 1u]; e++) {
+    uint c = items[e];
+    float dl = dlambda[c];
+    if (dl == 0.0) continue;
+    fl_gpu_distance d = cons[c];
+    float C;
+    vec3 n;
+    fl_distance_eval(pos[d.ij.x].xyz, pos[d.ij.y].xyz, d.params.x, C, n);
+    sum += xk.w * (d.ij.x == k ? n : -n) * dl;
+    count += 1.0;
+  }
+  delta[k] = vec4(sum, count);
+}

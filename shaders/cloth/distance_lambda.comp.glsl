@@ -1,0 +1,28 @@
+// cloth/distance_lambda.comp: Jacobi, constraint pass: dlambda of every
+// distance constraint from the same positions; lambda += dlambda.
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#include "compute.glsl"
+#include "flurry_shared.h"
+#include "buffers.glsl"
+layout(push_constant) uniform Push { fl_cloth_push pc; };
+#include "constraints.glsl"
+layout(std430, binding = FL_CLOTH_B_POS) readonly buffer Pos { vec4 pos[]; };
+layout(std430, binding = FL_CLOTH_B_CONSTRAINTS) readonly buffer Constraints { fl_gpu_distance cons[]; };
+layout(std430, binding = FL_CLOTH_B_LAMBDA) buffer Lambda { float lambda[]; };
+layout(std430, binding = FL_CLOTH_B_DLAMBDA) writeonly buffer DLambda { float dlambda[]; };
+
+void main()
+{
+  uint c = fl_thread_index();
+  if (c >= pc.range.y) return;
+  fl_gpu_distance d = cons[c];
+  vec4 xi = pos[d.ij.x], xj = pos[d.ij.y];
+  float C;
+  vec3 n;
+  float dl = 0.0;
+  if (fl_distance_eval(xi.xyz, xj.xyz, d.params.x, C, n))
+    dl = fl_xpbd_dlambda(C, xi.w + xj.w, d.params.y, pc.gravity_dt.w, lambda[c]);
+  lambda[c] += dl;
+  dlambda[c] = dl;
+}

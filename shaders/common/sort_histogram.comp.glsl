@@ -1,0 +1,50 @@
+// common/sort_histogram.comp: the first kernel of one radix sort pass
+// (src/sim/common/radix_sort.h). Each workgroup counts the FL_SORT_DIGITS
+// digits (key >> shift) & (FL_SORT_DIGITS - 1) of its tile of
+// workgroup_size x FL_SORT_ITEMS keys and writes the counts digit-major:
+// hist[digit * tiles + tile], so that the exclusive scan of hist gives every
+// (digit, tile) its first output position. Integer atomics on shared memory
+// only; the counts do not depend on their order.
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#include "compute.glsl"
+#include "sort_shared.h"
+
+layout(std430, binding = 0) readonly buffer Keys { uint keys[]; };
+layout(std430, binding = 1) writeonly buffer Histogram { uint hist[]; };
+layout(push_constant) uniform Push { fl_sort_push pc; };
+
+shared uint s_count[FL_SORT_DIGITS];
+
+void main()
+{
+  uint n = pc.counts.x, tiles = pc.counts.y, shift = pc.counts.z;
+  uint wg = gl_WorkGroupSize.x, lid = gl_LocalInvocationID.x;
+  uint tile = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+  if (tile >= tiles) return;  // a whole workgroup of the folded grid's tail: uniform
+  for (uint d = lid; d < FL_SORT_DIGITS; d += wg) s_count[d] = 0u;
+  barrier();
+  // Count this invocation's FL_SORT_ITEMS consecutive keys in registers (two
+  // 16-bit counters per uint), then one shared atomic per digit it has.
+  uint first = tile * wg * FL_SORT_ITEMS + lid * FL_SORT_ITEMS;
+  uvec4 lo = uvec4(0u), hi = uvec4(0u);
+  for (uint k = 0u; k < FL_SORT_ITEMS; k++) {
+    uint i = first + k;
+    if (i >= n) break;
+    uint d = (keys[i] >> shift) & (FL_SORT_DIGITS - 1u);
+    uvec4 one = uvec4(equal(uvec4((d >> 1) & 3u), uvec4(0u, 1u, 2u, 3u))) << ((d & 1u) * 16u);
+    if (d < 8u) lo += one; else hi += one;
+  }
+  for (uint c = 0u; c < 4u; c++) {
+    if (lo[c] != 0u) {
+      if ((lo[c] & 0xFFFFu) != 0u) atomicAdd(s_count[2u * c], lo[c] & 0xFFFFu);
+      if ((lo[c] >> 16) != 0u) atomicAdd(s_count[2u * c + 1u], lo[c] >> 16);
+    }
+    if (hi[c] != 0u) {
+      if ((hi[c] & 0xFFFFu) != 0u) atomicAdd(s_count[8u + 2u * c], hi[c] & 0xFFFFu);
+      if ((hi[c] >> 16) != 0u) atomicAdd(s_count[8u + 2u * c + 1u], hi[c] >> 16);
+    }
+  }
+  barrier();
+  for (uint d = lid; d < FL_SORT_DIGITS; d += wg) hist[d * tiles + tile] = s_count[d];
+}

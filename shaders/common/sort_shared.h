@@ -1,0 +1,26 @@
+/* shaders/common/sort_shared.h: constants and push constants of the radix
+ * sort kernels (common/sort_histogram.comp, common/sort_scatter.comp), shared
+ * by C (src/sim/common/radix_sort.c) and GLSL.
+ *
+ * Each pass sorts by FL_SORT_RADIX_BITS bits. The array is cut into tiles of
+ * workgroup_size x FL_SORT_ITEMS elements (2048 at 128 x 16), one workgroup
+ * per tile. The shared arrays are sized for FL_SORT_WORKGROUP invocations
+ * (4.5 KiB at 128), so the C side asks fl_pipeline_compute for exactly that
+ * (the device limit can only lower it) and reads the chosen size back.
+ * Per-invocation digit counts are packed two to a uint (16 bits each), which
+ * bounds a tile to 65535 elements. 128 x 16 and 64 x 32 were the fastest on
+ * lavapipe of 256 x 8, 128 x 16, 256 x 16 and 64 x 32. */
+#ifndef FL_SORT_SHARED_H
+#define FL_SORT_SHARED_H
+#include "flurry_shared.h"
+
+#define FL_SORT_WORKGROUP 128 /* requested (and largest) workgroup size */
+#define FL_SORT_ITEMS 16      /* consecutive elements per invocation */
+#define FL_SORT_RADIX_BITS 4
+#define FL_SORT_DIGITS 16     /* 1 << FL_SORT_RADIX_BITS */
+
+FL_STRUCT_BEGIN(fl_sort_push)
+  uvec4 counts; /* x: element count, y: tile count, z: shift of this pass's digit, w: unused */
+FL_STRUCT_END(fl_sort_push)
+
+#endif

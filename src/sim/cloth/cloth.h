@@ -1,0 +1,68 @@
+/* sim/cloth: XPBD cloth on the GPU (the algorithm: cloth_spec.h).
+ *
+ * Design: every cloth object of a scene lives in one system: one particle
+ * array, one array per constraint family (distance: stretch + shear; bend:
+ * dihedral or isometric), coloured at load (cloth_build.c). A substep is an
+ * explicit list of passes, one kernel each (shaders/cloth/):
+ *   wind_faces + wind_gather  (objects with drag or lift)
+ *   predict
+ *   per iteration: distance then bend, by colour (distance_gs, bend_gs: one
+ *     dispatch per colour) or Jacobi (*_lambda, *_gather, add_delta)
+ *   contacts                  (colliders through common/sdf.glsl, domain walls, friction)
+ *   self-collision            (spatial hash; objects with self_collision)
+ *   velocity (+ edge_damping, add_delta for the momentum-conserving model)
+ * Once a frame the positions are copied into the slot's render snapshot and the
+ * mesh normals computed from it (common/face_normals, vertex_normals).
+ * Kernels declare their buffers at fixed binding numbers (cloth/buffers.glsl);
+ * descriptor sets are built from each kernel's reflected bindings. */
+#pragma once
+#include "gpu/gpu.h"
+#include "gpu/profiler.h"
+#include "sim/cloth/cloth_build.h"
+#include "sim/common/gpu_mesh.h"
+#include "sim/common/pick.h"
+
+typedef struct {
+  fl_pipeline predict, distance_gs, bend_gs, distance_lambda, bend_lambda, distance_gather, bend_gather, add_delta,
+      wind_faces, wind_gather, contacts, velocity, edge_damping, self_collide;
+} fl_cloth_pipelines;
+
+/* One constraint family's GPU buffers and descriptor sets. */
+typedef struct {
+  fl_buffer constraints, lambda, dlambda, first, items;
+  VkDescriptorSet gs_set, lambda_set, gather_set;
+} fl_cloth_family;
+
+typedef struct {
+  fl_gpu *gpu;
+  fl_cloth_build build;          /* the CPU arrays (kept for stats: rest lengths, grids) */
+  fl_cloth_pipelines pipes;
+  fl_buffer pos, prev, vel, accel, delta, object_of, objects;
+  fl_buffer triangles, tri_object, face_force, tri_first, tri_items, face_normals;
+  fl_cloth_family distance, bend;
+  fl_buffer snapshot[FL_GPU_FRAMES_IN_FLIGHT], normals[FL_GPU_FRAMES_IN_FLIGHT];
+  fl_mesh_normals_binding normals_binding[FL_GPU_FRAMES_IN_FLIGHT];
+  VkDescriptorSet predict_set, add_pos_set, add_vel_set, wind_faces_set, wind_gather_set, contacts_set,
+      velocity_set, edge_damping_set, self_collide_set;
+  bool any_wind, any_edge_damping, any_self_collision;
+  float self_cell_size;          /* the largest thickness of the self-colliding objects */
+} fl_cloth_system;
+
+/* Builds the GPU system for `count` cloth objects (names for error messages);
+ * `colliders` is the world's collider uniform buffer. */
+bool fl_cloth_system_create(fl_gpu *gpu, const fl_mesh_normals *mn, const fl_cloth_desc *descs,
+                            const char (*names)[FL_SCENE_NAME_MAX], uint32_t count, const fl_buffer *colliders,
+                            fl_cloth_system *out);
+void fl_cloth_system_destroy(fl_cloth_system *s);
+/* Records one substep of length h ending at time t. When `picker` holds a
+ * cloth particle (its last target is the cloth), the drag constraint runs
+ * after the constraint iterations. */
+void fl_cloth_record_substep(fl_cloth_system *s, VkCommandBuffer cmd, const fl_sim_desc *sim,
+                             uint32_t collider_count, float h, float t, const fl_picker *picker, fl_profiler *prof,
+                             uint32_t slot);
+/* Copies positions into the slot's snapshot and computes its normals. */
+void fl_cloth_record_publish(fl_cloth_system *s, const fl_mesh_normals *mn, VkCommandBuffer cmd, fl_profiler *prof,
+                             uint32_t slot);
+/* The push constants every cloth kernel gets for a substep. */
+void fl_cloth_push_fill(const fl_cloth_system *s, const fl_sim_desc *sim, uint32_t collider_count, float h, float t,
+                        fl_cloth_push *out);

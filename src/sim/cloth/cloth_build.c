@@ -1,0 +1,542 @@
+/* sim/cloth/cloth_build: builds the load-time arrays of cloth_spec.h for every
+ * cloth object of a scene: particles with pins, triangles, stretch/shear
+ * distance constraints, bend constraints per interior edge, a greedy colouring
+ * of each constraint family (the array reordered by colour, stably) and the
+ * particle-to-constraint CSR lists of the Jacobi solver.
+ *
+ * Orders (the GPU uploads these arrays as they are, so only tests rely on them):
+ *  - particles: object after object, k = first + j*nx + i;
+ *  - triangles: cell (i,j) row by row (j outer, i inner), two per cell as listed
+ *    in cloth_spec.h;
+ *  - distances before colouring, per object: stretch (i,j)-(i+1,j) row by row,
+ *    stretch (i,j)-(i,j+1), shear (i,j)-(i+1,j+1), shear (i+1,j)-(i,j+1);
+ *  - bends before colouring, per object: interior horizontal edges, then
+ *    vertical, then cell diagonals, each row by row; x0 < x1 (global indices),
+ *    x2 opposite in the lower-numbered triangle, x3 in the other;
+ *  - colouring: constraints in that order, each takes the smallest colour not
+ *    yet used by any of its particles; then a stable reorder by colour;
+ *  - CSR: per particle, the colour-ordered constraint indices ascending. */
+#include "sim/cloth/cloth_build.h"
+
+#include "core/log.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_COLOURS 64
+#define MAX_RESOLUTION 4096u
+
+/* One object's sizes, in 64 bits so that the totals can be checked. */
+typedef struct {
+  uint64_t particles, triangles, distances, bends;
+} object_counts;
+
+static object_counts counts_of(const fl_cloth_desc *d)
+{
+  uint64_t nx = d->resolution[0], ny = d->resolution[1];
+  object_counts c = {
+      .particles = nx * ny,
+      .triangles = 2 * (nx - 1) * (ny - 1),
+      .distances = (nx - 1) * ny + nx * (ny - 1) + 2 * (nx - 1) * (ny - 1),
+      .bends = 0,
+  };
+  if (d->bending != FL_BENDING_NONE)
+    c.bends = (nx - 1) * (ny - 2) + (nx - 2) * (ny - 1) + (nx - 1) * (ny - 1);
+  return c;
+}
+
+/* calloc of count elements of `size` bytes, NULL on overflow (never for count 0). */
+static void *alloc_array(uint64_t count, size_t size)
+{
+  if (count > SIZE_MAX / size) return NULL;
+  return calloc(count ? (size_t)count : 1, size);
+}
+
+/* Resolves a pin coordinate: -1 is the last (n - 1). */
+static int64_t pin_coord(int32_t v, uint32_t n) { return v == -1 ? (int64_t)n - 1 : (int64_t)v; }
+
+static bool check_desc(const fl_cloth_desc *d, const char *name)
+{
+  uint32_t nx = d->resolution[0], ny = d->resolution[1];
+  if (nx < 2 || ny < 2 || nx > MAX_RESOLUTION || ny > MAX_RESOLUTION)
+    return fl_error_set("cloth \"%s\": resolution %ux%u is outside 2..%u on an axis", name,
+                        (unsigned)nx, (unsigned)ny, MAX_RESOLUTION);
+  if (!(d->size[0] > 0 && d->size[1] > 0 && isfinite(d->size[0]) && isfinite(d->size[1])))
+    return fl_error_set("cloth \"%s\": size [%g, %g] must be finite and > 0", name,
+                        (double)d->size[0], (double)d->size[1]);
+  if (!(d->mass > 0 && isfinite(d->mass)) || !(d->thickness > 0 && isfinite(d->thickness)))
+    return fl_error_set("cloth \"%s\": mass %g and thickness %g must be finite and > 0", name,
+                        (double)d->mass, (double)d->thickness);
+  if (d->pin_count > FL_CLOTH_MAX_PINS)
+    return fl_error_set("cloth \"%s\": %u pins, at most %d", name, (unsigned)d->pin_count,
+                        FL_CLOTH_MAX_PINS);
+  for (uint32_t p = 0; p < d->pin_count; p++) {
+    const fl_cloth_pin *pin = &d->pins[p];
+    int64_t a, b = 0;
+    bool ok;
+    switch (pin->kind) {
+    case FL_PIN_PARTICLE:
+      a = pin_coord(pin->a, nx), b = pin_coord(pin->b, ny);
+      ok = a >= 0 && a < nx && b >= 0 && b < ny;
+      break;
+    case FL_PIN_ROW: a = pin_coord(pin->a, ny), ok = a >= 0 && a < ny; break;
+    case FL_PIN_COLUMN: a = pin_coord(pin->a, nx), ok = a >= 0 && a < nx; break;
+    case FL_PIN_INDEX: a = pin->a, ok = a >= 0 && a < (int64_t)nx * ny; break;
+    default: return fl_error_set("cloth \"%s\": pin %u has an unknown kind", name, (unsigned)p);
+    }
+    if (!ok)
+      return fl_error_set("cloth \"%s\": pin %u (%d, %d) is outside the %ux%u grid", name,
+                          (unsigned)p, (int)pin->a, (int)pin->b, (unsigned)nx, (unsigned)ny);
+  }
+  return true;
+}
+
+/* ---- rest shapes of bend constraints, in double precision ---- */
+
+static void sub3d(const float a[3], const float b[3], double out[3])
+{
+  for (int k = 0; k < 3; k++) out[k] = (double)a[k] - (double)b[k];
+}
+static void cross3d(const double a[3], const double b[3], double out[3])
+{
+  out[0] = a[1] * b[2] - a[2] * b[1];
+  out[1] = a[2] * b[0] - a[0] * b[2];
+  out[2] = a[0] * b[1] - a[1] * b[0];
+}
+static double dot3d(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+static double len3d(const double a[3]) { return sqrt(dot3d(a, a)); }
+/* cot of the angle between u and v: (u.v)/|u x v| (0 when they are parallel). */
+static double cot3d(const double u[3], const double v[3])
+{
+  double c[3];
+  cross3d(u, v, c);
+  double l = len3d(c);
+  return l > 1e-300 ? dot3d(u, v) / l : 0.0;
+}
+
+void fl_cloth_bend_rest(fl_gpu_bend *b, const float x[12])
+{
+  memset(b->k, 0, sizeof b->k);
+  if (b->params[2] == (float)FL_BEND_DIHEDRAL) {
+    double p1[3], p2[3], p3[3], c12[3], c13[3];
+    sub3d(x + 3, x, p1), sub3d(x + 6, x, p2), sub3d(x + 9, x, p3);
+    cross3d(p1, p2, c12), cross3d(p1, p3, c13);
+    double l12 = len3d(c12), l13 = len3d(c13);
+    double d = l12 > 0 && l13 > 0 ? dot3d(c12, c13) / (l12 * l13) : 1.0;
+    b->params[0] = (float)acos(d < -1 ? -1 : d > 1 ? 1 : d);
+    return;
+  }
+  double e0[3], e1[3], e2[3], e3[3], e4[3], m0[3], c[3];
+  sub3d(x + 3, x, e0), sub3d(x + 6, x, e1), sub3d(x + 9, x, e2);
+  sub3d(x + 6, x + 3, e3), sub3d(x + 9, x + 3, e4);
+  for (int k = 0; k < 3; k++) m0[k] = -e0[k];
+  double c01 = cot3d(e0, e1), c02 = cot3d(e0, e2), c03 = cot3d(m0, e3), c04 = cot3d(m0, e4);
+  b->k[0] = (float)(c03 + c04);
+  b->k[1] = (float)(c01 + c02);
+  b->k[2] = (float)(-c01 - c03);
+  b->k[3] = (float)(-c02 - c04);
+  cross3d(e0, e1, c);
+  double a0 = len3d(c) / 2;
+  cross3d(e0, e2, c);
+  double a1 = len3d(c) / 2;
+  b->params[0] = a0 + a1 > 0 ? (float)(3.0 / (a0 + a1)) : 0.0f;
+}
+
+/* ---- per object generation ---- */
+
+/* Fills positions, inverse masses, pins and the object record of object `o`. */
+static void make_particles(const fl_cloth_desc *d, uint32_t o, uint32_t first, fl_cloth_build *b)
+{
+  uint32_t nx = d->resolution[0], ny = d->resolution[1], n = nx * ny;
+  float w = (float)((double)n / (double)d->mass);
+  for (uint32_t j = 0; j < ny; j++)
+    for (uint32_t i = 0; i < nx; i++) {
+      uint32_t k = first + j * nx + i;
+      double u = ((double)i / (double)(nx - 1) - 0.5) * d->size[0];
+      double v = ((double)j / (double)(ny - 1) - 0.5) * d->size[1];
+      float *p = b->positions[k];
+      p[0] = (float)(d->center[0] + u);
+      if (d->plane == FL_PLANE_XY) {
+        p[1] = (float)(d->center[1] + v);
+        p[2] = d->center[2];
+      } else {
+        p[1] = d->center[1];
+        p[2] = (float)(d->center[2] + v);
+      }
+      p[3] = w;
+      b->particle_object[k] = o;
+    }
+  for (uint32_t p = 0; p < d->pin_count; p++) {
+    const fl_cloth_pin *pin = &d->pins[p];
+    switch (pin->kind) {
+    case FL_PIN_PARTICLE:
+      b->positions[first + (uint32_t)pin_coord(pin->b, ny) * nx + (uint32_t)pin_coord(pin->a, nx)][3] = 0;
+      break;
+    case FL_PIN_ROW:
+      for (uint32_t i = 0; i < nx; i++) b->positions[first + (uint32_t)pin_coord(pin->a, ny) * nx + i][3] = 0;
+      break;
+    case FL_PIN_COLUMN:
+      for (uint32_t j = 0; j < ny; j++) b->positions[first + j * nx + (uint32_t)pin_coord(pin->a, nx)][3] = 0;
+      break;
+    case FL_PIN_INDEX: b->positions[first + (uint32_t)pin->a][3] = 0; break;
+    }
+  }
+  fl_gpu_cloth_object *ob = &b->objects[o];
+  memset(ob, 0, sizeof *ob);
+  ob->contact[0] = d->friction[0];
+  ob->contact[1] = d->friction[1];
+  ob->contact[2] = d->thickness;
+  ob->contact[3] = d->damping;
+  memcpy(ob->wind, d->wind, sizeof d->wind);
+  ob->wind[3] = d->drag;
+  ob->params[0] = d->lift;
+  ob->params[1] = d->damping_model == FL_DAMPING_EDGE ? 1.0f : 0.0f;
+  ob->params[2] = d->self_collision ? 1.0f : 0.0f;
+  ob->grid[0] = first;
+  ob->grid[1] = n;
+  ob->grid[2] = nx;
+  ob->grid[3] = ny;
+}
+
+/* The three local particle indices of triangle `t` (0 or 1) of cell (i,j). */
+static void cell_triangle(uint32_t nx, uint32_t i, uint32_t j, int t, uint32_t out[3])
+{
+  uint32_t a = j * nx + i, bb = a + 1, c = a + nx, d = c + 1;
+  bool even = (i + j) % 2 == 0;
+  if (even) {
+    uint32_t t0[3] = {a, bb, d}, t1[3] = {a, d, c};
+    memcpy(out, t ? t1 : t0, sizeof t0);
+  } else {
+    uint32_t t0[3] = {a, bb, c}, t1[3] = {bb, d, c};
+    memcpy(out, t ? t1 : t0, sizeof t0);
+  }
+}
+
+static void make_triangles(const fl_cloth_desc *d, uint32_t o, uint32_t first, uint32_t tri_first,
+                           fl_cloth_build *b)
+{
+  uint32_t nx = d->resolution[0], ny = d->resolution[1], t = tri_first;
+  for (uint32_t j = 0; j + 1 < ny; j++)
+    for (uint32_t i = 0; i + 1 < nx; i++)
+      for (int h = 0; h < 2; h++, t++) {
+        uint32_t v[3];
+        cell_triangle(nx, i, j, h, v);
+        for (int k = 0; k < 3; k++) b->triangles[3 * (size_t)t + k] = first + v[k];
+        b->triangle_object[t] = o;
+      }
+}
+
+static void add_distance(fl_gpu_distance *out, const fl_cloth_build *b, uint32_t i, uint32_t j,
+                         uint32_t kind, float compliance)
+{
+  double dx[3];
+  sub3d(b->positions[i], b->positions[j], dx);
+  memset(out, 0, sizeof *out);
+  out->ij[0] = i;
+  out->ij[1] = j;
+  out->ij[2] = kind;
+  out->params[0] = (float)len3d(dx);
+  out->params[1] = compliance;
+}
+
+/* Appends the object's distance constraints at `out`; returns how many. */
+static uint32_t make_distances(const fl_cloth_desc *d, uint32_t first, const fl_cloth_build *b,
+                               fl_gpu_distance *out)
+{
+  uint32_t nx = d->resolution[0], ny = d->resolution[1], n = 0;
+  float st = d->stretch_compliance, sh = d->shear_compliance;
+  for (uint32_t j = 0; j < ny; j++)
+    for (uint32_t i = 0; i + 1 < nx; i++)
+      add_distance(&out[n++], b, first + j * nx + i, first + j * nx + i + 1, FL_DISTANCE_STRETCH, st);
+  for (uint32_t j = 0; j + 1 < ny; j++)
+    for (uint32_t i = 0; i < nx; i++)
+      add_distance(&out[n++], b, first + j * nx + i, first + (j + 1) * nx + i, FL_DISTANCE_STRETCH, st);
+  for (uint32_t j = 0; j + 1 < ny; j++)
+    for (uint32_t i = 0; i + 1 < nx; i++)
+      add_distance(&out[n++], b, first + j * nx + i, first + (j + 1) * nx + i + 1, FL_DISTANCE_SHEAR, sh);
+  for (uint32_t j = 0; j + 1 < ny; j++)
+    for (uint32_t i = 0; i + 1 < nx; i++)
+      add_distance(&out[n++], b, first + j * nx + i + 1, first + (j + 1) * nx + i, FL_DISTANCE_SHEAR, sh);
+  return n;
+}
+
+/* The slot of the grid edge between local particles p and q: horizontal edges
+ * first, then vertical, then cell diagonals, each row by row. */
+static uint32_t edge_slot(uint32_t nx, uint32_t ny, uint32_t p, uint32_t q)
+{
+  uint32_t pi = p % nx, pj = p / nx, qi = q % nx, qj = q / nx;
+  uint32_t i = pi < qi ? pi : qi, j = pj < qj ? pj : qj;
+  uint32_t horizontal = (nx - 1) * ny, vertical = nx * (ny - 1);
+  if (pj == qj) return j * (nx - 1) + i;
+  if (pi == qi) return horizontal + j * nx + i;
+  return horizontal + vertical + j * (nx - 1) + i;
+}
+
+/* Appends the object's bend constraints at `out` (none for bending "none");
+ * returns how many, or UINT32_MAX when out of memory. */
+static uint32_t make_bends(const fl_cloth_desc *d, uint32_t first, const fl_cloth_build *b,
+                           fl_gpu_bend *out)
+{
+  if (d->bending == FL_BENDING_NONE) return 0;
+  uint32_t nx = d->resolution[0], ny = d->resolution[1];
+  uint64_t slots = (uint64_t)(nx - 1) * ny + (uint64_t)nx * (ny - 1) + (uint64_t)(nx - 1) * (ny - 1);
+  uint32_t(*edge)[4] = alloc_array(slots, sizeof *edge); /* x0, x1, x2, x3 (local); x2 = x3 = "unset" */
+  if (!edge) return UINT32_MAX;
+  const uint32_t unset = UINT32_MAX;
+  for (uint64_t s = 0; s < slots; s++) edge[s][2] = edge[s][3] = unset;
+  for (uint32_t j = 0; j + 1 < ny; j++)
+    for (uint32_t i = 0; i + 1 < nx; i++)
+      for (int h = 0; h < 2; h++) {
+        uint32_t v[3];
+        cell_triangle(nx, i, j, h, v);
+        for (int e = 0; e < 3; e++) {
+          uint32_t p = v[e], q = v[(e + 1) % 3], opposite = v[(e + 2) % 3];
+          uint32_t *slot = edge[edge_slot(nx, ny, p, q)];
+          if (slot[2] == unset) {
+            slot[0] = p < q ? p : q;
+            slot[1] = p < q ? q : p;
+            slot[2] = opposite;
+          } else {
+            slot[3] = opposite;
+          }
+        }
+      }
+  uint32_t n = 0;
+  float model = d->bending == FL_BENDING_DIHEDRAL ? (float)FL_BEND_DIHEDRAL : (float)FL_BEND_ISOMETRIC;
+  for (uint64_t s = 0; s < slots; s++) {
+    if (edge[s][3] == unset) continue; /* a boundary edge */
+    fl_gpu_bend *bend = &out[n++];
+    memset(bend, 0, sizeof *bend);
+    float x[12];
+    for (int k = 0; k < 4; k++) {
+      bend->idx[k] = first + edge[s][k];
+      memcpy(x + 3 * k, b->positions[bend->idx[k]], 3 * sizeof x[0]);
+    }
+    bend->params[1] = d->bend_compliance;
+    bend->params[2] = model;
+    fl_cloth_bend_rest(bend, x);
+  }
+  free(edge);
+  return n;
+}
+
+/* ---- colouring and CSR ---- */
+
+/* Colours `count` constraints of `arity` particles (indices `idx`, arity per
+ * constraint) greedily, reorders `items` (of `item_size` bytes) by colour and fills
+ * the family's colour offsets and CSR. */
+static bool colour_family(void *items, size_t item_size, const uint32_t *idx, uint32_t arity,
+                          uint32_t count, uint32_t particles, fl_constraint_family *f, const char *what)
+{
+  f->count = count;
+  uint64_t *used = alloc_array(particles, sizeof *used);
+  uint8_t *colour = alloc_array(count, sizeof *colour);
+  uint32_t *order = alloc_array(count, sizeof *order);
+  uint32_t *new_idx = alloc_array((uint64_t)count * arity, sizeof *new_idx);
+  unsigned char *sorted = alloc_array(count, item_size);
+  f->particle_first = alloc_array((uint64_t)particles + 1, sizeof *f->particle_first);
+  f->particle_items = alloc_array((uint64_t)count * arity, sizeof *f->particle_items);
+  f->color_offsets = alloc_array(MAX_COLOURS + 1, sizeof *f->color_offsets);
+  bool ok = used && colour && order && new_idx && sorted && f->particle_first && f->particle_items &&
+            f->color_offsets;
+  if (!ok) fl_error_set("cloth: out of memory colouring %u %s constraints", (unsigned)count, what);
+  uint32_t colours = 0;
+  for (uint32_t c = 0; ok && c < count; c++) {
+    uint64_t mask = 0;
+    for (uint32_t k = 0; k < arity; k++) mask |= used[idx[(size_t)c * arity + k]];
+    if (mask == UINT64_MAX) {
+      ok = fl_error_set("cloth: %s constraint %u needs more than %d colours", what, (unsigned)c, MAX_COLOURS);
+      break;
+    }
+    uint32_t col = 0;
+    while (mask & ((uint64_t)1 << col)) col++;
+    colour[c] = (uint8_t)col;
+    if (col + 1 > colours) colours = col + 1;
+    for (uint32_t k = 0; k < arity; k++) used[idx[(size_t)c * arity + k]] |= (uint64_t)1 << col;
+  }
+  if (ok) {
+    /* Stable counting sort by colour. */
+    f->color_count = colours;
+    uint32_t *off = f->color_offsets;
+    memset(off, 0, (MAX_COLOURS + 1) * sizeof *off);
+    for (uint32_t c = 0; c < count; c++) off[colour[c] + 1]++;
+    for (uint32_t col = 0; col < colours; col++) off[col + 1] += off[col];
+    uint32_t fill[MAX_COLOURS];
+    memcpy(fill, off, sizeof fill);
+    for (uint32_t c = 0; c < count; c++) order[fill[colour[c]]++] = c;
+    for (uint32_t n = 0; n < count; n++) {
+      memcpy(sorted + (size_t)n * item_size, (unsigned char *)items + (size_t)order[n] * item_size, item_size);
+      memcpy(new_idx + (size_t)n * arity, idx + (size_t)order[n] * arity, arity * sizeof *idx);
+    }
+    memcpy(items, sorted, (size_t)count * item_size);
+    /* CSR over particles, constraint indices ascending. */
+    uint32_t *pf = f->particle_first;
+    for (size_t e = 0; e < (size_t)count * arity; e++) pf[new_idx[e] + 1]++;
+    for (uint32_t p = 0; p < particles; p++) pf[p + 1] += pf[p];
+    uint32_t *cursor = alloc_array(particles, sizeof *cursor);
+    if (!cursor) ok = fl_error_set("cloth: out of memory for the %s CSR", what);
+    for (uint32_t p = 0; ok && p < particles; p++) cursor[p] = pf[p];
+    for (uint32_t n = 0; ok && n < count; n++)
+      for (uint32_t k = 0; k < arity; k++) {
+        uint32_t p = new_idx[(size_t)n * arity + k];
+        f->particle_items[cursor[p]++] = n;
+      }
+    free(cursor);
+  }
+  free(used);
+  free(colour);
+  free(order);
+  free(new_idx);
+  free(sorted);
+  return ok;
+}
+
+static bool build_families(fl_cloth_build *b)
+{
+  uint32_t *idx = alloc_array((uint64_t)b->distance.count * 2, sizeof *idx);
+  if (!idx) return fl_error_set("cloth: out of memory for %u distance constraints", (unsigned)b->distance.count);
+  for (uint32_t c = 0; c < b->distance.count; c++) {
+    idx[2 * (size_t)c] = b->distances[c].ij[0];
+    idx[2 * (size_t)c + 1] = b->distances[c].ij[1];
+  }
+  bool ok = colour_family(b->distances, sizeof *b->distances, idx, 2, b->distance.count,
+                          b->particle_count, &b->distance, "distance");
+  free(idx);
+  if (!ok) return false;
+  idx = alloc_array((uint64_t)b->bend.count * 4, sizeof *idx);
+  if (!idx) return fl_error_set("cloth: out of memory for %u bend constraints", (unsigned)b->bend.count);
+  for (uint32_t c = 0; c < b->bend.count; c++)
+    for (int k = 0; k < 4; k++) idx[4 * (size_t)c + k] = b->bends[c].idx[k];
+  ok = colour_family(b->bends, sizeof *b->bends, idx, 4, b->bend.count, b->particle_count, &b->bend,
+                     "bend");
+  free(idx);
+  return ok;
+}
+
+bool fl_cloth_build_create(const fl_cloth_desc *descs, const char (*names)[FL_SCENE_NAME_MAX], uint32_t count,
+                           fl_cloth_build *out)
+{
+  memset(out, 0, sizeof *out);
+  object_counts total = {0, 0, 0, 0};
+  for (uint32_t o = 0; o < count; o++) {
+    char fallback[32];
+    snprintf(fallback, sizeof fallback, "cloth%u", (unsigned)o);
+    const char *name = names ? names[o] : fallback;
+    if (!check_desc(&descs[o], name)) return false;
+    object_counts c = counts_of(&descs[o]);
+    total.particles += c.particles, total.triangles += c.triangles;
+    total.distances += c.distances, total.bends += c.bends;
+    /* Every index, and every CSR item count (2 per distance, 4 per bend), fits in 32 bits. */
+    if (total.particles >= UINT32_MAX || total.triangles * 3 >= UINT32_MAX ||
+        total.distances * 2 >= UINT32_MAX || total.bends * 4 >= UINT32_MAX)
+      return fl_error_set("cloth \"%s\": the cloth objects together are too large (%llu particles, "
+                          "%llu distance and %llu bend constraints)",
+                          name, (unsigned long long)total.particles, (unsigned long long)total.distances,
+                          (unsigned long long)total.bends);
+  }
+  out->object_count = count;
+  out->particle_count = (uint32_t)total.particles;
+  out->triangle_count = (uint32_t)total.triangles;
+  out->distance.count = (uint32_t)total.distances;
+  out->bend.count = (uint32_t)total.bends;
+  out->positions = alloc_array(total.particles, sizeof *out->positions);
+  out->particle_object = alloc_array(total.particles, sizeof *out->particle_object);
+  out->objects = alloc_array(count, sizeof *out->objects);
+  out->self_collision = alloc_array(count, sizeof *out->self_collision);
+  out->triangles = alloc_array(total.triangles * 3, sizeof *out->triangles);
+  out->triangle_object = alloc_array(total.triangles, sizeof *out->triangle_object);
+  out->distances = alloc_array(total.distances, sizeof *out->distances);
+  out->bends = alloc_array(total.bends, sizeof *out->bends);
+  if (!out->positions || !out->particle_object || !out->objects || !out->self_collision || !out->triangles ||
+      !out->triangle_object || !out->distances || !out->bends) {
+    fl_cloth_build_destroy(out);
+    return fl_error_set("cloth: out of memory for %llu particles", (unsigned long long)total.particles);
+  }
+  uint32_t first = 0, tri = 0, dist = 0, bend = 0;
+  for (uint32_t o = 0; o < count; o++) {
+    const fl_cloth_desc *d = &descs[o];
+    object_counts c = counts_of(d);
+    make_particles(d, o, first, out);
+    out->self_collision[o] = d->self_collision ? 1 : 0;
+    make_triangles(d, o, first, tri, out);
+    dist += make_distances(d, first, out, out->distances + dist);
+    uint32_t made = make_bends(d, first, out, out->bends + bend);
+    if (made == UINT32_MAX) {
+      fl_cloth_build_destroy(out);
+      return fl_error_set("cloth \"%s\": out of memory for its bend constraints", names ? names[o] : "cloth");
+    }
+    bend += made;
+    first += (uint32_t)c.particles;
+    tri += (uint32_t)c.triangles;
+  }
+  if (!build_families(out)) {
+    fl_cloth_build_destroy(out);
+    return false;
+  }
+  return true;
+}
+
+void fl_cloth_build_destroy(fl_cloth_build *b)
+{
+  if (!b) return;
+  free(b->positions);
+  free(b->particle_object);
+  free(b->objects);
+  free(b->self_collision);
+  free(b->triangles);
+  free(b->triangle_object);
+  free(b->distances);
+  free(b->bends);
+  fl_constraint_family *families[2] = {&b->distance, &b->bend};
+  for (int f = 0; f < 2; f++) {
+    free(families[f]->color_offsets);
+    free(families[f]->particle_first);
+    free(families[f]->particle_items);
+  }
+  memset(b, 0, sizeof *b);
+}
+
+/* True when family f's colours cover [0, count) in order and no colour touches a
+ * particle twice; `stamp` is scratch of particle_count entries. */
+static bool family_valid(const fl_constraint_family *f, const uint32_t *idx, uint32_t arity, uint32_t particles,
+                         uint32_t *stamp)
+{
+  if (f->count == 0) return true;
+  if (!f->color_offsets || f->color_offsets[0] != 0 || f->color_offsets[f->color_count] != f->count)
+    return false;
+  for (uint32_t p = 0; p < particles; p++) stamp[p] = UINT32_MAX;
+  for (uint32_t col = 0; col < f->color_count; col++) {
+    if (f->color_offsets[col + 1] < f->color_offsets[col]) return false;
+    for (uint32_t c = f->color_offsets[col]; c < f->color_offsets[col + 1]; c++)
+      for (uint32_t k = 0; k < arity; k++) {
+        uint32_t p = idx[(size_t)c * arity + k];
+        if (p >= particles || stamp[p] == col) return false;
+        stamp[p] = col;
+      }
+  }
+  return true;
+}
+
+bool fl_cloth_colouring_valid(const fl_cloth_build *b)
+{
+  uint32_t *stamp = alloc_array(b->particle_count, sizeof *stamp);
+  uint32_t *idx = alloc_array((uint64_t)(b->distance.count * 2 > b->bend.count * 4 ? b->distance.count * 2
+                                                                                   : b->bend.count * 4),
+                              sizeof *idx);
+  bool ok = stamp && idx;
+  if (ok) {
+    for (uint32_t c = 0; c < b->distance.count; c++)
+      idx[2 * (size_t)c] = b->distances[c].ij[0], idx[2 * (size_t)c + 1] = b->distances[c].ij[1];
+    ok = family_valid(&b->distance, idx, 2, b->particle_count, stamp);
+  }
+  if (ok) {
+    for (uint32_t c = 0; c < b->bend.count; c++)
+      for (int k = 0; k < 4; k++) idx[4 * (size_t)c + k] = b->bends[c].idx[k];
+    ok = family_valid(&b->bend, idx, 4, b->particle_count, stamp);
+  }
+  free(stamp);
+  free(idx);
+  return ok;
+}

@@ -1,0 +1,45 @@
+/* sim/cloth/cloth_build: everything about cloth that is decided once, on the
+ * CPU, at load: particles, pins, triangles, constraints (cloth_spec.h), their
+ * greedy graph colouring, and the particle-to-constraint lists of the Jacobi
+ * solver. The result is plain arrays, uploaded as they are. */
+#pragma once
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "flurry_shared.h"
+#include "scene/scene.h"
+
+/* A family of constraints (distance or bend) ordered by colour, with its CSR. */
+typedef struct {
+  uint32_t count;
+  uint32_t color_count;
+  uint32_t *color_offsets;      /* color_count + 1 entries into the (colour-ordered) array */
+  uint32_t *particle_first;     /* particles + 1 entries: CSR over particles */
+  uint32_t *particle_items;     /* constraint indices (into the colour-ordered array) */
+} fl_constraint_family;
+
+typedef struct {
+  uint32_t particle_count, object_count, triangle_count;
+  float (*positions)[4];        /* xyz, w = inverse mass (0 pinned) */
+  uint32_t *particle_object;    /* object index per particle */
+  fl_gpu_cloth_object *objects; /* object_count entries */
+  uint8_t *self_collision;      /* object_count entries: 1 where "self_collision" is on */
+  uint32_t *triangles;          /* 3 per triangle, global particle indices */
+  uint32_t *triangle_object;    /* object per triangle */
+  fl_gpu_distance *distances;   /* colour-ordered */
+  fl_constraint_family distance;
+  fl_gpu_bend *bends;           /* colour-ordered */
+  fl_constraint_family bend;
+} fl_cloth_build;
+
+/* Builds every cloth object of `descs` (count of them) into one set of arrays.
+ * Returns false with a one-line error naming `names[i]` on bad pins or sizes. */
+bool fl_cloth_build_create(const fl_cloth_desc *descs, const char (*names)[FL_SCENE_NAME_MAX], uint32_t count,
+                           fl_cloth_build *out);
+/* Frees every array and zeroes *b. */
+void fl_cloth_build_destroy(fl_cloth_build *b);
+/* True when no two constraints of one colour share a particle (for tests). */
+bool fl_cloth_colouring_valid(const fl_cloth_build *b);
+/* Fills the rest-shape data of bend `b` (params.z holds its model) from the stencil x
+ * (x0..x3, xyz each): dihedral params.x = acos(d); isometric k = K, params.x = 3/(A0 + A1). */
+void fl_cloth_bend_rest(fl_gpu_bend *b, const float x[12]);

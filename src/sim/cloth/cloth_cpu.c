@@ -1,0 +1,567 @@
+/* sim/cloth/cloth_cpu: the CPU reference of one XPBD cloth substep
+ * (cloth_spec.h, steps 1-7) on the arrays of an fl_cloth_build. It is written
+ * for clarity, not speed; the GPU kernels compare against it at ~1e-5.
+ *
+ * Floating-point formulation (all float; the GPU kernels mirror these):
+ *  - XPBD update: alpha~ = compliance / (h*h); denom = S + alpha~ with
+ *    S = w_i + w_j for a distance constraint (|n|^2 taken as 1) and
+ *    S = sum over k = 0..3 of w_k * dot(g_k, g_k) for a bend; skipped when
+ *    denom < 1e-12; dlambda = (-C - alpha~ * lambda) / denom;
+ *    x_k[a] += g_k[a] * (w_k * dlambda).
+ *  - distance: dx = x_i - x_j, len = sqrt(dot(dx, dx)), n = dx / len, C = len - rest;
+ *    skipped (dlambda = 0) when len < 1e-12.
+ *  - dihedral: q_k exactly as cloth_spec.h writes them, but grad_k C = +q_k /
+ *    sqrt(1 - d^2): those q are the NEGATIVE gradients of d (checked numerically in
+ *    tests/unit/test_cloth_build.c), so the spec's "-q_k" would push away from rest.
+ *    The rest angle of a flat stencil is pi with these normals (d = -1).
+ *  - isometric: s = ((K0 x0 + K1 x1) + K2 x2) + K3 x3 on absolute positions;
+ *    C = (0.5 * c) * dot(s, s); grad_k = (c * K_k) * s.
+ *  - Jacobi: the constraint pass stores per constraint slot
+ *    corr = g_k * (w_k * dlambda); the particle pass sums, from 0, the corr of the
+ *    constraints in the particle's CSR list in ascending (colour-ordered) index
+ *    whose dlambda != 0, n_k counting those (a constraint listing the particle
+ *    contributes its first matching slot); then x_k[a] += (omega * delta[a]) / n_k,
+ *    nothing when n_k = 0.
+ *  - wind: u = (((v0 + v1) + v2) / 3) - wind; cr = (x1-x0) x (x2-x0); len = |cr|,
+ *    no force when len < 1e-12; A = 0.5 len, n = cr / len, flipped when dot(u, n) < 0;
+ *    f = -drag A un u - lift A un (n - nu uh), un = u.n, uh = u / |u|, nu = n.uh
+ *    (f = 0 when |u| < 1e-9); each vertex adds f[a] / 3 in ascending triangle
+ *    order; a = w * (sum). Predict: v += h * (g + a); x += h * v.
+ *  - contacts: colliders in order, then walls x-min, x-max, y-min, ..., z-max with
+ *    d = x - (min + r) and d = (max - r) - x. Push x[a] -= d * n[a]; then
+ *    D = (x - prev) - h v_c, D_t = D - dot(D, n) n, lt = |D_t|; nothing when lt = 0;
+ *    factor 1 when lt < mu_s depth, else min(mu_k depth / lt, 1); x -= D_t * factor.
+ *    mu = sqrt(cloth coefficient * collider friction) (walls: friction 1).
+ *  - self-collision: mu_s = sqrt(static_i * static_j), mu_k likewise; pairs with
+ *    d < 1e-12 are skipped; each contact adds s (thickness_i - d) n plus s times
+ *    the friction correction (as above, on D = (x_i - prev_i) - (x_j - prev_j)),
+ *    s = w_i / (w_i + w_j); count = number of contacts; x_i[a] += sum[a] / count.
+ *    Only particles with w_i > 0 move. The sum order (hash order here) is free.
+ *  - velocity: v[a] = (x[a] - prev[a]) / h. Point damping: v *= max(0, 1 - damping h).
+ *    Edge damping: per distance constraint in ascending index, n = dx / |dx| (skip
+ *    |dx| < 1e-12 or w_i + w_j = 0), s = dot(v_i - v_j, n), dv_i -= ((k w_i) / (w_i + w_j)) s n,
+ *    dv_j += ((k w_j) / (w_i + w_j)) s n, k = min(damping h, 1) / 8, dv from 0;
+ *    then v += dv. */
+#include "sim/cloth/cloth_cpu.h"
+
+#include "core/log.h"
+#include "sim/common/sdf_cpu.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static float dot3(const float a[3], const float b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+static void sub3(const float a[3], const float b[3], float out[3])
+{
+  for (int k = 0; k < 3; k++) out[k] = a[k] - b[k];
+}
+static void cross3(const float a[3], const float b[3], float out[3])
+{
+  out[0] = a[1] * b[2] - a[2] * b[1];
+  out[1] = a[2] * b[0] - a[0] * b[2];
+  out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+bool fl_cloth_distance_eval(const fl_gpu_distance *d, const float xi[3], const float xj[3], float *c_out,
+                            float grad_i[3])
+{
+  float dx[3];
+  sub3(xi, xj, dx);
+  float len = sqrtf(dot3(dx, dx));
+  if (len < 1e-12f) {
+    *c_out = 0.0f;
+    grad_i[0] = grad_i[1] = grad_i[2] = 0.0f;
+    return false;
+  }
+  *c_out = len - d->params[0];
+  for (int a = 0; a < 3; a++) grad_i[a] = dx[a] / len;
+  return true;
+}
+
+/* (a x b + (c x a) d) / l, the form of every term of the dihedral q's. */
+static void q_term(const float a[3], const float b[3], const float c[3], float d, float l, float out[3])
+{
+  float t[3], u[3];
+  cross3(a, b, t);
+  cross3(c, a, u);
+  for (int k = 0; k < 3; k++) out[k] = (t[k] + u[k] * d) / l;
+}
+
+static bool dihedral_eval(const fl_gpu_bend *b, const float x[12], float *c_out, float g[12])
+{
+  float p1[3], p2[3], p3[3], c12[3], c13[3];
+  sub3(x + 3, x, p1);
+  sub3(x + 6, x, p2);
+  sub3(x + 9, x, p3);
+  cross3(p1, p2, c12);
+  cross3(p1, p3, c13);
+  float l12 = sqrtf(dot3(c12, c12)), l13 = sqrtf(dot3(c13, c13));
+  if (l12 < 1e-12f || l13 < 1e-12f) return false;
+  float n1[3], n2[3];
+  for (int k = 0; k < 3; k++) n1[k] = c12[k] / l12, n2[k] = c13[k] / l13;
+  float d = dot3(n1, n2);
+  d = d < -1.0f ? -1.0f : d > 1.0f ? 1.0f : d;
+  *c_out = acosf(d) - b->params[0];
+  float s2 = 1.0f - d * d;
+  if (s2 < 1e-8f) return false;
+  float q[4][3], a2[3], a3[3];
+  q_term(p1, n2, n1, d, l12, q[2]); /* (p1 x n2 + (n1 x p1) d) / |p1 x p2| */
+  q_term(p1, n1, n2, d, l13, q[3]); /* (p1 x n1 + (n2 x p1) d) / |p1 x p3| */
+  q_term(p2, n2, n1, d, l12, a2);   /* (p2 x n2 + (n1 x p2) d) / |p1 x p2| */
+  q_term(p3, n1, n2, d, l13, a3);   /* (p3 x n1 + (n2 x p3) d) / |p1 x p3| */
+  for (int k = 0; k < 3; k++) {
+    q[1][k] = -a2[k] - a3[k];
+    q[0][k] = -q[1][k] - q[2][k] - q[3][k];
+  }
+  float inv = 1.0f / sqrtf(s2);
+  for (int v = 0; v < 4; v++)
+    for (int k = 0; k < 3; k++) g[3 * v + k] = q[v][k] * inv; /* +q: see the file comment */
+  return true;
+}
+
+static bool isometric_eval(const fl_gpu_bend *b, const float x[12], float *c_out, float g[12])
+{
+  float s[3];
+  for (int a = 0; a < 3; a++)
+    s[a] = b->k[0] * x[a] + b->k[1] * x[3 + a] + b->k[2] * x[6 + a] + b->k[3] * x[9 + a];
+  float c = b->params[0];
+  *c_out = (0.5f * c) * dot3(s, s);
+  for (int v = 0; v < 4; v++)
+    for (int a = 0; a < 3; a++) g[3 * v + a] = (c * b->k[v]) * s[a];
+  return true;
+}
+
+bool fl_cloth_bend_eval(const fl_gpu_bend *b, const float x[12], float *c_out, float grad[12])
+{
+  memset(grad, 0, 12 * sizeof grad[0]);
+  *c_out = 0.0f;
+  if (b->params[2] == (float)FL_BEND_DIHEDRAL) {
+    if (dihedral_eval(b, x, c_out, grad)) return true;
+    memset(grad, 0, 12 * sizeof grad[0]);
+    return false;
+  }
+  return isometric_eval(b, x, c_out, grad);
+}
+
+/* ---- one constraint, either family ---- */
+
+typedef struct {
+  uint32_t arity;
+  uint32_t idx[4];
+  float w[4];
+  float grad[4][3];              /* grad_k C */
+  float C, compliance;
+  bool ok;
+} con_eval;
+
+static void eval_constraint(const fl_cloth_build *b, bool bend, uint32_t c, float (*x)[4], con_eval *e)
+{
+  if (bend) {
+    const fl_gpu_bend *bd = &b->bends[c];
+    float s[12], g[12];
+    e->arity = 4;
+    for (int k = 0; k < 4; k++) {
+      e->idx[k] = bd->idx[k];
+      e->w[k] = x[bd->idx[k]][3];
+      memcpy(s + 3 * k, x[bd->idx[k]], 3 * sizeof s[0]);
+    }
+    e->compliance = bd->params[1];
+    e->ok = fl_cloth_bend_eval(bd, s, &e->C, g);
+    memcpy(e->grad, g, sizeof g);
+  } else {
+    const fl_gpu_distance *d = &b->distances[c];
+    e->arity = 2;
+    e->idx[0] = d->ij[0];
+    e->idx[1] = d->ij[1];
+    e->w[0] = x[d->ij[0]][3];
+    e->w[1] = x[d->ij[1]][3];
+    e->compliance = d->params[1];
+    e->ok = fl_cloth_distance_eval(d, x[d->ij[0]], x[d->ij[1]], &e->C, e->grad[0]);
+    for (int a = 0; a < 3; a++) e->grad[1][a] = -e->grad[0][a];
+  }
+}
+
+/* The XPBD dlambda of an evaluated constraint (0 where skipped). */
+static float xpbd_dlambda(const con_eval *e, float h, float lambda)
+{
+  if (!e->ok) return 0.0f;
+  float alpha = e->compliance / (h * h);
+  float denom = 0.0f;
+  if (e->arity == 2)
+    denom = e->w[0] + e->w[1];
+  else
+    for (uint32_t k = 0; k < e->arity; k++) denom += e->w[k] * dot3(e->grad[k], e->grad[k]);
+  denom += alpha;
+  if (denom < 1e-12f) return 0.0f;
+  return (-e->C - alpha * lambda) / denom;
+}
+
+/* Colouring (Gauss-Seidel) pass over one family: colours in order, each applied directly. */
+static void pass_coloring(fl_cloth_cpu *s, bool bend, float h)
+{
+  const fl_constraint_family *f = bend ? &s->build->bend : &s->build->distance;
+  float *lambda = bend ? s->bend_lambda : s->distance_lambda;
+  for (uint32_t col = 0; col < f->color_count; col++)
+    for (uint32_t c = f->color_offsets[col]; c < f->color_offsets[col + 1]; c++) {
+      con_eval e;
+      eval_constraint(s->build, bend, c, s->x, &e);
+      float dl = xpbd_dlambda(&e, h, lambda[c]);
+      lambda[c] += dl;
+      for (uint32_t k = 0; k < e.arity; k++) {
+        float wdl = e.w[k] * dl;
+        for (int a = 0; a < 3; a++) s->x[e.idx[k]][a] += e.grad[k][a] * wdl;
+      }
+    }
+}
+
+/* Jacobi pass over one family: all dlambdas from the same positions, then a
+ * per-particle gather averaged over the constraints with nonzero dlambda. */
+static void pass_jacobi(fl_cloth_cpu *s, bool bend, float h, float omega)
+{
+  const fl_cloth_build *b = s->build;
+  const fl_constraint_family *f = bend ? &b->bend : &b->distance;
+  float *lambda = bend ? s->bend_lambda : s->distance_lambda;
+  uint32_t arity = bend ? 4 : 2;
+  for (uint32_t c = 0; c < f->count; c++) {
+    con_eval e;
+    eval_constraint(b, bend, c, s->x, &e);
+    float dl = xpbd_dlambda(&e, h, lambda[c]);
+    lambda[c] += dl;
+    s->dlambda[c] = dl;
+    for (uint32_t k = 0; k < arity; k++) {
+      float wdl = e.w[k] * dl;
+      for (int a = 0; a < 3; a++) s->corr[(size_t)c * arity + k][a] = e.grad[k][a] * wdl;
+      s->corr[(size_t)c * arity + k][3] = 0.0f;
+    }
+  }
+  for (uint32_t p = 0; p < b->particle_count; p++) {
+    float delta[3] = {0, 0, 0};
+    uint32_t n = 0;
+    for (uint32_t it = f->particle_first[p]; it < f->particle_first[p + 1]; it++) {
+      uint32_t c = f->particle_items[it];
+      if (s->dlambda[c] == 0.0f) continue;
+      const uint32_t *idx = bend ? b->bends[c].idx : b->distances[c].ij;
+      uint32_t k = 0;
+      while (k + 1 < arity && idx[k] != p) k++;
+      n++;
+      for (int a = 0; a < 3; a++) delta[a] += s->corr[(size_t)c * arity + k][a];
+    }
+    if (n == 0) continue;
+    for (int a = 0; a < 3; a++) s->x[p][a] += (omega * delta[a]) / (float)n;
+  }
+}
+
+/* ---- steps 1, 5, 6 and 7 ---- */
+
+static void wind_accel(fl_cloth_cpu *s)
+{
+  const fl_cloth_build *b = s->build;
+  memset(s->accel, 0, (size_t)b->particle_count * sizeof *s->accel);
+  for (uint32_t t = 0; t < b->triangle_count; t++) {
+    const fl_gpu_cloth_object *o = &b->objects[b->triangle_object[t]];
+    float drag = o->wind[3], lift = o->params[0];
+    if (drag == 0.0f && lift == 0.0f) continue;
+    const uint32_t *v = &b->triangles[3 * (size_t)t];
+    float u[3], e1[3], e2[3], cr[3];
+    for (int a = 0; a < 3; a++) u[a] = ((s->v[v[0]][a] + s->v[v[1]][a]) + s->v[v[2]][a]) / 3.0f - o->wind[a];
+    sub3(s->x[v[1]], s->x[v[0]], e1);
+    sub3(s->x[v[2]], s->x[v[0]], e2);
+    cross3(e1, e2, cr);
+    float len = sqrtf(dot3(cr, cr)), ul = sqrtf(dot3(u, u));
+    if (len < 1e-12f || ul < 1e-9f) continue;
+    float area = 0.5f * len, n[3], uh[3];
+    for (int a = 0; a < 3; a++) n[a] = cr[a] / len, uh[a] = u[a] / ul;
+    float un = dot3(u, n);
+    if (un < 0.0f) {
+      for (int a = 0; a < 3; a++) n[a] = -n[a];
+      un = -un;
+    }
+    float nu = dot3(n, uh), f[3];
+    for (int a = 0; a < 3; a++)
+      f[a] = -drag * area * un * u[a] - lift * area * un * (n[a] - nu * uh[a]);
+    for (int k = 0; k < 3; k++)
+      for (int a = 0; a < 3; a++) s->accel[v[k]][a] += f[a] / 3.0f;
+  }
+  for (uint32_t p = 0; p < b->particle_count; p++)
+    for (int a = 0; a < 3; a++) s->accel[p][a] *= s->x[p][3];
+}
+
+/* The friction correction of cloth_spec.h step 5 on displacement D against normal n. */
+static void friction_corr(const float D[3], const float n[3], float depth, float mu_s, float mu_k, float out[3])
+{
+  float dn = dot3(D, n), dt[3];
+  for (int a = 0; a < 3; a++) dt[a] = D[a] - dn * n[a];
+  float lt = sqrtf(dot3(dt, dt));
+  out[0] = out[1] = out[2] = 0.0f;
+  if (lt == 0.0f) return;
+  float factor = lt < mu_s * depth ? 1.0f : fminf(mu_k * depth / lt, 1.0f);
+  for (int a = 0; a < 3; a++) out[a] = -dt[a] * factor;
+}
+
+/* Pushes x out by -d along n, then applies friction against a surface moving at vc. */
+static void contact(float x[3], const float prev[3], const float n[3], float d, const float vc[3], float h,
+                    float mu_s, float mu_k)
+{
+  for (int a = 0; a < 3; a++) x[a] -= d * n[a];
+  float D[3], corr[3];
+  for (int a = 0; a < 3; a++) D[a] = (x[a] - prev[a]) - h * vc[a];
+  friction_corr(D, n, -d, mu_s, mu_k, corr);
+  for (int a = 0; a < 3; a++) x[a] += corr[a];
+}
+
+static void contacts(fl_cloth_cpu *s, const fl_sim_desc *sim, const fl_gpu_collider *colliders, uint32_t count,
+                     float h, float t)
+{
+  const fl_cloth_build *b = s->build;
+  static const float still[3] = {0, 0, 0};
+  for (uint32_t p = 0; p < b->particle_count; p++) {
+    if (s->x[p][3] <= 0.0f) continue;
+    const fl_gpu_cloth_object *o = &b->objects[b->particle_object[p]];
+    float r = o->contact[2] * 0.5f, *x = s->x[p];
+    for (uint32_t c = 0; c < count; c++) {
+      const fl_gpu_collider *col = &colliders[c];
+      float d = fl_collider_sdf_cpu(col, x, t) - r;
+      if (!(d < 0.0f)) continue;
+      float n[3];
+      fl_collider_normal_cpu(col, x, t, n);
+      float mu = col->velocity[3];
+      contact(x, s->prev[p], n, d, col->velocity, h, sqrtf(o->contact[0] * mu), sqrtf(o->contact[1] * mu));
+    }
+    float mu_s = sqrtf(o->contact[0]), mu_k = sqrtf(o->contact[1]);
+    for (int a = 0; a < 3; a++) {
+      float n[3] = {0, 0, 0};
+      n[a] = 1.0f;
+      float d = x[a] - (sim->domain_min[a] + r);
+      if (d < 0.0f) contact(x, s->prev[p], n, d, still, h, mu_s, mu_k);
+      n[a] = -1.0f;
+      d = (sim->domain_max[a] - r) - x[a];
+      if (d < 0.0f) contact(x, s->prev[p], n, d, still, h, mu_s, mu_k);
+    }
+  }
+}
+
+static int32_t cell_coord(float v, float cell)
+{
+  float q = floorf(v / cell);
+  if (!(q > -1e6f)) return -1000000;
+  if (q > 1e6f) return 1000000;
+  return (int32_t)q;
+}
+
+static uint32_t cell_hash(int32_t cx, int32_t cy, int32_t cz, uint32_t size)
+{
+  uint32_t h = ((uint32_t)cx * 73856093u) ^ ((uint32_t)cy * 19349663u) ^ ((uint32_t)cz * 83492791u);
+  return h & (size - 1);
+}
+
+static void self_collision(fl_cloth_cpu *s)
+{
+  const fl_cloth_build *b = s->build;
+  float cell = 0.0f;
+  for (uint32_t o = 0; o < b->object_count; o++)
+    if (b->self_collision[o] && b->objects[o].contact[2] > cell) cell = b->objects[o].contact[2];
+  if (cell <= 0.0f || !s->cell_first) return;
+  /* Bucket every particle of a self-colliding object by the hash of its cell. */
+  uint32_t size = s->hash_size;
+  memset(s->cell_first, 0, ((size_t)size + 1) * sizeof *s->cell_first);
+  for (uint32_t p = 0; p < b->particle_count; p++) {
+    if (!b->self_collision[b->particle_object[p]]) continue;
+    const float *x = s->x[p];
+    s->cell_of[p] = cell_hash(cell_coord(x[0], cell), cell_coord(x[1], cell), cell_coord(x[2], cell), size);
+    s->cell_first[s->cell_of[p] + 1]++;
+  }
+  for (uint32_t h = 0; h < size; h++) s->cell_first[h + 1] += s->cell_first[h];
+  /* Fill with cell_first[h] as the cursor (it ends at the start of h + 1), then shift back. */
+  for (uint32_t p = 0; p < b->particle_count; p++)
+    if (b->self_collision[b->particle_object[p]]) s->cell_items[s->cell_first[s->cell_of[p]]++] = p;
+  for (uint32_t h = size; h > 0; h--) s->cell_first[h] = s->cell_first[h - 1];
+  s->cell_first[0] = 0;
+  /* Bucket h: cell_items[cell_first[h] .. cell_first[h + 1]). */
+  for (uint32_t p = 0; p < b->particle_count; p++) {
+    float *acc = s->delta[p];
+    acc[0] = acc[1] = acc[2] = acc[3] = 0.0f;
+    uint32_t oi = b->particle_object[p];
+    float wi = s->x[p][3];
+    if (!b->self_collision[oi] || wi <= 0.0f) continue;
+    const fl_gpu_cloth_object *obi = &b->objects[oi];
+    uint32_t li = p - obi->grid[0], nxi = obi->grid[2];
+    int32_t gi = (int32_t)(li % nxi), gj = (int32_t)(li / nxi);
+    float thick = obi->contact[2];
+    int32_t c0[3] = {cell_coord(s->x[p][0], cell), cell_coord(s->x[p][1], cell), cell_coord(s->x[p][2], cell)};
+    uint32_t buckets[27];
+    int nb = 0;
+    for (int dz = -1; dz <= 1; dz++)
+      for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+          uint32_t hb = cell_hash(c0[0] + dx, c0[1] + dy, c0[2] + dz, size);
+          bool seen = false;
+          for (int k = 0; k < nb; k++) seen = seen || buckets[k] == hb;
+          if (!seen) buckets[nb++] = hb;
+        }
+    for (int k = 0; k < nb; k++)
+      for (uint32_t it = s->cell_first[buckets[k]]; it < s->cell_first[buckets[k] + 1]; it++) {
+        uint32_t q = s->cell_items[it];
+        if (q == p) continue;
+        uint32_t oj = b->particle_object[q];
+        if (oj == oi) {
+          uint32_t lj = q - obi->grid[0];
+          int32_t di = (int32_t)(lj % nxi) - gi, dj = (int32_t)(lj / nxi) - gj;
+          if (di >= -2 && di <= 2 && dj >= -2 && dj <= 2) continue; /* a mesh neighbour */
+        }
+        float dxv[3];
+        sub3(s->x[p], s->x[q], dxv);
+        float d = sqrtf(dot3(dxv, dxv));
+        if (!(d < thick) || d < 1e-12f) continue;
+        const fl_gpu_cloth_object *obj = &b->objects[oj];
+        float wj = s->x[q][3], sc = wi / (wi + wj), depth = thick - d, n[3], D[3], fr[3];
+        for (int a = 0; a < 3; a++) {
+          n[a] = dxv[a] / d;
+          D[a] = (s->x[p][a] - s->prev[p][a]) - (s->x[q][a] - s->prev[q][a]);
+        }
+        friction_corr(D, n, depth, sqrtf(obi->contact[0] * obj->contact[0]),
+                      sqrtf(obi->contact[1] * obj->contact[1]), fr);
+        for (int a = 0; a < 3; a++) acc[a] += sc * depth * n[a] + sc * fr[a];
+        acc[3] += 1.0f;
+      }
+  }
+  for (uint32_t p = 0; p < b->particle_count; p++)
+    if (s->delta[p][3] > 0.0f)
+      for (int a = 0; a < 3; a++) s->x[p][a] += s->delta[p][a] / s->delta[p][3];
+}
+
+static void velocities(fl_cloth_cpu *s, float h)
+{
+  const fl_cloth_build *b = s->build;
+  for (uint32_t p = 0; p < b->particle_count; p++)
+    for (int a = 0; a < 3; a++) s->v[p][a] = (s->x[p][a] - s->prev[p][a]) / h;
+  memset(s->accel, 0, (size_t)b->particle_count * sizeof *s->accel);
+  bool edge = false;
+  for (uint32_t c = 0; c < b->distance.count; c++) {
+    const fl_gpu_distance *d = &b->distances[c];
+    uint32_t i = d->ij[0], j = d->ij[1];
+    const fl_gpu_cloth_object *o = &b->objects[b->particle_object[i]];
+    if (o->params[1] != 1.0f) continue;
+    edge = true;
+    float wi = s->x[i][3], wj = s->x[j][3], dx[3], dv[3];
+    sub3(s->x[i], s->x[j], dx);
+    float len = sqrtf(dot3(dx, dx)), wsum = wi + wj;
+    if (len < 1e-12f || !(wsum > 0.0f)) continue;
+    float n[3];
+    for (int a = 0; a < 3; a++) n[a] = dx[a] / len;
+    sub3(s->v[i], s->v[j], dv);
+    float sn = dot3(dv, n), k = fminf(o->contact[3] * h, 1.0f) / 8.0f;
+    float ci = ((k * wi) / wsum) * sn, cj = ((k * wj) / wsum) * sn;
+    for (int a = 0; a < 3; a++) {
+      s->accel[i][a] -= ci * n[a];
+      s->accel[j][a] += cj * n[a];
+    }
+  }
+  for (uint32_t p = 0; p < b->particle_count; p++) {
+    const fl_gpu_cloth_object *o = &b->objects[b->particle_object[p]];
+    if (o->params[1] == 1.0f) {
+      if (edge)
+        for (int a = 0; a < 3; a++) s->v[p][a] += s->accel[p][a];
+    } else {
+      float f = fmaxf(0.0f, 1.0f - o->contact[3] * h);
+      for (int a = 0; a < 3; a++) s->v[p][a] *= f;
+    }
+    s->v[p][3] = 0.0f;
+  }
+}
+
+void fl_cloth_cpu_substep(fl_cloth_cpu *s, const fl_sim_desc *sim, const fl_gpu_collider *colliders,
+                          uint32_t collider_count, float h, float t)
+{
+  const fl_cloth_build *b = s->build;
+  /* 1. wind, 2. predict. */
+  wind_accel(s);
+  for (uint32_t p = 0; p < b->particle_count; p++) {
+    float *x = s->x[p], *v = s->v[p];
+    memcpy(s->prev[p], x, sizeof s->prev[p]);
+    if (x[3] > 0.0f) {
+      for (int a = 0; a < 3; a++) {
+        v[a] += h * (sim->gravity[a] + s->accel[p][a]);
+        x[a] += h * v[a];
+      }
+    } else {
+      v[0] = v[1] = v[2] = 0.0f;
+    }
+  }
+  /* 3. lambdas, 4. iterations. */
+  memset(s->distance_lambda, 0, (size_t)b->distance.count * sizeof *s->distance_lambda);
+  memset(s->bend_lambda, 0, (size_t)b->bend.count * sizeof *s->bend_lambda);
+  for (uint32_t it = 0; it < sim->iterations; it++)
+    for (int family = 0; family < 2; family++) {
+      if (sim->solver == FL_SOLVER_JACOBI)
+        pass_jacobi(s, family == 1, h, sim->relaxation);
+      else
+        pass_coloring(s, family == 1, h);
+    }
+  /* 5. contacts, 6. self-collision, 7. velocities and damping. */
+  contacts(s, sim, colliders, collider_count, h, t);
+  self_collision(s);
+  velocities(s, h);
+}
+
+static void *alloc_n(size_t count, size_t size)
+{
+  if (count && size > SIZE_MAX / count) return NULL;
+  return calloc(count ? count : 1, size);
+}
+
+bool fl_cloth_cpu_create(const fl_cloth_build *b, fl_cloth_cpu *out)
+{
+  memset(out, 0, sizeof *out);
+  out->build = b;
+  size_t n = b->particle_count;
+  size_t constraints = b->distance.count > b->bend.count ? b->distance.count : b->bend.count;
+  size_t slots = (size_t)b->distance.count * 2 > (size_t)b->bend.count * 4 ? (size_t)b->distance.count * 2
+                                                                            : (size_t)b->bend.count * 4;
+  out->x = alloc_n(n, sizeof *out->x);
+  out->prev = alloc_n(n, sizeof *out->prev);
+  out->v = alloc_n(n, sizeof *out->v);
+  out->distance_lambda = alloc_n(b->distance.count, sizeof *out->distance_lambda);
+  out->bend_lambda = alloc_n(b->bend.count, sizeof *out->bend_lambda);
+  out->accel = alloc_n(n, sizeof *out->accel);
+  out->delta = alloc_n(n, sizeof *out->delta);
+  out->dlambda = alloc_n(constraints, sizeof *out->dlambda);
+  out->corr = alloc_n(slots, sizeof *out->corr);
+  bool ok = out->x && out->prev && out->v && out->distance_lambda && out->bend_lambda && out->accel &&
+            out->delta && out->dlambda && out->corr;
+  bool self = false;
+  for (uint32_t o = 0; o < b->object_count; o++) self = self || b->self_collision[o];
+  if (ok && self) {
+    out->hash_size = 64;
+    while (out->hash_size < 2 * n && out->hash_size < (1u << 31)) out->hash_size *= 2;
+    out->cell_first = alloc_n((size_t)out->hash_size + 1, sizeof *out->cell_first);
+    out->cell_items = alloc_n(n, sizeof *out->cell_items);
+    out->cell_of = alloc_n(n, sizeof *out->cell_of);
+    ok = out->cell_first && out->cell_items && out->cell_of;
+  }
+  if (!ok) {
+    fl_cloth_cpu_destroy(out);
+    return fl_error_set("cloth CPU reference: out of memory for %zu particles", n);
+  }
+  memcpy(out->x, b->positions, n * sizeof *out->x);
+  memcpy(out->prev, b->positions, n * sizeof *out->prev);
+  return true;
+}
+
+void fl_cloth_cpu_destroy(fl_cloth_cpu *c)
+{
+  if (!c) return;
+  free(c->x);
+  free(c->prev);
+  free(c->v);
+  free(c->distance_lambda);
+  free(c->bend_lambda);
+  free(c->accel);
+  free(c->delta);
+  free(c->dlambda);
+  free(c->corr);
+  free(c->cell_first);
+  free(c->cell_items);
+  free(c->cell_of);
+  memset(c, 0, sizeof *c);
+}

@@ -1,0 +1,39 @@
+/* sim/cloth/cloth_cpu: the CPU reference of the XPBD cloth substep of
+ * cloth_spec.h, run on the arrays of an fl_cloth_build. The GPU kernels of
+ * shaders/cloth/ must match it (tests/gpu/test_cloth_kernels.c). */
+#pragma once
+#include "sim/cloth/cloth_build.h"
+
+typedef struct {
+  const fl_cloth_build *build;
+  float (*x)[4];                /* positions, w = inverse mass */
+  float (*prev)[4];
+  float (*v)[4];
+  float *distance_lambda, *bend_lambda;
+  /* Scratch of fl_cloth_cpu_substep (private to cloth_cpu.c). */
+  float (*accel)[4];            /* wind acceleration, then the edge-damping velocity change */
+  float (*delta)[4];            /* self-collision sums (w: contact count) */
+  float *dlambda;               /* Jacobi: dlambda per constraint */
+  float (*corr)[4];             /* Jacobi: w_k grad_k C dlambda per constraint slot */
+  uint32_t *cell_first;         /* self-collision hash: hash_size + 1 offsets */
+  uint32_t *cell_items;         /* particles sorted by hash bucket */
+  uint32_t *cell_of;            /* bucket per particle */
+  uint32_t hash_size;           /* power of two */
+} fl_cloth_cpu;
+
+/* Copies the build's initial state (v = 0). */
+bool fl_cloth_cpu_create(const fl_cloth_build *b, fl_cloth_cpu *out);
+/* Frees the state and scratch arrays and zeroes *c. */
+void fl_cloth_cpu_destroy(fl_cloth_cpu *c);
+/* One substep of length h ending at time t, with `colliders` (packed as for the GPU). */
+void fl_cloth_cpu_substep(fl_cloth_cpu *c, const fl_sim_desc *sim, const fl_gpu_collider *colliders,
+                          uint32_t collider_count, float h, float t);
+
+/* Distance constraint on xi, xj: *c_out = |xi - xj| - rest and grad_i = (xi - xj)/|xi - xj|
+ * (grad_j = -grad_i). False, with C = 0 and a zero gradient, when |xi - xj| < 1e-12. */
+bool fl_cloth_distance_eval(const fl_gpu_distance *d, const float xi[3], const float xj[3], float *c_out,
+                            float grad_i[3]);
+/* Bend constraint `b` on the stencil x (x0, x1, x2, x3 in its idx order, xyz each): C and
+ * grad (grad_k C at 3k). False, with zero gradients, where cloth_spec.h skips it (C is
+ * still set where defined). */
+bool fl_cloth_bend_eval(const fl_gpu_bend *b, const float x[12], float *c_out, float grad[12]);

@@ -1,0 +1,123 @@
+/* sim/common/pick: GPU ray pick and the drag constraint (see pick.h). */
+#include "sim/common/pick.h"
+
+#include "core/log.h"
+#include "flurry_shared.h"
+
+#include <string.h>
+
+bool fl_picker_create(fl_gpu *gpu, fl_picker *p)
+{
+  memset(p, 0, sizeof *p);
+  p->gpu = gpu;
+  p->drag_compliance = 1e-6f;
+  VkDeviceSize align = gpu->props.limits.minStorageBufferOffsetAlignment;
+  p->result_stride = (uint32_t)((8 + align - 1) / align * align);
+  VkDeviceSize bytes = (VkDeviceSize)p->result_stride * FL_PICK_MAX_TARGETS;
+  bool ok = fl_pipeline_compute(gpu, "common/pick.comp", sizeof(fl_pick_push), 0, &p->pick) &&
+            fl_pipeline_compute(gpu, "common/drag.comp", sizeof(fl_pick_push), 0, &p->drag) &&
+            fl_buffer_create(gpu, bytes, FL_MEMORY_DEVICE, "pick result", &p->result);
+  for (uint32_t s = 0; s < FL_GPU_FRAMES_IN_FLIGHT && ok; s++)
+    ok = fl_buffer_create(gpu, bytes, FL_MEMORY_READBACK, "pick readback", &p->readback[s]);
+  if (!ok) fl_picker_destroy(p);
+  return ok;
+}
+
+void fl_picker_destroy(fl_picker *p)
+{
+  if (!p->gpu) return;
+  for (uint32_t t = 0; t < p->target_count; t++) {
+    if (p->pick_sets[t]) vkFreeDescriptorSets(p->gpu->device, p->gpu->descriptor_pool, 1, &p->pick_sets[t]);
+    if (p->drag_sets[t]) vkFreeDescriptorSets(p->gpu->device, p->gpu->descriptor_pool, 1, &p->drag_sets[t]);
+  }
+  fl_buffer_destroy(p->gpu, &p->result);
+  for (uint32_t s = 0; s < FL_GPU_FRAMES_IN_FLIGHT; s++) fl_buffer_destroy(p->gpu, &p->readback[s]);
+  fl_pipeline_destroy(p->gpu, &p->pick);
+  fl_pipeline_destroy(p->gpu, &p->drag);
+  memset(p, 0, sizeof *p);
+}
+
+int fl_picker_add_target(fl_picker *p, const fl_buffer *positions, uint32_t first, uint32_t count)
+{
+  if (p->target_count == FL_PICK_MAX_TARGETS) return -1;
+  uint32_t t = p->target_count;
+  fl_binding pick_b[] = {{positions, 0, 0}, {&p->result, (VkDeviceSize)p->result_stride * t, 8}};
+  fl_binding drag_b[] = {{positions, 0, 0}};
+  if (!fl_pipeline_bind(p->gpu, &p->pick, pick_b, 2, &p->pick_sets[t]) ||
+      !fl_pipeline_bind(p->gpu, &p->drag, drag_b, 1, &p->drag_sets[t]))
+    return -1;
+  p->targets[t] = (fl_pick_target){positions, first, count};
+  p->target_count++;
+  return (int)t;
+}
+
+void fl_picker_request(fl_picker *p, const float origin[3], const float direction[3], float radius)
+{
+  memcpy(p->ray_origin, origin, sizeof p->ray_origin);
+  memcpy(p->ray_direction, direction, sizeof p->ray_direction);
+  p->radius = radius;
+  p->request_pending = true;
+}
+
+void fl_picker_record(fl_picker *p, VkCommandBuffer cmd, uint32_t slot)
+{
+  if (!p->request_pending || !p->target_count) return;
+  p->request_pending = false;
+  vkCmdFillBuffer(cmd, p->result.buffer, 0, VK_WHOLE_SIZE, 0xFFFFFFFFu);
+  fl_cmd_compute_barrier(cmd);
+  for (uint32_t pass = 0; pass < 2; pass++) {
+    for (uint32_t t = 0; t < p->target_count; t++) {
+      fl_pick_push push = {.origin = {p->ray_origin[0], p->ray_origin[1], p->ray_origin[2], p->radius},
+                           .direction = {p->ray_direction[0], p->ray_direction[1], p->ray_direction[2], 0},
+                           .counts = {p->targets[t].count, pass, p->targets[t].first, 0}};
+      fl_cmd_dispatch(cmd, &p->pick, p->pick_sets[t], &push, p->targets[t].count);
+    }
+    fl_cmd_compute_barrier(cmd);
+  }
+  VkBufferCopy region = {0, 0, p->result.size};
+  vkCmdCopyBuffer(cmd, p->result.buffer, p->readback[slot].buffer, 1, &region);
+  VkMemoryBarrier to_host = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER, .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+                             .dstAccessMask = VK_ACCESS_HOST_READ_BIT};
+  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0, NULL, 0,
+                       NULL);
+  p->slot_pending[slot] = true;
+}
+
+bool fl_picker_collect(fl_picker *p, uint32_t slot)
+{
+  if (!p->slot_pending[slot]) return false;
+  p->slot_pending[slot] = false;
+  float best = 0;
+  bool found = false;
+  for (uint32_t t = 0; t < p->target_count; t++) {
+    const uint32_t *r = (const uint32_t *)((const char *)p->readback[slot].mapped + (size_t)p->result_stride * t);
+    if (r[0] == 0xFFFFFFFFu || r[1] == 0xFFFFFFFFu) continue;
+    float d;
+    memcpy(&d, &r[0], sizeof d);
+    if (!found || d < best) {
+      best = d;
+      found = true;
+      p->held_target = t;
+      p->held_index = r[1];
+    }
+  }
+  if (found) {
+    p->held = true;
+    p->held_distance = best;
+    for (int a = 0; a < 3; a++) p->drag_target[a] = p->ray_origin[a] + best * p->ray_direction[a];
+  }
+  return found;
+}
+
+void fl_picker_record_drag(const fl_picker *p, VkCommandBuffer cmd, float h)
+{
+  if (!p->held) return;
+  const fl_pick_target *t = &p->targets[p->held_target];
+  fl_pick_push push = {.origin = {0, 0, 0, h},
+                       .direction = {p->drag_target[0], p->drag_target[1], p->drag_target[2], p->drag_compliance},
+                       .counts = {t->count, p->held_index, t->first, 0}};
+  fl_cmd_dispatch(cmd, &p->drag, p->drag_sets[p->held_target], &push, 1);
+  fl_cmd_compute_barrier(cmd);
+}
+
+void fl_picker_release(fl_picker *p) { p->held = false; }

@@ -1,0 +1,54 @@
+/* sim/common/radix_sort: stable LSD radix sort of (key, value) uint32 pairs by
+ * the low key_bits bits of the key, on the GPU, FL_SORT_RADIX_BITS (4) bits a
+ * pass. The output equals a CPU stable sort by (key & mask): equal keys keep
+ * their input order, so it is deterministic. Bits above key_bits are carried
+ * along but do not order.
+ *
+ * One pass, over tiles of workgroup_size x FL_SORT_ITEMS (2048) elements:
+ *   histogram  per tile digit counts, digit-major: hist[digit * tiles + tile]
+ *   scan       fl_scan of hist in place: each (digit, tile)'s first output slot
+ *   scatter    each element to its slot + its rank among equal digits of the
+ *              tile (common/sort_scatter.comp: no subgroup operations)
+ * Passes ping-pong between keys[0]/values[0] and keys[1]/values[1]: pass p
+ * writes keys[(p + 1) % 2], so the result is in keys[passes % 2]
+ * (fl_radix_sort_keys / _values say which). The input is keys[0]/values[0]
+ * unless fl_radix_sort_bind names other buffers, which are then only read.
+ *
+ * Descriptor sets are made at creation and bind, so recording allocates
+ * nothing. fl_radix_sort_record inserts the barriers between its passes; the
+ * caller puts one before (input written) and one after (result read). */
+#pragma once
+#include "gpu/gpu.h"
+#include "sim/common/scan.h"
+#include "sort_shared.h"
+
+typedef struct {
+  fl_pipeline histogram, scatter;   /* common/sort_histogram.comp, common/sort_scatter.comp */
+  fl_scan scan;                     /* scans `hist` in place */
+  uint32_t max_count;
+  uint32_t tile;                    /* elements per workgroup: workgroup size x FL_SORT_ITEMS */
+  uint32_t max_tiles;
+  fl_buffer keys[2], values[2];     /* ping-pong; [0] is the default input */
+  fl_buffer hist;                   /* FL_SORT_DIGITS x tiles counts, then their scan */
+  /* [0]: input -> [1]; [1]: keys[1] -> keys[0]; [2]: keys[0] -> keys[1] */
+  VkDescriptorSet hist_set[3], scatter_set[3];
+} fl_radix_sort;
+
+/* Creates the pipelines and buffers for up to max_count (>= 1) pairs; the input is keys[0]/values[0]. */
+bool fl_radix_sort_create(fl_gpu *gpu, uint32_t max_count, fl_radix_sort *out);
+/* Frees everything; accepts a zeroed sort. */
+void fl_radix_sort_destroy(fl_gpu *gpu, fl_radix_sort *sort);
+/* Sorts from the caller's buffers (each holding max_count uints, neither
+ * keys[1] nor values[1]) from now on; NULL, NULL goes back to keys[0]/values[0]. */
+bool fl_radix_sort_bind(fl_gpu *gpu, fl_radix_sort *sort, const fl_buffer *keys_in, const fl_buffer *values_in);
+/* Records the sort of the first `count` pairs (clamped to max_count) by their
+ * low key_bits bits (1..32; clamped). */
+void fl_radix_sort_record(const fl_radix_sort *sort, VkCommandBuffer cmd, uint32_t count, uint32_t key_bits);
+/* Passes a sort by key_bits bits takes: ceil(key_bits / FL_SORT_RADIX_BITS), at least 1. */
+uint32_t fl_radix_sort_passes(uint32_t key_bits);
+/* The buffer that holds the sorted keys after a sort by key_bits bits. */
+const fl_buffer *fl_radix_sort_keys(const fl_radix_sort *sort, uint32_t key_bits);
+/* The buffer that holds the values in key order after a sort by key_bits bits. */
+const fl_buffer *fl_radix_sort_values(const fl_radix_sort *sort, uint32_t key_bits);
+/* Bytes a sort of `count` pairs must move (histogram, scan and scatter of every pass), for GB/s. */
+uint64_t fl_radix_sort_bytes(const fl_radix_sort *sort, uint32_t count, uint32_t key_bits);

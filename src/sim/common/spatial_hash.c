@@ -1,0 +1,158 @@
+/* sim/common/spatial_hash: the GPU spatial hash and its CPU reference (see spatial_hash.h). */
+#include "sim/common/spatial_hash.h"
+
+#include "core/log.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+_Static_assert(sizeof(fl_hash_push) == 32, "fl_hash_push must match its GLSL block");
+
+uint32_t fl_spatial_hash_table_size_for(uint32_t max_particles)
+{
+  uint64_t want = 2 * (uint64_t)(max_particles ? max_particles : 1), size = 2;
+  while (size < want) size <<= 1;
+  return size > 0x80000000u ? 0x80000000u : (uint32_t)size;
+}
+
+bool fl_spatial_hash_create(fl_gpu *gpu, uint32_t max_particles, fl_spatial_hash *out)
+{
+  memset(out, 0, sizeof *out);
+  if (max_particles == 0) return fl_error_set("spatial hash: max_particles must be at least 1");
+  uint32_t table = fl_spatial_hash_table_size_for(max_particles);
+  uint64_t table_bytes = (uint64_t)table * 4, limit = gpu->props.limits.maxStorageBufferRange;
+  if (table_bytes > limit || (uint64_t)max_particles * 16 > limit)
+    return fl_error_set("spatial hash: %u particles need a %u-entry table (%llu bytes) and %llu bytes of positions; "
+                        "maxStorageBufferRange is %u bytes",
+                        max_particles, table, (unsigned long long)table_bytes,
+                        (unsigned long long)max_particles * 16, gpu->props.limits.maxStorageBufferRange);
+  out->max_particles = max_particles;
+  out->table_size = table;
+  while ((1u << out->key_bits) < table) out->key_bits++;
+  bool ok = fl_pipeline_compute(gpu, "common/hash_keys.comp", sizeof(fl_hash_push), 0, &out->keys) &&
+            fl_pipeline_compute(gpu, "common/hash_cells.comp", sizeof(fl_hash_push), 0, &out->cells) &&
+            fl_radix_sort_create(gpu, max_particles, &out->sort) &&
+            fl_buffer_create(gpu, table_bytes, FL_MEMORY_DEVICE, "spatial hash cell start", &out->cell_start) &&
+            fl_buffer_create(gpu, table_bytes, FL_MEMORY_DEVICE, "spatial hash cell end", &out->cell_end);
+  fl_binding cells_b[] = {{fl_radix_sort_keys(&out->sort, out->key_bits), 0, 0}, {&out->cell_start, 0, 0},
+                          {&out->cell_end, 0, 0}};
+  ok = ok && fl_pipeline_bind(gpu, &out->cells, cells_b, 3, &out->cells_set);
+  if (!ok) {
+    fl_error_wrap("spatial hash of %u particles", max_particles);
+    fl_spatial_hash_destroy(gpu, out);
+  }
+  return ok;
+}
+
+void fl_spatial_hash_destroy(fl_gpu *gpu, fl_spatial_hash *hash)
+{
+  if (gpu->device) {
+    if (hash->keys_set) vkFreeDescriptorSets(gpu->device, gpu->descriptor_pool, 1, &hash->keys_set);
+    if (hash->cells_set) vkFreeDescriptorSets(gpu->device, gpu->descriptor_pool, 1, &hash->cells_set);
+  }
+  fl_radix_sort_destroy(gpu, &hash->sort);
+  fl_buffer_destroy(gpu, &hash->cell_start);
+  fl_buffer_destroy(gpu, &hash->cell_end);
+  fl_pipeline_destroy(gpu, &hash->keys);
+  fl_pipeline_destroy(gpu, &hash->cells);
+  memset(hash, 0, sizeof *hash);
+}
+
+bool fl_spatial_hash_bind(fl_gpu *gpu, fl_spatial_hash *hash, const fl_buffer *positions)
+{
+  VkDeviceSize need = (VkDeviceSize)hash->max_particles * 16;
+  if (!positions || !positions->buffer) return fl_error_set("spatial hash: bind needs a positions buffer");
+  if (positions->size < need)
+    return fl_error_set("spatial hash: a positions buffer of %llu bytes cannot hold max_particles = %u vec4s",
+                        (unsigned long long)positions->size, hash->max_particles);
+  if (hash->keys_set) vkFreeDescriptorSets(gpu->device, gpu->descriptor_pool, 1, &hash->keys_set);
+  hash->keys_set = VK_NULL_HANDLE;
+  fl_binding b[] = {{positions, 0, 0}, {&hash->sort.keys[0], 0, 0}, {&hash->sort.values[0], 0, 0}};
+  if (!fl_pipeline_bind(gpu, &hash->keys, b, 3, &hash->keys_set)) return fl_error_wrap("spatial hash: bind");
+  return true;
+}
+
+void fl_spatial_hash_bytes(const fl_spatial_hash *hash, uint32_t count, uint64_t bytes[3])
+{
+  if (count > hash->max_particles) count = hash->max_particles;
+  bytes[0] = (uint64_t)count * (16 + 8);                                 /* read a position, write (key, index) */
+  bytes[1] = fl_radix_sort_bytes(&hash->sort, count, hash->key_bits);
+  bytes[2] = (uint64_t)hash->table_size * 8 + (uint64_t)count * (4 + 8); /* clear both tables; read keys,
+                                                                          * write at most start and end each */
+}
+
+void fl_spatial_hash_record(const fl_spatial_hash *hash, VkCommandBuffer cmd, uint32_t count, float cell_size,
+                            fl_profiler *prof, uint32_t slot)
+{
+  if (count > hash->max_particles) count = hash->max_particles;
+  uint64_t bytes[3];
+  fl_spatial_hash_bytes(hash, count, bytes);
+  fl_hash_push push = {.cell = {1.0f / cell_size, 0, 0, 0}, .counts = {count, hash->table_size, 0, 0}};
+
+  int scope = prof ? fl_profiler_begin(prof, slot, FL_QUEUE_COMPUTE, cmd, "hash/keys", bytes[0]) : -1;
+  fl_cmd_dispatch(cmd, &hash->keys, hash->keys_set, &push, count);
+  fl_cmd_compute_barrier(cmd);
+  if (prof) fl_profiler_end(prof, slot, FL_QUEUE_COMPUTE, cmd, scope);
+
+  scope = prof ? fl_profiler_begin(prof, slot, FL_QUEUE_COMPUTE, cmd, "hash/sort", bytes[1]) : -1;
+  fl_radix_sort_record(&hash->sort, cmd, count, hash->key_bits);
+  fl_cmd_compute_barrier(cmd);
+  if (prof) fl_profiler_end(prof, slot, FL_QUEUE_COMPUTE, cmd, scope);
+
+  scope = prof ? fl_profiler_begin(prof, slot, FL_QUEUE_COMPUTE, cmd, "hash/cells", bytes[2]) : -1;
+  vkCmdFillBuffer(cmd, hash->cell_start.buffer, 0, (VkDeviceSize)hash->table_size * 4, FL_HASH_EMPTY);
+  vkCmdFillBuffer(cmd, hash->cell_end.buffer, 0, (VkDeviceSize)hash->table_size * 4, FL_HASH_EMPTY);
+  fl_cmd_compute_barrier(cmd);
+  fl_cmd_dispatch(cmd, &hash->cells, hash->cells_set, &push, count);
+  if (prof) fl_profiler_end(prof, slot, FL_QUEUE_COMPUTE, cmd, scope);
+}
+
+const fl_buffer *fl_spatial_hash_sorted_index(const fl_spatial_hash *hash)
+{
+  return fl_radix_sort_values(&hash->sort, hash->key_bits);
+}
+
+const fl_buffer *fl_spatial_hash_cell_start(const fl_spatial_hash *hash) { return &hash->cell_start; }
+
+const fl_buffer *fl_spatial_hash_cell_end(const fl_spatial_hash *hash) { return &hash->cell_end; }
+
+uint32_t fl_spatial_hash_table_size(const fl_spatial_hash *hash) { return hash->table_size; }
+
+void fl_spatial_hash_cell(const float x[3], float cell_size, int32_t cell[3])
+{
+  float inv = 1.0f / cell_size;
+  for (int a = 0; a < 3; a++) cell[a] = (int32_t)floorf(x[a] * inv);
+}
+
+uint32_t fl_spatial_hash_index(const int32_t cell[3], uint32_t table_size)
+{
+  return (((uint32_t)cell[0] * FL_HASH_PRIME_X) ^ ((uint32_t)cell[1] * FL_HASH_PRIME_Y) ^
+          ((uint32_t)cell[2] * FL_HASH_PRIME_Z)) &
+         (table_size - 1);
+}
+
+bool fl_spatial_hash_cpu(const float *positions, uint32_t count, float cell_size, uint32_t table_size,
+                         uint32_t *sorted_index, uint32_t *cell_start, uint32_t *cell_end)
+{
+  uint32_t *keys = malloc((size_t)(count ? count : 1) * sizeof *keys);
+  if (!keys) return fl_error_set("spatial hash (CPU): out of host memory for %u particles", count);
+  /* A counting sort by hash is a stable sort: ascending index within a hash. */
+  memset(cell_start, 0, (size_t)table_size * sizeof *cell_start); /* counts first */
+  for (uint32_t i = 0; i < count; i++) {
+    int32_t c[3];
+    fl_spatial_hash_cell(positions + 4 * (size_t)i, cell_size, c);
+    keys[i] = fl_spatial_hash_index(c, table_size);
+    cell_start[keys[i]]++;
+  }
+  uint32_t sum = 0;
+  for (uint32_t h = 0; h < table_size; h++) {
+    uint32_t n = cell_start[h];
+    cell_start[h] = n ? sum : FL_HASH_EMPTY;
+    cell_end[h] = n ? sum : FL_HASH_EMPTY; /* the fill cursor, then one past the last */
+    sum += n;
+  }
+  for (uint32_t i = 0; i < count; i++) sorted_index[cell_end[keys[i]]++] = i;
+  free(keys);
+  return true;
+}
