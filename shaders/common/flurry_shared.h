@@ -88,6 +88,7 @@ FL_STRUCT_BEGIN(fl_cloth_push)
   vec4 domain_min;  /* xyz: domain min, w: time at the end of the substep (s) */
   vec4 domain_max;  /* xyz: domain max, w: Jacobi over-relaxation omega */
   uvec4 range;      /* x: first element, y: element count, z: collider count, w: particle count */
+  vec4 hash;        /* self-collision: x: 1 / hash cell size, y: hash table size (a power of two) */
 FL_STRUCT_END(fl_cloth_push)
 
 /* Push constants of common/pick.comp and common/drag.comp (any vec4 positions). */

@@ -3,8 +3,11 @@
 // digits (key >> shift) & (FL_SORT_DIGITS - 1) of its tile of
 // workgroup_size x FL_SORT_ITEMS keys and writes the counts digit-major:
 // hist[digit * tiles + tile], so that the exclusive scan of hist gives every
-// (digit, tile) its first output position. Integer atomics on shared memory
-// only; the counts do not depend on their order.
+// (digit, tile) its first output position. Each invocation counts its
+// FL_SORT_ITEMS consecutive keys in registers and adds its nonzero counts to
+// shared counters with integer atomics (half the time of one atomic per key
+// on lavapipe); sums do not depend on their order, so the result is
+// deterministic.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "compute.glsl"

@@ -21,7 +21,7 @@ static bool create_pipelines(fl_gpu *gpu, fl_cloth_pipelines *p)
       {&p->bend_gather, "cloth/bend_gather.comp"},   {&p->add_delta, "cloth/add_delta.comp"},
       {&p->wind_faces, "cloth/wind_faces.comp"},     {&p->wind_gather, "cloth/wind_gather.comp"},
       {&p->contacts, "cloth/contacts.comp"},         {&p->velocity, "cloth/velocity.comp"},
-      {&p->edge_damping, "cloth/edge_damping.comp"},
+      {&p->edge_damping, "cloth/edge_damping.comp"}, {&p->self_collide, "cloth/self_collide.comp"},
   };
   for (size_t i = 0; i < sizeof list / sizeof list[0]; i++)
     if (!fl_pipeline_compute(gpu, list[i].name, sizeof(fl_cloth_push), 0, list[i].pipe)) return false;
@@ -62,6 +62,9 @@ static const fl_buffer *buffer_for(const fl_cloth_system *s, uint32_t binding, c
   case FL_CLOTH_B_TRI_OBJECT: return &s->tri_object;
   case FL_CLOTH_B_FACE_FORCE: return &s->face_force;
   case FL_CLOTH_B_COLLIDERS: return c->colliders;
+  case FL_CLOTH_B_SORTED: return s->hash.max_particles ? fl_spatial_hash_sorted_index(&s->hash) : NULL;
+  case FL_CLOTH_B_CELL_START: return s->hash.max_particles ? fl_spatial_hash_cell_start(&s->hash) : NULL;
+  case FL_CLOTH_B_CELL_END: return s->hash.max_particles ? fl_spatial_hash_cell_end(&s->hash) : NULL;
   default: return NULL;
   }
 }
@@ -163,6 +166,9 @@ static bool create_sets(fl_cloth_system *s, const fl_buffer *colliders)
             bind(s, &p->wind_faces, &plain, &s->wind_faces_set) && bind(s, &p->wind_gather, &wind, &s->wind_gather_set) &&
             bind(s, &p->contacts, &plain, &s->contacts_set) && bind(s, &p->velocity, &plain, &s->velocity_set) &&
             bind(s, &p->edge_damping, &damping, &s->edge_damping_set);
+  if (ok && s->any_self_collision)
+    ok = fl_spatial_hash_create(s->gpu, s->build.particle_count, &s->hash) &&
+         fl_spatial_hash_bind(s->gpu, &s->hash, &s->pos) && bind(s, &p->self_collide, &plain, &s->self_collide_set);
   fl_cloth_family *fams[2] = {&s->distance, &s->bend};
   const fl_pipeline *gs[2] = {&p->distance_gs, &p->bend_gs}, *lam[2] = {&p->distance_lambda, &p->bend_lambda},
                     *gat[2] = {&p->distance_gather, &p->bend_gather};
@@ -209,6 +215,7 @@ void fl_cloth_system_destroy(fl_cloth_system *s)
   }
   family_destroy(gpu, &s->distance);
   family_destroy(gpu, &s->bend);
+  fl_spatial_hash_destroy(gpu, &s->hash);
   fl_buffer *buffers[] = {&s->pos, &s->prev, &s->vel, &s->accel, &s->delta, &s->object_of, &s->objects,
                           &s->triangles, &s->tri_object, &s->face_force, &s->tri_first, &s->tri_items,
                           &s->face_normals};
@@ -232,6 +239,10 @@ void fl_cloth_push_fill(const fl_cloth_system *s, const fl_sim_desc *sim, uint32
   out->domain_max[3] = sim->relaxation;
   out->range[2] = collider_count;
   out->range[3] = s->build.particle_count;
+  if (s->any_self_collision) {
+    out->hash[0] = 1.0f / s->self_cell_size;
+    out->hash[1] = (float)fl_spatial_hash_table_size(&s->hash);
+  }
 }
 
 /* One timed dispatch over `threads` with the given range, then a barrier. */
@@ -320,6 +331,18 @@ void fl_cloth_record_substep(fl_cloth_system *s, VkCommandBuffer cmd, const fl_s
   pass(cmd, &p->contacts, s->contacts_set, push, 0, n, n);
   fl_profiler_end(prof, slot, FL_QUEUE_COMPUTE, cmd, scope);
 
+  if (s->any_self_collision) {
+    fl_spatial_hash_record(&s->hash, cmd, n, s->self_cell_size, prof, slot);
+    fl_cmd_compute_barrier(cmd);
+    /* Per particle: its position, previous position and object, and about 8
+     * neighbours' (positions, previous positions, objects) through the hash. */
+    scope = fl_profiler_begin(prof, slot, FL_QUEUE_COMPUTE, cmd, "cloth/self", (uint64_t)n * (9 * (32 + 4 + 4) + 16));
+    fl_cloth_push once = push;
+    once.domain_max[3] = 1.0f; /* contacts are averaged, not over-relaxed */
+    pass(cmd, &p->self_collide, s->self_collide_set, push, 0, n, n);
+    pass(cmd, &p->add_delta, s->add_pos_set, once, 0, n, n);
+    fl_profiler_end(prof, slot, FL_QUEUE_COMPUTE, cmd, scope);
+  }
   scope = fl_profiler_begin(prof, slot, FL_QUEUE_COMPUTE, cmd, "cloth/velocity", (uint64_t)n * (16 + 16 + 16 + 4));
   pass(cmd, &p->velocity, s->velocity_set, push, 0, n, n);
   if (s->any_edge_damping) {

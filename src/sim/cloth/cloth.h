@@ -21,6 +21,7 @@
 #include "sim/cloth/cloth_build.h"
 #include "sim/common/gpu_mesh.h"
 #include "sim/common/pick.h"
+#include "sim/common/spatial_hash.h"
 
 typedef struct {
   fl_pipeline predict, distance_gs, bend_gs, distance_lambda, bend_lambda, distance_gather, bend_gather, add_delta,
@@ -44,6 +45,7 @@ typedef struct {
   fl_mesh_normals_binding normals_binding[FL_GPU_FRAMES_IN_FLIGHT];
   VkDescriptorSet predict_set, add_pos_set, add_vel_set, wind_faces_set, wind_gather_set, contacts_set,
       velocity_set, edge_damping_set, self_collide_set;
+  fl_spatial_hash hash;           /* self-collision: built over every cloth particle */
   bool any_wind, any_edge_damping, any_self_collision;
   float self_cell_size;          /* the largest thickness of the self-colliding objects */
 } fl_cloth_system;

@@ -1,0 +1,73 @@
+// cloth/self_collide.comp: step 6 of the substep (cloth_spec.h): particle-
+// particle contacts of self-colliding cloth, within one object and between
+// objects, found through the spatial hash (common/spatial_hash.glsl). Mesh
+// neighbours (same object, |di| <= 2 and |dj| <= 2) are skipped. Each contact
+// pushes particle i by s (thickness_i - d) n and corrects the sliding between
+// the layers with static and kinetic friction (Macklin 2014), s = w_i/(w_i+w_j);
+// all read the positions before this pass, and add_delta averages by count.
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#include "compute.glsl"
+#include "flurry_shared.h"
+#include "buffers.glsl"
+#include "spatial_hash.glsl"
+layout(push_constant) uniform Push { fl_cloth_push pc; };
+
+layout(std430, binding = FL_CLOTH_B_POS) readonly buffer Pos { vec4 pos[]; };
+layout(std430, binding = FL_CLOTH_B_PREV) readonly buffer Prev { vec4 prev[]; };
+layout(std430, binding = FL_CLOTH_B_OBJECT) readonly buffer ObjectOf { uint object_of[]; };
+layout(std430, binding = FL_CLOTH_B_OBJECTS) readonly buffer Objects { fl_gpu_cloth_object objects[]; };
+layout(std430, binding = FL_CLOTH_B_DELTA) writeonly buffer Delta { vec4 delta[]; };
+layout(std430, binding = FL_CLOTH_B_SORTED) readonly buffer HashSorted { uint hash_sorted[]; };
+layout(std430, binding = FL_CLOTH_B_CELL_START) readonly buffer HashStart { uint hash_start[]; };
+layout(std430, binding = FL_CLOTH_B_CELL_END) readonly buffer HashEnd { uint hash_end[]; };
+
+// The friction correction of cloth_spec.h step 5 on a relative displacement D.
+vec3 friction(vec3 D, vec3 n, float depth, float mu_s, float mu_k)
+{
+  vec3 dt = D - dot(D, n) * n;
+  float lt = length(dt);
+  if (lt == 0.0) return vec3(0.0);
+  return -dt * (lt < mu_s * depth ? 1.0 : min(mu_k * depth / lt, 1.0));
+}
+
+void main()
+{
+  uint i = fl_thread_index();
+  if (i >= pc.range.w) return;
+  vec4 pi = pos[i];
+  uint oi = object_of[i];
+  fl_gpu_cloth_object obi = objects[oi];
+  if (pi.w <= 0.0 || obi.params.z == 0.0) {
+    delta[i] = vec4(0.0);
+    return;
+  }
+  uint nx = obi.grid.z, li = i - obi.grid.x;
+  int gi = int(li % nx), gj = int(li / nx);
+  float thick = obi.contact.z;
+  vec3 sum = vec3(0.0);
+  float count = 0.0;
+  ivec3 c = fl_hash_cell_inv(pi.xyz, pc.hash.x);
+  FL_HASH_FOR_NEIGHBOURS(c, uint(pc.hash.y), hash_start, hash_end, hash_sorted, j) {
+    if (j == i) continue;
+    uint oj = object_of[j];
+    fl_gpu_cloth_object obj = objects[oj];
+    if (obj.params.z == 0.0) continue;
+    if (oj == oi) {
+      uint lj = j - obi.grid.x;
+      int di = int(lj % nx) - gi, dj = int(lj / nx) - gj;
+      if (abs(di) <= 2 && abs(dj) <= 2) continue;  // a mesh neighbour
+    }
+    vec4 pj = pos[j];
+    vec3 dx = pi.xyz - pj.xyz;
+    float d = length(dx);
+    if (!(d < thick) || d < 1e-12) continue;
+    vec3 n = dx / d;
+    float s = pi.w / (pi.w + pj.w), depth = thick - d;
+    vec3 D = (pi.xyz - prev[i].xyz) - (pj.xyz - prev[j].xyz);
+    vec3 fr = friction(D, n, depth, sqrt(obi.contact.x * obj.contact.x), sqrt(obi.contact.y * obj.contact.y));
+    sum += s * depth * n + s * fr;
+    count += 1.0;
+  } FL_HASH_END_NEIGHBOURS
+  delta[i] = vec4(sum, count);
+}

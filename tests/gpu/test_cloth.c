@@ -1,0 +1,827 @@
+/* tests/gpu/test_cloth.c: the XPBD cloth system on the GPU (sim/cloth/cloth.c,
+ * shaders/cloth/) against its CPU reference (sim/cloth/cloth_cpu.c), and
+ * physical invariants of the GPU substep (cloth_spec.h):
+ *   gpu_vs_cpu_*  the same build, colliders and (perturbed, non-flat) start
+ *                 state on both; after a few substeps every position agrees
+ *                 within 1e-4 of the cloth size and w is bitwise equal:
+ *                 colouring + isometric, colouring + dihedral, Jacobi (one
+ *                 isometric and one dihedral object), wind drag + lift (one
+ *                 object with wind, one without), sphere + box + moving sphere
+ *                 + ground + domain walls with friction, edge damping (beside
+ *                 a point-damped object)
+ *   xpbd_promise  a sheet hanging from its top edge settles to the same sag
+ *                 (< 2%) at 10 and 40 substeps per frame, and 4x the
+ *                 compliance sags ~4x as much
+ *   free_fall     no colliders: y = y0 + v0 t - g t^2/2 within 1% of the fall,
+ *                 and the symplectic Euler form y0 + v0 t - g h^2 n(n+1)/2 to 1e-5
+ *   no_penetration 200 frames dropped on a sphere, a box and the ground
+ *                 (through fl_world): no particle deeper than the thickness
+ *                 in any collider, and the cloth does rest on sphere and box
+ *   pins          pinned particles are bitwise where they started after 300
+ *                 substeps with wind and a collider, both solvers
+ *   builtin_scenes_no_nan  cloth, curtain and drape (16x16, no self-collision)
+ *                 for >= 1000 substeps through fl_world: nan_count == 0
+ *   pick_and_drag a ray through a particle picks what a CPU nearest-along-ray
+ *                 search picks (that particle); misses and pinned particles are
+ *                 not grabbed; dragging pulls the particle to the target
+ *   report_stats  fl_world_stats max/mean strain (and the closest
+ *                 non-neighbour pair) equal a CPU computation from the
+ *                 read-back positions, for both objects of a two-cloth world.
+ * Self-collision is not tested here (the spatial hash lands later). */
+#include "gpu_fixture.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "flurry_shared.h"
+#include "gpu/profiler.h"
+#include "scene/scene.h"
+#include "sim/cloth/cloth.h"
+#include "sim/cloth/cloth_cpu.h"
+#include "sim/common/gpu_mesh.h"
+#include "sim/common/pick.h"
+#include "sim/common/sdf_cpu.h"
+#include "sim/world.h"
+
+typedef float vec4f[4];
+
+/* ---- a fixed-seed generator ---- */
+
+static uint32_t rng_state = 0x9e3779b9u;
+static float rnd(float lo, float hi)
+{
+  uint32_t x = rng_state;
+  x ^= x << 13;
+  x ^= x >> 17;
+  x ^= x << 5;
+  rng_state = x;
+  return lo + (hi - lo) * (float)(x >> 8) / 16777216.0f;
+}
+
+/* ---- the cloth system driven directly, beside its CPU reference ---- */
+
+typedef struct {
+  fl_gpu *gpu;
+  fl_scene scene;
+  fl_mesh_normals mn;
+  fl_gpu_collider colliders[FL_MAX_COLLIDERS]; /* the whole uniform block, unused records zero */
+  uint32_t collider_count;
+  fl_buffer collider_buf;
+  fl_cloth_system sys;
+  fl_cloth_cpu cpu;
+  fl_profiler prof;
+  uint32_t n;
+  uint64_t gpu_steps, cpu_steps; /* substeps run on each side (their end times follow from these) */
+} rig;
+
+static void rig_destroy(rig *r)
+{
+  fl_cloth_cpu_destroy(&r->cpu);
+  fl_cloth_system_destroy(&r->sys);
+  fl_profiler_destroy(&r->prof);
+  fl_buffer_destroy(r->gpu, &r->collider_buf);
+  fl_mesh_normals_destroy(r->gpu, &r->mn);
+}
+
+static bool rig_create(fl_gpu *gpu, const char *json, const char *const *overrides, int override_count, rig *r)
+{
+  memset(r, 0, sizeof *r);
+  r->gpu = gpu;
+  fl_error_clear();
+  if (!fl_scene_parse(json, "inline.json", overrides, override_count, &r->scene)) {
+    fprintf(stderr, "  scene: %s\n", fl_error_message());
+    return false;
+  }
+  fl_cloth_desc descs[FL_SCENE_MAX_OBJECTS];
+  char names[FL_SCENE_MAX_OBJECTS][FL_SCENE_NAME_MAX];
+  uint32_t count = 0;
+  for (uint32_t i = 0; i < r->scene.object_count; i++) {
+    const fl_scene_object *o = &r->scene.objects[i];
+    if (o->type == FL_OBJECT_COLLIDER) fl_collider_pack(&o->collider, &r->colliders[r->collider_count++]);
+    if (o->type == FL_OBJECT_CLOTH) {
+      descs[count] = o->cloth;
+      memcpy(names[count], o->name, FL_SCENE_NAME_MAX);
+      count++;
+    }
+  }
+  bool ok = fl_mesh_normals_create(gpu, &r->mn) && fl_profiler_create(gpu, &r->prof) &&
+            fl_buffer_create(gpu, sizeof r->colliders, FL_MEMORY_DEVICE, "test colliders", &r->collider_buf) &&
+            fl_buffer_upload(gpu, &r->collider_buf, 0, r->colliders, sizeof r->colliders) &&
+            fl_cloth_system_create(gpu, &r->mn, descs, (const char(*)[FL_SCENE_NAME_MAX])names, count,
+                                   &r->collider_buf, &r->sys) &&
+            fl_cloth_cpu_create(&r->sys.build, &r->cpu);
+  /* Timestamps cost a flush each on lavapipe, and hundreds of substeps go into one
+   * command buffer here: scopes only label the passes. */
+  r->prof.enabled = false;
+  if (ok) r->n = r->sys.build.particle_count;
+  else fprintf(stderr, "  rig: %s\n", fl_error_message());
+  return ok;
+}
+
+static float rig_h(const rig *r) { return r->scene.sim.dt / (float)r->scene.sim.substeps; }
+
+/* The end time of substep k (0-based), as fl_world computes it. */
+static float rig_time(const rig *r, uint64_t k) { return (float)((double)rig_h(r) * (double)(k + 1)); }
+
+/* Records `steps` GPU substeps (in command buffers of at most 240), the picker's drag in each. */
+static bool rig_gpu(rig *r, int steps, const fl_picker *picker)
+{
+  while (steps > 0) {
+    int chunk = steps < 240 ? steps : 240;
+    VkCommandBuffer cmd;
+    if (!fl_gpu_begin_once(r->gpu, &cmd)) return false;
+    fl_profiler_reset(&r->prof, 0, FL_QUEUE_COMPUTE, cmd);
+    for (int s = 0; s < chunk; s++, r->gpu_steps++)
+      fl_cloth_record_substep(&r->sys, cmd, &r->scene.sim, r->collider_count, rig_h(r), rig_time(r, r->gpu_steps),
+                              picker, &r->prof, 0);
+    if (!fl_gpu_end_once(r->gpu, cmd)) return false;
+    fl_profiler_collect(&r->prof, 0);
+    steps -= chunk;
+  }
+  return true;
+}
+
+static void rig_cpu(rig *r, int steps)
+{
+  for (int s = 0; s < steps; s++, r->cpu_steps++)
+    fl_cloth_cpu_substep(&r->cpu, &r->scene.sim, r->colliders, r->collider_count, rig_h(r),
+                         rig_time(r, r->cpu_steps));
+}
+
+static bool rig_read(rig *r, vec4f *pos, vec4f *vel)
+{
+  VkDeviceSize bytes = (VkDeviceSize)r->n * 16;
+  return fl_buffer_readback(r->gpu, &r->sys.pos, 0, pos, bytes) &&
+         (!vel || fl_buffer_readback(r->gpu, &r->sys.vel, 0, vel, bytes));
+}
+
+/* Sets the same positions and velocities on both sides. */
+static bool rig_set(rig *r, const vec4f *pos, const vec4f *vel)
+{
+  VkDeviceSize bytes = (VkDeviceSize)r->n * 16;
+  memcpy(r->cpu.x, pos, bytes);
+  memcpy(r->cpu.v, vel, bytes);
+  return fl_buffer_upload(r->gpu, &r->sys.pos, 0, pos, bytes) && fl_buffer_upload(r->gpu, &r->sys.vel, 0, vel, bytes);
+}
+
+/* The largest side of any cloth object: the scale of the position tolerances. */
+static float rig_size(const rig *r)
+{
+  float s = 0;
+  for (uint32_t i = 0; i < r->scene.object_count; i++)
+    if (r->scene.objects[i].type == FL_OBJECT_CLOTH)
+      s = fmaxf(s, fmaxf(r->scene.objects[i].cloth.size[0], r->scene.objects[i].cloth.size[1]));
+  return s;
+}
+
+/* ---- GPU against the CPU reference ---- */
+
+typedef struct {
+  const char *json;
+  int steps;
+  float bump;      /* amplitude (m) of a smooth fold added to the rest shape, along the sheet's normal */
+  float jitter;    /* uniform random +- per component (m) added to every free particle */
+  float v0[3];     /* initial velocity of every free particle ... */
+  float vjitter;   /* ... plus uniform random +- per component */
+} compare_case;
+
+/* A deterministic non-flat, moving start state: the rest shape folded and jittered. */
+static void perturbed_state(const rig *r, const compare_case *cc, vec4f *pos, vec4f *vel)
+{
+  const fl_cloth_build *b = &r->sys.build;
+  rng_state = 0x2545f491u;
+  memcpy(pos, b->positions, (size_t)r->n * 16);
+  memset(vel, 0, (size_t)r->n * 16);
+  for (uint32_t p = 0; p < r->n; p++) {
+    if (pos[p][3] == 0.0f) continue;
+    const fl_gpu_cloth_object *o = &b->objects[b->particle_object[p]];
+    uint32_t local = p - o->grid[0], nx = o->grid[2], ny = o->grid[3];
+    float u = (float)(local % nx) / (float)(nx - 1), v = (float)(local / nx) / (float)(ny - 1);
+    /* Normal axis: y for "xz" sheets, z for "xy" ones (their rest z is constant). */
+    int axis = b->positions[o->grid[0]][2] == b->positions[o->grid[0] + o->grid[1] - 1][2] ? 2 : 1;
+    pos[p][axis] += cc->bump * sinf(3.0f * u + 1.0f) * cosf(2.5f * v - 0.5f);
+    for (int a = 0; a < 3; a++) {
+      pos[p][a] += rnd(-cc->jitter, cc->jitter);
+      vel[p][a] = cc->v0[a] + rnd(-cc->vjitter, cc->vjitter);
+    }
+  }
+}
+
+/* Max |gpu - cpu| over xyz, divided by `scale`; w must be bitwise equal. Reports the worst. */
+static double max_rel_diff(const vec4f *g, const vec4f *c, uint32_t n, double scale, const char *what, bool *w_same)
+{
+  double worst = 0;
+  uint32_t at = 0;
+  *w_same = true;
+  for (uint32_t i = 0; i < n; i++) {
+    for (int a = 0; a < 3; a++) {
+      double d = fabs((double)g[i][a] - (double)c[i][a]);
+      if (!(d <= worst)) {
+        worst = d;
+        at = i;
+      }
+    }
+    if (memcmp(&g[i][3], &c[i][3], sizeof(float)) != 0) *w_same = false;
+  }
+  fprintf(stderr, "  %s: max |gpu - cpu| = %.3g of the cloth size (particle %u: gpu %.7g %.7g %.7g, cpu %.7g %.7g %.7g)\n",
+          what, worst / scale, at, g[at][0], g[at][1], g[at][2], c[at][0], c[at][1], c[at][2]);
+  return isnan(worst) ? INFINITY : worst / scale;
+}
+
+static void compare(fl_gpu *gpu, const compare_case *cc, const char *what)
+{
+  rig r;
+  bool ok = rig_create(gpu, cc->json, NULL, 0, &r);
+  vec4f *pos = calloc(r.n ? r.n : 1, 16), *vel = calloc(r.n ? r.n : 1, 16), *gp = calloc(r.n ? r.n : 1, 16),
+        *start = calloc(r.n ? r.n : 1, 16);
+  ok = ok && pos && vel && gp && start;
+  if (ok) {
+    perturbed_state(&r, cc, pos, vel);
+    memcpy(start, pos, (size_t)r.n * 16);
+    ok = rig_set(&r, pos, vel) && rig_gpu(&r, cc->steps, NULL) && rig_read(&r, gp, NULL);
+    rig_cpu(&r, cc->steps);
+  }
+  double diff = INFINITY, moved = 0, scale = rig_size(&r);
+  bool w_same = false;
+  if (ok) {
+    diff = max_rel_diff((const vec4f *)gp, (const vec4f *)r.cpu.x, r.n, scale, what, &w_same);
+    for (uint32_t i = 0; i < r.n; i++)
+      for (int a = 0; a < 3; a++) moved = fmax(moved, fabs((double)r.cpu.x[i][a] - start[i][a]));
+  }
+  free(pos);
+  free(vel);
+  free(gp);
+  free(start);
+  rig_destroy(&r);
+  ENSURE_MSG(ok, "%s", fl_error_message());
+  ENSURE(moved > 1e-3 * scale); /* the comparison is not of a state that stood still */
+  ENSURE(w_same);
+  ENSURE_MSG(diff <= 1e-4, "%s: %.3g", what, diff);
+}
+
+#define SIM(extra)                                                                                      \
+  "\"sim\": { \"dt\": 0.0166666667, \"substeps\": 4, \"gravity\": [0, -9.81, 0],"                       \
+  " \"domain\": { \"min\": [-5, -5, -5], \"max\": [5, 5, 5] }" extra " }"
+
+static void colouring_isometric_body(fl_gpu *gpu)
+{
+  static const compare_case cc = {
+      .json = "{ " SIM(", \"iterations\": 2") ", \"objects\": [\n"
+              "  { \"type\": \"cloth\", \"name\": \"a\", \"resolution\": [12, 10], \"size\": [1, 0.8],\n"
+              "    \"mass\": 0.5, \"pin\": [\"top-left\", \"top-right\"], \"stretch_compliance\": 1e-5,\n"
+              "    \"shear_compliance\": 1e-5, \"bend_compliance\": 1e-3, \"bending\": \"isometric\",\n"
+              "    \"damping\": 0.5 } ] }",
+      .steps = 5, .bump = 0.1f, .jitter = 0.015f, .v0 = {0, -0.5f, 0}, .vjitter = 0.3f};
+  compare(gpu, &cc, "colouring, isometric");
+}
+FL_GPU_TEST(test_gpu_vs_cpu_colouring_isometric, colouring_isometric_body)
+
+static void colouring_dihedral_body(fl_gpu *gpu)
+{
+  static const compare_case cc = {
+      .json = "{ " SIM(", \"iterations\": 2") ", \"objects\": [\n"
+              "  { \"type\": \"cloth\", \"name\": \"a\", \"resolution\": [11, 12], \"size\": [0.9, 1],\n"
+              "    \"plane\": \"xy\", \"mass\": 0.5, \"pin\": [\"top\"], \"stretch_compliance\": 1e-5,\n"
+              "    \"bend_compliance\": 1e-2, \"bending\": \"dihedral\" } ] }",
+      .steps = 5, .bump = 0.1f, .jitter = 0.015f, .v0 = {0, 0, 0.3f}, .vjitter = 0.3f};
+  compare(gpu, &cc, "colouring, dihedral");
+}
+FL_GPU_TEST(test_gpu_vs_cpu_colouring_dihedral, colouring_dihedral_body)
+
+static void jacobi_body(fl_gpu *gpu)
+{
+  static const compare_case cc = {
+      .json = "{ " SIM(", \"iterations\": 3, \"solver\": \"jacobi\", \"relaxation\": 1.5") ", \"objects\": [\n"
+              "  { \"type\": \"cloth\", \"name\": \"a\", \"resolution\": [10, 10], \"mass\": 0.5,\n"
+              "    \"pin\": [\"corner:0,0\"], \"stretch_compliance\": 1e-5, \"bending\": \"isometric\" },\n"
+              "  { \"type\": \"cloth\", \"name\": \"b\", \"resolution\": [9, 11], \"size\": [0.8, 1],\n"
+              "    \"plane\": \"xy\", \"center\": [0, 1, 1], \"mass\": 0.3, \"pin\": [\"top\"],\n"
+              "    \"bend_compliance\": 1e-2, \"bending\": \"dihedral\" } ] }",
+      .steps = 5, .bump = 0.1f, .jitter = 0.015f, .v0 = {0.2f, -0.3f, 0}, .vjitter = 0.3f};
+  compare(gpu, &cc, "jacobi, isometric + dihedral");
+}
+FL_GPU_TEST(test_gpu_vs_cpu_jacobi, jacobi_body)
+
+static void wind_body(fl_gpu *gpu)
+{
+  static const compare_case cc = {
+      .json = "{ " SIM(", \"iterations\": 2") ", \"objects\": [\n"
+              "  { \"type\": \"cloth\", \"name\": \"flag\", \"resolution\": [12, 8], \"size\": [1.2, 0.8],\n"
+              "    \"plane\": \"xy\", \"pin\": [\"left\"], \"wind\": [3, 0.5, -2], \"drag\": 0.8, \"lift\": 0.4 },\n"
+              "  { \"type\": \"cloth\", \"name\": \"still\", \"resolution\": [8, 8], \"center\": [0, 1, 1.5],\n"
+              "    \"pin\": [\"top\"] } ] }",
+      .steps = 5, .bump = 0.08f, .jitter = 0.01f, .v0 = {0, 0, 0.5f}, .vjitter = 0.5f};
+  compare(gpu, &cc, "wind drag + lift");
+}
+FL_GPU_TEST(test_gpu_vs_cpu_wind, wind_body)
+
+static void colliders_body(fl_gpu *gpu)
+{
+  /* The sheet starts touching the sphere and box tops, overlapping the x = -0.45
+   * domain wall, with a sphere coming down on it; sliding velocities give both
+   * static and kinetic friction. */
+  static const compare_case cc = {
+      .json = "{ \"sim\": { \"dt\": 0.0166666667, \"substeps\": 4, \"iterations\": 2, \"gravity\": [0, -9.81, 0],\n"
+              "           \"domain\": { \"min\": [-0.45, 0, -2], \"max\": [2, 3, 2] } },\n"
+              "  \"objects\": [\n"
+              "  { \"type\": \"cloth\", \"name\": \"sheet\", \"resolution\": [12, 12], \"center\": [0, 0.56, 0],\n"
+              "    \"thickness\": 0.04, \"friction\": [0.6, 0.4], \"stretch_compliance\": 1e-6 },\n"
+              "  { \"type\": \"collider\", \"shape\": \"plane\", \"normal\": [0, 1, 0], \"offset\": 0.02 },\n"
+              "  { \"type\": \"collider\", \"shape\": \"sphere\", \"center\": [-0.2, 0.1, 0], \"radius\": 0.45,\n"
+              "    \"friction\": 0.5 },\n"
+              "  { \"type\": \"collider\", \"shape\": \"box\", \"center\": [0.35, 0.25, 0.1],\n"
+              "    \"half_extents\": [0.15, 0.3, 0.2], \"friction\": 0.8 },\n"
+              "  { \"type\": \"collider\", \"shape\": \"sphere\", \"center\": [0.25, 0.72, -0.3], \"radius\": 0.15,\n"
+              "    \"velocity\": [0.2, -1, 0], \"friction\": 0.3 } ] }",
+      .steps = 10, .bump = 0.0f, .jitter = 0.01f, .v0 = {0.3f, -1.0f, 0.2f}, .vjitter = 0.3f};
+  compare(gpu, &cc, "colliders + friction");
+}
+FL_GPU_TEST(test_gpu_vs_cpu_colliders, colliders_body)
+
+static void edge_damping_body(fl_gpu *gpu)
+{
+  static const compare_case cc = {
+      .json = "{ " SIM(", \"iterations\": 2") ", \"objects\": [\n"
+              "  { \"type\": \"cloth\", \"name\": \"edge\", \"resolution\": [10, 10], \"pin\": [\"top-left\"],\n"
+              "    \"damping\": 6, \"damping_model\": \"edge\" },\n"
+              "  { \"type\": \"cloth\", \"name\": \"point\", \"resolution\": [8, 8], \"center\": [0, 1, 1.5],\n"
+              "    \"damping\": 2 } ] }",
+      .steps = 5, .bump = 0.05f, .jitter = 0.01f, .v0 = {0, 0, 0}, .vjitter = 1.0f};
+  compare(gpu, &cc, "edge damping");
+}
+FL_GPU_TEST(test_gpu_vs_cpu_edge_damping, edge_damping_body)
+
+/* ---- the XPBD promise: the equilibrium does not depend on the substep count ---- */
+
+/* Mean sag (rest y - y over all particles) of a sheet hanging from its top edge after 60 frames. */
+static bool hanging_sag(fl_gpu *gpu, float compliance, int substeps, double *sag, double *vmax)
+{
+  static const char *const json =
+      "{ \"sim\": { \"dt\": 0.0166666667, \"iterations\": 4, \"gravity\": [0, -9.81, 0],\n"
+      "           \"domain\": { \"min\": [-100, -100, -100], \"max\": [100, 100, 100] } },\n"
+      "  \"objects\": [ { \"type\": \"cloth\", \"name\": \"sheet\", \"resolution\": [8, 8], \"plane\": \"xy\",\n"
+      "    \"mass\": 10, \"pin\": [\"top\"], \"bending\": \"none\", \"damping\": 20 } ] }";
+  char set_c[64], set_s[64], set_sub[64];
+  snprintf(set_c, sizeof set_c, "objects.sheet.stretch_compliance=%g", compliance);
+  snprintf(set_s, sizeof set_s, "objects.sheet.shear_compliance=%g", compliance);
+  snprintf(set_sub, sizeof set_sub, "sim.substeps=%d", substeps);
+  const char *sets[] = {set_c, set_s, set_sub};
+  rig r;
+  bool ok = rig_create(gpu, json, sets, 3, &r);
+  vec4f *pos = calloc(r.n ? r.n : 1, 16), *vel = calloc(r.n ? r.n : 1, 16);
+  ok = ok && pos && vel && rig_gpu(&r, 60 * substeps, NULL) && rig_read(&r, pos, vel);
+  *sag = 0;
+  *vmax = 0;
+  for (uint32_t p = 0; ok && p < r.n; p++) {
+    *sag += (double)r.sys.build.positions[p][1] - pos[p][1];
+    *vmax = fmax(*vmax, sqrt((double)vel[p][0] * vel[p][0] + (double)vel[p][1] * vel[p][1] +
+                             (double)vel[p][2] * vel[p][2]));
+  }
+  if (ok) *sag /= r.n;
+  free(pos);
+  free(vel);
+  rig_destroy(&r);
+  if (ok) fprintf(stderr, "  compliance %g, %d substeps: mean sag %.6g m, max speed %.3g m/s\n", compliance,
+                  substeps, *sag, *vmax);
+  return ok;
+}
+
+static void xpbd_promise_body(fl_gpu *gpu)
+{
+  double sag10, sag40, sag_soft, v10, v40, vsoft;
+  bool ok = hanging_sag(gpu, 1e-4f, 10, &sag10, &v10) && hanging_sag(gpu, 1e-4f, 40, &sag40, &v40) &&
+            hanging_sag(gpu, 4e-4f, 10, &sag_soft, &vsoft);
+  ENSURE_MSG(ok, "%s", fl_error_message());
+  /* At rest (float noise in v = dx/h aside), and sagging visibly. */
+  ENSURE(v10 < 0.01 && v40 < 0.01 && vsoft < 0.01);
+  ENSURE(sag10 > 1e-3);
+  ENSURE_MSG(fabs(sag40 - sag10) < 0.02 * sag10, "sag %.6g (10 substeps) vs %.6g (40 substeps)", sag10, sag40);
+  /* Linear elasticity: 4x the compliance, ~4x the sag. */
+  ENSURE_MSG(sag_soft > 3.5 * sag10 && sag_soft < 4.5 * sag10, "sag %.6g at 4x compliance vs %.6g", sag_soft, sag10);
+}
+FL_GPU_TEST(test_xpbd_promise, xpbd_promise_body)
+
+/* ---- free fall ---- */
+
+static void free_fall_body(fl_gpu *gpu)
+{
+  static const char *const json =
+      "{ \"sim\": { \"dt\": 0.0166666667, \"substeps\": 4, \"iterations\": 2, \"gravity\": [0, -9.81, 0],\n"
+      "           \"domain\": { \"min\": [-1000, -1000, -1000], \"max\": [1000, 1000, 1000] } },\n"
+      "  \"objects\": [ { \"type\": \"cloth\", \"name\": \"sheet\", \"resolution\": [10, 10],\n"
+      "    \"stretch_compliance\": 1e-4, \"damping\": 0 } ] }";
+  rig r;
+  bool ok = rig_create(gpu, json, NULL, 0, &r);
+  const int n = 240; /* 1 s */
+  const float v0[3] = {0.4f, 1.5f, -0.2f};
+  vec4f *pos = calloc(r.n ? r.n : 1, 16), *vel = calloc(r.n ? r.n : 1, 16);
+  ok = ok && pos && vel;
+  if (ok) {
+    memcpy(pos, r.sys.build.positions, (size_t)r.n * 16);
+    for (uint32_t p = 0; p < r.n; p++) memcpy(vel[p], v0, sizeof v0);
+    ok = rig_set(&r, pos, vel) && rig_gpu(&r, n, NULL) && rig_read(&r, pos, vel);
+  }
+  double h = rig_h(&r), t = h * n, g = 9.81, fall = 0.5 * g * t * t;
+  double worst_exact = 0, worst_sympl = 0, worst_xz = 0, worst_v = 0;
+  for (uint32_t p = 0; ok && p < r.n; p++) {
+    const float *x0 = r.sys.build.positions[p];
+    double exact = x0[1] + v0[1] * t - fall, sympl = x0[1] + v0[1] * t - g * h * h * n * (n + 1) / 2.0;
+    worst_exact = fmax(worst_exact, fabs(pos[p][1] - exact));
+    worst_sympl = fmax(worst_sympl, fabs(pos[p][1] - sympl));
+    worst_xz = fmax(worst_xz, fabs(pos[p][0] - (x0[0] + v0[0] * t)));
+    worst_xz = fmax(worst_xz, fabs(pos[p][2] - (x0[2] + v0[2] * t)));
+    worst_v = fmax(worst_v, fabs(vel[p][1] - (v0[1] - g * h * n)));
+  }
+  free(pos);
+  free(vel);
+  rig_destroy(&r);
+  ENSURE_MSG(ok, "%s", fl_error_message());
+  fprintf(stderr, "  fall %.4g m: |y - exact| %.3g, |y - symplectic| %.3g, |xz - x0 - v0 t| %.3g, |vy - (v0 - g t)| %.3g\n",
+          fall, worst_exact, worst_sympl, worst_xz, worst_v);
+  ENSURE(worst_exact <= 0.01 * fall);
+  ENSURE(worst_sympl <= 1e-5 * fall);
+  ENSURE(worst_xz <= 1e-5 * fall);
+  ENSURE(worst_v <= 1e-4 * g * t);
+}
+FL_GPU_TEST(test_free_fall, free_fall_body)
+
+/* ---- the world path: stepping frames the way the app does ---- */
+
+static bool make_world(fl_gpu *gpu, const char *json, fl_scene *scene, fl_world **world)
+{
+  fl_error_clear();
+  if (!fl_scene_parse(json, "inline.json", NULL, 0, scene)) {
+    fprintf(stderr, "  scene: %s\n", fl_error_message());
+    return false;
+  }
+  if (!fl_world_create(gpu, scene, world)) {
+    fprintf(stderr, "  world: %s\n", fl_error_message());
+    return false;
+  }
+  return true;
+}
+
+/* Records `frames` frames in one-shot command buffers, alternating slots, profiler reset per slot. */
+static bool step_frames(fl_gpu *gpu, fl_world *world, fl_profiler *prof, int frames)
+{
+  for (int f = 0; f < frames; f++) {
+    uint32_t slot = (uint32_t)f % FL_GPU_FRAMES_IN_FLIGHT;
+    VkCommandBuffer cmd;
+    if (!fl_gpu_begin_once(gpu, &cmd)) return false;
+    fl_profiler_reset(prof, slot, FL_QUEUE_COMPUTE, cmd);
+    fl_world_record_frame(world, cmd, prof, slot, true);
+    if (!fl_gpu_end_once(gpu, cmd)) return false;
+    fl_profiler_collect(prof, slot);
+  }
+  return true;
+}
+
+static const char *const DROP_SCENE =
+    "{ \"sim\": { \"dt\": 0.0166666667, \"substeps\": 4, \"iterations\": 2, \"gravity\": [0, -9.81, 0],\n"
+    "           \"domain\": { \"min\": [-2, 0, -2], \"max\": [2, 3, 2] } },\n"
+    "  \"objects\": [\n"
+    "    { \"type\": \"cloth\", \"name\": \"sheet\", \"resolution\": [16, 16], \"size\": [1.4, 1.4],\n"
+    "      \"center\": [0, 1.2, 0], \"mass\": 0.3, \"thickness\": 0.03, \"bend_compliance\": 1e-2 },\n"
+    "    { \"type\": \"collider\", \"name\": \"ground\", \"shape\": \"plane\", \"normal\": [0, 1, 0], \"offset\": 0.05 },\n"
+    "    { \"type\": \"collider\", \"name\": \"ball\", \"shape\": \"sphere\", \"center\": [-0.3, 0.35, 0], \"radius\": 0.3 },\n"
+    "    { \"type\": \"collider\", \"name\": \"block\", \"shape\": \"box\", \"center\": [0.35, 0.3, 0.1],\n"
+    "      \"half_extents\": [0.2, 0.25, 0.3], \"friction\": 0.8 } ] }";
+
+static void no_penetration_body(fl_gpu *gpu)
+{
+  fl_scene scene;
+  fl_world *world = NULL;
+  ENSURE(make_world(gpu, DROP_SCENE, &scene, &world));
+  fl_profiler prof;
+  float (*pos)[4] = NULL, (*vel)[4] = NULL;
+  uint32_t count = 0;
+  const int frames = 200;
+  bool ok = fl_profiler_create(gpu, &prof) && step_frames(gpu, world, &prof, frames) &&
+            fl_world_read_state(world, 0, &pos, &vel, &count);
+  fl_profiler_destroy(&prof);
+  fl_world_destroy(world);
+  ENSURE_MSG(ok, "%s", fl_error_message());
+  fl_gpu_collider col[3];
+  uint32_t nc = 0;
+  for (uint32_t i = 0; i < scene.object_count; i++)
+    if (scene.objects[i].type == FL_OBJECT_COLLIDER) fl_collider_pack(&scene.objects[i].collider, &col[nc++]);
+  const float thick = scene.objects[0].cloth.thickness, t = (float)(frames * (double)scene.sim.dt);
+  float min_sdf[3] = {INFINITY, INFINITY, INFINITY};
+  uint32_t deep = 0, bad = 0, at = 0;
+  for (uint32_t p = 0; p < count; p++) {
+    bool finite = isfinite(pos[p][0]) && isfinite(pos[p][1]) && isfinite(pos[p][2]);
+    bad += !finite;
+    for (uint32_t c = 0; c < nc && finite; c++) {
+      float d = fl_collider_sdf_cpu(&col[c], pos[p], t);
+      if (d < min_sdf[c]) min_sdf[c] = d;
+      if (d < -thick) {
+        if (!deep) at = p;
+        deep++;
+      }
+    }
+  }
+  fprintf(stderr, "  min sdf: ground %.4g, ball %.4g, block %.4g (thickness %g)\n", min_sdf[0], min_sdf[1], min_sdf[2],
+          thick);
+  if (deep) fprintf(stderr, "  particle %u at %g %g %g\n", at, pos[at][0], pos[at][1], pos[at][2]);
+  free(pos);
+  free(vel);
+  ENSURE(count == 256);
+  ENSURE(bad == 0);
+  ENSURE_MSG(deep == 0, "%u particle-collider pairs deeper than the thickness", deep);
+  /* The cloth came to rest on both shapes (the test is not vacuous). */
+  ENSURE(min_sdf[1] < thick && min_sdf[2] < thick);
+}
+FL_GPU_TEST(test_no_penetration, no_penetration_body)
+
+/* ---- pins ---- */
+
+static void pins_body(fl_gpu *gpu)
+{
+  static const char *const json =
+      "{ " SIM(", \"iterations\": 2") ", \"objects\": [\n"
+      "  { \"type\": \"cloth\", \"name\": \"a\", \"resolution\": [10, 9], \"plane\": \"xy\",\n"
+      "    \"pin\": [\"top-left\", \"corner:5,0\", \"index:40\", \"column:9\"], \"stretch_compliance\": 1e-4,\n"
+      "    \"wind\": [2, 0, 3], \"drag\": 0.5, \"lift\": 0.3, \"damping_model\": \"edge\", \"damping\": 1 },\n"
+      "  { \"type\": \"cloth\", \"name\": \"b\", \"resolution\": [8, 8], \"center\": [0, 0.5, 1.5],\n"
+      "    \"pin\": [\"row:3\"], \"bending\": \"dihedral\" },\n"
+      "  { \"type\": \"collider\", \"shape\": \"sphere\", \"center\": [0.2, 0.3, 1.5], \"radius\": 0.3 } ] }";
+  static const char *const solvers[] = {"sim.solver=coloring", "sim.solver=jacobi"};
+  for (int s = 0; s < 2; s++) {
+    rig r;
+    bool ok = rig_create(gpu, json, &solvers[s], 1, &r);
+    vec4f *pos = calloc(r.n ? r.n : 1, 16);
+    ok = ok && pos && rig_gpu(&r, 300, NULL) && rig_read(&r, pos, NULL);
+    uint32_t pinned = 0, moved_pins = 0, moved_free = 0, w_changed = 0;
+    for (uint32_t p = 0; ok && p < r.n; p++) {
+      const float *x0 = r.sys.build.positions[p];
+      w_changed += memcmp(&pos[p][3], &x0[3], sizeof(float)) != 0;
+      if (x0[3] == 0.0f) {
+        pinned++;
+        moved_pins += memcmp(pos[p], x0, 16) != 0;
+      } else {
+        moved_free += fabsf(pos[p][1] - x0[1]) > 0.05f || fabsf(pos[p][2] - x0[2]) > 0.05f;
+      }
+    }
+    free(pos);
+    rig_destroy(&r);
+    ENSURE_MSG(ok, "%s", fl_error_message());
+    fprintf(stderr, "  %s: %u pinned, %u of them moved; %u free particles moved > 5 cm\n", solvers[s], pinned,
+            moved_pins, moved_free);
+    /* a: 1 + 1 + 1 + 9 (column 9 holds corner... no: top-left is (0,8)) ; b: a row of 8. */
+    ENSURE(pinned == 12 + 8);
+    ENSURE(moved_pins == 0);
+    ENSURE(w_changed == 0);
+    ENSURE(moved_free > 100);
+  }
+}
+FL_GPU_TEST(test_pins, pins_body)
+
+/* ---- every built-in cloth scene stays finite ---- */
+
+static void builtin_scenes_body(fl_gpu *gpu)
+{
+  static const struct {
+    const char *scene, *object;
+  } list[] = {{"cloth", "flag"}, {"curtain", "curtain"}, {"drape", "sheet"}};
+  for (size_t i = 0; i < sizeof list / sizeof list[0]; i++) {
+    char res[96], self[96];
+    snprintf(res, sizeof res, "objects.%s.resolution=[16,16]", list[i].object);
+    snprintf(self, sizeof self, "objects.%s.self_collision=false", list[i].object);
+    const char *sets[] = {res, self};
+    fl_scene scene;
+    fl_error_clear();
+    ENSURE_MSG(fl_scene_load(list[i].scene, sets, 2, &scene), "%s: %s", list[i].scene, fl_error_message());
+    fl_world *world = NULL;
+    ENSURE_MSG(fl_world_create(gpu, &scene, &world), "%s: %s", list[i].scene, fl_error_message());
+    fl_profiler prof;
+    int frames = (int)((1000 + scene.sim.substeps - 1) / scene.sim.substeps);
+    fl_object_stats st;
+    bool ok = fl_profiler_create(gpu, &prof) && step_frames(gpu, world, &prof, frames) &&
+              fl_world_stats(world, 0, &st);
+    uint64_t substeps = fl_world_substeps(world);
+    const fl_profile_stat *predict = fl_profiler_find(&prof, "cloth/predict");
+    bool timed = prof.can_time[FL_QUEUE_COMPUTE];
+    fl_profiler_destroy(&prof);
+    fl_world_destroy(world);
+    ENSURE_MSG(ok, "%s: %s", list[i].scene, fl_error_message());
+    fprintf(stderr, "  %s: %llu substeps, nan %u, outside %u, max strain %.3g, bbox y %.3g .. %.3g\n", list[i].scene,
+            (unsigned long long)substeps, st.nan_count, st.outside_domain, st.max_strain, st.bbox_min[1],
+            st.bbox_max[1]);
+    ENSURE(substeps >= 1000);
+    ENSURE(st.particles == 256 && strcmp(st.type, "cloth") == 0);
+    ENSURE_MSG(st.nan_count == 0, "%s: %u NaN particles", list[i].scene, st.nan_count);
+    ENSURE(st.outside_domain == 0);
+    ENSURE(st.has_strain && isfinite(st.max_strain) && isfinite(st.kinetic_energy));
+    ENSURE(!timed || (predict && predict->executions == scene.sim.substeps));
+  }
+}
+FL_GPU_TEST(test_builtin_scenes_no_nan, builtin_scenes_body)
+
+/* ---- picking and dragging ---- */
+
+/* What common/pick.comp computes: the free particle with the smallest t >= 0 along
+ * the ray among those within `radius` of it (smallest index on ties); -1 when none. */
+static int cpu_pick(const vec4f *pos, uint32_t n, const float o[3], const float d[3], float radius, float *t_out)
+{
+  int best = -1;
+  float best_t = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    if (pos[i][3] == 0.0f) continue;
+    float rel[3] = {pos[i][0] - o[0], pos[i][1] - o[1], pos[i][2] - o[2]};
+    float t = rel[0] * d[0] + rel[1] * d[1] + rel[2] * d[2];
+    float off[3] = {rel[0] - t * d[0], rel[1] - t * d[1], rel[2] - t * d[2]};
+    if (t < 0 || sqrtf(off[0] * off[0] + off[1] * off[1] + off[2] * off[2]) > radius) continue;
+    if (best < 0 || t < best_t) {
+      best = (int)i;
+      best_t = t;
+    }
+  }
+  *t_out = best_t;
+  return best;
+}
+
+/* Requests a pick, records it alone, waits, collects: true when a particle was grabbed. */
+static bool gpu_pick(fl_gpu *gpu, fl_picker *pk, const float o[3], const float d[3], float radius, bool *grabbed)
+{
+  fl_picker_request(pk, o, d, radius);
+  VkCommandBuffer cmd;
+  if (!fl_gpu_begin_once(gpu, &cmd)) return false;
+  fl_picker_record(pk, cmd, 1);
+  if (!fl_gpu_end_once(gpu, cmd)) return false;
+  *grabbed = fl_picker_collect(pk, 1);
+  return true;
+}
+
+static void pick_body(fl_gpu *gpu)
+{
+  static const char *const json =
+      "{ " SIM(", \"iterations\": 2") ", \"objects\": [\n"
+      "  { \"type\": \"cloth\", \"name\": \"decoy\", \"resolution\": [4, 4], \"center\": [3, 1, 3] },\n"
+      "  { \"type\": \"cloth\", \"name\": \"sheet\", \"resolution\": [12, 12], \"center\": [0, 1, 0],\n"
+      "    \"pin\": [\"top-left\", \"top-right\"], \"bend_compliance\": 1e-2 } ] }";
+  rig r;
+  ENSURE(rig_create(gpu, json, NULL, 0, &r));
+  fl_picker pk;
+  bool ok = fl_picker_create(gpu, &pk);
+  const uint32_t first = 16, k = first + 6 * 12 + 5; /* sheet particle (5, 6) */
+  const uint32_t pin = first + 11 * 12;              /* sheet top-left */
+  ok = ok && fl_picker_add_target(&pk, &r.sys.pos, 0, r.n) == 0;
+  vec4f *pos = calloc(r.n ? r.n : 1, 16), *cpu_free = calloc(r.n ? r.n : 1, 16);
+  ok = ok && pos && cpu_free && rig_gpu(&r, 20, NULL) && rig_read(&r, pos, NULL); /* let it sag a little */
+  bool miss_grabbed = true, pin_grabbed = true, grabbed = false;
+  int want = -2, want_pin = -2;
+  float want_t = 0, t_pin, radius = 0.3f / 11.0f, target[3] = {0}, start_dist = 0;
+  if (ok) {
+    /* A miss: pointing away from the sheet. */
+    float o_miss[3] = {0, 2, 0}, d_up[3] = {0, 1, 0};
+    ok = gpu_pick(gpu, &pk, o_miss, d_up, radius, &miss_grabbed);
+    /* Straight down onto the pinned corner: pinned particles are not grabbed. */
+    float o_pin[3] = {pos[pin][0], pos[pin][1] + 2, pos[pin][2]}, d_down[3] = {0, -1, 0};
+    want_pin = cpu_pick((const vec4f *)pos, r.n, o_pin, d_down, radius, &t_pin);
+    ok = ok && gpu_pick(gpu, &pk, o_pin, d_down, radius, &pin_grabbed);
+  }
+  if (ok) {
+    /* A slanted ray from a camera-like point through particle k. */
+    float o[3] = {pos[k][0] + 0.6f, pos[k][1] + 1.8f, pos[k][2] + 0.9f}, d[3], len = 0;
+    for (int a = 0; a < 3; a++) len += (pos[k][a] - o[a]) * (pos[k][a] - o[a]);
+    len = sqrtf(len);
+    for (int a = 0; a < 3; a++) d[a] = (pos[k][a] - o[a]) / len;
+    want = cpu_pick((const vec4f *)pos, r.n, o, d, radius, &want_t);
+    ok = gpu_pick(gpu, &pk, o, d, radius, &grabbed);
+  }
+  bool held_ok = grabbed && pk.held && pk.held_target == 0 && (int)pk.held_index == want &&
+                 fabsf(pk.held_distance - want_t) <= 1e-5f * want_t;
+  if (ok && grabbed)
+    fprintf(stderr, "  picked %u at t %.6g (cpu: %d at t %.6g)\n", pk.held_index, pk.held_distance, want, want_t);
+  /* Drag it 0.3 m up for 60 substeps; the CPU reference runs the same substeps without the drag. */
+  if (ok && held_ok) {
+    target[0] = pos[k][0];
+    target[1] = pos[k][1] + 0.3f;
+    target[2] = pos[k][2];
+    memcpy(pk.drag_target, target, sizeof target);
+    start_dist = 0.3f;
+    memcpy(r.cpu.x, pos, (size_t)r.n * 16);
+    ok = rig_read(&r, NULL == NULL ? pos : pos, r.cpu.v) && rig_gpu(&r, 60, &pk) && rig_read(&r, pos, NULL);
+    r.cpu_steps = 20;
+    rig_cpu(&r, 60);
+    memcpy(cpu_free, r.cpu.x, (size_t)r.n * 16);
+  }
+  double dragged = 0, undragged = 0;
+  for (int a = 0; a < 3; a++) {
+    dragged += ((double)pos[k][a] - target[a]) * ((double)pos[k][a] - target[a]);
+    undragged += ((double)cpu_free[k][a] - target[a]) * ((double)cpu_free[k][a] - target[a]);
+  }
+  dragged = sqrt(dragged);
+  undragged = sqrt(undragged);
+  free(pos);
+  free(cpu_free);
+  fl_picker_destroy(&pk);
+  rig_destroy(&r);
+  ENSURE_MSG(ok, "%s", fl_error_message());
+  ENSURE(!miss_grabbed);
+  ENSURE(want_pin == -1 && !pin_grabbed);
+  ENSURE_MSG(want == (int)k, "the CPU search picks %d, not the particle %u the ray goes through", want, k);
+  ENSURE_MSG(held_ok, "gpu picked %d (held %d), cpu %d", grabbed ? (int)pk.held_index : -1, pk.held, want);
+  fprintf(stderr, "  after dragging: %.3g m from the target (%.3g m without the drag, %.3g at the start)\n", dragged,
+          undragged, start_dist);
+  ENSURE(dragged < 0.1 * start_dist);
+  ENSURE(undragged > start_dist);
+}
+FL_GPU_TEST(test_pick_and_drag, pick_body)
+
+/* ---- report stats ---- */
+
+static void report_stats_body(fl_gpu *gpu)
+{
+  /* Two sheets 5 mm apart (closer than the thickness), stretchy, so the strain is not zero. */
+  static const char *const json =
+      "{ \"sim\": { \"dt\": 0.0166666667, \"substeps\": 4, \"iterations\": 1, \"gravity\": [0, -9.81, 0],\n"
+      "           \"domain\": { \"min\": [-3, 0, -3], \"max\": [3, 4, 3] } },\n"
+      "  \"objects\": [\n"
+      "    { \"type\": \"cloth\", \"name\": \"upper\", \"resolution\": [12, 10], \"size\": [1, 0.8],\n"
+      "      \"center\": [0, 1.505, 0], \"pin\": [\"top-left\", \"bottom-right\"], \"stretch_compliance\": 1e-3,\n"
+      "      \"thickness\": 0.02 },\n"
+      "    { \"type\": \"collider\", \"shape\": \"sphere\", \"center\": [0, 0.5, 0], \"radius\": 0.4 },\n"
+      "    { \"type\": \"cloth\", \"name\": \"lower\", \"resolution\": [10, 12], \"size\": [0.9, 1.1],\n"
+      "      \"center\": [0.05, 1.5, 0], \"pin\": [\"left\"], \"stretch_compliance\": 2e-3, \"thickness\": 0.03 } ] }";
+  fl_scene scene;
+  fl_world *world = NULL;
+  ENSURE(make_world(gpu, json, &scene, &world));
+  fl_profiler prof;
+  bool ok = fl_profiler_create(gpu, &prof) && step_frames(gpu, world, &prof, 20);
+  fl_object_stats st[2];
+  float (*pos[2])[4] = {NULL, NULL}, (*vel[2])[4] = {NULL, NULL};
+  uint32_t count[2] = {0, 0};
+  for (uint32_t o = 0; o < 2 && ok; o++)
+    ok = fl_world_stats(world, o, &st[o]) && fl_world_read_state(world, o, &pos[o], &vel[o], &count[o]);
+  fl_profiler_destroy(&prof);
+  fl_world_destroy(world);
+  const fl_cloth_desc *d[2] = {&scene.objects[0].cloth, &scene.objects[2].cloth};
+  double max_s[2] = {0, 0}, mean_s[2] = {0, 0}, min_d[2] = {0, 0};
+  for (uint32_t o = 0; o < 2 && ok; o++) {
+    uint32_t nx = d[o]->resolution[0], ny = d[o]->resolution[1], edges = 0;
+    double rest[2] = {d[o]->size[0] / (nx - 1.0), d[o]->size[1] / (ny - 1.0)};
+    for (uint32_t j = 0; j < ny; j++)
+      for (uint32_t i = 0; i < nx; i++)
+        for (int dir = 0; dir < 2; dir++) {
+          if ((dir == 0 && i + 1 == nx) || (dir == 1 && j + 1 == ny)) continue;
+          const float *a = pos[o][j * nx + i], *b = pos[o][dir == 0 ? j * nx + i + 1 : (j + 1) * nx + i];
+          double l = sqrt(((double)a[0] - b[0]) * ((double)a[0] - b[0]) + ((double)a[1] - b[1]) * ((double)a[1] - b[1]) +
+                          ((double)a[2] - b[2]) * ((double)a[2] - b[2]));
+          double s = fabs(l / rest[dir] - 1.0);
+          max_s[o] = fmax(max_s[o], s);
+          mean_s[o] += s;
+          edges++;
+        }
+    mean_s[o] /= edges;
+    /* Closest pair (p in o, q anywhere) that are not mesh neighbours, capped at the thickness. */
+    min_d[o] = d[o]->thickness;
+    for (uint32_t p = 0; p < count[o]; p++)
+      for (uint32_t q2 = 0; q2 < 2; q2++)
+        for (uint32_t q = 0; q < count[q2]; q++) {
+          if (q2 == o) {
+            int di = (int)(p % nx) - (int)(q % nx), dj = (int)(p / nx) - (int)(q / nx);
+            if (abs(di) <= 2 && abs(dj) <= 2) continue;
+          }
+          const float *a = pos[o][p], *b = pos[q2][q];
+          double l = sqrt(((double)a[0] - b[0]) * ((double)a[0] - b[0]) + ((double)a[1] - b[1]) * ((double)a[1] - b[1]) +
+                          ((double)a[2] - b[2]) * ((double)a[2] - b[2]));
+          min_d[o] = fmin(min_d[o], l);
+        }
+  }
+  for (int o = 0; o < 2; o++) {
+    free(pos[o]);
+    free(vel[o]);
+  }
+  ENSURE_MSG(ok, "%s", fl_error_message());
+  for (int o = 0; o < 2; o++) {
+    fprintf(stderr, "  %s: strain max %.6g mean %.6g (cpu %.6g %.6g), closest non-neighbour %.6g (cpu %.6g)\n",
+            st[o].name, st[o].max_strain, st[o].mean_strain, max_s[o], mean_s[o], st[o].min_distance_nonneighbor,
+            min_d[o]);
+    ENSURE(st[o].has_strain);
+    ENSURE(st[o].particles == d[o]->resolution[0] * d[o]->resolution[1]);
+    ENSURE(max_s[o] > 1e-3 && mean_s[o] > 1e-4); /* it did stretch */
+    ENSURE_NEAR(st[o].max_strain, max_s[o], 1e-6 * fmax(1.0, max_s[o]) + 2e-7);
+    ENSURE_NEAR(st[o].mean_strain, mean_s[o], 1e-6 * fmax(1.0, mean_s[o]) + 2e-7);
+    ENSURE(min_d[o] < d[o]->thickness); /* the two sheets are that close */
+    ENSURE_NEAR(st[o].min_distance_nonneighbor, min_d[o], 1e-6);
+  }
+}
+FL_GPU_TEST(test_report_stats, report_stats_body)
+
+static const fl_test_case cases[] = {
+    {"gpu_vs_cpu_colouring_isometric", test_gpu_vs_cpu_colouring_isometric},
+    {"gpu_vs_cpu_colouring_dihedral", test_gpu_vs_cpu_colouring_dihedral},
+    {"gpu_vs_cpu_jacobi", test_gpu_vs_cpu_jacobi},
+    {"gpu_vs_cpu_wind", test_gpu_vs_cpu_wind},
+    {"gpu_vs_cpu_colliders", test_gpu_vs_cpu_colliders},
+    {"gpu_vs_cpu_edge_damping", test_gpu_vs_cpu_edge_damping},
+    {"xpbd_promise", test_xpbd_promise},
+    {"free_fall", test_free_fall},
+    {"no_penetration", test_no_penetration},
+    {"pins", test_pins},
+    {"builtin_scenes_no_nan", test_builtin_scenes_no_nan},
+    {"pick_and_drag", test_pick_and_drag},
+    {"report_stats", test_report_stats},
+};
+FL_TEST_MAIN(cases)
