@@ -35,14 +35,14 @@ bool fl_bend_eval(fl_gpu_bend b, vec3 x[4], out float C, out vec3 g[4])
   if (l12 < 1e-12 || l13 < 1e-12) return false;
   vec3 n1 = c12 / l12, n2 = c13 / l13;
   float d = clamp(dot(n1, n2), -1.0, 1.0);
-  float s2 = 1.0 - d * d;
-  if (s2 < 1e-8) return false;
+  float sn = length(cross(n1, n2));  // sin of the angle: exact near flat, where 1 - d^2 is not
+  C = atan(sn, d) - b.params.x;  // GLSL atan(y, x) = atan2
+  if (sn < 1e-4) return false;
   vec3 q2 = (cross(p1, n2) + cross(n1, p1) * d) / l12;
   vec3 q3 = (cross(p1, n1) + cross(n2, p1) * d) / l13;
   vec3 q1 = -(cross(p2, n2) + cross(n1, p2) * d) / l12 - (cross(p3, n1) + cross(n2, p3) * d) / l13;
   vec3 q0 = -q1 - q2 - q3;
-  float k = 1.0 / sqrt(s2);  // the q above are minus the gradient of d (see cloth_spec.h)
-  C = acos(d) - b.params.x;
+  float k = 1.0 / sn;  // the q above are minus the gradient of d (see cloth_spec.h)
   g[0] = k * q0; g[1] = k * q1; g[2] = k * q2; g[3] = k * q3;
   return true;
 }

@@ -2,18 +2,28 @@
  * shaders/cloth/) against its CPU reference (sim/cloth/cloth_cpu.c), and
  * physical invariants of the GPU substep (cloth_spec.h):
  *   gpu_vs_cpu_*  the same build, colliders and (perturbed, non-flat) start
- *                 state on both; after a few substeps every position agrees
+ *                 state on both; after 5-10 substeps every position agrees
  *                 within 1e-4 of the cloth size and w is bitwise equal:
  *                 colouring + isometric, colouring + dihedral, Jacobi (one
  *                 isometric and one dihedral object), wind drag + lift (one
  *                 object with wind, one without), sphere + box + moving sphere
  *                 + ground + domain walls with friction, edge damping (beside
- *                 a point-damped object)
+ *                 a point-damped object). Each case also checks that the CPU
+ *                 reference with the feature switched off ends > 10x the
+ *                 tolerance away, so the feature is really exercised.
+ *                 The dihedral cases start wrapped on a sphere with little
+ *                 velocity noise, so that no stencil comes near flat: there the
+ *                 acos form of cloth_spec.h is ill-conditioned in float (the
+ *                 1 - d^2 < 1e-8 skip only catches d == -1 exactly; one ulp off
+ *                 gives C ~ 3.5e-4 rad of pure rounding and a noise gradient, so
+ *                 any two float implementations disagree there; reported as a
+ *                 bug), and lavapipe's acos is off by up to 1.6e-4 rad.
  *   xpbd_promise  a sheet hanging from its top edge settles to the same sag
  *                 (< 2%) at 10 and 40 substeps per frame, and 4x the
  *                 compliance sags ~4x as much
- *   free_fall     no colliders: y = y0 + v0 t - g t^2/2 within 1% of the fall,
- *                 and the symplectic Euler form y0 + v0 t - g h^2 n(n+1)/2 to 1e-5
+ *   free_fall     no colliders: y = y0 + v0 t - g t^2/2 within 1% of the fall, the
+ *                 symplectic Euler form y0 + v0 t - g h^2 n(n+1)/2 within 0.1% (float
+ *                 rounding), x and z uniform motion, and GPU == CPU reference
  *   no_penetration 200 frames dropped on a sphere, a box and the ground
  *                 (through fl_world): no particle deeper than the thickness
  *                 in any collider, and the cloth does rest on sphere and box
@@ -156,7 +166,7 @@ static bool rig_read(rig *r, vec4f *pos, vec4f *vel)
 }
 
 /* Sets the same positions and velocities on both sides. */
-static bool rig_set(rig *r, const vec4f *pos, const vec4f *vel)
+static bool rig_set(rig *r, vec4f *pos, vec4f *vel)
 {
   VkDeviceSize bytes = (VkDeviceSize)r->n * 16;
   memcpy(r->cpu.x, pos, bytes);
@@ -180,12 +190,19 @@ typedef struct {
   const char *json;
   int steps;
   float bump;      /* amplitude (m) of a smooth fold added to the rest shape, along the sheet's normal */
-  float jitter;    /* uniform random +- per component (m) added to every free particle */
+  float cap;       /* > 0: the sheet is also bent onto a sphere of this radius (m) around its centre */
+  float jitter;    /* uniform random +- per component (m) added to every particle */
   float v0[3];     /* initial velocity of every free particle ... */
   float vjitter;   /* ... plus uniform random +- per component */
+  /* Overrides that switch the feature under test off: the CPU reference run with
+   * them must end far (> 1e-3 of the size, 10x the tolerance) from the one without,
+   * or the comparison would not be testing that feature. */
+  const char *without[2];
 } compare_case;
 
-/* A deterministic non-flat, moving start state: the rest shape folded and jittered. */
+/* A deterministic non-flat, moving start state: the rest shape wrapped onto a
+ * sphere, folded and jittered (pinned particles too: they stay wherever they are
+ * put), with velocities on the free particles. */
 static void perturbed_state(const rig *r, const compare_case *cc, vec4f *pos, vec4f *vel)
 {
   const fl_cloth_build *b = &r->sys.build;
@@ -193,16 +210,27 @@ static void perturbed_state(const rig *r, const compare_case *cc, vec4f *pos, ve
   memcpy(pos, b->positions, (size_t)r->n * 16);
   memset(vel, 0, (size_t)r->n * 16);
   for (uint32_t p = 0; p < r->n; p++) {
-    if (pos[p][3] == 0.0f) continue;
     const fl_gpu_cloth_object *o = &b->objects[b->particle_object[p]];
     uint32_t local = p - o->grid[0], nx = o->grid[2], ny = o->grid[3];
     float u = (float)(local % nx) / (float)(nx - 1), v = (float)(local / nx) / (float)(ny - 1);
+    const float *c0 = b->positions[o->grid[0]], *c1 = b->positions[o->grid[0] + o->grid[1] - 1];
     /* Normal axis: y for "xz" sheets, z for "xy" ones (their rest z is constant). */
-    int axis = b->positions[o->grid[0]][2] == b->positions[o->grid[0] + o->grid[1] - 1][2] ? 2 : 1;
+    int axis = c0[2] == c1[2] ? 2 : 1;
+    if (cc->cap > 0) { /* lengths kept along the radii: every edge bent by ~ spacing / cap */
+      float rel[3], rho = 0;
+      for (int a = 0; a < 3; a++) {
+        rel[a] = a == axis ? 0.0f : b->positions[p][a] - 0.5f * (c0[a] + c1[a]);
+        rho += rel[a] * rel[a];
+      }
+      rho = sqrtf(rho);
+      float phi = rho / cc->cap, shrink = rho > 0 ? cc->cap * sinf(phi) / rho : 1.0f;
+      for (int a = 0; a < 3; a++) pos[p][a] += a == axis ? cc->cap * (1.0f - cosf(phi)) : rel[a] * (shrink - 1.0f);
+    }
     pos[p][axis] += cc->bump * sinf(3.0f * u + 1.0f) * cosf(2.5f * v - 0.5f);
     for (int a = 0; a < 3; a++) {
       pos[p][a] += rnd(-cc->jitter, cc->jitter);
-      vel[p][a] = cc->v0[a] + rnd(-cc->vjitter, cc->vjitter);
+      float dv = cc->v0[a] + rnd(-cc->vjitter, cc->vjitter);
+      vel[p][a] = pos[p][3] == 0.0f ? 0.0f : dv;
     }
   }
 }
@@ -228,33 +256,68 @@ static double max_rel_diff(const vec4f *g, const vec4f *c, uint32_t n, double sc
   return isnan(worst) ? INFINITY : worst / scale;
 }
 
+/* The CPU reference alone on the scene with `overrides`, from the start state pos/vel. */
+static bool cpu_only(const compare_case *cc, const vec4f *pos, const vec4f *vel, uint32_t n, vec4f *out)
+{
+  int count = cc->without[1] ? 2 : 1;
+  fl_scene scene;
+  if (!fl_scene_parse(cc->json, "inline.json", cc->without, count, &scene)) return false;
+  fl_cloth_desc descs[FL_SCENE_MAX_OBJECTS];
+  char names[FL_SCENE_MAX_OBJECTS][FL_SCENE_NAME_MAX];
+  fl_gpu_collider colliders[FL_MAX_COLLIDERS];
+  uint32_t nd = 0, nc = 0;
+  for (uint32_t i = 0; i < scene.object_count; i++) {
+    if (scene.objects[i].type == FL_OBJECT_COLLIDER) fl_collider_pack(&scene.objects[i].collider, &colliders[nc++]);
+    if (scene.objects[i].type != FL_OBJECT_CLOTH) continue;
+    descs[nd] = scene.objects[i].cloth;
+    memcpy(names[nd++], scene.objects[i].name, FL_SCENE_NAME_MAX);
+  }
+  fl_cloth_build b;
+  if (!fl_cloth_build_create(descs, (const char(*)[FL_SCENE_NAME_MAX])names, nd, &b)) return false;
+  fl_cloth_cpu c;
+  bool ok = b.particle_count == n && fl_cloth_cpu_create(&b, &c);
+  if (ok) {
+    memcpy(c.x, pos, (size_t)n * 16);
+    memcpy(c.v, vel, (size_t)n * 16);
+    float h = scene.sim.dt / (float)scene.sim.substeps;
+    for (int s = 0; s < cc->steps; s++)
+      fl_cloth_cpu_substep(&c, &scene.sim, colliders, nc, h, (float)((double)h * (double)(s + 1)));
+    memcpy(out, c.x, (size_t)n * 16);
+    fl_cloth_cpu_destroy(&c);
+  }
+  fl_cloth_build_destroy(&b);
+  return ok;
+}
+
 static void compare(fl_gpu *gpu, const compare_case *cc, const char *what)
 {
   rig r;
   bool ok = rig_create(gpu, cc->json, NULL, 0, &r);
   vec4f *pos = calloc(r.n ? r.n : 1, 16), *vel = calloc(r.n ? r.n : 1, 16), *gp = calloc(r.n ? r.n : 1, 16),
-        *start = calloc(r.n ? r.n : 1, 16);
-  ok = ok && pos && vel && gp && start;
+        *off = calloc(r.n ? r.n : 1, 16);
+  ok = ok && pos && vel && gp && off;
   if (ok) {
     perturbed_state(&r, cc, pos, vel);
-    memcpy(start, pos, (size_t)r.n * 16);
-    ok = rig_set(&r, pos, vel) && rig_gpu(&r, cc->steps, NULL) && rig_read(&r, gp, NULL);
+    ok = cpu_only(cc, (const vec4f *)pos, (const vec4f *)vel, r.n, off) && rig_set(&r, pos, vel) &&
+         rig_gpu(&r, cc->steps, NULL) && rig_read(&r, gp, NULL);
     rig_cpu(&r, cc->steps);
   }
-  double diff = INFINITY, moved = 0, scale = rig_size(&r);
+  double diff = INFINITY, effect = 0, scale = rig_size(&r);
   bool w_same = false;
   if (ok) {
     diff = max_rel_diff((const vec4f *)gp, (const vec4f *)r.cpu.x, r.n, scale, what, &w_same);
     for (uint32_t i = 0; i < r.n; i++)
-      for (int a = 0; a < 3; a++) moved = fmax(moved, fabs((double)r.cpu.x[i][a] - start[i][a]));
+      for (int a = 0; a < 3; a++) effect = fmax(effect, fabs((double)r.cpu.x[i][a] - off[i][a]) / scale);
+    fprintf(stderr, "  with %s%s%s instead: %.3g of the size away\n", cc->without[0], cc->without[1] ? ", " : "",
+            cc->without[1] ? cc->without[1] : "", effect);
   }
   free(pos);
   free(vel);
   free(gp);
-  free(start);
+  free(off);
   rig_destroy(&r);
   ENSURE_MSG(ok, "%s", fl_error_message());
-  ENSURE(moved > 1e-3 * scale); /* the comparison is not of a state that stood still */
+  ENSURE(effect > 1e-3); /* the feature under test matters to this state */
   ENSURE(w_same);
   ENSURE_MSG(diff <= 1e-4, "%s: %.3g", what, diff);
 }
@@ -271,7 +334,8 @@ static void colouring_isometric_body(fl_gpu *gpu)
               "    \"mass\": 0.5, \"pin\": [\"top-left\", \"top-right\"], \"stretch_compliance\": 1e-5,\n"
               "    \"shear_compliance\": 1e-5, \"bend_compliance\": 1e-3, \"bending\": \"isometric\",\n"
               "    \"damping\": 0.5 } ] }",
-      .steps = 5, .bump = 0.1f, .jitter = 0.015f, .v0 = {0, -0.5f, 0}, .vjitter = 0.3f};
+      .steps = 5, .bump = 0.1f, .jitter = 0.015f, .v0 = {0, -0.5f, 0}, .vjitter = 0.3f,
+      .without = {"objects.a.bending=none"}};
   compare(gpu, &cc, "colouring, isometric");
 }
 FL_GPU_TEST(test_gpu_vs_cpu_colouring_isometric, colouring_isometric_body)
@@ -282,8 +346,9 @@ static void colouring_dihedral_body(fl_gpu *gpu)
       .json = "{ " SIM(", \"iterations\": 2") ", \"objects\": [\n"
               "  { \"type\": \"cloth\", \"name\": \"a\", \"resolution\": [11, 12], \"size\": [0.9, 1],\n"
               "    \"plane\": \"xy\", \"mass\": 0.5, \"pin\": [\"top\"], \"stretch_compliance\": 1e-5,\n"
-              "    \"bend_compliance\": 1e-2, \"bending\": \"dihedral\" } ] }",
-      .steps = 5, .bump = 0.1f, .jitter = 0.015f, .v0 = {0, 0, 0.3f}, .vjitter = 0.3f};
+              "    \"bend_compliance\": 1, \"bending\": \"dihedral\" } ] }",
+      .steps = 5, .cap = 1.0f, .v0 = {0, 0, 0.3f}, .vjitter = 0.05f,
+      .without = {"objects.a.bending=none"}};
   compare(gpu, &cc, "colouring, dihedral");
 }
 FL_GPU_TEST(test_gpu_vs_cpu_colouring_dihedral, colouring_dihedral_body)
@@ -296,8 +361,9 @@ static void jacobi_body(fl_gpu *gpu)
               "    \"pin\": [\"corner:0,0\"], \"stretch_compliance\": 1e-5, \"bending\": \"isometric\" },\n"
               "  { \"type\": \"cloth\", \"name\": \"b\", \"resolution\": [9, 11], \"size\": [0.8, 1],\n"
               "    \"plane\": \"xy\", \"center\": [0, 1, 1], \"mass\": 0.3, \"pin\": [\"top\"],\n"
-              "    \"bend_compliance\": 1e-2, \"bending\": \"dihedral\" } ] }",
-      .steps = 5, .bump = 0.1f, .jitter = 0.015f, .v0 = {0.2f, -0.3f, 0}, .vjitter = 0.3f};
+              "    \"bend_compliance\": 10, \"bending\": \"dihedral\" } ] }",
+      .steps = 5, .cap = 1.0f, .v0 = {0.2f, -0.3f, 0}, .vjitter = 0.05f,
+      .without = {"sim.solver=coloring"}};
   compare(gpu, &cc, "jacobi, isometric + dihedral");
 }
 FL_GPU_TEST(test_gpu_vs_cpu_jacobi, jacobi_body)
@@ -307,22 +373,23 @@ static void wind_body(fl_gpu *gpu)
   static const compare_case cc = {
       .json = "{ " SIM(", \"iterations\": 2") ", \"objects\": [\n"
               "  { \"type\": \"cloth\", \"name\": \"flag\", \"resolution\": [12, 8], \"size\": [1.2, 0.8],\n"
-              "    \"plane\": \"xy\", \"pin\": [\"left\"], \"wind\": [3, 0.5, -2], \"drag\": 0.8, \"lift\": 0.4 },\n"
+              "    \"plane\": \"xy\", \"pin\": [\"left\"], \"wind\": [3, 0.5, -2], \"drag\": 1.5, \"lift\": 1.5 },\n"
               "  { \"type\": \"cloth\", \"name\": \"still\", \"resolution\": [8, 8], \"center\": [0, 1, 1.5],\n"
               "    \"pin\": [\"top\"] } ] }",
-      .steps = 5, .bump = 0.08f, .jitter = 0.01f, .v0 = {0, 0, 0.5f}, .vjitter = 0.5f};
+      .steps = 8, .bump = 0.08f, .jitter = 0.01f, .v0 = {0, 0, 0.5f}, .vjitter = 0.5f,
+      .without = {"objects.flag.drag=0", "objects.flag.lift=0"}};
   compare(gpu, &cc, "wind drag + lift");
 }
 FL_GPU_TEST(test_gpu_vs_cpu_wind, wind_body)
 
 static void colliders_body(fl_gpu *gpu)
 {
-  /* The sheet starts touching the sphere and box tops, overlapping the x = -0.45
+  /* The sheet starts touching the sphere and box tops, overlapping the x = -0.505
    * domain wall, with a sphere coming down on it; sliding velocities give both
    * static and kinetic friction. */
   static const compare_case cc = {
       .json = "{ \"sim\": { \"dt\": 0.0166666667, \"substeps\": 4, \"iterations\": 2, \"gravity\": [0, -9.81, 0],\n"
-              "           \"domain\": { \"min\": [-0.45, 0, -2], \"max\": [2, 3, 2] } },\n"
+              "           \"domain\": { \"min\": [-0.505, 0, -2], \"max\": [2, 3, 2] } },\n"
               "  \"objects\": [\n"
               "  { \"type\": \"cloth\", \"name\": \"sheet\", \"resolution\": [12, 12], \"center\": [0, 0.56, 0],\n"
               "    \"thickness\": 0.04, \"friction\": [0.6, 0.4], \"stretch_compliance\": 1e-6 },\n"
@@ -333,7 +400,8 @@ static void colliders_body(fl_gpu *gpu)
               "    \"half_extents\": [0.15, 0.3, 0.2], \"friction\": 0.8 },\n"
               "  { \"type\": \"collider\", \"shape\": \"sphere\", \"center\": [0.25, 0.72, -0.3], \"radius\": 0.15,\n"
               "    \"velocity\": [0.2, -1, 0], \"friction\": 0.3 } ] }",
-      .steps = 10, .bump = 0.0f, .jitter = 0.01f, .v0 = {0.3f, -1.0f, 0.2f}, .vjitter = 0.3f};
+      .steps = 10, .bump = 0.0f, .jitter = 0.01f, .v0 = {0.3f, -1.0f, 0.2f}, .vjitter = 0.3f,
+      .without = {"objects.sheet.friction=[0, 0]"}};
   compare(gpu, &cc, "colliders + friction");
 }
 FL_GPU_TEST(test_gpu_vs_cpu_colliders, colliders_body)
@@ -343,17 +411,23 @@ static void edge_damping_body(fl_gpu *gpu)
   static const compare_case cc = {
       .json = "{ " SIM(", \"iterations\": 2") ", \"objects\": [\n"
               "  { \"type\": \"cloth\", \"name\": \"edge\", \"resolution\": [10, 10], \"pin\": [\"top-left\"],\n"
-              "    \"damping\": 6, \"damping_model\": \"edge\" },\n"
+              "    \"stretch_compliance\": 1, \"shear_compliance\": 1, \"damping\": 240,\n"
+              "    \"damping_model\": \"edge\" },\n"
               "  { \"type\": \"cloth\", \"name\": \"point\", \"resolution\": [8, 8], \"center\": [0, 1, 1.5],\n"
               "    \"damping\": 2 } ] }",
-      .steps = 5, .bump = 0.05f, .jitter = 0.01f, .v0 = {0, 0, 0}, .vjitter = 1.0f};
+      .steps = 8, .bump = 0.05f, .jitter = 0.01f, .v0 = {0, 0, 0}, .vjitter = 1.5f,
+      .without = {"objects.edge.damping=0"}};
   compare(gpu, &cc, "edge damping");
 }
 FL_GPU_TEST(test_gpu_vs_cpu_edge_damping, edge_damping_body)
 
 /* ---- the XPBD promise: the equilibrium does not depend on the substep count ---- */
 
-/* Mean sag (rest y - y over all particles) of a sheet hanging from its top edge after 60 frames. */
+/* Mean sag (rest y - y over all particles) of a sheet hanging from its top edge after 60
+ * frames (damped to rest). XPBD promises a stiffness independent of the time step once
+ * the solve converges; one Gauss-Seidel iteration per substep on a light sheet does not
+ * (a 1 kg 8x8 sheet at compliance 1e-4 sags 2.5x more at 10 than at 40 substeps, on
+ * the CPU reference too), so this sheet is heavy (10 kg) and gets 4 iterations. */
 static bool hanging_sag(fl_gpu *gpu, float compliance, int substeps, double *sag, double *vmax)
 {
   static const char *const json =
@@ -420,9 +494,10 @@ static void free_fall_body(fl_gpu *gpu)
     memcpy(pos, r.sys.build.positions, (size_t)r.n * 16);
     for (uint32_t p = 0; p < r.n; p++) memcpy(vel[p], v0, sizeof v0);
     ok = rig_set(&r, pos, vel) && rig_gpu(&r, n, NULL) && rig_read(&r, pos, vel);
+    rig_cpu(&r, n);
   }
   double h = rig_h(&r), t = h * n, g = 9.81, fall = 0.5 * g * t * t;
-  double worst_exact = 0, worst_sympl = 0, worst_xz = 0, worst_v = 0;
+  double worst_exact = 0, worst_sympl = 0, worst_xz = 0, worst_v = 0, worst_cpu = 0;
   for (uint32_t p = 0; ok && p < r.n; p++) {
     const float *x0 = r.sys.build.positions[p];
     double exact = x0[1] + v0[1] * t - fall, sympl = x0[1] + v0[1] * t - g * h * h * n * (n + 1) / 2.0;
@@ -431,15 +506,21 @@ static void free_fall_body(fl_gpu *gpu)
     worst_xz = fmax(worst_xz, fabs(pos[p][0] - (x0[0] + v0[0] * t)));
     worst_xz = fmax(worst_xz, fabs(pos[p][2] - (x0[2] + v0[2] * t)));
     worst_v = fmax(worst_v, fabs(vel[p][1] - (v0[1] - g * h * n)));
+    for (int a = 0; a < 3; a++) worst_cpu = fmax(worst_cpu, fabs((double)pos[p][a] - r.cpu.x[p][a]));
   }
   free(pos);
   free(vel);
   rig_destroy(&r);
   ENSURE_MSG(ok, "%s", fl_error_message());
-  fprintf(stderr, "  fall %.4g m: |y - exact| %.3g, |y - symplectic| %.3g, |xz - x0 - v0 t| %.3g, |vy - (v0 - g t)| %.3g\n",
-          fall, worst_exact, worst_sympl, worst_xz, worst_v);
+  fprintf(stderr, "  fall %.4g m: |y - exact| %.3g, |y - symplectic| %.3g, |xz - x0 - v0 t| %.3g,"
+          " |vy - (v0 - g t)| %.3g, |gpu - cpu| %.3g\n", fall, worst_exact, worst_sympl, worst_xz, worst_v, worst_cpu);
   ENSURE(worst_exact <= 0.01 * fall);
-  ENSURE(worst_sympl <= 1e-5 * fall);
+  /* Symplectic Euler, but for float rounding: v is recomputed as (x - prev) / h every
+   * substep, which turns the rounding of x (~2e-7 m here) into ~5e-5 m/s of velocity
+   * error per substep. 1e-3 of the fall is still 4x tighter than the gap between the
+   * symplectic and the exact forms (g h t / 2 = 0.42% of the fall). */
+  ENSURE(worst_sympl <= 1e-3 * fall);
+  ENSURE(worst_cpu <= 1e-5 * fall);
   ENSURE(worst_xz <= 1e-5 * fall);
   ENSURE(worst_v <= 1e-4 * g * t);
 }
@@ -559,15 +640,15 @@ static void pins_body(fl_gpu *gpu)
         pinned++;
         moved_pins += memcmp(pos[p], x0, 16) != 0;
       } else {
-        moved_free += fabsf(pos[p][1] - x0[1]) > 0.05f || fabsf(pos[p][2] - x0[2]) > 0.05f;
+        moved_free += fabsf(pos[p][0] - x0[0]) + fabsf(pos[p][1] - x0[1]) + fabsf(pos[p][2] - x0[2]) > 0.01f;
       }
     }
     free(pos);
     rig_destroy(&r);
     ENSURE_MSG(ok, "%s", fl_error_message());
-    fprintf(stderr, "  %s: %u pinned, %u of them moved; %u free particles moved > 5 cm\n", solvers[s], pinned,
+    fprintf(stderr, "  %s: %u pinned, %u of them moved; %u free particles moved > 1 cm\n", solvers[s], pinned,
             moved_pins, moved_free);
-    /* a: 1 + 1 + 1 + 9 (column 9 holds corner... no: top-left is (0,8)) ; b: a row of 8. */
+    /* a: (0,8), (5,0), index 40 = (0,4) and column 9 (9 particles); b: row 3 (8). */
     ENSURE(pinned == 12 + 8);
     ENSURE(moved_pins == 0);
     ENSURE(w_changed == 0);
@@ -700,8 +781,7 @@ static void pick_body(fl_gpu *gpu)
     target[2] = pos[k][2];
     memcpy(pk.drag_target, target, sizeof target);
     start_dist = 0.3f;
-    memcpy(r.cpu.x, pos, (size_t)r.n * 16);
-    ok = rig_read(&r, NULL == NULL ? pos : pos, r.cpu.v) && rig_gpu(&r, 60, &pk) && rig_read(&r, pos, NULL);
+    ok = rig_read(&r, r.cpu.x, r.cpu.v) && rig_gpu(&r, 60, &pk) && rig_read(&r, pos, NULL);
     r.cpu_steps = 20;
     rig_cpu(&r, 60);
     memcpy(cpu_free, r.cpu.x, (size_t)r.n * 16);
@@ -733,17 +813,18 @@ FL_GPU_TEST(test_pick_and_drag, pick_body)
 
 static void report_stats_body(fl_gpu *gpu)
 {
-  /* Two sheets 5 mm apart (closer than the thickness), stretchy, so the strain is not zero. */
+  /* Two sheets 5 mm apart (much closer than their thickness, the stats' search radius),
+   * stretchy, so the strain is not zero. */
   static const char *const json =
       "{ \"sim\": { \"dt\": 0.0166666667, \"substeps\": 4, \"iterations\": 1, \"gravity\": [0, -9.81, 0],\n"
       "           \"domain\": { \"min\": [-3, 0, -3], \"max\": [3, 4, 3] } },\n"
       "  \"objects\": [\n"
       "    { \"type\": \"cloth\", \"name\": \"upper\", \"resolution\": [12, 10], \"size\": [1, 0.8],\n"
       "      \"center\": [0, 1.505, 0], \"pin\": [\"top-left\", \"bottom-right\"], \"stretch_compliance\": 1e-3,\n"
-      "      \"thickness\": 0.02 },\n"
+      "      \"thickness\": 0.08 },\n"
       "    { \"type\": \"collider\", \"shape\": \"sphere\", \"center\": [0, 0.5, 0], \"radius\": 0.4 },\n"
       "    { \"type\": \"cloth\", \"name\": \"lower\", \"resolution\": [10, 12], \"size\": [0.9, 1.1],\n"
-      "      \"center\": [0.05, 1.5, 0], \"pin\": [\"left\"], \"stretch_compliance\": 2e-3, \"thickness\": 0.03 } ] }";
+      "      \"center\": [0.05, 1.5, 0], \"pin\": [\"left\"], \"stretch_compliance\": 2e-3, \"thickness\": 0.1 } ] }";
   fl_scene scene;
   fl_world *world = NULL;
   ENSURE(make_world(gpu, json, &scene, &world));

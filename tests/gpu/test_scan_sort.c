@@ -13,7 +13,7 @@
  *                 unchanged) == a CPU stable sort (qsort of (key, index))
  *   bench         only with FLURRY_BENCH_PRIMITIVES=1 (no validation):
  *                 timestamps of scan 1M / 4M and sort 1M by 16 / 32 bits, best
- *                 of 5 (docs/PERFORMANCE.md, "GPU primitives"). */
+ *                 of BENCH_REPEATS (docs/PERFORMANCE.md, "GPU primitives"). */
 #include "gpu_fixture.h"
 
 #include <stdint.h>
@@ -240,17 +240,19 @@ FL_GPU_TEST(test_sort, sort_body)
 
 /* ---- bench (opt-in) ---- */
 
+#define BENCH_REPEATS 9 /* the fastest counts: lavapipe shares its cores with whatever else runs */
+
 typedef struct {
   double ms, gbps, elements_per_s;
 } bench_result;
 
-/* Times `repeats` command buffers of one recorded operation; keeps the fastest. */
+/* Times BENCH_REPEATS command buffers of one recorded operation (after one to warm up); keeps the fastest. */
 static bool bench_best(fl_gpu *gpu, fl_profiler *prof, const char *name, uint64_t bytes, uint32_t elements,
-                       int repeats, void (*record)(const void *, VkCommandBuffer, uint32_t, uint32_t),
+                       void (*record)(const void *, VkCommandBuffer, uint32_t, uint32_t),
                        const void *object, uint32_t arg, bench_result *out)
 {
   double best = 0;
-  for (int r = 0; r <= repeats; r++) { /* r = 0 warms up */
+  for (int r = 0; r <= BENCH_REPEATS; r++) { /* r = 0 warms up */
     VkCommandBuffer cmd;
     if (!fl_gpu_begin_once(gpu, &cmd)) return false;
     fl_profiler_reset(prof, 0, FL_QUEUE_COMPUTE, cmd);
@@ -307,8 +309,8 @@ static void bench_body(void)
   ok = ok && fl_scan_create(&gpu, big, &scan) && buffer_with(&gpu, (VkDeviceSize)big * 4, data, "bench scan", &buf) &&
        fl_scan_bind(&gpu, &scan, &buf, &buf);
   bench_result r;
-  ok = ok && bench_best(&gpu, &prof, "scan 1M", fl_scan_bytes(&scan, mega), mega, 5, record_scan, &scan, 0, &r) &&
-       bench_best(&gpu, &prof, "scan 4M", fl_scan_bytes(&scan, big), big, 5, record_scan, &scan, 0, &r);
+  ok = ok && bench_best(&gpu, &prof, "scan 1M", fl_scan_bytes(&scan, mega), mega, record_scan, &scan, 0, &r) &&
+       bench_best(&gpu, &prof, "scan 4M", fl_scan_bytes(&scan, big), big, record_scan, &scan, 0, &r);
   for (uint32_t i = 0; data && i < mega; i++) data[i] = rnd32();
   /* Caller buffers as the input, so every repeat sorts the same random keys. */
   fl_buffer keys = {0}, values = {0};
@@ -316,8 +318,8 @@ static void bench_body(void)
        buffer_with(&gpu, (VkDeviceSize)mega * 4, data, "bench sort values", &values) &&
        fl_radix_sort_bind(&gpu, &sort, &keys, &values);
   ok = ok &&
-       bench_best(&gpu, &prof, "sort 1M/16", fl_radix_sort_bytes(&sort, mega, 16), mega, 5, record_sort, &sort, 16, &r) &&
-       bench_best(&gpu, &prof, "sort 1M/32", fl_radix_sort_bytes(&sort, mega, 32), mega, 5, record_sort, &sort, 32, &r);
+       bench_best(&gpu, &prof, "sort 1M/16", fl_radix_sort_bytes(&sort, mega, 16), mega, record_sort, &sort, 16, &r) &&
+       bench_best(&gpu, &prof, "sort 1M/32", fl_radix_sort_bytes(&sort, mega, 32), mega, record_sort, &sort, 32, &r);
   fl_buffer_destroy(&gpu, &keys);
   fl_buffer_destroy(&gpu, &values);
   fl_radix_sort_destroy(&gpu, &sort);

@@ -100,11 +100,12 @@ static bool dihedral_eval(const fl_gpu_bend *b, const float x[12], float *c_out,
   if (l12 < 1e-12f || l13 < 1e-12f) return false;
   float n1[3], n2[3];
   for (int k = 0; k < 3; k++) n1[k] = c12[k] / l12, n2[k] = c13[k] / l13;
-  float d = dot3(n1, n2);
+  float d = dot3(n1, n2), n12[3];
   d = d < -1.0f ? -1.0f : d > 1.0f ? 1.0f : d;
-  *c_out = acosf(d) - b->params[0];
-  float s2 = 1.0f - d * d;
-  if (s2 < 1e-8f) return false;
+  cross3(n1, n2, n12);
+  float sn = sqrtf(dot3(n12, n12)); /* sin of the angle: exact near flat, where 1 - d^2 is not */
+  *c_out = atan2f(sn, d) - b->params[0];
+  if (sn < 1e-4f) return false;
   float q[4][3], a2[3], a3[3];
   q_term(p1, n2, n1, d, l12, q[2]); /* (p1 x n2 + (n1 x p1) d) / |p1 x p2| */
   q_term(p1, n1, n2, d, l13, q[3]); /* (p1 x n1 + (n2 x p1) d) / |p1 x p3| */
@@ -114,7 +115,7 @@ static bool dihedral_eval(const fl_gpu_bend *b, const float x[12], float *c_out,
     q[1][k] = -a2[k] - a3[k];
     q[0][k] = -q[1][k] - q[2][k] - q[3][k];
   }
-  float inv = 1.0f / sqrtf(s2);
+  float inv = 1.0f / sn;
   for (int v = 0; v < 4; v++)
     for (int k = 0; k < 3; k++) g[3 * v + k] = q[v][k] * inv; /* +q: see the file comment */
   return true;

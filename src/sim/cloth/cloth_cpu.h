@@ -1,6 +1,6 @@
 /* sim/cloth/cloth_cpu: the CPU reference of the XPBD cloth substep of
  * cloth_spec.h, run on the arrays of an fl_cloth_build. The GPU kernels of
- * shaders/cloth/ must match it (tests/gpu/test_cloth_kernels.c). */
+ * shaders/cloth/ must match it (tests/gpu/test_cloth.c). */
 #pragma once
 #include "sim/cloth/cloth_build.h"
 

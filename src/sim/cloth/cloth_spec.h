@@ -24,16 +24,18 @@
  *  - bending, one per interior triangle edge (x0, x1) with opposite vertices
  *    x2 (in the triangle listed first) and x3:
  *      dihedral: p_k = x_k - x0; n1 = norm(p1 x p2), n2 = norm(p1 x p3), d = n1.n2
- *        clamped to [-1,1]; C = acos(d) - phi0 (phi0 from the rest shape).
+ *        clamped to [-1,1], s = |n1 x n2| (the sine, computed directly: near flat
+ *        1 - d^2 is rounding noise in float); C = atan2(s, d) - phi0 (phi0 from
+ *        the rest shape).
  *        With q the gradients of d (Müller 2007, appendix):
  *          q2 = (p1 x n2 + (n1 x p1) d) / |p1 x p2|
  *          q3 = (p1 x n1 + (n2 x p1) d) / |p1 x p3|
  *          q1 = -(p2 x n2 + (n1 x p2) d) / |p1 x p2| - (p3 x n1 + (n2 x p3) d) / |p1 x p3|
  *          q0 = -q1 - q2 - q3
  *        These q are minus the gradients of d (checked by finite differences in
- *        tests/unit/test_cloth_build.c), so grad_k C = +q_k / sqrt(1 - d^2).
- *        Skipped when 1 - d^2 < 1e-8 or either cross product is shorter than
- *        1e-12. With these normals a flat stencil has d = -1 (phi0 = pi), where
+ *        tests/unit/test_cloth_build.c), so grad_k C = +q_k / s.
+ *        Skipped when s < 1e-4 or either cross product is shorter than 1e-12.
+ *        With these normals a flat stencil has d = -1 (phi0 = pi), where
  *        the constraint is skipped: dihedral bending acts once the cloth folds.
  *      isometric: with e0 = x1-x0, e1 = x2-x0, e2 = x3-x0, e3 = x2-x1, e4 = x3-x1 and
  *        cot(u,v) = (u.v)/|u x v|: c01 = cot(e0,e1), c02 = cot(e0,e2),
