@@ -27,7 +27,7 @@
  *        clamped to [-1,1], s = |n1 x n2| (the sine, computed directly: near flat
  *        1 - d^2 is rounding noise in float); C = atan2(s, d) - phi0 (phi0 from
  *        the rest shape).
- *        With q the gradients of d (Müller 2007, appendix):
+ *        With the q terms of Müller 2007 (appendix):
  *          q2 = (p1 x n2 + (n1 x p1) d) / |p1 x p2|
  *          q3 = (p1 x n1 + (n2 x p1) d) / |p1 x p3|
  *          q1 = -(p2 x n2 + (n1 x p2) d) / |p1 x p2| - (p3 x n1 + (n2 x p3) d) / |p1 x p3|
