@@ -50,18 +50,19 @@ void main()
   ivec3 c = fl_hash_cell_inv(pi.xyz, pc.hash.x);
   FL_HASH_FOR_NEIGHBOURS(c, uint(pc.hash.y), hash_start, hash_end, hash_sorted, j) {
     if (j == i) continue;
+    // Cheapest test first: most candidates are farther than the thickness.
+    vec4 pj = pos[j];
+    vec3 dx = pi.xyz - pj.xyz;
+    float d = length(dx);
+    if (!(d < thick) || d < 1e-12) continue;
     uint oj = object_of[j];
-    fl_gpu_cloth_object obj = objects[oj];
-    if (obj.params.z == 0.0) continue;
     if (oj == oi) {
       uint lj = j - obi.grid.x;
       int di = int(lj % nx) - gi, dj = int(lj / nx) - gj;
       if (abs(di) <= 2 && abs(dj) <= 2) continue;  // a mesh neighbour
     }
-    vec4 pj = pos[j];
-    vec3 dx = pi.xyz - pj.xyz;
-    float d = length(dx);
-    if (!(d < thick) || d < 1e-12) continue;
+    fl_gpu_cloth_object obj = objects[oj];
+    if (obj.params.z == 0.0) continue;
     vec3 n = dx / d;
     float s = pi.w / (pi.w + pj.w), depth = thick - d;
     vec3 D = (pi.xyz - prev[i].xyz) - (pj.xyz - prev[j].xyz);

@@ -76,12 +76,18 @@ bool fl_hash_neighbour_seen(ivec3 center, uint table_size, int n, uint h)
 
 // Runs the statement that follows for every particle index j (a uint) in the
 // table entries of the 27 cells around `center`, each entry once; close with
-// FL_HASH_END_NEIGHBOURS. cell_start, cell_end and sorted_index are the names
+// FL_HASH_END_NEIGHBOURS. The 27 entries are hashed once into a local array
+// (one use per scope), and repeats are skipped by comparing them. cell_start, cell_end and sorted_index are the names
 // of the caller's uint arrays.
 #define FL_HASH_FOR_NEIGHBOURS(center, table_size, cell_start, cell_end, sorted_index, j)      \
+  uint fl_hn_hs[27];                                                                          \
+  for (int fl_hn_n = 0; fl_hn_n < 27; fl_hn_n++)                                              \
+    fl_hn_hs[fl_hn_n] = fl_hash_index((center) + fl_hash_neighbour_offset(fl_hn_n), (table_size)); \
   for (int fl_hn_n = 0; fl_hn_n < 27; fl_hn_n++) {                                            \
-    uint fl_hn_h = fl_hash_index((center) + fl_hash_neighbour_offset(fl_hn_n), (table_size)); \
-    if (fl_hash_neighbour_seen((center), (table_size), fl_hn_n, fl_hn_h)) continue;           \
+    uint fl_hn_h = fl_hn_hs[fl_hn_n];                                                         \
+    bool fl_hn_seen = false;                                                                  \
+    for (int fl_hn_m = 0; fl_hn_m < fl_hn_n; fl_hn_m++) fl_hn_seen = fl_hn_seen || fl_hn_hs[fl_hn_m] == fl_hn_h; \
+    if (fl_hn_seen) continue;                                                                 \
     uint fl_hn_end = cell_end[fl_hn_h];                                                       \
     for (uint fl_hn_k = cell_start[fl_hn_h]; fl_hn_k < fl_hn_end; fl_hn_k++) {                \
       uint j = sorted_index[fl_hn_k];
