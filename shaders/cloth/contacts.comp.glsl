@@ -39,7 +39,7 @@ void main()
     float d = fl_collider_sdf(col, x, t) - r;
     if (d < 0.0) {
       float f = col.velocity.w;
-      contact(x, x_prev, fl_collider_normal(col, x, t), -d, col.velocity.xyz, sqrt(o.contact.x * f),
+      contact(x, x_prev, fl_collider_normal_select(col, x, t, pc.hash.z != 0.0), -d, col.velocity.xyz, sqrt(o.contact.x * f),
               sqrt(o.contact.y * f), h);
     }
   }

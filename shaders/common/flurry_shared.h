@@ -43,7 +43,7 @@ FL_STRUCT_BEGIN(fl_particles_push)
   vec4 gravity_dt;  /* xyz: gravity, w: substep length (s) */
   vec4 domain_min;  /* xyz: domain min, w: particle radius */
   vec4 domain_max;  /* xyz: domain max, w: restitution */
-  vec4 params;      /* x: time at the end of the substep (s), y: friction scale */
+  vec4 params;      /* x: time at the end of the substep (s), y: friction scale, z: 1 = tetrahedral normals */
   uvec4 counts;     /* x: particle count, y: collider count */
 FL_STRUCT_END(fl_particles_push)
 
@@ -88,7 +88,8 @@ FL_STRUCT_BEGIN(fl_cloth_push)
   vec4 domain_min;  /* xyz: domain min, w: time at the end of the substep (s) */
   vec4 domain_max;  /* xyz: domain max, w: Jacobi over-relaxation omega */
   uvec4 range;      /* x: first element, y: element count, z: collider count, w: particle count */
-  vec4 hash;        /* self-collision: x: 1 / hash cell size, y: hash table size (a power of two) */
+  vec4 hash;        /* x: 1 / hash cell size, y: hash table size (a power of two) (self-collision);
+                     * z: 1 = tetrahedral collider normals */
 FL_STRUCT_END(fl_cloth_push)
 
 /* Push constants of common/pick.comp and common/drag.comp (any vec4 positions). */

@@ -71,4 +71,11 @@ vec3 fl_collider_normal_tetra(fl_gpu_collider c, vec3 p, float t)
   return len > 1e-20 ? g / len : vec3(0.0, 1.0, 0.0);
 }
 
+// The normal a material uses: analytic, or the generic tetrahedral one when
+// `tetrahedral` (sim.collider_normals, so CPU drivers test that path too).
+vec3 fl_collider_normal_select(fl_gpu_collider c, vec3 p, float t, bool tetrahedral)
+{
+  return tetrahedral ? fl_collider_normal_tetra(c, p, t) : fl_collider_normal(c, p, t);
+}
+
 #endif

@@ -18,7 +18,7 @@
 
 static const char *const TOP_KEYS[] = {"name", "sim", "camera", "objects", NULL};
 static const char *const SIM_KEYS[] = {"dt",     "substeps", "iterations", "gravity",
-                                        "domain", "solver",   "relaxation", NULL};
+                                        "domain", "solver",   "relaxation", "collider_normals", NULL};
 /* Indexed by fl_solver. */
 static const char *const SOLVER_NAMES[] = {"coloring", "jacobi", NULL};
 static const char *const DOMAIN_KEYS[] = {"min", "max", NULL};
@@ -70,9 +70,11 @@ static bool parse_sim(const fl_jr *top, const cJSON *root, fl_sim_desc *sim)
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "sim");
   if (!v) return true;
   fl_jr r = fl_jr_child(top, "sim");
-  int solver = (int)sim->solver;
+  int solver = (int)sim->solver, normals = (int)sim->collider_normals;
+  static const char *const NORMAL_NAMES[] = {"analytic", "tetrahedral", NULL};
   if (!fl_jr_object(&r, v, SIM_KEYS, NULL) ||
       !fl_jr_enum(&r, v, "solver", SOLVER_NAMES, &solver) ||
+      !fl_jr_enum(&r, v, "collider_normals", NORMAL_NAMES, &normals) ||
       !fl_jr_number(&r, v, "relaxation", FL_JR_CLOSED(1, 2), &sim->relaxation) ||
       !fl_jr_number(&r, v, "dt", (fl_jr_range){0.0, 0.1, true, false}, &sim->dt) ||
       !fl_jr_uint(&r, v, "substeps", 1, 1000, &sim->substeps) ||
@@ -80,6 +82,7 @@ static bool parse_sim(const fl_jr *top, const cJSON *root, fl_sim_desc *sim)
       !fl_jr_vec3(&r, v, "gravity", FL_JR_ANY, sim->gravity))
     return false;
   sim->solver = (fl_solver)solver;
+  sim->collider_normals = (fl_collider_normals)normals;
   const cJSON *d = cJSON_GetObjectItemCaseSensitive(v, "domain");
   if (!d) return true;
   fl_jr rd = fl_jr_child(&r, "domain");

@@ -103,6 +103,7 @@ typedef struct {
 } fl_scene_object;
 
 typedef enum { FL_SOLVER_COLORING, FL_SOLVER_JACOBI } fl_solver;
+typedef enum { FL_NORMALS_ANALYTIC, FL_NORMALS_TETRAHEDRAL } fl_collider_normals;
 
 typedef struct {
   float dt;                     /* seconds per frame, default 1/60, 0 < dt <= 0.1 */
@@ -112,6 +113,8 @@ typedef struct {
   float domain_min[3], domain_max[3]; /* default [-5,0,-5] .. [5,10,5]; min < max */
   fl_solver solver;             /* XPBD: "coloring" (default) or "jacobi" */
   float relaxation;             /* Jacobi over-relaxation omega, default 1.5, 1..2 */
+  fl_collider_normals collider_normals; /* "analytic" (default): each shape's exact gradient;
+                                 * "tetrahedral": the generic four-point finite difference (note 002) */
 } fl_sim_desc;
 
 typedef struct {

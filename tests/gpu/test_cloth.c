@@ -406,6 +406,27 @@ static void colliders_body(fl_gpu *gpu)
 }
 FL_GPU_TEST(test_gpu_vs_cpu_colliders, colliders_body)
 
+/* The generic collider normal (four-point tetrahedral gradient, sim.collider_normals)
+ * on the GPU matches the CPU reference's: a sheet over a sphere, a capsule and a box. */
+static void tetrahedral_normals_body(fl_gpu *gpu)
+{
+  static const compare_case cc = {
+      .json = "{ \"sim\": { \"dt\": 0.0166666667, \"substeps\": 4, \"gravity\": [0, -9.81, 0],\n"
+              "           \"domain\": { \"min\": [-2, -1, -2], \"max\": [2, 3, 2] }, \"collider_normals\": \"tetrahedral\" },\n"
+              "  \"objects\": [\n"
+              "  { \"type\": \"cloth\", \"name\": \"sheet\", \"resolution\": [12, 12], \"center\": [0, 0.5, 0],\n"
+              "    \"thickness\": 0.04, \"friction\": [0.3, 0.2] },\n"
+              "  { \"type\": \"collider\", \"shape\": \"sphere\", \"center\": [-0.25, 0.1, 0], \"radius\": 0.42 },\n"
+              "  { \"type\": \"collider\", \"shape\": \"capsule\", \"a\": [0.2, 0.4, -0.4], \"b\": [0.3, 0.42, 0.4],\n"
+              "    \"radius\": 0.1 },\n"
+              "  { \"type\": \"collider\", \"shape\": \"box\", \"center\": [0.1, 0.2, 0.3],\n"
+              "    \"half_extents\": [0.13, 0.3, 0.11] } ] }",
+      .steps = 8, .bump = 0.0f, .jitter = 0.01f, .v0 = {0.2f, -1.0f, 0.1f}, .vjitter = 0.3f,
+      .without = {"sim.collider_normals=\"analytic\""}};
+  compare(gpu, &cc, "tetrahedral collider normals");
+}
+FL_GPU_TEST(test_gpu_vs_cpu_tetrahedral_normals, tetrahedral_normals_body)
+
 static void edge_damping_body(fl_gpu *gpu)
 {
   static const compare_case cc = {
@@ -972,6 +993,7 @@ FL_GPU_TEST(test_cloth_on_cloth, cloth_on_cloth_body)
 
 static const fl_test_case cases[] = {
     {"gpu_vs_cpu_self_collision", test_gpu_vs_cpu_self_collision},
+    {"gpu_vs_cpu_tetrahedral_normals", test_gpu_vs_cpu_tetrahedral_normals},
     {"cloth_on_cloth", test_cloth_on_cloth},
     {"gpu_vs_cpu_colouring_isometric", test_gpu_vs_cpu_colouring_isometric},
     {"gpu_vs_cpu_colouring_dihedral", test_gpu_vs_cpu_colouring_dihedral},

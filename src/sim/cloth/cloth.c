@@ -239,6 +239,7 @@ void fl_cloth_push_fill(const fl_cloth_system *s, const fl_sim_desc *sim, uint32
   out->domain_max[3] = sim->relaxation;
   out->range[2] = collider_count;
   out->range[3] = s->build.particle_count;
+  out->hash[2] = sim->collider_normals == FL_NORMALS_TETRAHEDRAL ? 1.0f : 0.0f;
   if (s->any_self_collision) {
     out->hash[0] = 1.0f / s->self_cell_size;
     out->hash[1] = (float)fl_spatial_hash_table_size(&s->hash);

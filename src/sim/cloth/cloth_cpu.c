@@ -316,6 +316,7 @@ static void contacts(fl_cloth_cpu *s, const fl_sim_desc *sim, const fl_gpu_colli
 {
   const fl_cloth_build *b = s->build;
   static const float still[3] = {0, 0, 0};
+  bool tetrahedral = sim->collider_normals == FL_NORMALS_TETRAHEDRAL;
   for (uint32_t p = 0; p < b->particle_count; p++) {
     if (s->x[p][3] <= 0.0f) continue;
     const fl_gpu_cloth_object *o = &b->objects[b->particle_object[p]];
@@ -325,7 +326,7 @@ static void contacts(fl_cloth_cpu *s, const fl_sim_desc *sim, const fl_gpu_colli
       float d = fl_collider_sdf_cpu(col, x, t) - r;
       if (!(d < 0.0f)) continue;
       float n[3];
-      fl_collider_normal_cpu(col, x, t, n);
+      fl_collider_normal_select_cpu(col, x, t, tetrahedral, n);
       float mu = col->velocity[3];
       contact(x, s->prev[p], n, d, col->velocity, h, sqrtf(o->contact[0] * mu), sqrtf(o->contact[1] * mu));
     }

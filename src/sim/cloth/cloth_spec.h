@@ -73,7 +73,8 @@
  *  3. lambdas = 0.
  *  4. sim.iterations times: all distance constraints, then all bend constraints.
  *  5. contacts, per particle with w > 0, r = thickness/2: for each collider c
- *     (shaders/common/sdf.glsl at time t) with d = sdf(x) - r < 0: n = normal(x);
+ *     (shaders/common/sdf.glsl at time t) with d = sdf(x) - r < 0: n = normal(x),
+ *     analytic or tetrahedral per sim.collider_normals;
  *     x -= d n; then friction (Macklin 2014) with mu_s = sqrt(cloth static x
  *     collider friction), mu_k = sqrt(cloth kinetic x collider friction):
  *     D = (x - prev) - h v_c, D_t = D - (D.n) n, depth = -d;

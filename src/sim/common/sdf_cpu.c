@@ -131,3 +131,10 @@ void fl_collider_normal_tetra_cpu(const fl_gpu_collider *c, const float p[3], fl
   }
   normalize_or_up(g, false, n_out);
 }
+
+void fl_collider_normal_select_cpu(const fl_gpu_collider *c, const float p[3], float t, bool tetrahedral,
+                                   float n_out[3])
+{
+  if (tetrahedral) fl_collider_normal_tetra_cpu(c, p, t, n_out);
+  else fl_collider_normal_cpu(c, p, t, n_out);
+}

@@ -2,6 +2,8 @@
  * same tetrahedral gradient), for CPU references and tests; and packing scene
  * colliders into the GPU layout. */
 #pragma once
+#include <stdbool.h>
+
 #include "flurry_shared.h"
 #include "scene/scene.h"
 
@@ -13,3 +15,6 @@ float fl_collider_sdf_cpu(const fl_gpu_collider *c, const float p[3], float t);
 void fl_collider_normal_cpu(const fl_gpu_collider *c, const float p[3], float t, float n_out[3]);
 /* The generic normal: four-point tetrahedral gradient of the SDF (note 002). */
 void fl_collider_normal_tetra_cpu(const fl_gpu_collider *c, const float p[3], float t, float n_out[3]);
+/* The normal a material uses: the tetrahedral one when `tetrahedral`, else analytic. */
+void fl_collider_normal_select_cpu(const fl_gpu_collider *c, const float p[3], float t, bool tetrahedral,
+                                   float n_out[3]);

@@ -119,6 +119,7 @@ void fl_particles_push_fill(const fl_particles *p, const fl_sim_desc *sim, uint3
   out->domain_max[3] = p->desc.restitution;
   out->params[0] = time;
   out->params[1] = p->desc.friction;
+  out->params[2] = sim->collider_normals == FL_NORMALS_TETRAHEDRAL ? 1.0f : 0.0f;
   out->counts[0] = p->count;
   out->counts[1] = collider_count;
 }

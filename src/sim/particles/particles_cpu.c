@@ -43,7 +43,7 @@ void fl_particles_cpu_collide(float (*pos)[4], float (*vel)[4], const fl_gpu_col
       float d = fl_collider_sdf_cpu(col, x, t) - r;
       if (d < 0.0f) {
         float n[3];
-        fl_collider_normal_cpu(col, x, t, n);
+        fl_collider_normal_select_cpu(col, x, t, pc->params[2] != 0.0f, n);
         contact(x, v, n, -d, col->velocity, col->velocity[3] * mu_scale, e);
       }
     }
