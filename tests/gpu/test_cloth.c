@@ -39,6 +39,7 @@
  *                 read-back positions, for both objects of a two-cloth world.
  * Self-collision is not tested here (the spatial hash lands later). */
 #include "gpu_fixture.h"
+#include "world_fixture.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -549,34 +550,7 @@ FL_GPU_TEST(test_free_fall, free_fall_body)
 
 /* ---- the world path: stepping frames the way the app does ---- */
 
-static bool make_world(fl_gpu *gpu, const char *json, fl_scene *scene, fl_world **world)
-{
-  fl_error_clear();
-  if (!fl_scene_parse(json, "inline.json", NULL, 0, scene)) {
-    fprintf(stderr, "  scene: %s\n", fl_error_message());
-    return false;
-  }
-  if (!fl_world_create(gpu, scene, world)) {
-    fprintf(stderr, "  world: %s\n", fl_error_message());
-    return false;
-  }
-  return true;
-}
 
-/* Records `frames` frames in one-shot command buffers, alternating slots, profiler reset per slot. */
-static bool step_frames(fl_gpu *gpu, fl_world *world, fl_profiler *prof, int frames)
-{
-  for (int f = 0; f < frames; f++) {
-    uint32_t slot = (uint32_t)f % FL_GPU_FRAMES_IN_FLIGHT;
-    VkCommandBuffer cmd;
-    if (!fl_gpu_begin_once(gpu, &cmd)) return false;
-    fl_profiler_reset(prof, slot, FL_QUEUE_COMPUTE, cmd);
-    fl_world_record_frame(world, cmd, prof, slot, true);
-    if (!fl_gpu_end_once(gpu, cmd)) return false;
-    fl_profiler_collect(prof, slot);
-  }
-  return true;
-}
 
 static const char *const DROP_SCENE =
     "{ \"sim\": { \"dt\": 0.0166666667, \"substeps\": 4, \"iterations\": 2, \"gravity\": [0, -9.81, 0],\n"
@@ -593,12 +567,12 @@ static void no_penetration_body(fl_gpu *gpu)
 {
   fl_scene scene;
   fl_world *world = NULL;
-  ENSURE(make_world(gpu, DROP_SCENE, &scene, &world));
+  ENSURE(fl_fixture_make_world(gpu, DROP_SCENE, &scene, &world));
   fl_profiler prof;
   float (*pos)[4] = NULL, (*vel)[4] = NULL;
   uint32_t count = 0;
   const int frames = 200;
-  bool ok = fl_profiler_create(gpu, &prof) && step_frames(gpu, world, &prof, frames) &&
+  bool ok = fl_profiler_create(gpu, &prof) && fl_fixture_step_frames(gpu, world, &prof, frames, true, NULL) &&
             fl_world_read_state(world, 0, &pos, &vel, &count);
   fl_profiler_destroy(&prof);
   fl_world_destroy(world);
@@ -698,7 +672,7 @@ static void builtin_scenes_body(fl_gpu *gpu)
     fl_profiler prof;
     int frames = (int)((1000 + scene.sim.substeps - 1) / scene.sim.substeps);
     fl_object_stats st;
-    bool ok = fl_profiler_create(gpu, &prof) && step_frames(gpu, world, &prof, frames) &&
+    bool ok = fl_profiler_create(gpu, &prof) && fl_fixture_step_frames(gpu, world, &prof, frames, true, NULL) &&
               fl_world_stats(world, 0, &st);
     uint64_t substeps = fl_world_substeps(world);
     const fl_profile_stat *predict = fl_profiler_find(&prof, "cloth/predict");
@@ -849,9 +823,9 @@ static void report_stats_body(fl_gpu *gpu)
       "      \"center\": [0.05, 1.5, 0], \"pin\": [\"left\"], \"stretch_compliance\": 2e-3, \"thickness\": 0.1 } ] }";
   fl_scene scene;
   fl_world *world = NULL;
-  ENSURE(make_world(gpu, json, &scene, &world));
+  ENSURE(fl_fixture_make_world(gpu, json, &scene, &world));
   fl_profiler prof;
-  bool ok = fl_profiler_create(gpu, &prof) && step_frames(gpu, world, &prof, 20);
+  bool ok = fl_profiler_create(gpu, &prof) && fl_fixture_step_frames(gpu, world, &prof, 20, true, NULL);
   fl_object_stats st[2];
   float (*pos[2])[4] = {NULL, NULL}, (*vel[2])[4] = {NULL, NULL};
   uint32_t count[2] = {0, 0};
@@ -960,8 +934,8 @@ static bool drop_two_sheets(fl_gpu *gpu, bool self, double *min_distance, double
   fl_scene scene;
   fl_world *world = NULL;
   fl_profiler prof;
-  bool ok = make_world(gpu, json, &scene, &world) && fl_profiler_create(gpu, &prof);
-  ok = ok && step_frames(gpu, world, &prof, 90);
+  bool ok = fl_fixture_make_world(gpu, json, &scene, &world) && fl_profiler_create(gpu, &prof);
+  ok = ok && fl_fixture_step_frames(gpu, world, &prof, 90, true, NULL);
   vec4f *pa = NULL, *va = NULL, *pb = NULL, *vb = NULL;
   uint32_t na = 0, nb = 0;
   ok = ok && fl_world_read_state(world, 0, (float(**)[4])&pa, (float(**)[4])&va, &na) &&

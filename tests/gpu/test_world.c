@@ -6,6 +6,7 @@
  * no colliders momentum and kinetic energy are conserved and the centre of mass
  * moves in a straight line. */
 #include "gpu_fixture.h"
+#include "world_fixture.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -16,36 +17,7 @@
 
 #define FRAMES 60
 
-/* Records `frames` frames (or paused ones) into one-shot command buffers, collecting the profiler. */
-static bool step_frames(fl_gpu *gpu, fl_world *world, fl_profiler *prof, int frames, bool simulate,
-                        uint32_t *last_slot)
-{
-  for (int f = 0; f < frames; f++) {
-    uint32_t slot = (uint32_t)f % FL_GPU_FRAMES_IN_FLIGHT;
-    VkCommandBuffer cmd;
-    if (!fl_gpu_begin_once(gpu, &cmd)) return false;
-    fl_profiler_reset(prof, slot, FL_QUEUE_COMPUTE, cmd);
-    fl_world_record_frame(world, cmd, prof, slot, simulate);
-    if (!fl_gpu_end_once(gpu, cmd)) return false;
-    fl_profiler_collect(prof, slot);
-    *last_slot = slot;
-  }
-  return true;
-}
 
-static bool make_world(fl_gpu *gpu, const char *json, fl_scene *scene, fl_world **world)
-{
-  fl_error_clear();
-  if (!fl_scene_parse(json, "inline.json", NULL, 0, scene)) {
-    fprintf(stderr, "  scene: %s\n", fl_error_message());
-    return false;
-  }
-  if (!fl_world_create(gpu, scene, world)) {
-    fprintf(stderr, "  world: %s\n", fl_error_message());
-    return false;
-  }
-  return true;
-}
 
 static const char *const BOX_SCENE =
     "{ \"name\": \"test box\",\n"
@@ -64,12 +36,12 @@ static void box_scene_body(fl_gpu *gpu)
 {
   fl_scene scene;
   fl_world *world = NULL;
-  ENSURE(make_world(gpu, BOX_SCENE, &scene, &world));
+  ENSURE(fl_fixture_make_world(gpu, BOX_SCENE, &scene, &world));
   fl_profiler prof;
   bool ok = fl_profiler_create(gpu, &prof);
   fl_object_stats before, after;
   uint32_t slot = 0;
-  ok = ok && fl_world_stats(world, 0, &before) && step_frames(gpu, world, &prof, FRAMES, true, &slot) &&
+  ok = ok && fl_world_stats(world, 0, &before) && fl_fixture_step_frames(gpu, world, &prof, FRAMES, true, &slot) &&
        fl_world_stats(world, 0, &after);
   /* The views of the last slot, and its snapshot against the state. */
   fl_render_view views[8];
@@ -152,16 +124,16 @@ static void drift_body(fl_gpu *gpu)
 {
   fl_scene scene;
   fl_world *world = NULL;
-  ENSURE(make_world(gpu, DRIFT_SCENE, &scene, &world));
+  ENSURE(fl_fixture_make_world(gpu, DRIFT_SCENE, &scene, &world));
   fl_profiler prof;
   bool ok = fl_profiler_create(gpu, &prof);
   fl_object_stats s0, s1, s2;
   uint32_t slot = 0;
-  ok = ok && fl_world_stats(world, 0, &s0) && step_frames(gpu, world, &prof, FRAMES, true, &slot) &&
+  ok = ok && fl_world_stats(world, 0, &s0) && fl_fixture_step_frames(gpu, world, &prof, FRAMES, true, &slot) &&
        fl_world_stats(world, 0, &s1);
   uint64_t substeps = fl_world_substeps(world);
   /* Paused frames only republish: nothing moves. */
-  ok = ok && step_frames(gpu, world, &prof, 2, false, &slot) && fl_world_stats(world, 0, &s2);
+  ok = ok && fl_fixture_step_frames(gpu, world, &prof, 2, false, &slot) && fl_world_stats(world, 0, &s2);
   uint64_t substeps_paused = fl_world_substeps(world);
   fl_render_view views[4];
   uint32_t nviews = fl_world_views(world, slot, views, 4);

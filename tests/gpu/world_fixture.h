@@ -1,0 +1,43 @@
+/* tests/gpu/world_fixture.h: helpers for tests that drive a whole fl_world:
+ * make one from inline JSON, and record frames into one-shot command buffers
+ * with the profiler collected after each (as the app's frame loop does). */
+#pragma once
+#include <stdio.h>
+
+#include "core/log.h"
+#include "gpu/profiler.h"
+#include "scene/scene.h"
+#include "sim/world.h"
+
+/* Parses `json` and creates its world; prints the reason on failure. */
+static inline bool fl_fixture_make_world(fl_gpu *gpu, const char *json, fl_scene *scene, fl_world **world)
+{
+  fl_error_clear();
+  if (!fl_scene_parse(json, "inline.json", NULL, 0, scene)) {
+    fprintf(stderr, "  scene: %s\n", fl_error_message());
+    return false;
+  }
+  if (!fl_world_create(gpu, scene, world)) {
+    fprintf(stderr, "  world: %s\n", fl_error_message());
+    return false;
+  }
+  return true;
+}
+
+/* Records `frames` frames (paused ones when !simulate), alternating slots with the
+ * profiler reset per slot; `last_slot` (may be NULL) gets the last slot used. */
+static inline bool fl_fixture_step_frames(fl_gpu *gpu, fl_world *world, fl_profiler *prof, int frames,
+                                          bool simulate, uint32_t *last_slot)
+{
+  for (int f = 0; f < frames; f++) {
+    uint32_t slot = (uint32_t)f % FL_GPU_FRAMES_IN_FLIGHT;
+    VkCommandBuffer cmd;
+    if (!fl_gpu_begin_once(gpu, &cmd)) return false;
+    fl_profiler_reset(prof, slot, FL_QUEUE_COMPUTE, cmd);
+    fl_world_record_frame(world, cmd, prof, slot, simulate);
+    if (!fl_gpu_end_once(gpu, cmd)) return false;
+    fl_profiler_collect(prof, slot);
+    if (last_slot) *last_slot = slot;
+  }
+  return true;
+}
