@@ -186,6 +186,18 @@ bool fl_cloth_system_create(fl_gpu *gpu, const fl_mesh_normals *mn, const fl_clo
 {
   memset(out, 0, sizeof *out);
   out->gpu = gpu;
+  /* Check the largest buffers against the device before building anything on
+   * the CPU: per particle at most 4 distance and 3 bend constraints (interior
+   * edges), so a cloth too big for maxStorageBufferRange fails at once. */
+  uint64_t particles = 0;
+  for (uint32_t o = 0; o < count; o++) particles += (uint64_t)descs[o].resolution[0] * descs[o].resolution[1];
+  uint64_t largest = particles * 3 * sizeof(fl_gpu_bend);
+  if (particles * 4 * sizeof(fl_gpu_distance) > largest) largest = particles * 4 * sizeof(fl_gpu_distance);
+  if (largest > gpu->props.limits.maxStorageBufferRange)
+    return fl_error_set("cloth: %llu particles need constraint buffers of about %.0f MiB, more than this device's "
+                        "maxStorageBufferRange of %.0f MiB; use a lower resolution",
+                        (unsigned long long)particles, largest / 1048576.0,
+                        gpu->props.limits.maxStorageBufferRange / 1048576.0);
   if (!fl_cloth_build_create(descs, names, count, &out->build)) return false;
   for (uint32_t o = 0; o < count; o++) {
     out->any_wind |= descs[o].drag > 0 || descs[o].lift > 0;
