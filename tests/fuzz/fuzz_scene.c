@@ -33,6 +33,9 @@ static void check_scene(const fl_scene *s)
   check(s->sim.iterations >= 1 && s->sim.iterations <= 1000);
   check_vec_finite(s->sim.gravity);
   for (int i = 0; i < 3; i++) check(s->sim.domain_min[i] < s->sim.domain_max[i]);
+  check(s->sim.solver == FL_SOLVER_COLORING || s->sim.solver == FL_SOLVER_JACOBI);
+  check(s->sim.relaxation >= 1 && s->sim.relaxation <= 2);
+  check(s->sim.collider_normals == FL_NORMALS_ANALYTIC || s->sim.collider_normals == FL_NORMALS_TETRAHEDRAL);
   check(s->object_count <= FL_SCENE_MAX_OBJECTS);
   for (uint32_t i = 0; i < s->object_count; i++) {
     const fl_scene_object *o = &s->objects[i];
@@ -46,6 +49,24 @@ static void check_scene(const fl_scene *s)
       check(p->restitution >= 0 && p->restitution <= 1);
       check_vec_finite(p->center);
       check_vec_finite(p->velocity);
+    } else if (o->type == FL_OBJECT_CLOTH) {
+      const fl_cloth_desc *c = &o->cloth;
+      check(c->resolution[0] >= 2 && c->resolution[0] <= 4096 && c->resolution[1] >= 2 && c->resolution[1] <= 4096);
+      check(c->size[0] > 0 && c->size[1] > 0 && c->mass > 0 && c->thickness > 0);
+      check(c->plane == FL_PLANE_XZ || c->plane == FL_PLANE_XY);
+      check(c->stretch_compliance >= 0 && c->shear_compliance >= 0 && c->bend_compliance >= 0);
+      check(c->damping >= 0 && c->drag >= 0 && c->lift >= 0 && c->friction[0] >= 0 && c->friction[1] >= 0);
+      check(c->pin_count <= FL_CLOTH_MAX_PINS);
+      for (uint32_t k = 0; k < c->pin_count; k++) {
+        const fl_cloth_pin *pin = &c->pins[k];
+        int32_t nx = (int32_t)c->resolution[0], ny = (int32_t)c->resolution[1];
+        if (pin->kind == FL_PIN_PARTICLE) check(pin->a >= -1 && pin->a < nx && pin->b >= -1 && pin->b < ny);
+        else if (pin->kind == FL_PIN_ROW) check(pin->a >= -1 && pin->a < ny);
+        else if (pin->kind == FL_PIN_COLUMN) check(pin->a >= -1 && pin->a < nx);
+        else check(pin->kind == FL_PIN_INDEX && pin->a >= 0 && pin->a < nx * ny);
+      }
+      check_vec_finite(c->center);
+      check_vec_finite(c->wind);
     } else {
       check(o->type == FL_OBJECT_COLLIDER);
       const fl_collider_desc *c = &o->collider;
