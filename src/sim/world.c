@@ -176,12 +176,7 @@ uint32_t fl_world_views(const fl_world *w, uint32_t slot, fl_render_view *out, u
                                       {0.35f, 0.8f, 0.45f}, {0.9f, 0.8f, 0.3f}};
   const fl_cloth_build *cb = &w->cloth.build;
   for (uint32_t o = 0; w->cloth.gpu && o < cb->object_count && n < max; o++) {
-    uint32_t first = 0, count = 0;
-    for (uint32_t t = 0; t < cb->triangle_count; t++)
-      if (cb->triangle_object[t] == o) {
-        if (!count) first = t;
-        count++;
-      }
+    uint32_t first = w->cloth.object_first_triangle[o], count = w->cloth.object_triangles[o];
     static const float cloth_palette[3][3] = {{0.85f, 0.25f, 0.2f}, {0.95f, 0.75f, 0.3f}, {0.3f, 0.55f, 0.85f}};
     const float *c = cloth_palette[o % 3];
     out[n++] = (fl_render_view){.kind = FL_VIEW_MESH, .positions = &w->cloth.snapshot[slot],

@@ -84,3 +84,32 @@ static inline bool fl_fixture_error_has(const char *needle)
   fprintf(stderr, "  error message \"%s\" lacks \"%s\"\n", fl_error_message(), needle);
   return false;
 }
+
+/* A device buffer holding `data` (NULL: left as allocated). */
+static inline bool fl_fixture_buffer_with(fl_gpu *gpu, VkDeviceSize bytes, const void *data, const char *name,
+                                          fl_buffer *out)
+{
+  return fl_buffer_create(gpu, bytes, FL_MEMORY_DEVICE, name, out) &&
+         (!data || fl_buffer_upload(gpu, out, 0, data, bytes));
+}
+
+/* The opt-in timing cases: false (after saying so) unless FLURRY_BENCH_PRIMITIVES=1;
+ * then creates the device without validation (timings are taken without the
+ * layer) and names it. `what` names the timings in the skip message. */
+static inline bool fl_fixture_bench_gpu(const char *what, fl_gpu *gpu)
+{
+  const char *want = getenv("FLURRY_BENCH_PRIMITIVES");
+  if (!want || strcmp(want, "1") != 0) {
+    fprintf(stderr, "  skipped: set FLURRY_BENCH_PRIMITIVES=1 to run the %s timings\n", what);
+    return false;
+  }
+  fl_fixture_env();
+  fl_gpu_desc desc = {.validation = false};
+  if (!fl_gpu_create(&desc, gpu)) {
+    fprintf(stderr, "  FAIL: %s\n", fl_error_message());
+    fl_test_failed_current = 1;
+    return false;
+  }
+  fprintf(stderr, "  device: %s (%s)\n", gpu->props.deviceName, gpu->driver_info);
+  return true;
+}

@@ -38,12 +38,6 @@ static uint32_t rnd32(void)
 static float rnd_float(float lo, float hi) { return lo + (hi - lo) * (float)(rnd32() >> 8) * (1.0f / 16777216.0f); }
 
 /* A device buffer of `bytes` holding `data` (NULL: uninitialized). */
-static bool buffer_with(fl_gpu *gpu, VkDeviceSize bytes, const void *data, const char *name, fl_buffer *out)
-{
-  return fl_buffer_create(gpu, bytes, FL_MEMORY_DEVICE, name, out) &&
-         (!data || fl_buffer_upload(gpu, out, 0, data, bytes));
-}
-
 /* Records one binding over `count` elements, waits, and reads its slot back. */
 static bool run_one(fl_gpu *gpu, const fl_reduce *r, const fl_reduce_binding *b, uint32_t count, float *result)
 {
@@ -83,8 +77,8 @@ static void sum_body(fl_gpu *gpu)
   fl_reduce_binding bp = {0}, bm = {0};
   fl_buffer pos_buf = {0}, mixed_buf = {0};
   bool ok = fl_reduce_create(gpu, SUM_MAX, 2, &r) &&
-            buffer_with(gpu, (VkDeviceSize)SUM_MAX * 4, pos, "reduce test positive", &pos_buf) &&
-            buffer_with(gpu, (VkDeviceSize)SUM_MAX * 4, mixed, "reduce test mixed", &mixed_buf) &&
+            fl_fixture_buffer_with(gpu, (VkDeviceSize)SUM_MAX * 4, pos, "reduce test positive", &pos_buf) &&
+            fl_fixture_buffer_with(gpu, (VkDeviceSize)SUM_MAX * 4, mixed, "reduce test mixed", &mixed_buf) &&
             fl_reduce_bind_sum(gpu, &r, &pos_buf, 0, &bp) && fl_reduce_bind_sum(gpu, &r, &mixed_buf, 1, &bm);
   if (ok) fprintf(stderr, "  reduce: blocks of %u, %u levels for %u elements\n", r.block, r.level_count, SUM_MAX);
   uint32_t bad = 0, tests = 0;
@@ -144,8 +138,8 @@ static void dot_body(fl_gpu *gpu)
   fl_reduce_binding bab = {0}, baa = {0};
   fl_buffer a_buf = {0}, b_buf = {0};
   bool ok = fl_reduce_create(gpu, DOT_MAX, 3, &r) &&
-            buffer_with(gpu, (VkDeviceSize)DOT_MAX * 16, a, "reduce test a", &a_buf) &&
-            buffer_with(gpu, (VkDeviceSize)DOT_MAX * 16, b, "reduce test b", &b_buf) &&
+            fl_fixture_buffer_with(gpu, (VkDeviceSize)DOT_MAX * 16, a, "reduce test a", &a_buf) &&
+            fl_fixture_buffer_with(gpu, (VkDeviceSize)DOT_MAX * 16, b, "reduce test b", &b_buf) &&
             fl_reduce_bind_dot(gpu, &r, &a_buf, &b_buf, 2, &bab) &&
             fl_reduce_bind_dot(gpu, &r, &a_buf, &a_buf, 0, &baa);
   uint32_t bad = 0, tests = 0;
@@ -228,9 +222,9 @@ static void slots_body(fl_gpu *gpu)
   fl_reduce r;
   fl_reduce_binding b[SLOTS] = {{0}};
   fl_buffer xb = {0}, yb = {0}, y_half = {0};
-  bool ok = fl_reduce_create(gpu, SLOTS_N, SLOTS, &r) && buffer_with(gpu, sizeof x, x, "reduce test x", &xb) &&
-            buffer_with(gpu, sizeof y, y, "reduce test y", &yb) &&
-            buffer_with(gpu, (SLOTS_N / 2) * 4, y, "reduce test y half", &y_half) &&
+  bool ok = fl_reduce_create(gpu, SLOTS_N, SLOTS, &r) && fl_fixture_buffer_with(gpu, sizeof x, x, "reduce test x", &xb) &&
+            fl_fixture_buffer_with(gpu, sizeof y, y, "reduce test y", &yb) &&
+            fl_fixture_buffer_with(gpu, (SLOTS_N / 2) * 4, y, "reduce test y half", &y_half) &&
             fl_reduce_bind_dot(gpu, &r, &xb, &xb, 0, &b[0]) && /* replaced by the sum next: a rebind */
             fl_reduce_bind_sum(gpu, &r, &xb, 0, &b[0]) && fl_reduce_bind_sum(gpu, &r, &yb, 1, &b[1]) &&
             fl_reduce_bind_dot(gpu, &r, &xb, &xb, 2, &b[2]) && fl_reduce_bind_dot(gpu, &r, &xb, &yb, 3, &b[3]) &&
@@ -293,16 +287,8 @@ static bool bench_best(fl_gpu *gpu, fl_profiler *prof, const char *name, const f
 
 static void bench_body(void)
 {
-  const char *want = getenv("FLURRY_BENCH_PRIMITIVES");
-  if (!want || strcmp(want, "1") != 0) {
-    fprintf(stderr, "  skipped: set FLURRY_BENCH_PRIMITIVES=1 to run the reduction timings\n");
-    return;
-  }
-  fl_fixture_env();
   fl_gpu gpu;
-  fl_gpu_desc desc = {.validation = false};
-  ENSURE_MSG(fl_gpu_create(&desc, &gpu), "%s", fl_error_message());
-  fprintf(stderr, "  device: %s (%s)\n", gpu.props.deviceName, gpu.driver_info);
+  if (!fl_fixture_bench_gpu("reduction", &gpu)) return;
   const uint32_t big = 4u << 20, mega = 1u << 20;
   float *data = malloc((size_t)big * 16);
   fl_reduce r = {0};
@@ -316,9 +302,9 @@ static void bench_body(void)
   rng_state = 0xbe7c4u;
   for (uint32_t i = 0; data && i < big * 4; i++) data[i] = rnd_float(-1.0f, 1.0f);
   ok = ok && fl_reduce_create(&gpu, big, 2, &r) &&
-       buffer_with(&gpu, (VkDeviceSize)big * 4, data, "bench reduce floats", &floats) &&
-       buffer_with(&gpu, (VkDeviceSize)big * 16, data, "bench reduce a", &a) &&
-       buffer_with(&gpu, (VkDeviceSize)big * 16, data, "bench reduce b", &b) &&
+       fl_fixture_buffer_with(&gpu, (VkDeviceSize)big * 4, data, "bench reduce floats", &floats) &&
+       fl_fixture_buffer_with(&gpu, (VkDeviceSize)big * 16, data, "bench reduce a", &a) &&
+       fl_fixture_buffer_with(&gpu, (VkDeviceSize)big * 16, data, "bench reduce b", &b) &&
        fl_reduce_bind_sum(&gpu, &r, &floats, 0, &bs) && fl_reduce_bind_dot(&gpu, &r, &a, &b, 1, &bd);
   ok = ok && bench_best(&gpu, &prof, "sum 1M", &r, &bs, mega) && bench_best(&gpu, &prof, "sum 4M", &r, &bs, big) &&
        bench_best(&gpu, &prof, "dot 1M", &r, &bd, mega) && bench_best(&gpu, &prof, "dot 4M", &r, &bd, big);

@@ -35,12 +35,6 @@ static uint32_t rnd32(void)
 }
 
 /* A device buffer of `bytes` holding `data` (NULL: uninitialized). */
-static bool buffer_with(fl_gpu *gpu, VkDeviceSize bytes, const void *data, const char *name, fl_buffer *out)
-{
-  return fl_buffer_create(gpu, bytes, FL_MEMORY_DEVICE, name, out) &&
-         (!data || fl_buffer_upload(gpu, out, 0, data, bytes));
-}
-
 /* ---- scan ---- */
 
 #define SCAN_MAX (16777216u + 5u)
@@ -68,8 +62,8 @@ static void scan_body(fl_gpu *gpu)
   fl_scan scan;
   fl_buffer in_buf = {0}, out_buf = {0};
   bool ok = fl_scan_create(gpu, SCAN_MAX, &scan) &&
-            buffer_with(gpu, (VkDeviceSize)SCAN_MAX * 4, in, "scan test in", &in_buf) &&
-            buffer_with(gpu, (VkDeviceSize)SCAN_MAX * 4, NULL, "scan test out", &out_buf) &&
+            fl_fixture_buffer_with(gpu, (VkDeviceSize)SCAN_MAX * 4, in, "scan test in", &in_buf) &&
+            fl_fixture_buffer_with(gpu, (VkDeviceSize)SCAN_MAX * 4, NULL, "scan test out", &out_buf) &&
             fl_scan_bind(gpu, &scan, &in_buf, &out_buf);
   if (ok) fprintf(stderr, "  scan: blocks of %u, %u levels for %u elements\n", scan.block, scan.level_count, SCAN_MAX);
   uint32_t bad_count = 0;
@@ -119,7 +113,7 @@ static void scan_inplace_body(fl_gpu *gpu)
   uint32_t total = 0;
   VkCommandBuffer cmd;
   bool ok = fl_scan_create(gpu, INPLACE_N, &scan) &&
-            buffer_with(gpu, sizeof data, data, "scan test in place", &buf) && fl_scan_bind(gpu, &scan, &buf, &buf) &&
+            fl_fixture_buffer_with(gpu, sizeof data, data, "scan test in place", &buf) && fl_scan_bind(gpu, &scan, &buf, &buf) &&
             fl_gpu_begin_once(gpu, &cmd);
   if (ok) {
     fl_scan_record(&scan, cmd, INPLACE_N);
@@ -174,8 +168,8 @@ static bool check_sort(fl_gpu *gpu, fl_radix_sort *sort, uint32_t n, uint32_t ke
   fl_buffer in_keys = {0}, in_values = {0};
   bool ok = true;
   if (external) {
-    ok = buffer_with(gpu, (VkDeviceSize)sort->max_count * 4, NULL, "sort test keys", &in_keys) &&
-         buffer_with(gpu, (VkDeviceSize)sort->max_count * 4, NULL, "sort test values", &in_values) &&
+    ok = fl_fixture_buffer_with(gpu, (VkDeviceSize)sort->max_count * 4, NULL, "sort test keys", &in_keys) &&
+         fl_fixture_buffer_with(gpu, (VkDeviceSize)sort->max_count * 4, NULL, "sort test values", &in_values) &&
          fl_buffer_upload(gpu, &in_keys, 0, keys, (VkDeviceSize)n * 4) &&
          fl_buffer_upload(gpu, &in_values, 0, values, (VkDeviceSize)n * 4) &&
          fl_radix_sort_bind(gpu, sort, &in_keys, &in_values);
@@ -285,16 +279,8 @@ static void record_sort(const void *object, VkCommandBuffer cmd, uint32_t count,
 
 static void bench_body(void)
 {
-  const char *want = getenv("FLURRY_BENCH_PRIMITIVES");
-  if (!want || strcmp(want, "1") != 0) {
-    fprintf(stderr, "  skipped: set FLURRY_BENCH_PRIMITIVES=1 to run the scan and sort timings\n");
-    return;
-  }
-  fl_fixture_env();
   fl_gpu gpu;
-  fl_gpu_desc desc = {.validation = false};
-  ENSURE_MSG(fl_gpu_create(&desc, &gpu), "%s", fl_error_message());
-  fprintf(stderr, "  device: %s (%s)\n", gpu.props.deviceName, gpu.driver_info);
+  if (!fl_fixture_bench_gpu("scan and sort", &gpu)) return;
   const uint32_t big = 4u << 20, mega = 1u << 20;
   uint32_t *data = malloc((size_t)big * 4);
   fl_scan scan = {0};
@@ -306,7 +292,7 @@ static void bench_body(void)
   if (ok) fprintf(stderr, "  copy ceiling (16 MiB buffers): %.2f GB/s\n", ceiling);
   rng_state = 0xbe7c4u;
   for (uint32_t i = 0; data && i < big; i++) data[i] = rnd32() & 255u;
-  ok = ok && fl_scan_create(&gpu, big, &scan) && buffer_with(&gpu, (VkDeviceSize)big * 4, data, "bench scan", &buf) &&
+  ok = ok && fl_scan_create(&gpu, big, &scan) && fl_fixture_buffer_with(&gpu, (VkDeviceSize)big * 4, data, "bench scan", &buf) &&
        fl_scan_bind(&gpu, &scan, &buf, &buf);
   bench_result r;
   ok = ok && bench_best(&gpu, &prof, "scan 1M", fl_scan_bytes(&scan, mega), mega, record_scan, &scan, 0, &r) &&
@@ -314,8 +300,8 @@ static void bench_body(void)
   for (uint32_t i = 0; data && i < mega; i++) data[i] = rnd32();
   /* Caller buffers as the input, so every repeat sorts the same random keys. */
   fl_buffer keys = {0}, values = {0};
-  ok = ok && fl_radix_sort_create(&gpu, mega, &sort) && buffer_with(&gpu, (VkDeviceSize)mega * 4, data, "bench sort keys", &keys) &&
-       buffer_with(&gpu, (VkDeviceSize)mega * 4, data, "bench sort values", &values) &&
+  ok = ok && fl_radix_sort_create(&gpu, mega, &sort) && fl_fixture_buffer_with(&gpu, (VkDeviceSize)mega * 4, data, "bench sort keys", &keys) &&
+       fl_fixture_buffer_with(&gpu, (VkDeviceSize)mega * 4, data, "bench sort values", &values) &&
        fl_radix_sort_bind(&gpu, &sort, &keys, &values);
   ok = ok &&
        bench_best(&gpu, &prof, "sort 1M/16", fl_radix_sort_bytes(&sort, mega, 16), mega, record_sort, &sort, 16, &r) &&

@@ -372,15 +372,8 @@ FL_GPU_TEST(test_neighbours, neighbours_body)
 
 static void bench_body(void)
 {
-  const char *want = getenv("FLURRY_BENCH_PRIMITIVES");
-  if (!want || strcmp(want, "1") != 0) {
-    fprintf(stderr, "  skipped: set FLURRY_BENCH_PRIMITIVES=1 to run the spatial hash timings\n");
-    return;
-  }
-  fl_fixture_env();
   fl_gpu gpu;
-  fl_gpu_desc desc = {.validation = false};
-  ENSURE_MSG(fl_gpu_create(&desc, &gpu), "%s", fl_error_message());
+  if (!fl_fixture_bench_gpu("spatial hash", &gpu)) return;
   const uint32_t n = 1u << 20;
   const float cell = 0.05f; /* 40^3 cells in [-1, 1]^3: about 16 particles per cell */
   float *pos = malloc((size_t)n * 16);

@@ -207,6 +207,12 @@ bool fl_cloth_system_create(fl_gpu *gpu, const fl_mesh_normals *mn, const fl_clo
       if (descs[o].thickness > out->self_cell_size) out->self_cell_size = descs[o].thickness;
     }
   }
+  /* Each object's triangles are contiguous (cloth_build.c builds object by object). */
+  for (uint32_t t = 0; t < out->build.triangle_count; t++) {
+    uint32_t o = out->build.triangle_object[t];
+    if (!out->object_triangles[o]) out->object_first_triangle[o] = t;
+    out->object_triangles[o]++;
+  }
   bool ok = create_pipelines(gpu, &out->pipes) && create_buffers(out, mn) && create_sets(out, colliders);
   if (!ok) fl_cloth_system_destroy(out);
   return ok;

@@ -45,6 +45,7 @@ typedef struct {
   fl_mesh_normals_binding normals_binding[FL_GPU_FRAMES_IN_FLIGHT];
   VkDescriptorSet predict_set, add_pos_set, add_vel_set, wind_faces_set, wind_gather_set, contacts_set,
       velocity_set, edge_damping_set, self_collide_set;
+  uint32_t object_first_triangle[FL_SCENE_MAX_OBJECTS], object_triangles[FL_SCENE_MAX_OBJECTS]; /* per object */
   fl_spatial_hash hash;           /* self-collision: built over every cloth particle */
   bool any_wind, any_edge_damping, any_self_collision;
   float self_cell_size;          /* the largest thickness of the self-colliding objects */
