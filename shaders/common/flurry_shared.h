@@ -115,4 +115,34 @@ FL_STRUCT_BEGIN(fl_draw_push)
   vec4 offset;      /* xyz: translation added to positions, w: particle radius */
 FL_STRUCT_END(fl_draw_push)
 
+/* ---- Mass-spring cloth, Kang 2018 (src/sim/massspring/ms_spec.h has the algorithm) ---- */
+
+/* Flags of fl_ms_push.counts.y. */
+#define FL_MS_FLAG_HYBRID 1u     /* setup: b = (b + phi) / 2 (HY, Eq. 32) */
+#define FL_MS_FLAG_MOMENTUM 2u   /* HO impulse split: +phi / -phi (else the paper's Eq. 22) */
+#define FL_MS_FLAG_DEFINITE 4u   /* Jacobian: clamp 1 - l0/l to >= 0 */
+#define FL_MS_FLAG_CG 8u         /* setup: start CG (dv = 0, r = p = b) instead of Jacobi */
+
+/* Result slots of the CG reductions (floats in the results buffer). */
+#define FL_MS_SLOT_BB 0          /* b . b */
+#define FL_MS_SLOT_PQ 1          /* p . A p */
+#define FL_MS_SLOT_RR0 2         /* r . r, two slots used alternately */
+#define FL_MS_SLOT_RR1 3
+#define FL_MS_SLOT_ITERATIONS 4  /* CG iterations that changed dv this step */
+#define FL_MS_SLOT_STOP 5        /* 1 after a breakdown (p . A p <= 0) */
+#define FL_MS_SLOT_COUNT 6
+
+/* Words of the status buffer. */
+#define FL_MS_STATUS_DIVERGED 0  /* set by check (atomicOr); cleared each frame when resetting */
+#define FL_MS_STATUS_RESETS 1    /* resets so far */
+#define FL_MS_STATUS_WORDS 4
+
+/* Push constants of every kernel in shaders/massspring/. */
+FL_STRUCT_BEGIN(fl_ms_push)
+  vec4 gravity_h;   /* xyz: gravity, w: step h (s) */
+  vec4 params;      /* x: stiffness kappa, y: damping c_d, z: divergence strain, w: CG tolerance^2 */
+  uvec4 counts;     /* x: particle count, y: FL_MS_FLAG_*, zw: unused */
+  uvec4 cg;         /* x: slot of r.r before the iteration, y: after, z: iteration, w: unused */
+FL_STRUCT_END(fl_ms_push)
+
 #endif

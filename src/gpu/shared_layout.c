@@ -16,6 +16,7 @@ _Static_assert(sizeof(fl_gpu_distance) == 32, "fl_gpu_distance must be 2 vec4s")
 _Static_assert(sizeof(fl_gpu_bend) == 48, "fl_gpu_bend must be 3 vec4s");
 _Static_assert(sizeof(fl_gpu_cloth_object) == 64, "fl_gpu_cloth_object must be 4 vec4s");
 _Static_assert(sizeof(fl_cloth_push) == 80, "fl_cloth_push must be 5 vec4s");
+_Static_assert(sizeof(fl_ms_push) == 64, "fl_ms_push must be 4 vec4s");
 _Static_assert(sizeof(fl_pick_push) == 48, "fl_pick_push must be 3 vec4s");
 _Static_assert(FL_SCENE_MAX_OBJECTS <= FL_MAX_COLLIDERS, "every scene object could be a collider");
 _Static_assert(FL_GPU_SHAPE_PLANE == FL_SHAPE_PLANE && FL_GPU_SHAPE_SPHERE == FL_SHAPE_SPHERE &&

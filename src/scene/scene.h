@@ -92,6 +92,37 @@ typedef struct {
   float drag, lift;             /* default 0, >= 0 */
 } fl_cloth_desc;
 
+/* Mass-spring cloth of Kang 2018 (sim/massspring/ms_spec.h, docs/KANG2018.md). */
+typedef enum { FL_MS_INTEGRATOR_E, FL_MS_INTEGRATOR_HO, FL_MS_INTEGRATOR_JI, FL_MS_INTEGRATOR_IM,
+               FL_MS_INTEGRATOR_HY } fl_ms_integrator;
+typedef enum { FL_MS_SPLIT_KEY_PAPER, FL_MS_SPLIT_KEY_MOMENTUM } fl_ms_split_key;
+/* Spring groups (bit mask); "springs" is "structural", "structural+shear" or
+ * "structural+shear+bend" (default). */
+#define FL_MS_SPRINGS_STRUCTURAL 1u
+#define FL_MS_SPRINGS_SHEAR 2u
+#define FL_MS_SPRINGS_BEND 4u
+
+typedef struct {
+  uint32_t resolution[2];       /* [nx, ny] particles, each 2..1024, default [32, 32] */
+  float size[2];                /* [w, h] metres, default [1, 1], > 0 */
+  float center[3];              /* default [0, 1, 0] */
+  fl_cloth_plane plane;         /* "xz" (default) or "xy" (as cloth) */
+  float mass;                   /* total kg, default 1, > 0 */
+  float stiffness;              /* kappa N/m, default 1000, > 0 */
+  float damping;                /* c_d N s/m, default 0.5, >= 0 */
+  uint32_t springs;             /* FL_MS_SPRINGS_* mask, default all three */
+  fl_cloth_pin pins[FL_CLOTH_MAX_PINS];
+  uint32_t pin_count;           /* "pin": as cloth, default none */
+  fl_ms_integrator integrator;  /* "E", "HO", "JI", "IM" or "HY" (default "HY") */
+  uint32_t jacobi_iterations;   /* JI and HY, default 3, 1..100 */
+  fl_ms_split_key split;        /* HO and HY: "paper" (Eq. 22, default) or "momentum" */
+  bool definite_jacobian;       /* JI, IM, HY: clamp 1 - l0/l >= 0, default true */
+  uint32_t cg_iterations;       /* IM: CG iterations per step at most, default 100, 1..10000 */
+  float cg_tolerance;           /* IM: relative residual, default 1e-5, > 0 and < 1 */
+  float divergence_strain;      /* a spring strain |l - l0|/l0 above this (or a NaN) is a
+                                 * divergence: the object is reset; default 2, > 0 */
+} fl_mass_spring_desc;
+
 typedef struct {
   char name[FL_SCENE_NAME_MAX]; /* unique within the scene; default "<type><index>" */
   fl_object_type type;
@@ -99,6 +130,7 @@ typedef struct {
     fl_particles_desc particles;
     fl_collider_desc collider;
     fl_cloth_desc cloth;
+    fl_mass_spring_desc mass_spring;
   };
 } fl_scene_object;
 

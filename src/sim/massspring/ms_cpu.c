@@ -5,6 +5,8 @@
  * order, as one GPU thread per particle would. */
 #include "sim/massspring/ms_cpu.h"
 
+#include "scene/scene.h"
+
 #include "core/log.h"
 #include "sim/massspring/ms_ho.h"
 
@@ -145,24 +147,31 @@ bool fl_ms_grid_create(const fl_ms_grid_desc *d, fl_ms_system *out)
       !(d->mass > 0 && isfinite(d->mass)))
     return fl_error_set("mass-spring grid: size [%g, %g] and mass %g must be finite and > 0", d->size[0],
                         d->size[1], d->mass);
+  uint32_t groups = d->springs ? d->springs : FL_MS_SPRINGS_STRUCTURAL | FL_MS_SPRINGS_SHEAR | FL_MS_SPRINGS_BEND;
   uint32_t count = (nx - 1) * ny + nx * (ny - 1) + 2 * (nx - 1) * (ny - 1) + (nx > 2 ? (nx - 2) * ny : 0) +
                    (ny > 2 ? nx * (ny - 2) : 0);
   fl_ms_spring *springs = calloc(count, sizeof *springs);
   if (!springs) return fl_error_set("mass-spring grid: out of memory for %u springs", (unsigned)count);
   uint32_t e = 0;
 #define IDX(i, j) ((uint32_t)(j) * nx + (uint32_t)(i))
-  for (uint32_t j = 0; j < ny; j++)
-    for (uint32_t i = 0; i + 1 < nx; i++) springs[e++] = (fl_ms_spring){IDX(i, j), IDX(i + 1, j), 0};
-  for (uint32_t j = 0; j + 1 < ny; j++)
-    for (uint32_t i = 0; i < nx; i++) springs[e++] = (fl_ms_spring){IDX(i, j), IDX(i, j + 1), 0};
-  for (uint32_t j = 0; j + 1 < ny; j++)
-    for (uint32_t i = 0; i + 1 < nx; i++) springs[e++] = (fl_ms_spring){IDX(i, j), IDX(i + 1, j + 1), 0};
-  for (uint32_t j = 0; j + 1 < ny; j++)
-    for (uint32_t i = 0; i + 1 < nx; i++) springs[e++] = (fl_ms_spring){IDX(i + 1, j), IDX(i, j + 1), 0};
-  for (uint32_t j = 0; j < ny; j++)
-    for (uint32_t i = 0; i + 2 < nx; i++) springs[e++] = (fl_ms_spring){IDX(i, j), IDX(i + 2, j), 0};
-  for (uint32_t j = 0; j + 2 < ny; j++)
-    for (uint32_t i = 0; i < nx; i++) springs[e++] = (fl_ms_spring){IDX(i, j), IDX(i, j + 2), 0};
+  if (groups & FL_MS_SPRINGS_STRUCTURAL) {
+    for (uint32_t j = 0; j < ny; j++)
+      for (uint32_t i = 0; i + 1 < nx; i++) springs[e++] = (fl_ms_spring){IDX(i, j), IDX(i + 1, j), 0};
+    for (uint32_t j = 0; j + 1 < ny; j++)
+      for (uint32_t i = 0; i < nx; i++) springs[e++] = (fl_ms_spring){IDX(i, j), IDX(i, j + 1), 0};
+  }
+  if (groups & FL_MS_SPRINGS_SHEAR) {
+    for (uint32_t j = 0; j + 1 < ny; j++)
+      for (uint32_t i = 0; i + 1 < nx; i++) springs[e++] = (fl_ms_spring){IDX(i, j), IDX(i + 1, j + 1), 0};
+    for (uint32_t j = 0; j + 1 < ny; j++)
+      for (uint32_t i = 0; i + 1 < nx; i++) springs[e++] = (fl_ms_spring){IDX(i + 1, j), IDX(i, j + 1), 0};
+  }
+  if (groups & FL_MS_SPRINGS_BEND) {
+    for (uint32_t j = 0; j < ny; j++)
+      for (uint32_t i = 0; i + 2 < nx; i++) springs[e++] = (fl_ms_spring){IDX(i, j), IDX(i + 2, j), 0};
+    for (uint32_t j = 0; j + 2 < ny; j++)
+      for (uint32_t i = 0; i < nx; i++) springs[e++] = (fl_ms_spring){IDX(i, j), IDX(i, j + 2), 0};
+  }
 #undef IDX
   bool ok = fl_ms_system_create(nx * ny, springs, e, d->kappa, d->damping, out);
   free(springs);
@@ -172,8 +181,9 @@ bool fl_ms_grid_create(const fl_ms_grid_desc *d, fl_ms_system *out)
     for (uint32_t i = 0; i < nx; i++) {
       double *x = out->x[j * nx + i];
       x[0] = d->center[0] + ((double)i / (double)(nx - 1) - 0.5) * d->size[0];
-      x[1] = d->center[1];
-      x[2] = d->center[2] + ((double)j / (double)(ny - 1) - 0.5) * d->size[1];
+      double v = ((double)j / (double)(ny - 1) - 0.5) * d->size[1];
+      x[1] = d->center[1] + (d->plane_xy ? v : 0.0);
+      x[2] = d->center[2] + (d->plane_xy ? 0.0 : v);
       out->inv_mass[j * nx + i] = w;
     }
   memcpy(out->gravity, d->gravity, sizeof out->gravity);

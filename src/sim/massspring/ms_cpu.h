@@ -48,10 +48,12 @@ typedef struct {
   double (*spring_b)[9];     /* B_s = h^2 K + h c_d P per spring */
 } fl_ms_system;
 
-/* A grid cloth of ms_spec.h on the xz plane. */
+/* A grid cloth of ms_spec.h, on the xz plane (or xy: rows j along +y, as cloth). */
 typedef struct {
   uint32_t nx, ny;           /* particles per side, >= 2 */
-  double size[2];            /* extent along x and z */
+  double size[2];            /* extent along x and z (y for the xy plane) */
+  bool plane_xy;
+  uint32_t springs;          /* FL_MS_SPRINGS_* groups (scene/scene.h); 0 = all three */
   double center[3];
   double mass;               /* total, shared equally */
   double kappa, damping;

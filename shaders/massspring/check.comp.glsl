@@ -1,0 +1,21 @@
+// massspring/check.comp: divergence detection. A particle whose position is
+// not finite, or one of whose springs is strained beyond the divergence strain
+// (|l - l0| / l0 > params.z), sets the object's diverged flag.
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#include "common.glsl"
+layout(std430, binding = FL_MS_B_STATUS) buffer Status { uint status[]; };
+
+void main()
+{
+  uint k = fl_thread_index();
+  if (k >= pc.counts.x) return;
+  vec3 x = pos[k].xyz;
+  bool bad = any(isnan(x)) || any(isinf(x));
+  for (uint e = first[k]; e < first[k + 1] && !bad; e++) {
+    fl_ms_link link = fl_ms_unpack_link(links[e]);
+    float len = length(pos[link.other].xyz - x);
+    bad = !(abs(len - link.rest) <= pc.params.z * link.rest);  // also catches a NaN length
+  }
+  if (bad) atomicOr(status[FL_MS_STATUS_DIVERGED], 1u);
+}

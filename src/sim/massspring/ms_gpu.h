@@ -1,0 +1,92 @@
+/* sim/massspring/ms_gpu: one mass-spring object on the GPU with the five
+ * integrators of Kang 2018 (the algorithm: ms_spec.h; the float twin of the
+ * CPU reference ms_cpu.c, which builds its initial state).
+ *
+ * Design: per particle, a list of links (other end, rest length) in CSR form;
+ * every kernel runs one thread per particle and reads its neighbours through
+ * it, so nothing needs atomics (shaders/massspring/). A step is:
+ *   E   explicit                                   then advance
+ *   HO  ho                                         then advance
+ *   JI  setup (A_ii, b, first Jacobi iterate), (iterations - 1) x jacobi, advance
+ *   HY  as JI, setup averaging b with the HO impulse (Eq. 32)
+ *   IM  setup (r = p = b), cg_iterations x [cg_apply, p.q, cg_step, r.r,
+ *       cg_direction], advance. The iteration count is fixed when recording (no
+ *       readback); a converged solve makes the remaining iterations no-ops, and
+ *       the iterations used and the final residual stay on the GPU for reports.
+ * Divergence: check (a NaN, or a spring strain above divergence_strain) sets
+ * a flag; reset puts the object back to its initial state when it is set and
+ * counts the reset (fl_ms_gpu_record_watch). */
+#pragma once
+#include "gpu/gpu.h"
+#include "flurry_shared.h"
+#include "gpu/profiler.h"
+#include "sim/common/reduce.h"
+#include "sim/massspring/ms_cpu.h"
+
+typedef struct {
+  fl_pipeline explicit_step, ho, setup, jacobi, cg_apply, cg_step, cg_direction, advance, check, reset;
+} fl_ms_pipelines;
+
+typedef struct {
+  fl_ms_method method;
+  fl_ms_split split;           /* HO, HY */
+  bool definite;               /* JI, IM, HY: clamped Jacobian (ms_spec.h) */
+  uint32_t jacobi_iterations;  /* JI, HY: >= 1 */
+  uint32_t cg_iterations;      /* IM: iterations recorded per step, >= 1 */
+  float cg_tolerance;          /* IM: relative residual |r| <= tol |b| */
+  float kappa, damping;
+  float gravity[3];
+  float divergence_strain;     /* check: |l - l0| / l0 above this is a divergence */
+} fl_ms_gpu_params;
+
+typedef struct {
+  fl_gpu *gpu;
+  const fl_ms_pipelines *pipes;
+  fl_ms_gpu_params params;
+  uint32_t particle_count, link_count;
+  char name[64];
+  fl_buffer pos, vel, first, links, dv, dv_next, rhs, diag, cg_r, cg_p, cg_q, initial, status;
+  fl_reduce reduce;            /* IM only */
+  fl_reduce_binding dot_bb, dot_pq, dot_rr[2];
+  /* Descriptor sets: [0] reads dv, writes dv_next; [1] the other way round. */
+  VkDescriptorSet explicit_set, ho_set, setup_set, jacobi_set[2], cg_apply_set, cg_step_set, cg_direction_set,
+      advance_set[2], check_set, reset_set;
+} fl_ms_gpu;
+
+/* What a step's passes must move, bytes (for the profiler's GB/s). */
+typedef struct {
+  uint64_t method, jacobi, cg_iteration, advance;
+} fl_ms_pass_bytes;
+
+bool fl_ms_pipelines_create(fl_gpu *gpu, fl_ms_pipelines *out);
+void fl_ms_pipelines_destroy(fl_gpu *gpu, fl_ms_pipelines *p);
+
+/* Uploads the CPU system's state (x, v, inverse masses, springs) as the GPU
+ * object's initial state; `name` names its buffers and errors. False with one
+ * line on bad parameters or too little memory (sizes are checked first). */
+bool fl_ms_gpu_create(fl_gpu *gpu, const fl_ms_pipelines *pipes, const fl_ms_system *initial,
+                      const fl_ms_gpu_params *params, const char *name, fl_ms_gpu *out);
+void fl_ms_gpu_destroy(fl_ms_gpu *s);
+/* Checks params: one line naming what is wrong. */
+bool fl_ms_gpu_params_check(const fl_ms_gpu_params *p, const char *name);
+/* Records one step of length h (every pass followed by a barrier). With a
+ * profiler, each pass is a scope named "<prefix>/<pass>" (prefix e.g. "ms/HY"). */
+void fl_ms_gpu_record_step(fl_ms_gpu *s, VkCommandBuffer cmd, float h, fl_profiler *prof, uint32_t slot,
+                           const char *prefix);
+/* Records the divergence check; with `reset`, the flag is cleared first and a
+ * flagged object is put back to its initial state (counted). Without, the flag
+ * is sticky: it says whether the object ever diverged since creation. */
+void fl_ms_gpu_record_watch(fl_ms_gpu *s, VkCommandBuffer cmd, bool reset);
+/* Bytes each pass must move (compulsory traffic: every array read or written once). */
+fl_ms_pass_bytes fl_ms_gpu_pass_bytes(const fl_ms_gpu *s);
+/* Reads positions and velocities back (xyz of each; w of positions: inverse
+ * mass) into caller arrays of particle_count vec4. Waits for the GPU. */
+bool fl_ms_gpu_read(fl_ms_gpu *s, float (*pos)[4], float (*vel)[4]);
+/* Reads the status words (FL_MS_STATUS_*) and, for IM, the CG iterations and
+ * relative residual of the last step (0 otherwise). Waits for the GPU. */
+bool fl_ms_gpu_read_status(fl_ms_gpu *s, uint32_t status[FL_MS_STATUS_WORDS], uint32_t *cg_iterations,
+                           float *cg_relative_residual);
+/* The fl_ms_step_params of the CPU reference equivalent to these GPU params at step h. */
+fl_ms_step_params fl_ms_gpu_cpu_params(const fl_ms_gpu_params *p, double h);
+/* The integrator's name ("E", "HO", "JI", "IM", "HY"). */
+const char *fl_ms_method_name(fl_ms_method m);

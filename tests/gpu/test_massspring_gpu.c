@@ -1,0 +1,238 @@
+/* tests/gpu/test_massspring.c: the mass-spring kernels (sim/massspring/ms_gpu)
+ * against the double-precision CPU reference (ms_cpu.c), on a validated device:
+ *   methods      E, HO (both splits), JI, HY (definite and exact Jacobian), IM:
+ *                a jittered, moving 8 x 6 cloth with two pins, 6 steps each;
+ *                every position within 1e-5 of the cloth size (float vs double; the cloth moves ~6e-3 m) of the CPU's
+ *   cg           IM reports its iterations and reaches the tolerance
+ *   stability    on the GPU too: one spring at mu = 2.0625, E is flagged as
+ *                diverged and HO (paper split) is not; the cloth at mu = 2, E
+ *                is flagged and HY is not
+ *   reset        a flagged object is put back bitwise to its initial state and
+ *                the reset is counted; a healthy one is left alone */
+#include "gpu_fixture.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "flurry_shared.h"
+#include "sim/massspring/ms_gpu.h"
+
+#define PI_D 3.14159265358979323846
+
+static uint32_t rng_state = 7;
+static double drand_sym(void) /* uniform in [-1, 1) */
+{
+  rng_state = rng_state * 1664525u + 1013904223u;
+  return (double)(rng_state >> 8) / (double)(1u << 23) - 1.0;
+}
+
+/* The 8 x 6 test cloth (1 m x 0.7 m, 1 kg), two top corners pinned, jittered and moving. */
+static bool make_cloth(double kappa, double damping, fl_ms_system *s)
+{
+  fl_ms_grid_desc d = {.nx = 8, .ny = 6, .size = {1.0, 0.7}, .center = {0, 1, 0}, .mass = 1.0, .kappa = kappa,
+                       .damping = damping, .gravity = {0, -9.81, 0}};
+  if (!fl_ms_grid_create(&d, s)) return false;
+  fl_ms_pin(s, 5 * 8);
+  fl_ms_pin(s, 5 * 8 + 7);
+  rng_state = 7;
+  for (uint32_t k = 0; k < s->particle_count; k++)
+    for (int c = 0; c < 3; c++) {
+      s->x[k][c] += 0.02 * drand_sym();
+      if (s->inv_mass[k] > 0) s->v[k][c] = 0.5 * drand_sym();
+    }
+  return true;
+}
+
+static fl_ms_gpu_params params_for(fl_ms_method m, const fl_ms_system *s)
+{
+  return (fl_ms_gpu_params){.method = m, .split = FL_MS_SPLIT_PAPER, .definite = true, .jacobi_iterations = 3,
+                            .cg_iterations = 200, .cg_tolerance = 1e-6f, .kappa = (float)s->kappa,
+                            .damping = (float)s->damping, .gravity = {0, -9.81f, 0}, .divergence_strain = 100.0f};
+}
+
+/* Records `steps` steps (and a sticky divergence check) in one submission. */
+static bool gpu_steps(fl_ms_gpu *g, uint32_t steps, float h)
+{
+  VkCommandBuffer cmd;
+  if (!fl_gpu_begin_once(g->gpu, &cmd)) return false;
+  for (uint32_t k = 0; k < steps; k++) fl_ms_gpu_record_step(g, cmd, h, NULL, 0, "ms");
+  fl_ms_gpu_record_watch(g, cmd, false);
+  return fl_gpu_end_once(g->gpu, cmd);
+}
+
+/* Largest |x_gpu - x_cpu| over particles after `steps` steps of the method. */
+static double method_error(fl_gpu *gpu, const fl_ms_pipelines *pipes, fl_ms_method m, fl_ms_split split, bool definite)
+{
+  fl_ms_system s;
+  if (!make_cloth(400, 0.3, &s)) return INFINITY;
+  fl_ms_gpu_params p = params_for(m, &s);
+  p.split = split;
+  p.definite = definite;
+  const double h = 2e-3;
+  const uint32_t steps = 6;
+  fl_ms_gpu g;
+  double worst = INFINITY;
+  float(*pos)[4] = calloc(s.particle_count, sizeof *pos);
+  if (pos && fl_ms_gpu_create(gpu, pipes, &s, &p, "test", &g)) {
+    fl_ms_step_params cp = fl_ms_gpu_cpu_params(&p, h);
+    bool ok = gpu_steps(&g, steps, (float)h) && fl_ms_gpu_read(&g, pos, NULL);
+    for (uint32_t k = 0; ok && k < steps; k++) ok = fl_ms_step(&s, &cp);
+    if (ok) {
+      worst = 0;
+      for (uint32_t k = 0; k < s.particle_count; k++)
+        for (int c = 0; c < 3; c++) worst = fmax(worst, fabs((double)pos[k][c] - s.x[k][c]));
+    }
+    fl_ms_gpu_destroy(&g);
+  }
+  free(pos);
+  fl_ms_system_destroy(&s);
+  return worst;
+}
+
+static void methods_body(fl_gpu *gpu)
+{
+  fl_ms_pipelines pipes;
+  ENSURE(fl_ms_pipelines_create(gpu, &pipes));
+  struct {
+    fl_ms_method m;
+    fl_ms_split split;
+    bool definite;
+    const char *what;
+  } cases[] = {
+      {FL_MS_E, FL_MS_SPLIT_PAPER, true, "E"},           {FL_MS_HO, FL_MS_SPLIT_PAPER, true, "HO paper"},
+      {FL_MS_HO, FL_MS_SPLIT_MOMENTUM, true, "HO momentum"}, {FL_MS_JI, FL_MS_SPLIT_PAPER, true, "JI"},
+      {FL_MS_JI, FL_MS_SPLIT_PAPER, false, "JI exact"},  {FL_MS_HY, FL_MS_SPLIT_PAPER, true, "HY"},
+      {FL_MS_HY, FL_MS_SPLIT_MOMENTUM, false, "HY momentum exact"}, {FL_MS_IM, FL_MS_SPLIT_PAPER, true, "IM"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    double err = method_error(gpu, &pipes, cases[i].m, cases[i].split, cases[i].definite);
+    fprintf(stderr, "  %-18s max |x_gpu - x_cpu| = %.3g m (cloth 1 m)\n", cases[i].what, err);
+    ENSURE_MSG(err < 1e-5, "%s: GPU differs from the CPU by %g m", cases[i].what, err);
+  }
+  fl_ms_pipelines_destroy(gpu, &pipes);
+}
+FL_GPU_TEST(test_methods_match_cpu, methods_body)
+
+static void cg_body(fl_gpu *gpu)
+{
+  fl_ms_pipelines pipes;
+  ENSURE(fl_ms_pipelines_create(gpu, &pipes));
+  fl_ms_system s;
+  ENSURE(make_cloth(400, 0.3, &s));
+  fl_ms_gpu_params p = params_for(FL_MS_IM, &s);
+  p.cg_tolerance = 1e-4f;
+  fl_ms_gpu g;
+  ENSURE(fl_ms_gpu_create(gpu, &pipes, &s, &p, "cg", &g));
+  uint32_t status[FL_MS_STATUS_WORDS], iterations;
+  float residual;
+  ENSURE(gpu_steps(&g, 1, 0.01f) && fl_ms_gpu_read_status(&g, status, &iterations, &residual));
+  fprintf(stderr, "  IM: %u CG iterations, relative residual %.3g (tolerance 1e-4)\n", iterations, residual);
+  ENSURE_MSG(iterations > 1 && iterations < p.cg_iterations, "CG iterations %u", iterations);
+  ENSURE_MSG(residual <= 1e-4f, "CG relative residual %g", residual);
+  fl_ms_gpu_destroy(&g);
+  fl_ms_system_destroy(&s);
+  fl_ms_pipelines_destroy(gpu, &pipes);
+}
+FL_GPU_TEST(test_cg_converges, cg_body)
+
+/* Runs `steps` steps at mu = h/h_c (h_c of spring 0) and says whether the check flagged a divergence. */
+static bool diverges(fl_gpu *gpu, const fl_ms_pipelines *pipes, fl_ms_system *s, fl_ms_method m, double mu,
+                     uint32_t steps, bool *flagged)
+{
+  double hc = PI_D / sqrt(s->kappa / fl_ms_reduced_mass(s, 0));
+  fl_ms_gpu_params p = params_for(m, s);
+  p.divergence_strain = 2.0f;
+  fl_ms_gpu g;
+  uint32_t status[FL_MS_STATUS_WORDS], it;
+  float res;
+  bool ok = fl_ms_gpu_create(gpu, pipes, s, &p, "stability", &g);
+  ok = ok && gpu_steps(&g, steps, (float)(mu * hc)) && fl_ms_gpu_read_status(&g, status, &it, &res);
+  *flagged = status[FL_MS_STATUS_DIVERGED] != 0;
+  fl_ms_gpu_destroy(&g);
+  return ok;
+}
+
+static void stability_body(fl_gpu *gpu)
+{
+  fl_ms_pipelines pipes;
+  ENSURE(fl_ms_pipelines_create(gpu, &pipes));
+  /* one free spring, equal masses, undamped, stretched by 10% */
+  const fl_ms_spring spring = {0, 1, 1.0};
+  fl_ms_system pair;
+  ENSURE(fl_ms_system_create(2, &spring, 1, 100, 0, &pair));
+  pair.x[1][0] = 1.1;
+  bool e_flag = false, ho_flag = true;
+  ENSURE(diverges(gpu, &pipes, &pair, FL_MS_E, 2.0625, 400, &e_flag));
+  ENSURE(diverges(gpu, &pipes, &pair, FL_MS_HO, 2.0625, 400, &ho_flag));
+  fl_ms_system_destroy(&pair);
+  ENSURE_MSG(e_flag && !ho_flag, "one spring at mu 2.0625: E flagged %d (want 1), HO flagged %d (want 0)", e_flag,
+             ho_flag);
+  fl_ms_system cloth;
+  ENSURE(make_cloth(400, 0.3, &cloth));
+  bool hy_flag = true;
+  ENSURE(diverges(gpu, &pipes, &cloth, FL_MS_E, 2.0, 400, &e_flag));
+  ENSURE(diverges(gpu, &pipes, &cloth, FL_MS_HY, 2.0, 400, &hy_flag));
+  fl_ms_system_destroy(&cloth);
+  ENSURE_MSG(e_flag && !hy_flag, "cloth at mu 2: E flagged %d (want 1), HY flagged %d (want 0)", e_flag, hy_flag);
+  fl_ms_pipelines_destroy(gpu, &pipes);
+}
+FL_GPU_TEST(test_stability_beyond_critical_step, stability_body)
+
+static void reset_body(fl_gpu *gpu)
+{
+  fl_ms_pipelines pipes;
+  ENSURE(fl_ms_pipelines_create(gpu, &pipes));
+  fl_ms_system s;
+  ENSURE(make_cloth(400, 0.3, &s));
+  uint32_t n = s.particle_count;
+  float(*initial)[4] = calloc(n, sizeof *initial), (*pos)[4] = calloc(n, sizeof *pos), (*vel)[4] = calloc(n, sizeof *vel);
+  ENSURE(initial && pos && vel);
+  for (uint32_t k = 0; k < n; k++)
+    for (int c = 0; c < 3; c++) initial[k][c] = (float)s.x[k][c];
+  double hc = PI_D / sqrt(s.kappa / fl_ms_reduced_mass(&s, 0));
+  fl_ms_gpu_params p = params_for(FL_MS_E, &s);
+  p.divergence_strain = 2.0f;
+  fl_ms_gpu bad, good;
+  ENSURE(fl_ms_gpu_create(gpu, &pipes, &s, &p, "diverging", &bad));
+  p.method = FL_MS_HY;
+  ENSURE(fl_ms_gpu_create(gpu, &pipes, &s, &p, "healthy", &good));
+  VkCommandBuffer cmd;
+  ENSURE(fl_gpu_begin_once(gpu, &cmd));
+  for (int k = 0; k < 400; k++) {
+    fl_ms_gpu_record_step(&bad, cmd, (float)(2.0 * hc), NULL, 0, "ms");
+    fl_ms_gpu_record_step(&good, cmd, (float)(2.0 * hc), NULL, 0, "ms");
+  }
+  fl_ms_gpu_record_watch(&bad, cmd, true);
+  fl_ms_gpu_record_watch(&good, cmd, true);
+  ENSURE(fl_gpu_end_once(gpu, cmd));
+  uint32_t status[FL_MS_STATUS_WORDS], it;
+  float res;
+  ENSURE(fl_ms_gpu_read(&bad, pos, vel) && fl_ms_gpu_read_status(&bad, status, &it, &res));
+  ENSURE_MSG(status[FL_MS_STATUS_RESETS] == 1, "resets of the diverging object: %u", status[FL_MS_STATUS_RESETS]);
+  for (uint32_t k = 0; k < n; k++)
+    for (int c = 0; c < 3; c++) {
+      ENSURE_MSG(pos[k][c] == initial[k][c], "particle %u not reset", k);
+      ENSURE(vel[k][c] == 0.0f);
+    }
+  ENSURE(fl_ms_gpu_read(&good, pos, NULL) && fl_ms_gpu_read_status(&good, status, &it, &res));
+  ENSURE_MSG(status[FL_MS_STATUS_RESETS] == 0, "the healthy object was reset %u times", status[FL_MS_STATUS_RESETS]);
+  double moved = 0;
+  for (uint32_t k = 0; k < n; k++) moved = fmax(moved, fabs((double)pos[k][1] - initial[k][1]));
+  ENSURE_MSG(moved > 0.01, "the healthy object did not move (%g m)", moved);
+  fl_ms_gpu_destroy(&bad);
+  fl_ms_gpu_destroy(&good);
+  free(initial);
+  free(pos);
+  free(vel);
+  fl_ms_system_destroy(&s);
+  fl_ms_pipelines_destroy(gpu, &pipes);
+}
+FL_GPU_TEST(test_divergence_reset, reset_body)
+
+static const fl_test_case cases[] = {
+    {"methods_match_cpu", test_methods_match_cpu},
+    {"cg_converges", test_cg_converges},
+    {"stability_beyond_critical_step", test_stability_beyond_critical_step},
+    {"divergence_reset", test_divergence_reset},
+};
+FL_TEST_MAIN(cases)
