@@ -212,6 +212,7 @@ static bool frame(fl_app *app, bool *keep_going)
   if (!fl_frames_wait_slot(&app->gpu, &app->frames, slot)) return false;
   fl_profiler_collect(&app->prof, slot);
   if (!fl_capture_flush(&app->capture, slot)) return false;
+  fl_world_collect(app->world, slot);
   float grab_distance;
   if (fl_world_pick_collect(app->world, slot, &grab_distance)) {
     app->grab_distance = grab_distance;

@@ -40,6 +40,14 @@ static cJSON *object_json(const fl_object_stats *s)
     cJSON_AddNumberToObject(o, "mean_strain", s->mean_strain);
   }
   if (s->has_min_distance) cJSON_AddNumberToObject(o, "min_distance_nonneighbor", s->min_distance_nonneighbor);
+  if (s->integrator) {
+    cJSON_AddStringToObject(o, "integrator", s->integrator);
+    cJSON_AddNumberToObject(o, "resets", s->resets);
+    if (strcmp(s->integrator, "IM") == 0) {
+      cJSON_AddNumberToObject(o, "cg_iterations", s->cg_iterations);
+      cJSON_AddNumberToObject(o, "cg_relative_residual", s->cg_relative_residual);
+    }
+  }
   return o;
 }
 

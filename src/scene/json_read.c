@@ -203,7 +203,12 @@ static bool check_number(const fl_jr *r, const char *key, const cJSON *v, fl_jr_
   bool ok = (range.min_open ? x > range.min : x >= range.min) &&
             (range.max_open ? x < range.max : x <= range.max);
   if (!ok) return fl_jr_fail(r, key, "expected %s, got %s", want, got);
-  *out = (float)x;
+  /* the range again on the stored float: 1e-50 rounds to 0, 0.999999999 to 1 */
+  float f = (float)x;
+  double y = (double)f;
+  if (!((range.min_open ? y > range.min : y >= range.min) && (range.max_open ? y < range.max : y <= range.max)))
+    return fl_jr_fail(r, key, "expected %s, got %s, which is %g as a 32-bit float", want, got, y);
+  *out = f;
   return true;
 }
 

@@ -1,5 +1,5 @@
 /* scene/scene_objects: the object types of a scene, their key tables and
- * parsers (particles, collider, cloth). A material issue adds its type here: a row in
+ * parsers (particles, collider, cloth, mass_spring). A material issue adds its type here: a row in
  * TYPES marked built, a key table and a parse function. */
 #include "scene/json_read.h"
 
@@ -16,7 +16,7 @@ typedef struct {
 static const type_entry TYPES[] = {
     {"particles", FL_OBJECT_PARTICLES, true}, {"collider", FL_OBJECT_COLLIDER, true},
     {"cloth", FL_OBJECT_CLOTH, true},         {"softbody", FL_OBJECT_SOFTBODY, false},
-    {"balloon", FL_OBJECT_BALLOON, false},    {"mass_spring", FL_OBJECT_MASS_SPRING, false},
+    {"balloon", FL_OBJECT_BALLOON, false},    {"mass_spring", FL_OBJECT_MASS_SPRING, true},
     {"snow", FL_OBJECT_SNOW, false},
 };
 #define TYPE_COUNT ((int)(sizeof TYPES / sizeof TYPES[0]))
@@ -50,6 +50,18 @@ static const char *const CLOTH_KEYS[] = {
 static const char *const PLANE_NAMES[] = {"xz", "xy", NULL};
 static const char *const BENDING_NAMES[] = {"isometric", "dihedral", "none", NULL};
 static const char *const DAMPING_NAMES[] = {"point", "edge", NULL};
+
+static const char *const MASS_SPRING_KEYS[] = {
+    "type",       "name",        "resolution",        "size",         "center",
+    "plane",      "mass",        "stiffness",         "damping",      "springs",
+    "pin",        "integrator",  "jacobi_iterations", "split",        "definite_jacobian",
+    "cg_iterations", "cg_tolerance", "divergence_strain", NULL};
+/* Indexed by fl_ms_integrator and fl_ms_split_key. SPRINGS_NAMES[k] is the mask
+ * (2 << k) - 1: each adds the next FL_MS_SPRINGS_* group. */
+static const char *const INTEGRATOR_NAMES[] = {"E", "HO", "JI", "IM", "HY", NULL};
+static const char *const SPLIT_NAMES[] = {"paper", "momentum", NULL};
+static const char *const SPRINGS_NAMES[] = {"structural", "structural+shear", "structural+shear+bend",
+                                            NULL};
 
 /* Named pins: -1 stands for the last row or column. */
 typedef struct {
@@ -96,6 +108,7 @@ const char *const *fl_scene_object_keys(const cJSON *object)
   if (t < 0) return NULL;
   if (TYPES[t].type == FL_OBJECT_PARTICLES) return PARTICLE_KEYS;
   if (TYPES[t].type == FL_OBJECT_CLOTH) return CLOTH_KEYS;
+  if (TYPES[t].type == FL_OBJECT_MASS_SPRING) return MASS_SPRING_KEYS;
   if (TYPES[t].type == FL_OBJECT_COLLIDER) {
     int s = find_name(SHAPE_NAMES, string_at(object, "shape"));
     return s < 0 ? NULL : SHAPE_KEYS[s];
@@ -253,7 +266,10 @@ static bool parse_pin(const fl_jr *r, const cJSON *v, uint32_t nx, uint32_t ny, 
                     got);
 }
 
-static bool parse_pins(const fl_jr *r, const cJSON *o, fl_cloth_desc *c)
+/* Reads "pin" into pins[0..*count) (untouched when absent), each checked against the
+ * nx x ny grid `resolution`. */
+static bool parse_pins(const fl_jr *r, const cJSON *o, const uint32_t resolution[2],
+                       fl_cloth_pin pins[FL_CLOTH_MAX_PINS], uint32_t *count)
 {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "pin");
   if (!v) return true;
@@ -264,26 +280,57 @@ static bool parse_pins(const fl_jr *r, const cJSON *o, fl_cloth_desc *c)
     return fl_jr_fail(&rp, NULL, "expected an array of pins, e.g. [\"top-left\", \"corner:5,0\"], got %s",
                       got);
   }
-  int count = cJSON_GetArraySize(v);
-  if (count > FL_CLOTH_MAX_PINS)
-    return fl_jr_fail(&rp, NULL, "expected at most %d pins, got %d", FL_CLOTH_MAX_PINS, count);
+  int n = cJSON_GetArraySize(v);
+  if (n > FL_CLOTH_MAX_PINS)
+    return fl_jr_fail(&rp, NULL, "expected at most %d pins, got %d", FL_CLOTH_MAX_PINS, n);
   int i = 0;
   for (const cJSON *e = v->child; e; e = e->next, i++) {
     fl_jr at = fl_jr_index(&rp, i);
-    if (!parse_pin(&at, e, c->resolution[0], c->resolution[1], &c->pins[i])) return false;
+    if (!parse_pin(&at, e, resolution[0], resolution[1], &pins[i])) return false;
   }
-  c->pin_count = (uint32_t)count;
+  *count = (uint32_t)n;
+  return true;
+}
+
+/* The keys a particle sheet (cloth, mass_spring) shares, read into the desc's fields
+ * with their defaults: "resolution" (each side 2..max_side, default [32, 32]), "size"
+ * ([1, 1]), "center" ([0, 1, 0]), "plane" ("xz"), "mass" (1) and "pin" (none). */
+typedef struct {
+  uint32_t *resolution;
+  float *size, *center;
+  fl_cloth_plane *plane;
+  float *mass;
+  fl_cloth_pin *pins;
+  uint32_t *pin_count;
+} sheet_fields;
+
+static bool parse_sheet(const fl_jr *r, const cJSON *o, uint32_t max_side, sheet_fields f)
+{
+  f.resolution[0] = f.resolution[1] = 32;
+  f.size[0] = f.size[1] = 1.0f;
+  f.center[0] = f.center[2] = 0.0f;
+  f.center[1] = 1.0f;
+  *f.mass = 1.0f;
+  *f.pin_count = 0;
+  int plane = FL_PLANE_XZ;
+  if (!fl_jr_uints(r, o, "resolution", 2, 2, max_side, f.resolution)) return false;
+  uint64_t particles = (uint64_t)f.resolution[0] * f.resolution[1];
+  if (particles > CLOTH_MAX_PARTICLES)
+    return fl_jr_fail(r, "resolution", "expected at most %u particles, got %ux%u", CLOTH_MAX_PARTICLES,
+                      (unsigned)f.resolution[0], (unsigned)f.resolution[1]);
+  if (!fl_jr_floats(r, o, "size", 2, FL_JR_POSITIVE, f.size) ||
+      !fl_jr_vec3(r, o, "center", FL_JR_ANY, f.center) ||
+      !fl_jr_enum(r, o, "plane", PLANE_NAMES, &plane) ||
+      !fl_jr_number(r, o, "mass", FL_JR_POSITIVE, f.mass) ||
+      !parse_pins(r, o, f.resolution, f.pins, f.pin_count))
+    return false;
+  *f.plane = (fl_cloth_plane)plane;
   return true;
 }
 
 static bool parse_cloth(const fl_jr *r, const cJSON *o, fl_cloth_desc *c)
 {
   *c = (fl_cloth_desc){
-      .resolution = {32, 32},
-      .size = {1, 1},
-      .center = {0, 1, 0},
-      .plane = FL_PLANE_XZ,
-      .mass = 1.0f,
       .stretch_compliance = 0.0f,
       .shear_compliance = 1e-6f,
       .bend_compliance = 1e-3f,
@@ -293,18 +340,11 @@ static bool parse_cloth(const fl_jr *r, const cJSON *o, fl_cloth_desc *c)
       .thickness = 0.01f,
       .friction = {0.5f, 0.4f},
   };
-  int plane = (int)c->plane, bending = (int)c->bending, damping_model = (int)c->damping_model;
+  int bending = (int)c->bending, damping_model = (int)c->damping_model;
   if (!fl_jr_object(r, o, CLOTH_KEYS, "for a cloth object") ||
-      !fl_jr_uints(r, o, "resolution", 2, 2, 4096, c->resolution))
-    return false;
-  uint64_t particles = (uint64_t)c->resolution[0] * c->resolution[1];
-  if (particles > CLOTH_MAX_PARTICLES)
-    return fl_jr_fail(r, "resolution", "expected at most %u particles, got %ux%u", CLOTH_MAX_PARTICLES,
-                      (unsigned)c->resolution[0], (unsigned)c->resolution[1]);
-  if (!fl_jr_floats(r, o, "size", 2, FL_JR_POSITIVE, c->size) ||
-      !fl_jr_vec3(r, o, "center", FL_JR_ANY, c->center) ||
-      !fl_jr_enum(r, o, "plane", PLANE_NAMES, &plane) ||
-      !fl_jr_number(r, o, "mass", FL_JR_POSITIVE, &c->mass) || !parse_pins(r, o, c) ||
+      !parse_sheet(r, o, 4096,
+                   (sheet_fields){c->resolution, c->size, c->center, &c->plane, &c->mass, c->pins,
+                                  &c->pin_count}) ||
       !fl_jr_number(r, o, "stretch_compliance", FL_JR_NONNEG, &c->stretch_compliance) ||
       !fl_jr_number(r, o, "shear_compliance", FL_JR_NONNEG, &c->shear_compliance) ||
       !fl_jr_number(r, o, "bend_compliance", FL_JR_NONNEG, &c->bend_compliance) ||
@@ -318,9 +358,45 @@ static bool parse_cloth(const fl_jr *r, const cJSON *o, fl_cloth_desc *c)
       !fl_jr_number(r, o, "drag", FL_JR_NONNEG, &c->drag) ||
       !fl_jr_number(r, o, "lift", FL_JR_NONNEG, &c->lift))
     return false;
-  c->plane = (fl_cloth_plane)plane;
   c->bending = (fl_bending_model)bending;
   c->damping_model = (fl_damping_model)damping_model;
+  return true;
+}
+
+static bool parse_mass_spring(const fl_jr *r, const cJSON *o, fl_mass_spring_desc *m)
+{
+  *m = (fl_mass_spring_desc){
+      .stiffness = 1000.0f,
+      .damping = 0.5f,
+      .springs = FL_MS_SPRINGS_STRUCTURAL | FL_MS_SPRINGS_SHEAR | FL_MS_SPRINGS_BEND,
+      .integrator = FL_MS_INTEGRATOR_HY,
+      .jacobi_iterations = 3,
+      .split = FL_MS_SPLIT_KEY_PAPER,
+      .definite_jacobian = true,
+      .cg_iterations = 100,
+      .cg_tolerance = 1e-5f,
+      .divergence_strain = 2.0f,
+  };
+  static const fl_jr_range UNIT_OPEN = {0.0, 1.0, true, true};
+  int springs = 2 /* structural+shear+bend */, integrator = (int)m->integrator, split = (int)m->split;
+  if (!fl_jr_object(r, o, MASS_SPRING_KEYS, "for a mass_spring object") ||
+      !parse_sheet(r, o, 1024,
+                   (sheet_fields){m->resolution, m->size, m->center, &m->plane, &m->mass, m->pins,
+                                  &m->pin_count}) ||
+      !fl_jr_number(r, o, "stiffness", FL_JR_POSITIVE, &m->stiffness) ||
+      !fl_jr_number(r, o, "damping", FL_JR_NONNEG, &m->damping) ||
+      !fl_jr_enum(r, o, "springs", SPRINGS_NAMES, &springs) ||
+      !fl_jr_enum(r, o, "integrator", INTEGRATOR_NAMES, &integrator) ||
+      !fl_jr_uint(r, o, "jacobi_iterations", 1, 100, &m->jacobi_iterations) ||
+      !fl_jr_enum(r, o, "split", SPLIT_NAMES, &split) ||
+      !fl_jr_bool(r, o, "definite_jacobian", &m->definite_jacobian) ||
+      !fl_jr_uint(r, o, "cg_iterations", 1, 10000, &m->cg_iterations) ||
+      !fl_jr_number(r, o, "cg_tolerance", UNIT_OPEN, &m->cg_tolerance) ||
+      !fl_jr_number(r, o, "divergence_strain", FL_JR_POSITIVE, &m->divergence_strain))
+    return false;
+  m->springs = (2u << springs) - 1u;
+  m->integrator = (fl_ms_integrator)integrator;
+  m->split = (fl_ms_split_key)split;
   return true;
 }
 
@@ -349,6 +425,7 @@ bool fl_scene_parse_object(const fl_jr *r, const cJSON *object, int index, fl_sc
   case FL_OBJECT_PARTICLES: return parse_particles(r, object, &out->particles);
   case FL_OBJECT_COLLIDER: return parse_collider(r, object, &out->collider);
   case FL_OBJECT_CLOTH: return parse_cloth(r, object, &out->cloth);
+  case FL_OBJECT_MASS_SPRING: return parse_mass_spring(r, object, &out->mass_spring);
   default: return fl_jr_fail(r, "type", "object type '%s' is not built yet", TYPES[t].name);
   }
 }

@@ -7,6 +7,7 @@
 #include "sim/cloth/cloth_stats.h"
 #include "sim/common/pick.h"
 #include "sim/common/sdf_cpu.h"
+#include "sim/massspring/ms_object.h"
 #include "sim/particles/particles.h"
 
 #include <math.h>
@@ -33,6 +34,10 @@ struct fl_world {
   fl_particles particles[FL_SCENE_MAX_OBJECTS];
   uint32_t particle_count;
   fl_cloth_system cloth;                              /* every cloth object; cloth.gpu NULL when none */
+  fl_ms_pipelines ms_pipelines;                       /* made with the first mass_spring object */
+  fl_ms_object ms[FL_SCENE_MAX_OBJECTS];
+  uint32_t ms_count;
+  int ms_first_target;                                /* the picker target of ms[0] (then one each) */
   fl_world_object objects[FL_SCENE_MAX_OBJECTS];     /* simulated objects in scene order */
   uint32_t object_count;
   fl_picker picker;
@@ -102,6 +107,11 @@ bool fl_world_create(fl_gpu *gpu, const fl_scene *scene, fl_world **out)
       cloth_descs[cloth_count] = o->cloth;
       memcpy(cloth_names[cloth_count], o->name, FL_SCENE_NAME_MAX);
       w->objects[w->object_count++] = (fl_world_object){o->type, cloth_count++, i};
+    } else if (o->type == FL_OBJECT_MASS_SPRING) {
+      if (w->ms_count == 0) ok = fl_ms_pipelines_create(gpu, &w->ms_pipelines);
+      ok = ok && fl_ms_object_create(gpu, &w->ms_pipelines, &w->mesh_normals, &o->mass_spring, &scene->sim, o->name,
+                                     &w->ms[w->ms_count]);
+      w->objects[w->object_count++] = (fl_world_object){o->type, w->ms_count++, i};
     } else {
       ok = fl_error_set("object \"%s\": type %s is not built yet", o->name, fl_object_type_name(o->type));
     }
@@ -114,6 +124,11 @@ bool fl_world_create(fl_gpu *gpu, const fl_scene *scene, fl_world **out)
   for (uint32_t i = 0; i < w->particle_count && ok; i++)
     ok = fl_picker_add_target(&w->picker, &w->particles[i].pos, 0, w->particles[i].count) >= 0;
   if (ok && w->cloth.gpu) ok = fl_picker_add_target(&w->picker, &w->cloth.pos, 0, w->cloth.build.particle_count) >= 0;
+  for (uint32_t i = 0; i < w->ms_count && ok; i++) {
+    int t = fl_picker_add_target(&w->picker, &w->ms[i].sim.pos, 0, w->ms[i].sim.particle_count);
+    if (i == 0) w->ms_first_target = t;
+    ok = t >= 0;
+  }
   if (!ok) {
     fl_world_destroy(w);
     return false;
@@ -127,6 +142,8 @@ void fl_world_destroy(fl_world *w)
   if (!w) return;
   for (uint32_t i = 0; i < w->particle_count; i++) fl_particles_destroy(w->gpu, &w->particles[i]);
   fl_cloth_system_destroy(&w->cloth);
+  for (uint32_t i = 0; i < w->ms_count; i++) fl_ms_object_destroy(&w->ms[i]);
+  if (w->ms_count) fl_ms_pipelines_destroy(w->gpu, &w->ms_pipelines);
   fl_picker_destroy(&w->picker);
   for (uint32_t c = 0; c < FL_SCENE_MAX_OBJECTS; c++) fl_gpu_mesh_destroy(w->gpu, &w->collider_meshes[c]);
   fl_buffer_destroy(w->gpu, &w->colliders);
@@ -149,13 +166,17 @@ void fl_world_record_frame(fl_world *w, VkCommandBuffer cmd, fl_profiler *prof, 
     }
     if (w->cloth.gpu)
       fl_cloth_record_substep(&w->cloth, cmd, &w->scene.sim, w->collider_count, h, t_end, &w->picker, prof, slot);
-    if (w->picker.held && w->picker.held_target < w->particle_count) fl_picker_record_drag(&w->picker, cmd, h);
+    for (uint32_t i = 0; i < w->ms_count; i++) fl_ms_object_record_step(&w->ms[i], cmd, h, prof, slot);
+    bool drag_after = w->picker.held_target < w->particle_count ||
+                      (w->ms_count && w->picker.held_target >= (uint32_t)w->ms_first_target);
+    if (w->picker.held && drag_after) fl_picker_record_drag(&w->picker, cmd, h);
   }
   if (simulate) w->time += w->scene.sim.dt;
   w->substeps += substeps;
   for (uint32_t i = 0; i < w->particle_count; i++)
     fl_particles_record_publish(&w->particles[i], &w->particle_pipelines, cmd, prof, slot);
   if (w->cloth.gpu) fl_cloth_record_publish(&w->cloth, &w->mesh_normals, cmd, prof, slot);
+  for (uint32_t i = 0; i < w->ms_count; i++) fl_ms_object_record_publish(&w->ms[i], &w->mesh_normals, cmd, prof, slot);
   w->slot_time[slot] = (float)w->time;
 }
 
@@ -183,6 +204,16 @@ uint32_t fl_world_views(const fl_world *w, uint32_t slot, fl_render_view *out, u
                                 .normals = &w->cloth.normals[slot], .indices = &w->cloth.triangles,
                                 .first = 3 * first, .count = 3 * count, .color = {c[0], c[1], c[2], 1.0f}};
   }
+  for (uint32_t i = 0; i < w->ms_count && n < max; i++) {
+    /* one colour per integrator; a reset object flashes red */
+    static const float ms_palette[5][3] = {
+        {0.75f, 0.75f, 0.8f}, {0.3f, 0.7f, 0.9f}, {0.95f, 0.7f, 0.25f}, {0.6f, 0.45f, 0.85f}, {0.35f, 0.8f, 0.45f}};
+    const fl_ms_object *o = &w->ms[i];
+    const float *c = o->flash_frames ? (const float[3]){1.0f, 0.1f, 0.1f} : ms_palette[o->sim.params.method % 5];
+    out[n++] = (fl_render_view){.kind = FL_VIEW_MESH, .positions = &o->mesh[slot].positions,
+                                .normals = &o->mesh[slot].normals, .indices = &o->mesh[slot].indices,
+                                .count = 3 * o->mesh[slot].triangle_count, .color = {c[0], c[1], c[2], 1.0f}};
+  }
   for (uint32_t i = 0; i < w->particle_count && n < max; i++) {
     const float *c = palette[i % 4];
     out[n++] = (fl_render_view){.kind = FL_VIEW_PARTICLES, .positions = &w->particles[i].snapshot[slot],
@@ -207,6 +238,7 @@ uint64_t fl_world_particle_count(const fl_world *w)
 {
   uint64_t n = w->cloth.gpu ? w->cloth.build.particle_count : 0;
   for (uint32_t i = 0; i < w->particle_count; i++) n += w->particles[i].count;
+  for (uint32_t i = 0; i < w->ms_count; i++) n += w->ms[i].sim.particle_count;
   return n;
 }
 
@@ -217,6 +249,8 @@ uint64_t fl_world_largest_buffer(const fl_world *w)
   uint64_t largest = 0;
   for (uint32_t i = 0; i < w->particle_count; i++)
     if (w->particles[i].pos.size > largest) largest = w->particles[i].pos.size;
+  for (uint32_t i = 0; i < w->ms_count; i++)
+    if (w->ms[i].sim.diag.size > largest) largest = w->ms[i].sim.diag.size;
   if (w->cloth.gpu) {
     const fl_buffer *b[] = {&w->cloth.pos, &w->cloth.distance.constraints, &w->cloth.bend.constraints};
     for (int i = 0; i < 3; i++)
@@ -260,6 +294,11 @@ bool fl_world_read_state(fl_world *w, uint32_t index, float (**pos)[4], float (*
     vb = &w->cloth.vel;
     offset = (VkDeviceSize)o->grid[0] * 16;
     n = o->grid[1];
+  } else if (w->objects[index].type == FL_OBJECT_MASS_SPRING) {
+    const fl_ms_gpu *m = &w->ms[w->objects[index].index].sim;
+    pb = &m->pos;
+    vb = &m->vel;
+    n = m->particle_count;
   } else {
     const fl_particles *p = &w->particles[w->objects[index].index];
     pb = &p->pos;
@@ -305,6 +344,31 @@ static bool cloth_stats(fl_world *w, uint32_t cloth_object, fl_object_stats *s)
   return true;
 }
 
+/* Mass-spring report fields: strain, integrator, resets, the last CG solve. */
+static bool mass_spring_stats(fl_world *w, uint32_t ms_index, const float (*pos)[4], fl_object_stats *s)
+{
+  fl_ms_object *o = &w->ms[ms_index];
+  uint32_t status[FL_MS_STATUS_WORDS];
+  if (!fl_ms_gpu_read_status(&o->sim, status, &s->cg_iterations, &s->cg_relative_residual)) return false;
+  s->has_strain = true;
+  fl_ms_object_strain(o, pos, &s->max_strain, &s->mean_strain);
+  s->integrator = fl_ms_method_name(o->sim.params.method);
+  s->resets = status[FL_MS_STATUS_RESETS];
+  return true;
+}
+
+uint32_t fl_world_collect(fl_world *w, uint32_t slot)
+{
+  uint32_t resets = 0;
+  for (uint32_t i = 0; i < w->ms_count; i++)
+    if (fl_ms_object_collect(&w->ms[i], slot)) {
+      resets++;
+      fl_warn("mass_spring \"%s\" (%s) diverged and was reset (%u resets)", w->ms[i].sim.name,
+              fl_ms_method_name(w->ms[i].sim.params.method), (unsigned)w->ms[i].resets);
+    }
+  return resets;
+}
+
 bool fl_world_stats(fl_world *w, uint32_t index, fl_object_stats *s)
 {
   float (*pos)[4], (*vel)[4];
@@ -316,8 +380,15 @@ bool fl_world_stats(fl_world *w, uint32_t index, fl_object_stats *s)
   snprintf(s->name, sizeof s->name, "%s", so->name);
   s->type = fl_object_type_name(so->type);
   /* Pinned cloth particles have w = 0 but still their share of the mass. */
-  double fixed_mass = so->type == FL_OBJECT_CLOTH ? so->cloth.mass / n : 0.0;
+  double fixed_mass = so->type == FL_OBJECT_CLOTH         ? so->cloth.mass / n
+                      : so->type == FL_OBJECT_MASS_SPRING ? so->mass_spring.mass / n
+                                                          : 0.0;
   if (so->type == FL_OBJECT_CLOTH && !cloth_stats(w, w->objects[index].index, s)) {
+    free(pos);
+    free(vel);
+    return false;
+  }
+  if (so->type == FL_OBJECT_MASS_SPRING && !mass_spring_stats(w, w->objects[index].index, (const float(*)[4])pos, s)) {
     free(pos);
     free(vel);
     return false;

@@ -38,6 +38,11 @@ typedef struct {
   /* cloth: */
   bool has_strain, has_min_distance;
   double max_strain, mean_strain, min_distance_nonneighbor;
+  /* mass_spring (integrator non-NULL): */
+  const char *integrator;
+  uint32_t resets;            /* divergences detected and reset */
+  uint32_t cg_iterations;     /* IM: CG iterations of the last step */
+  float cg_relative_residual; /* IM: |r| / |b| after them */
 } fl_object_stats;
 
 /* Builds the scene's objects and colliders on the GPU. */
@@ -51,6 +56,9 @@ void fl_world_record_frame(fl_world *world, VkCommandBuffer cmd, fl_profiler *pr
 uint32_t fl_world_views(const fl_world *world, uint32_t slot, fl_render_view *out, uint32_t max);
 /* Height of the ground plane to draw (the upward plane collider, else the domain floor). */
 float fl_world_ground_height(const fl_world *world);
+/* After the slot's fence: reads the slot's asynchronous status copies (mass_spring
+ * divergence resets; each new one is logged) and returns how many objects were reset. */
+uint32_t fl_world_collect(fl_world *w, uint32_t slot);
 /* Number of simulated objects (not colliders), in scene order. */
 uint32_t fl_world_object_count(const fl_world *world);
 /* Total particles over all objects. */

@@ -24,6 +24,28 @@ static void check_vec_finite(const float v[3])
   for (int i = 0; i < 3; i++) check(isfinite(v[i]));
 }
 
+/* A particle sheet (cloth, mass_spring): sides 2..max_side, positive size and mass, a
+ * known plane, and every pin inside the grid (-1 standing for the last row or column). */
+static void check_sheet(const uint32_t resolution[2], uint32_t max_side, const float size[2],
+                        const float center[3], fl_cloth_plane plane, float mass,
+                        const fl_cloth_pin *pins, uint32_t pin_count)
+{
+  for (int k = 0; k < 2; k++) check(resolution[k] >= 2 && resolution[k] <= max_side);
+  check(size[0] > 0 && size[1] > 0 && isfinite(size[0]) && isfinite(size[1]));
+  check(mass > 0 && isfinite(mass));
+  check(plane == FL_PLANE_XZ || plane == FL_PLANE_XY);
+  check_vec_finite(center);
+  check(pin_count <= FL_CLOTH_MAX_PINS);
+  int32_t nx = (int32_t)resolution[0], ny = (int32_t)resolution[1];
+  for (uint32_t k = 0; k < pin_count; k++) {
+    const fl_cloth_pin *pin = &pins[k];
+    if (pin->kind == FL_PIN_PARTICLE) check(pin->a >= -1 && pin->a < nx && pin->b >= -1 && pin->b < ny);
+    else if (pin->kind == FL_PIN_ROW) check(pin->a >= -1 && pin->a < ny);
+    else if (pin->kind == FL_PIN_COLUMN) check(pin->a >= -1 && pin->a < nx);
+    else check(pin->kind == FL_PIN_INDEX && pin->a >= 0 && pin->a < nx * ny);
+  }
+}
+
 /* The loaded scene respects every range in scene.h. */
 static void check_scene(const fl_scene *s)
 {
@@ -51,22 +73,24 @@ static void check_scene(const fl_scene *s)
       check_vec_finite(p->velocity);
     } else if (o->type == FL_OBJECT_CLOTH) {
       const fl_cloth_desc *c = &o->cloth;
-      check(c->resolution[0] >= 2 && c->resolution[0] <= 4096 && c->resolution[1] >= 2 && c->resolution[1] <= 4096);
-      check(c->size[0] > 0 && c->size[1] > 0 && c->mass > 0 && c->thickness > 0);
-      check(c->plane == FL_PLANE_XZ || c->plane == FL_PLANE_XY);
+      check_sheet(c->resolution, 4096, c->size, c->center, c->plane, c->mass, c->pins, c->pin_count);
+      check(c->thickness > 0);
       check(c->stretch_compliance >= 0 && c->shear_compliance >= 0 && c->bend_compliance >= 0);
       check(c->damping >= 0 && c->drag >= 0 && c->lift >= 0 && c->friction[0] >= 0 && c->friction[1] >= 0);
-      check(c->pin_count <= FL_CLOTH_MAX_PINS);
-      for (uint32_t k = 0; k < c->pin_count; k++) {
-        const fl_cloth_pin *pin = &c->pins[k];
-        int32_t nx = (int32_t)c->resolution[0], ny = (int32_t)c->resolution[1];
-        if (pin->kind == FL_PIN_PARTICLE) check(pin->a >= -1 && pin->a < nx && pin->b >= -1 && pin->b < ny);
-        else if (pin->kind == FL_PIN_ROW) check(pin->a >= -1 && pin->a < ny);
-        else if (pin->kind == FL_PIN_COLUMN) check(pin->a >= -1 && pin->a < nx);
-        else check(pin->kind == FL_PIN_INDEX && pin->a >= 0 && pin->a < nx * ny);
-      }
-      check_vec_finite(c->center);
+      check(c->bending <= FL_BENDING_NONE && c->damping_model <= FL_DAMPING_EDGE);
       check_vec_finite(c->wind);
+    } else if (o->type == FL_OBJECT_MASS_SPRING) {
+      const fl_mass_spring_desc *m = &o->mass_spring;
+      check_sheet(m->resolution, 1024, m->size, m->center, m->plane, m->mass, m->pins, m->pin_count);
+      check(m->stiffness > 0 && isfinite(m->stiffness) && m->damping >= 0 && isfinite(m->damping));
+      check(m->springs == FL_MS_SPRINGS_STRUCTURAL ||
+            m->springs == (FL_MS_SPRINGS_STRUCTURAL | FL_MS_SPRINGS_SHEAR) ||
+            m->springs == (FL_MS_SPRINGS_STRUCTURAL | FL_MS_SPRINGS_SHEAR | FL_MS_SPRINGS_BEND));
+      check(m->integrator <= FL_MS_INTEGRATOR_HY && m->split <= FL_MS_SPLIT_KEY_MOMENTUM);
+      check(m->jacobi_iterations >= 1 && m->jacobi_iterations <= 100);
+      check(m->cg_iterations >= 1 && m->cg_iterations <= 10000);
+      check(m->cg_tolerance > 0 && m->cg_tolerance < 1);
+      check(m->divergence_strain > 0 && isfinite(m->divergence_strain));
     } else {
       check(o->type == FL_OBJECT_COLLIDER);
       const fl_collider_desc *c = &o->collider;

@@ -1,5 +1,6 @@
 /* tests/scenes/check_report: validates a run's report JSON and dump CSV.
- * usage: check_report REPORT.json [DUMP.csv] [--bench]
+ * usage: check_report REPORT.json [DUMP.csv] [--bench] [--diverges NAME]... [--holds NAME]...
+ * (--diverges: the mass_spring object NAME was reset at least once; --holds: never)
  * Checks: every contract key is present and typed; validation errors == 0;
  * every object has finite stats, nan_count 0, particles > 0, and nothing
  * outside the domain; the dump has the header and one finite row per particle
@@ -104,10 +105,11 @@ static void check_dump(const char *path, double particles)
 int main(int argc, char **argv)
 {
   if (argc < 2) {
-    fprintf(stderr, "usage: check_report REPORT.json [DUMP.csv] [--bench]\n");
+    fprintf(stderr, "usage: check_report REPORT.json [DUMP.csv] [--bench] [--diverges NAME]... [--holds NAME]...\n");
     return 2;
   }
-  int bench = argc > 2 && strcmp(argv[argc - 1], "--bench") == 0;
+  int bench = 0;
+  for (int i = 2; i < argc; i++) bench |= strcmp(argv[i], "--bench") == 0;
   char *text = read_all(argv[1]);
   CHECK(text, "cannot read %s", argv[1]);
   cJSON *r = text ? cJSON_Parse(text) : NULL;
@@ -154,6 +156,20 @@ int main(int argc, char **argv)
     const cJSON *objects = need(r, "objects", is_array);
     double particles = objects ? check_objects(objects) : 0;
     if (argc > 2 && argv[2][0] != '-') check_dump(argv[2], particles);
+    for (int i = 2; objects && i + 1 < argc; i++) {
+      int diverges = strcmp(argv[i], "--diverges") == 0;
+      if (!diverges && strcmp(argv[i], "--holds") != 0) continue;
+      const cJSON *o, *found = NULL;
+      cJSON_ArrayForEach(o, objects)
+      {
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(o, "name");
+        if (cJSON_IsString(name) && strcmp(name->valuestring, argv[i + 1]) == 0) found = o;
+      }
+      CHECK(found, "no object named %s", argv[i + 1]);
+      const cJSON *resets = found ? need(found, "resets", is_number) : NULL;
+      if (resets && diverges) CHECK(resets->valuedouble > 0, "%s never diverged", argv[i + 1]);
+      if (resets && !diverges) CHECK(resets->valuedouble == 0, "%s diverged (%g resets)", argv[i + 1], resets->valuedouble);
+    }
     if (bench) {
       const cJSON *c = need(r, "ceiling", is_object);
       const cJSON *g = c ? need(c, "copy_gbps", is_number) : NULL;

@@ -55,6 +55,7 @@ static bool parse_set(const char *json, const char *set)
 #define P(extra) "{\"objects\": [{\"type\": \"particles\"" extra "}]}"
 #define C(extra) "{\"objects\": [{\"type\": \"collider\"" extra "}]}"
 #define CL(extra) "{\"objects\": [{\"type\": \"cloth\"" extra "}]}"
+#define MS(extra) "{\"objects\": [{\"type\": \"mass_spring\"" extra "}]}"
 
 static void test_malformed_json(void)
 {
@@ -148,8 +149,6 @@ static void test_object_types_and_shapes(void)
   ENSURE_ERR(parse("{\"objects\": [{\"type\": \"softbody\"}]}"),
              "t.json: objects[0].type: object type 'softbody' is not built yet");
   ENSURE_ERR(parse("{\"objects\": [{\"type\": \"balloon\"}]}"), "object type 'balloon' is not built yet");
-  ENSURE_ERR(parse("{\"objects\": [{\"type\": \"mass_spring\"}]}"),
-             "object type 'mass_spring' is not built yet");
   ENSURE_ERR(parse("{\"objects\": [{\"type\": \"snow\"}]}"), "object type 'snow' is not built yet");
   ENSURE_ERR(parse("{\"objects\": [{\"name\": \"a\"}]}"),
              "t.json: objects[0]: missing required key \"type\"");
@@ -261,6 +260,25 @@ static void test_solver_keys(void)
   ENSURE(g_scene.sim.solver == FL_SOLVER_JACOBI);
 }
 
+/* The defaults a particle sheet (cloth, mass_spring) shares. */
+static void ensure_sheet_defaults(const uint32_t resolution[2], const float size[2], const float center[3],
+                                  fl_cloth_plane plane, float mass, uint32_t pin_count)
+{
+  ENSURE(resolution[0] == 32 && resolution[1] == 32);
+  ENSURE(size[0] == 1 && size[1] == 1);
+  ENSURE(center[0] == 0 && center[1] == 1 && center[2] == 0);
+  ENSURE(plane == FL_PLANE_XZ && mass == 1 && pin_count == 0);
+}
+
+/* pins[0..count) are exactly want[0..want_count). */
+static void ensure_pins(const fl_cloth_pin *pins, uint32_t count, const fl_cloth_pin *want, uint32_t want_count)
+{
+  ENSURE_MSG(count == want_count, "%u pins, expected %u", (unsigned)count, (unsigned)want_count);
+  for (uint32_t i = 0; i < count; i++)
+    ENSURE_MSG(pins[i].kind == want[i].kind && pins[i].a == want[i].a && pins[i].b == want[i].b,
+               "pin %u: %d %d %d", (unsigned)i, (int)pins[i].kind, (int)pins[i].a, (int)pins[i].b);
+}
+
 static void test_cloth_defaults(void)
 {
   ENSURE_MSG(parse(CL("")), "%s", fl_error_message());
@@ -268,10 +286,7 @@ static void test_cloth_defaults(void)
   const fl_scene_object *o = &g_scene.objects[0];
   ENSURE(o->type == FL_OBJECT_CLOTH && strcmp(o->name, "cloth0") == 0);
   const fl_cloth_desc *c = &o->cloth;
-  ENSURE(c->resolution[0] == 32 && c->resolution[1] == 32);
-  ENSURE(c->size[0] == 1 && c->size[1] == 1);
-  ENSURE(c->center[0] == 0 && c->center[1] == 1 && c->center[2] == 0);
-  ENSURE(c->plane == FL_PLANE_XZ && c->mass == 1 && c->pin_count == 0);
+  ensure_sheet_defaults(c->resolution, c->size, c->center, c->plane, c->mass, c->pin_count);
   ENSURE(c->stretch_compliance == 0 && c->shear_compliance == 1e-6f && c->bend_compliance == 1e-3f);
   ENSURE(c->bending == FL_BENDING_ISOMETRIC && c->damping == 0.1f && c->damping_model == FL_DAMPING_POINT);
   ENSURE(c->thickness == 0.01f && c->friction[0] == 0.5f && c->friction[1] == 0.4f);
@@ -300,15 +315,12 @@ static void test_cloth_keys(void)
   ENSURE_NEAR(c->center[2], -1, 0);
   ENSURE(c->plane == FL_PLANE_XY);
   ENSURE_NEAR(c->mass, 0.5, 0);
-  ENSURE(c->pin_count == 13);
   const fl_cloth_pin want[] = {
       {FL_PIN_PARTICLE, 3, 4}, {FL_PIN_ROW, 2, 0},       {FL_PIN_COLUMN, 39, 0},  {FL_PIN_INDEX, 959, 0},
       {FL_PIN_ROW, -1, 0},     {FL_PIN_ROW, 0, 0},       {FL_PIN_COLUMN, 0, 0},   {FL_PIN_COLUMN, -1, 0},
       {FL_PIN_PARTICLE, 0, -1}, {FL_PIN_PARTICLE, -1, -1}, {FL_PIN_PARTICLE, 0, 0}, {FL_PIN_PARTICLE, -1, 0},
       {FL_PIN_PARTICLE, 0, 23}};
-  for (int i = 0; i < 13; i++)
-    ENSURE_MSG(c->pins[i].kind == want[i].kind && c->pins[i].a == want[i].a && c->pins[i].b == want[i].b,
-               "pin %d: %d %d %d", i, (int)c->pins[i].kind, (int)c->pins[i].a, (int)c->pins[i].b);
+  ensure_pins(c->pins, c->pin_count, want, 13);
   ENSURE_NEAR(c->stretch_compliance, 1e-7, 1e-12);
   ENSURE_NEAR(c->shear_compliance, 2e-6, 1e-12);
   ENSURE_NEAR(c->bend_compliance, 0.01, 1e-9);
@@ -409,6 +421,135 @@ static void test_cloth_errors(void)
     n += (size_t)snprintf(json + n, sizeof json - n, "%s\"index:%d\"", i ? ", " : "", i);
   snprintf(json + n, sizeof json - n, "]}]}");
   ENSURE_ERR(parse(json), "t.json: objects[0].pin: expected at most 16 pins, got 17");
+}
+
+static void test_mass_spring_defaults(void)
+{
+  ENSURE_MSG(parse(MS("")), "%s", fl_error_message());
+  ENSURE(g_scene.object_count == 1);
+  const fl_scene_object *o = &g_scene.objects[0];
+  ENSURE(o->type == FL_OBJECT_MASS_SPRING && strcmp(o->name, "mass_spring0") == 0);
+  const fl_mass_spring_desc *m = &o->mass_spring;
+  ensure_sheet_defaults(m->resolution, m->size, m->center, m->plane, m->mass, m->pin_count);
+  ENSURE(m->stiffness == 1000 && m->damping == 0.5f);
+  ENSURE(m->springs == (FL_MS_SPRINGS_STRUCTURAL | FL_MS_SPRINGS_SHEAR | FL_MS_SPRINGS_BEND));
+  ENSURE(m->integrator == FL_MS_INTEGRATOR_HY && m->jacobi_iterations == 3);
+  ENSURE(m->split == FL_MS_SPLIT_KEY_PAPER && m->definite_jacobian);
+  ENSURE(m->cg_iterations == 100 && m->cg_tolerance == 1e-5f && m->divergence_strain == 2);
+}
+
+static void test_mass_spring_keys(void)
+{
+  ENSURE_MSG(parse(MS(", \"name\": \"sheet\", \"resolution\": [40, 24], \"size\": [2, 1.2],"
+                      " \"center\": [0, 2, -1], \"plane\": \"xy\", \"mass\": 0.5, \"stiffness\": 2500,"
+                      " \"damping\": 0, \"springs\": \"structural+shear\","
+                      " \"pin\": [\"top-left\", \"corner:39,23\", \"row:2\", \"index:959\"],"
+                      " \"integrator\": \"IM\", \"jacobi_iterations\": 100, \"split\": \"momentum\","
+                      " \"definite_jacobian\": false, \"cg_iterations\": 10000, \"cg_tolerance\": 0.5,"
+                      " \"divergence_strain\": 0.25")),
+             "%s", fl_error_message());
+  const fl_mass_spring_desc *m = &g_scene.objects[0].mass_spring;
+  ENSURE(strcmp(g_scene.objects[0].name, "sheet") == 0);
+  ENSURE(m->resolution[0] == 40 && m->resolution[1] == 24);
+  ENSURE_NEAR(m->size[0], 2, 0);
+  ENSURE_NEAR(m->size[1], 1.2, 1e-7);
+  ENSURE_NEAR(m->center[1], 2, 0);
+  ENSURE_NEAR(m->center[2], -1, 0);
+  ENSURE(m->plane == FL_PLANE_XY);
+  ENSURE_NEAR(m->mass, 0.5, 0);
+  ENSURE_NEAR(m->stiffness, 2500, 0);
+  ENSURE(m->damping == 0);
+  ENSURE(m->springs == (FL_MS_SPRINGS_STRUCTURAL | FL_MS_SPRINGS_SHEAR));
+  const fl_cloth_pin want[] = {
+      {FL_PIN_PARTICLE, 0, -1}, {FL_PIN_PARTICLE, 39, 23}, {FL_PIN_ROW, 2, 0}, {FL_PIN_INDEX, 959, 0}};
+  ensure_pins(m->pins, m->pin_count, want, 4);
+  ENSURE(m->integrator == FL_MS_INTEGRATOR_IM && m->jacobi_iterations == 100);
+  ENSURE(m->split == FL_MS_SPLIT_KEY_MOMENTUM && !m->definite_jacobian);
+  ENSURE(m->cg_iterations == 10000);
+  ENSURE_NEAR(m->cg_tolerance, 0.5, 0);
+  ENSURE_NEAR(m->divergence_strain, 0.25, 0);
+  /* Every integrator and spring set by name; the edges of the integer ranges. */
+  static const char *const integrators[] = {"E", "HO", "JI", "IM", "HY"};
+  for (int i = 0; i < 5; i++) {
+    char json[256];
+    snprintf(json, sizeof json, MS(", \"integrator\": \"%s\""), integrators[i]);
+    ENSURE_MSG(parse(json), "%s", fl_error_message());
+    ENSURE(g_scene.objects[0].mass_spring.integrator == (fl_ms_integrator)i);
+  }
+  ENSURE_MSG(parse(MS(", \"springs\": \"structural\", \"resolution\": [2, 1024], \"jacobi_iterations\": 1,"
+                      " \"cg_iterations\": 1, \"split\": \"paper\", \"plane\": \"xz\"")),
+             "%s", fl_error_message());
+  m = &g_scene.objects[0].mass_spring;
+  ENSURE(m->springs == FL_MS_SPRINGS_STRUCTURAL && m->resolution[1] == 1024);
+  ENSURE(m->jacobi_iterations == 1 && m->cg_iterations == 1 && m->split == FL_MS_SPLIT_KEY_PAPER);
+  ENSURE_MSG(parse(MS(", \"springs\": \"structural+shear+bend\"")), "%s", fl_error_message());
+  ENSURE(g_scene.objects[0].mass_spring.springs == 7);
+  /* --set reaches mass_spring keys, pins included. */
+  const char *sets[] = {"objects.mass_spring0.integrator=JI", "objects.mass_spring0.pin=[\"bottom\"]",
+                        "objects.mass_spring0.resolution=[32, 9]"};
+  ENSURE_MSG(fl_scene_parse(MS(""), "t.json", sets, 3, &g_scene), "%s", fl_error_message());
+  m = &g_scene.objects[0].mass_spring;
+  ENSURE(m->integrator == FL_MS_INTEGRATOR_JI && m->pin_count == 1 && m->pins[0].kind == FL_PIN_ROW);
+  ENSURE(m->resolution[0] == 32 && m->resolution[1] == 9);
+  ENSURE_ERR(parse_set(MS(""), "objects.mass_spring0.thickness=1"),
+             "--set objects.mass_spring0.thickness=1: unknown key \"thickness\" in objects.mass_spring0",
+             "known: type, name, resolution");
+}
+
+static void test_mass_spring_errors(void)
+{
+  /* The cases of the task: each one line naming the key path and what was expected. */
+  ENSURE_ERR(parse(MS(", \"integrator\": \"RK4\"")),
+             "t.json: objects[0].integrator: expected one of: E, HO, JI, IM, HY; got \"RK4\"");
+  ENSURE_ERR(parse(MS(", \"resolution\": [1, 8]")),
+             "t.json: objects[0].resolution[0]: expected an integer in 2..1024, got 1");
+  ENSURE_ERR(parse(MS(", \"resolution\": [8, 2000]")),
+             "t.json: objects[0].resolution[1]: expected an integer in 2..1024, got 2000");
+  ENSURE_ERR(parse(MS(", \"resolution\": [1025, 8]")), "objects[0].resolution[0]: expected an integer in 2..1024");
+  ENSURE_ERR(parse(MS(", \"resolution\": 1")), "objects[0].resolution: expected an array of 2 integers", "got 1");
+  ENSURE_ERR(parse(MS(", \"stiffness\": 0")), "t.json: objects[0].stiffness: expected a number > 0, got 0");
+  ENSURE_ERR(parse(MS(", \"cg_tolerance\": 1")),
+             "t.json: objects[0].cg_tolerance: expected a number > 0 and < 1, got 1");
+  ENSURE_ERR(parse(MS(", \"cg_tolerance\": 0")), "objects[0].cg_tolerance: expected a number > 0 and < 1, got 0");
+  ENSURE_ERR(parse(MS(", \"cg_tolerance\": 0.99999999999")),
+             "t.json: objects[0].cg_tolerance: expected a number > 0 and < 1", "which is 1 as a 32-bit float");
+  /* a positive number below the float range would be stored as 0 */
+  ENSURE_ERR(parse(MS(", \"stiffness\": 1e-50")), "objects[0].stiffness: expected a number > 0",
+             "which is 0 as a 32-bit float");
+  ENSURE_ERR(parse(MS(", \"springs\": \"bend\"")),
+             "t.json: objects[0].springs: expected one of: structural, structural+shear, "
+             "structural+shear+bend; got \"bend\"");
+  ENSURE_ERR(parse(MS(", \"thickness\": 0.01")),
+             "t.json: objects[0]: unknown key \"thickness\" for a mass_spring object",
+             "known: type, name, resolution, size");
+  /* The other ranges and types. */
+  ENSURE_ERR(parse(MS(", \"size\": [1, 0]")), "t.json: objects[0].size[1]: expected a number > 0, got 0");
+  ENSURE_ERR(parse(MS(", \"center\": [0, 1]")), "objects[0].center: expected an array of 3 numbers");
+  ENSURE_ERR(parse(MS(", \"plane\": \"yz\"")), "t.json: objects[0].plane: expected one of: xz, xy; got \"yz\"");
+  ENSURE_ERR(parse(MS(", \"mass\": -1")), "t.json: objects[0].mass: expected a number > 0, got -1");
+  ENSURE_ERR(parse(MS(", \"damping\": -0.5")), "t.json: objects[0].damping: expected a number >= 0, got -0.5");
+  ENSURE_ERR(parse(MS(", \"springs\": 7")), "objects[0].springs: expected one of: structural", "got 7");
+  ENSURE_ERR(parse(MS(", \"integrator\": \"hy\"")), "objects[0].integrator: expected one of", "got \"hy\"");
+  ENSURE_ERR(parse(MS(", \"jacobi_iterations\": 0")),
+             "t.json: objects[0].jacobi_iterations: expected an integer in 1..100, got 0");
+  ENSURE_ERR(parse(MS(", \"jacobi_iterations\": 101")), "objects[0].jacobi_iterations: expected an integer in 1..100");
+  ENSURE_ERR(parse(MS(", \"jacobi_iterations\": 2.5")), "objects[0].jacobi_iterations: expected an integer", "got 2.5");
+  ENSURE_ERR(parse(MS(", \"split\": \"equal\"")),
+             "t.json: objects[0].split: expected one of: paper, momentum; got \"equal\"");
+  ENSURE_ERR(parse(MS(", \"definite_jacobian\": 1")),
+             "t.json: objects[0].definite_jacobian: expected true or false, got 1");
+  ENSURE_ERR(parse(MS(", \"cg_iterations\": 0")),
+             "t.json: objects[0].cg_iterations: expected an integer in 1..10000, got 0");
+  ENSURE_ERR(parse(MS(", \"cg_iterations\": 10001")), "objects[0].cg_iterations: expected an integer in 1..10000");
+  ENSURE_ERR(parse(MS(", \"divergence_strain\": 0")),
+             "t.json: objects[0].divergence_strain: expected a number > 0, got 0");
+  ENSURE_ERR(parse(MS(", \"stiffness\": 1e999")), "objects[0].stiffness: expected a number > 0");
+  /* Pins: the cloth forms, checked against this grid. */
+  ENSURE_ERR(parse(MS(", \"resolution\": [10, 5], \"pin\": [\"top\", \"corner:10,0\"]")),
+             "t.json: objects[0].pin[1]: \"corner:10,0\" is outside the 10x5 grid");
+  ENSURE_ERR(parse(MS(", \"pin\": [\"middle\"]")), "t.json: objects[0].pin[0]: expected a pin \"corner:i,j\"",
+             "got \"middle\"");
+  ENSURE_ERR(parse(MS(", \"pin\": \"top\"")), "t.json: objects[0].pin: expected an array of pins");
 }
 
 static void test_builtin_particles(void)
@@ -559,6 +700,9 @@ static const fl_test_case TESTS[] = {
     {"cloth_defaults", test_cloth_defaults},
     {"cloth_keys", test_cloth_keys},
     {"cloth_errors", test_cloth_errors},
+    {"mass_spring_defaults", test_mass_spring_defaults},
+    {"mass_spring_keys", test_mass_spring_keys},
+    {"mass_spring_errors", test_mass_spring_errors},
     {"builtin_particles", test_builtin_particles},
     {"load_errors", test_load_errors},
     {"set_overrides", test_set_overrides},

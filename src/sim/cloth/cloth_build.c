@@ -18,6 +18,9 @@
  *  - CSR: per particle, the colour-ordered constraint indices ascending. */
 #include "sim/cloth/cloth_build.h"
 
+#include "sim/common/grid_pins.h"
+#include "sim/common/mesh_cpu.h"
+
 #include "core/log.h"
 
 #include <math.h>
@@ -54,8 +57,8 @@ static void *alloc_array(uint64_t count, size_t size)
   return calloc(count ? (size_t)count : 1, size);
 }
 
-/* Resolves a pin coordinate: -1 is the last (n - 1). */
-static int64_t pin_coord(int32_t v, uint32_t n) { return v == -1 ? (int64_t)n - 1 : (int64_t)v; }
+/* Pins a particle of a cloth grid: inverse mass 0 (a grid_pins visitor; context: its first position). */
+static void pin_particle(void *context, uint32_t index) { ((float(*)[4])context)[index][3] = 0; }
 
 static bool check_desc(const fl_cloth_desc *d, const char *name)
 {
@@ -69,28 +72,7 @@ static bool check_desc(const fl_cloth_desc *d, const char *name)
   if (!(d->mass > 0 && isfinite(d->mass)) || !(d->thickness > 0 && isfinite(d->thickness)))
     return fl_error_set("cloth \"%s\": mass %g and thickness %g must be finite and > 0", name,
                         (double)d->mass, (double)d->thickness);
-  if (d->pin_count > FL_CLOTH_MAX_PINS)
-    return fl_error_set("cloth \"%s\": %u pins, at most %d", name, (unsigned)d->pin_count,
-                        FL_CLOTH_MAX_PINS);
-  for (uint32_t p = 0; p < d->pin_count; p++) {
-    const fl_cloth_pin *pin = &d->pins[p];
-    int64_t a, b = 0;
-    bool ok;
-    switch (pin->kind) {
-    case FL_PIN_PARTICLE:
-      a = pin_coord(pin->a, nx), b = pin_coord(pin->b, ny);
-      ok = a >= 0 && a < nx && b >= 0 && b < ny;
-      break;
-    case FL_PIN_ROW: a = pin_coord(pin->a, ny), ok = a >= 0 && a < ny; break;
-    case FL_PIN_COLUMN: a = pin_coord(pin->a, nx), ok = a >= 0 && a < nx; break;
-    case FL_PIN_INDEX: a = pin->a, ok = a >= 0 && a < (int64_t)nx * ny; break;
-    default: return fl_error_set("cloth \"%s\": pin %u has an unknown kind", name, (unsigned)p);
-    }
-    if (!ok)
-      return fl_error_set("cloth \"%s\": pin %u (%d, %d) is outside the %ux%u grid", name,
-                          (unsigned)p, (int)pin->a, (int)pin->b, (unsigned)nx, (unsigned)ny);
-  }
-  return true;
+  return fl_grid_pins_apply(d->pins, d->pin_count, nx, ny, "cloth", name, NULL, NULL);
 }
 
 /* ---- rest shapes of bend constraints, in double precision ---- */
@@ -168,21 +150,7 @@ static void make_particles(const fl_cloth_desc *d, uint32_t o, uint32_t first, f
       p[3] = w;
       b->particle_object[k] = o;
     }
-  for (uint32_t p = 0; p < d->pin_count; p++) {
-    const fl_cloth_pin *pin = &d->pins[p];
-    switch (pin->kind) {
-    case FL_PIN_PARTICLE:
-      b->positions[first + (uint32_t)pin_coord(pin->b, ny) * nx + (uint32_t)pin_coord(pin->a, nx)][3] = 0;
-      break;
-    case FL_PIN_ROW:
-      for (uint32_t i = 0; i < nx; i++) b->positions[first + (uint32_t)pin_coord(pin->a, ny) * nx + i][3] = 0;
-      break;
-    case FL_PIN_COLUMN:
-      for (uint32_t j = 0; j < ny; j++) b->positions[first + j * nx + (uint32_t)pin_coord(pin->a, nx)][3] = 0;
-      break;
-    case FL_PIN_INDEX: b->positions[first + (uint32_t)pin->a][3] = 0; break;
-    }
-  }
+  fl_grid_pins_apply(d->pins, d->pin_count, nx, ny, "cloth", "", pin_particle, b->positions + first);
   fl_gpu_cloth_object *ob = &b->objects[o];
   memset(ob, 0, sizeof *ob);
   ob->contact[0] = d->friction[0];
@@ -200,20 +168,6 @@ static void make_particles(const fl_cloth_desc *d, uint32_t o, uint32_t first, f
   ob->grid[3] = ny;
 }
 
-/* The three local particle indices of triangle `t` (0 or 1) of cell (i,j). */
-static void cell_triangle(uint32_t nx, uint32_t i, uint32_t j, int t, uint32_t out[3])
-{
-  uint32_t a = j * nx + i, bb = a + 1, c = a + nx, d = c + 1;
-  bool even = (i + j) % 2 == 0;
-  if (even) {
-    uint32_t t0[3] = {a, bb, d}, t1[3] = {a, d, c};
-    memcpy(out, t ? t1 : t0, sizeof t0);
-  } else {
-    uint32_t t0[3] = {a, bb, c}, t1[3] = {bb, d, c};
-    memcpy(out, t ? t1 : t0, sizeof t0);
-  }
-}
-
 static void make_triangles(const fl_cloth_desc *d, uint32_t o, uint32_t first, uint32_t tri_first,
                            fl_cloth_build *b)
 {
@@ -222,7 +176,7 @@ static void make_triangles(const fl_cloth_desc *d, uint32_t o, uint32_t first, u
     for (uint32_t i = 0; i + 1 < nx; i++)
       for (int h = 0; h < 2; h++, t++) {
         uint32_t v[3];
-        cell_triangle(nx, i, j, h, v);
+        fl_grid_cell_triangle(nx, i, j, h, v);
         for (int k = 0; k < 3; k++) b->triangles[3 * (size_t)t + k] = first + v[k];
         b->triangle_object[t] = o;
       }
@@ -290,7 +244,7 @@ static uint32_t make_bends(const fl_cloth_desc *d, uint32_t first, const fl_clot
     for (uint32_t i = 0; i + 1 < nx; i++)
       for (int h = 0; h < 2; h++) {
         uint32_t v[3];
-        cell_triangle(nx, i, j, h, v);
+        fl_grid_cell_triangle(nx, i, j, h, v);
         for (int e = 0; e < 3; e++) {
           uint32_t p = v[e], q = v[(e + 1) % 3], opposite = v[(e + 2) % 3];
           uint32_t *slot = edge[edge_slot(nx, ny, p, q)];

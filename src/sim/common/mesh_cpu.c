@@ -164,3 +164,38 @@ void fl_mesh_normals_cpu(const fl_cpu_mesh *m, float (*normals)[4])
     n[3] = 0;
   }
 }
+
+/* The three local particle indices of triangle `t` (0 or 1) of cell (i,j). */
+void fl_grid_cell_triangle(uint32_t nx, uint32_t i, uint32_t j, int t, uint32_t out[3])
+{
+  uint32_t a = j * nx + i, bb = a + 1, c = a + nx, d = c + 1;
+  bool even = (i + j) % 2 == 0;
+  if (even) {
+    uint32_t t0[3] = {a, bb, d}, t1[3] = {a, d, c};
+    memcpy(out, t ? t1 : t0, sizeof t0);
+  } else {
+    uint32_t t0[3] = {a, bb, c}, t1[3] = {bb, d, c};
+    memcpy(out, t ? t1 : t0, sizeof t0);
+  }
+}
+
+bool fl_mesh_grid(const float (*positions)[4], uint32_t nx, uint32_t ny, fl_cpu_mesh *out)
+{
+  memset(out, 0, sizeof *out);
+  if (nx < 2 || ny < 2) return fl_error_set("grid mesh: %ux%u vertices, at least 2x2", (unsigned)nx, (unsigned)ny);
+  size_t nv = (size_t)nx * ny, nt = 2 * (size_t)(nx - 1) * (ny - 1);
+  out->positions = malloc(nv * sizeof *out->positions);
+  out->indices = malloc(nt * 3 * sizeof *out->indices);
+  if (!out->positions || !out->indices) {
+    fl_cpu_mesh_free(out);
+    return fl_error_set("grid mesh: out of host memory for %ux%u vertices", (unsigned)nx, (unsigned)ny);
+  }
+  memcpy(out->positions, positions, nv * sizeof *out->positions);
+  size_t t = 0;
+  for (uint32_t j = 0; j + 1 < ny; j++)
+    for (uint32_t i = 0; i + 1 < nx; i++)
+      for (int h = 0; h < 2; h++, t++) fl_grid_cell_triangle(nx, i, j, h, &out->indices[3 * t]);
+  out->vertex_count = (uint32_t)nv;
+  out->triangle_count = (uint32_t)nt;
+  return true;
+}

@@ -25,3 +25,8 @@ void fl_cpu_mesh_free(fl_cpu_mesh *mesh);
 bool fl_mesh_vertex_faces(const fl_cpu_mesh *mesh, uint32_t **first_out, uint32_t **faces_out);
 /* CPU reference of common/face_normals.comp + vertex_normals.comp. */
 void fl_mesh_normals_cpu(const fl_cpu_mesh *mesh, float (*normals_out)[4]);
+/* The three vertex indices (j * nx + i form) of triangle `t` (0 or 1) of grid cell
+ * (i, j); the diagonal alternates like a chequerboard (cloth and mass-spring grids). */
+void fl_grid_cell_triangle(uint32_t nx, uint32_t i, uint32_t j, int t, uint32_t out[3]);
+/* A grid mesh of nx x ny vertices (copied from `positions`, row j = vertices j*nx ..). */
+bool fl_mesh_grid(const float (*positions)[4], uint32_t nx, uint32_t ny, fl_cpu_mesh *out);

@@ -173,6 +173,7 @@ bool fl_ms_gpu_create(fl_gpu *gpu, const fl_ms_pipelines *pipes, const fl_ms_sys
   uint32_t n = initial->particle_count;
   if (n == 0) return fl_error_set("mass_spring \"%s\": no particles", name);
   out->particle_count = n;
+  out->cg_budget = params->cg_iterations;
   out->link_count = initial->particle_first[n];
   /* the largest buffer is the diagonal blocks: 32 bytes per particle */
   uint64_t largest = (uint64_t)n * 32 > (uint64_t)out->link_count * 8 ? (uint64_t)n * 32 : (uint64_t)out->link_count * 8;
@@ -289,7 +290,8 @@ static void record_cg(fl_ms_gpu *s, VkCommandBuffer cmd, fl_ms_push push)
   fl_cmd_compute_barrier(cmd);
   fl_reduce_record(&s->reduce, &s->dot_rr[0], cmd, n);
   fl_cmd_compute_barrier(cmd);
-  for (uint32_t it = 0; it < s->params.cg_iterations; it++) {
+  s->cg_recorded = s->cg_budget;
+  for (uint32_t it = 0; it < s->cg_budget; it++) {
     uint32_t old = it & 1u;
     push.cg[0] = FL_MS_SLOT_RR0 + old;
     push.cg[1] = FL_MS_SLOT_RR0 + (old ^ 1u);
@@ -328,7 +330,7 @@ void fl_ms_gpu_record_step(fl_ms_gpu *s, VkCommandBuffer cmd, float h, fl_profil
       pass(cmd, &p->jacobi, s->jacobi_set[final_dv], &push, n);
     scope_end(prof, slot, cmd, scope);
   } else if (s->params.method == FL_MS_IM) {
-    scope = scope_begin(prof, slot, cmd, prefix, "cg", bytes.cg_iteration * s->params.cg_iterations);
+    scope = scope_begin(prof, slot, cmd, prefix, "cg", bytes.cg_iteration * s->cg_budget);
     record_cg(s, cmd, push);
     scope_end(prof, slot, cmd, scope);
   }
@@ -368,7 +370,7 @@ bool fl_ms_gpu_read_status(fl_ms_gpu *s, uint32_t status[FL_MS_STATUS_WORDS], ui
   if (!fl_buffer_readback(s->gpu, fl_reduce_results(&s->reduce), 0, r, sizeof r)) return false;
   *cg_iterations = (uint32_t)r[FL_MS_SLOT_ITERATIONS];
   /* the last r.r slot written: after iteration i, slot RR0 + ((i + 1) & 1) */
-  float rr = r[FL_MS_SLOT_RR0 + (s->params.cg_iterations & 1u)];
+  float rr = r[FL_MS_SLOT_RR0 + (s->cg_recorded & 1u)];
   *cg_relative_residual = r[FL_MS_SLOT_BB] > 0 ? sqrtf(rr / r[FL_MS_SLOT_BB]) : 0.0f;
   return true;
 }

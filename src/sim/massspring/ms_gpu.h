@@ -43,6 +43,9 @@ typedef struct {
   fl_gpu *gpu;
   const fl_ms_pipelines *pipes;
   fl_ms_gpu_params params;
+  uint32_t cg_budget;          /* IM: CG iterations recorded per step, 1..params.cg_iterations
+                                * (fl_ms_gpu_create sets the maximum; ms_object adapts it) */
+  uint32_t cg_recorded;        /* IM: the budget of the last step recorded */
   uint32_t particle_count, link_count;
   char name[64];
   fl_buffer pos, vel, first, links, dv, dv_next, rhs, diag, cg_r, cg_p, cg_q, initial, status;

@@ -1,0 +1,167 @@
+/* sim/massspring/ms_object: a scene's mass_spring object (see ms_object.h). */
+#include "sim/massspring/ms_object.h"
+
+#include "core/log.h"
+#include "sim/common/grid_pins.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void pin_particle(void *context, uint32_t index) { fl_ms_pin((fl_ms_system *)context, index); }
+
+bool fl_ms_object_build(const fl_mass_spring_desc *d, const fl_sim_desc *sim, const char *name, fl_ms_system *out)
+{
+  fl_ms_grid_desc g = {.nx = d->resolution[0],
+                       .ny = d->resolution[1],
+                       .size = {d->size[0], d->size[1]},
+                       .plane_xy = d->plane == FL_PLANE_XY,
+                       .springs = d->springs,
+                       .center = {d->center[0], d->center[1], d->center[2]},
+                       .mass = d->mass,
+                       .kappa = d->stiffness,
+                       .damping = d->damping,
+                       .gravity = {sim->gravity[0], sim->gravity[1], sim->gravity[2]}};
+  if (!fl_grid_pins_apply(d->pins, d->pin_count, g.nx, g.ny, "mass_spring", name, NULL, NULL)) return false;
+  if (!fl_ms_grid_create(&g, out)) {
+    fl_error_wrap("mass_spring \"%s\"", name);
+    return false;
+  }
+  fl_grid_pins_apply(d->pins, d->pin_count, g.nx, g.ny, "mass_spring", name, pin_particle, out);
+  return true;
+}
+
+fl_ms_gpu_params fl_ms_object_params(const fl_mass_spring_desc *d, const fl_sim_desc *sim)
+{
+  /* fl_ms_integrator and fl_ms_method list the integrators in the same order */
+  return (fl_ms_gpu_params){.method = (fl_ms_method)d->integrator,
+                            .split = d->split == FL_MS_SPLIT_KEY_MOMENTUM ? FL_MS_SPLIT_MOMENTUM : FL_MS_SPLIT_PAPER,
+                            .definite = d->definite_jacobian,
+                            .jacobi_iterations = d->jacobi_iterations,
+                            .cg_iterations = d->cg_iterations,
+                            .cg_tolerance = d->cg_tolerance,
+                            .kappa = d->stiffness,
+                            .damping = d->damping,
+                            .gravity = {sim->gravity[0], sim->gravity[1], sim->gravity[2]},
+                            .divergence_strain = d->divergence_strain};
+}
+
+bool fl_ms_object_create(fl_gpu *gpu, const fl_ms_pipelines *pipes, const fl_mesh_normals *mn,
+                         const fl_mass_spring_desc *d, const fl_sim_desc *sim, const char *name, fl_ms_object *out)
+{
+  memset(out, 0, sizeof *out);
+  fl_ms_system cpu;
+  if (!fl_ms_object_build(d, sim, name, &cpu)) return false;
+  fl_ms_gpu_params params = fl_ms_object_params(d, sim);
+  out->nx = d->resolution[0];
+  out->ny = d->resolution[1];
+  out->spring_count = cpu.spring_count;
+  out->springs = malloc((size_t)cpu.spring_count * sizeof *out->springs);
+  float(*pos)[4] = malloc((size_t)cpu.particle_count * sizeof *pos);
+  bool ok = out->springs && pos;
+  if (!ok) fl_error_set("mass_spring \"%s\": out of host memory", name);
+  if (ok) {
+    memcpy(out->springs, cpu.springs, (size_t)cpu.spring_count * sizeof *out->springs);
+    for (uint32_t k = 0; k < cpu.particle_count; k++) {
+      for (int c = 0; c < 3; c++) pos[k][c] = (float)cpu.x[k][c];
+      pos[k][3] = 1.0f;
+    }
+  }
+  ok = ok && fl_ms_gpu_create(gpu, pipes, &cpu, &params, name, &out->sim);
+  fl_cpu_mesh mesh = {0};
+  ok = ok && fl_mesh_grid((const float(*)[4])pos, out->nx, out->ny, &mesh);
+  for (uint32_t slot = 0; slot < FL_GPU_FRAMES_IN_FLIGHT && ok; slot++) {
+    char what[96];
+    snprintf(what, sizeof what, "mass_spring %s slot %u", name, (unsigned)slot);
+    ok = fl_gpu_mesh_create(gpu, mn, &mesh, what, &out->mesh[slot]) &&
+         fl_buffer_create(gpu, FL_MS_STATUS_WORDS * 4 + 16, FL_MEMORY_READBACK, what, &out->status_readback[slot]);
+  }
+  fl_cpu_mesh_free(&mesh);
+  free(pos);
+  fl_ms_system_destroy(&cpu);
+  if (!ok) fl_ms_object_destroy(out);
+  return ok;
+}
+
+void fl_ms_object_destroy(fl_ms_object *o)
+{
+  fl_gpu *gpu = o->sim.gpu;
+  if (gpu)
+    for (uint32_t slot = 0; slot < FL_GPU_FRAMES_IN_FLIGHT; slot++) {
+      fl_gpu_mesh_destroy(gpu, &o->mesh[slot]);
+      fl_buffer_destroy(gpu, &o->status_readback[slot]);
+    }
+  fl_ms_gpu_destroy(&o->sim);
+  free(o->springs);
+  memset(o, 0, sizeof *o);
+}
+
+void fl_ms_object_record_step(fl_ms_object *o, VkCommandBuffer cmd, float h, fl_profiler *prof, uint32_t slot)
+{
+  char prefix[16];
+  snprintf(prefix, sizeof prefix, "ms/%s", fl_ms_method_name(o->sim.params.method));
+  fl_ms_gpu_record_step(&o->sim, cmd, h, prof, slot, prefix);
+}
+
+void fl_ms_object_record_publish(fl_ms_object *o, const fl_mesh_normals *mn, VkCommandBuffer cmd, fl_profiler *prof,
+                                 uint32_t slot)
+{
+  uint64_t n = o->sim.particle_count;
+  int scope = fl_profiler_begin(prof, slot, FL_QUEUE_COMPUTE, cmd, "ms/watch", n * 16 * 3 + o->sim.link_count * 8ull);
+  fl_ms_gpu_record_watch(&o->sim, cmd, true);
+  fl_profiler_end(prof, slot, FL_QUEUE_COMPUTE, cmd, scope);
+  VkBufferCopy status = {0, 0, FL_MS_STATUS_WORDS * 4}, positions = {0, 0, n * 16};
+  vkCmdCopyBuffer(cmd, o->sim.status.buffer, o->status_readback[slot].buffer, 1, &status);
+  if (o->sim.params.method == FL_MS_IM) {
+    VkBufferCopy iterations = {FL_MS_SLOT_ITERATIONS * 4, FL_MS_STATUS_WORDS * 4, 4};
+    vkCmdCopyBuffer(cmd, fl_reduce_results(&o->sim.reduce)->buffer, o->status_readback[slot].buffer, 1, &iterations);
+  }
+  vkCmdCopyBuffer(cmd, o->sim.pos.buffer, o->mesh[slot].positions.buffer, 1, &positions);
+  VkMemoryBarrier to_host = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                             .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+                             .dstAccessMask = VK_ACCESS_HOST_READ_BIT};
+  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0, NULL, 0,
+                       NULL);
+  o->status_pending[slot] = true;
+  scope = fl_profiler_begin(prof, slot, FL_QUEUE_COMPUTE, cmd, "ms/normals", fl_mesh_normals_bytes(&o->mesh[slot]));
+  fl_mesh_normals_record(mn, cmd, &o->mesh[slot]);
+  fl_profiler_end(prof, slot, FL_QUEUE_COMPUTE, cmd, scope);
+}
+
+/* Next frame's CG budget from the iterations a recent solve used (ms_object.h). */
+static void adapt_cg_budget(fl_ms_object *o, float used_iterations)
+{
+  uint32_t used = used_iterations > 0 ? (uint32_t)used_iterations : 1, cap = o->sim.params.cg_iterations;
+  uint64_t next = used >= o->sim.cg_recorded ? 2ull * o->sim.cg_recorded : used + used / 4 + 2;
+  o->sim.cg_budget = next > cap ? cap : (uint32_t)next;
+}
+
+bool fl_ms_object_collect(fl_ms_object *o, uint32_t slot)
+{
+  if (o->flash_frames) o->flash_frames--;
+  if (!o->status_pending[slot]) return false;
+  o->status_pending[slot] = false;
+  const uint32_t *status = o->status_readback[slot].mapped;
+  if (o->sim.params.method == FL_MS_IM) adapt_cg_budget(o, ((const float *)status)[FL_MS_STATUS_WORDS]);
+  uint32_t resets = status[FL_MS_STATUS_RESETS];
+  if (resets <= o->resets) return false;
+  o->resets = resets;
+  o->flash_frames = FL_MS_RESET_FLASH_FRAMES;
+  return true;
+}
+
+void fl_ms_object_strain(const fl_ms_object *o, const float (*pos)[4], double *max_strain, double *mean_strain)
+{
+  double worst = 0, sum = 0;
+  for (uint32_t k = 0; k < o->spring_count; k++) {
+    const fl_ms_spring *s = &o->springs[k];
+    double d[3] = {(double)pos[s->j][0] - pos[s->i][0], (double)pos[s->j][1] - pos[s->i][1],
+                   (double)pos[s->j][2] - pos[s->i][2]};
+    double strain = fabs(sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) - s->rest) / s->rest;
+    if (!(strain <= worst)) worst = strain; /* a NaN wins */
+    sum += strain;
+  }
+  *max_strain = worst;
+  *mean_strain = o->spring_count ? sum / o->spring_count : 0.0;
+}

@@ -1,0 +1,44 @@
+/* sim/massspring/ms_object: a scene's "mass_spring" object in the world: the
+ * grid built from its scene desc (ms_cpu.c), its GPU simulation (ms_gpu.h),
+ * the render snapshot of each frame slot (a grid mesh with GPU normals), and
+ * the divergence watch: once a frame the object is checked and, when it has
+ * diverged, reset on the GPU; the reset count is copied to a per-slot
+ * readback buffer and read after the slot's fence (no stall), so the app can
+ * show the reset (the mesh flashes) and the report can count it.
+ * IM's CG budget adapts the same way: the iterations the solve needed (read
+ * two frames later) plus a quarter set the next frame's count, doubled after
+ * a solve that used its whole budget, never above the scene's cg_iterations. */
+#pragma once
+#include "scene/scene.h"
+#include "sim/common/gpu_mesh.h"
+#include "sim/massspring/ms_gpu.h"
+
+#define FL_MS_RESET_FLASH_FRAMES 30 /* frames a reset object is drawn highlighted */
+
+typedef struct {
+  fl_ms_gpu sim;
+  fl_ms_spring *springs;        /* the springs (rest lengths) for the report's strain */
+  uint32_t spring_count, nx, ny;
+  fl_gpu_mesh mesh[FL_GPU_FRAMES_IN_FLIGHT]; /* per slot: positions snapshot, normals */
+  fl_buffer status_readback[FL_GPU_FRAMES_IN_FLIGHT]; /* status words, then the CG iterations (float) */
+  bool status_pending[FL_GPU_FRAMES_IN_FLIGHT];
+  uint32_t resets;              /* resets seen so far */
+  uint32_t flash_frames;        /* frames left to draw the reset highlight */
+} fl_ms_object;
+
+/* Builds the CPU grid of a scene desc (pins applied, gravity from sim), for the GPU or a test. */
+bool fl_ms_object_build(const fl_mass_spring_desc *d, const fl_sim_desc *sim, const char *name, fl_ms_system *out);
+/* The GPU params of a scene desc. */
+fl_ms_gpu_params fl_ms_object_params(const fl_mass_spring_desc *d, const fl_sim_desc *sim);
+bool fl_ms_object_create(fl_gpu *gpu, const fl_ms_pipelines *pipes, const fl_mesh_normals *mn,
+                         const fl_mass_spring_desc *d, const fl_sim_desc *sim, const char *name, fl_ms_object *out);
+void fl_ms_object_destroy(fl_ms_object *o);
+/* Records one step of length h (profiler scopes "ms/<integrator>/<pass>"). */
+void fl_ms_object_record_step(fl_ms_object *o, VkCommandBuffer cmd, float h, fl_profiler *prof, uint32_t slot);
+/* Once a frame: the divergence check and reset, the status copy, the slot's snapshot and normals. */
+void fl_ms_object_record_publish(fl_ms_object *o, const fl_mesh_normals *mn, VkCommandBuffer cmd, fl_profiler *prof,
+                                 uint32_t slot);
+/* After the slot's fence: reads its status copy; true when a new reset happened since the last collect. */
+bool fl_ms_object_collect(fl_ms_object *o, uint32_t slot);
+/* Largest and mean |l - l0| / l0 over the springs, from positions read back. */
+void fl_ms_object_strain(const fl_ms_object *o, const float (*pos)[4], double *max_strain, double *mean_strain);
