@@ -1,5 +1,6 @@
 /* main: flurry, a real-time GPU physics demo in C on Vulkan. See README.md. */
 #include "app/app.h"
+#include "app/kang.h"
 #include "core/log.h"
 
 #include <stdio.h>
@@ -11,5 +12,6 @@ int main(int argc, char **argv)
     fprintf(stderr, "flurry: error: %s\n", fl_error_message());
     return 2;
   }
+  if (options.experiment && !options.help) return fl_kang_run(&options);
   return fl_app_run(&options);
 }

@@ -60,16 +60,19 @@ float fl_ms_ho_impulse(float delta0, float rate0, float m_red, float kappa, floa
   float w2 = omega2 - alpha * alpha;
   float rho = h * (alpha + sqrt(abs(w2)));
   if (rho <= 1.0) {
-    // integral = sum d_n h^(n+1)/(n+1)!, d_{n+2} = -2 alpha d_{n+1} - omega^2 d_n; rho^n/n! < 1e-9 by n = 13
-    float d0 = delta0, d1 = rate0, hp = h, sum = delta0 * h;
+    // integral = h sum e_n / (n+1)!, e_n = d_n h^n with d_{n+2} = -2 alpha d_{n+1} - omega^2 d_n:
+    // e_{n+2} = -2 (alpha h) e_{n+1} - (omega h)^2 e_n stays below rho^n (the unscaled d_n
+    // overflow a float for stiff springs); the terms fall below 1e-9 by n = 13
+    float a2 = 2.0 * alpha * h, o2 = omega2 * h * h;
+    float e0 = delta0, e1 = rate0 * h, f = 1.0, sum = delta0;
     for (int n = 1; n < 14; n++) {
-      hp *= h / float(n + 1);
-      sum += d1 * hp;
-      float d2 = -2.0 * alpha * d1 - omega2 * d0;
-      d0 = d1;
-      d1 = d2;
+      f /= float(n + 1);
+      sum += e1 * f;
+      float e2 = -a2 * e1 - o2 * e0;
+      e0 = e1;
+      e1 = e2;
     }
-    return kappa * sum;
+    return kappa * h * sum;
   }
   vec2 ecs = fl_ms_decay_cs(alpha, w2, h);
   float ic = (alpha - (alpha * ecs.x - w2 * ecs.y)) / omega2;

@@ -28,7 +28,30 @@ void fl_cli_print_help(void)
       "  --set KEY=VALUE       override a scene value, e.g. sim.substeps=8 or objects.NAME.radius=0.05\n"
       "  --bench               benchmark: warm up, measure --frames (default 120), copy-kernel ceiling\n"
       "  --warmup N            bench warm-up frames (default 20)\n"
+      "  --experiment kang     reproduce the tables of Kang 2018 (docs/KANG2018.md); with --report\n"
+      "                        FILE.json it writes the JSON and FILE.png (default kang2018.json/.png)\n"
+      "  --cases c1,c2,c3      experiment: the Table 1 cases to run (default all)\n"
+      "  --tables 1,2,3        experiment: the tables to run (default all)\n"
+      "  --duration S          experiment: simulated seconds per stability trial (default 1)\n"
       "  --help                this text\n");
+}
+
+/* A comma list of PREFIX1..PREFIXmax (e.g. "c1,c3" or "1,2") into a bit mask. */
+static bool parse_list(const char *opt, const char *text, const char *prefix, uint32_t max, uint32_t *out)
+{
+  uint32_t mask = 0;
+  size_t plen = strlen(prefix);
+  for (const char *p = text;;) {
+    const char *comma = strchr(p, ',');
+    size_t len = comma ? (size_t)(comma - p) : strlen(p);
+    if (len != plen + 1 || strncmp(p, prefix, plen) != 0 || p[plen] < '1' || p[plen] > (char)('0' + max))
+      return fl_error_set("%s: expected a comma list of %s1..%s%u, got \"%s\"", opt, prefix, prefix, (unsigned)max, text);
+    mask |= 1u << (p[plen] - '1');
+    if (!comma) break;
+    p = comma + 1;
+  }
+  *out = mask;
+  return true;
 }
 
 static bool parse_count(const char *opt, const char *text, int64_t min, int64_t max, int64_t *out)
@@ -61,18 +84,22 @@ bool fl_cli_parse(int argc, char **argv, fl_options *o)
   o->width = 1280;
   o->height = 720;
   o->warmup = 20;
+  o->cases = 7;
+  o->tables = 7;
+  o->duration = 1.0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     /* Options that take a value. */
     static const char *valued[] = {"--scene", "--device", "--frames", "--size", "--screenshot", "--record",
-                                   "--report", "--dump", "--set", "--warmup"};
+                                   "--report", "--dump", "--set", "--warmup", "--experiment",
+                                   "--cases", "--tables", "--duration"};
     const char *value = NULL;
     for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
       if (strcmp(a, valued[k]) == 0) {
         if (i + 1 >= argc || argv[i + 1][0] == 0) return fl_error_set("%s needs a value (see --help)", a);
         value = argv[++i];
       }
-    int64_t n;
+    int64_t n = 0;
     if (strcmp(a, "--scene") == 0) o->scene = value;
     else if (strcmp(a, "--device") == 0) o->device = value;
     else if (strcmp(a, "--frames") == 0) {
@@ -86,6 +113,20 @@ bool fl_cli_parse(int argc, char **argv, fl_options *o)
     } else if (strcmp(a, "--screenshot") == 0) o->screenshot = value;
     else if (strcmp(a, "--record") == 0) o->record_dir = value;
     else if (strcmp(a, "--report") == 0) o->report = value;
+    else if (strcmp(a, "--experiment") == 0) {
+      if (strcmp(value, "kang") != 0) return fl_error_set("--experiment: unknown experiment \"%s\" (known: kang)", value);
+      o->experiment = value;
+    } else if (strcmp(a, "--cases") == 0) {
+      if (!parse_list(a, value, "c", 3, &o->cases)) return false;
+    } else if (strcmp(a, "--tables") == 0) {
+      if (!parse_list(a, value, "", 3, &o->tables)) return false;
+    } else if (strcmp(a, "--duration") == 0) {
+      char *end = NULL;
+      double d = strtod(value, &end);
+      if (!end || *end || end == value || !(d > 0 && d <= 1000))
+        return fl_error_set("--duration: expected seconds in (0, 1000], got \"%s\"", value);
+      o->duration = d;
+    }
     else if (strcmp(a, "--dump") == 0) o->dump = value;
     else if (strcmp(a, "--set") == 0) {
       if (!strchr(value, '=') || value[0] == '=')

@@ -19,6 +19,10 @@ typedef struct {
   const char *dump;           /* --dump FILE.csv */
   bool validation, no_async, bench;
   uint32_t warmup;            /* --warmup N: bench frames before measuring (default 20) */
+  const char *experiment;     /* --experiment NAME: "kang" (docs/KANG2018.md) */
+  uint32_t cases;             /* --cases c1,c2,c3: bit k = case c(k+1) (default all) */
+  uint32_t tables;            /* --tables 1,2,3: bit k = table k+1 (default all) */
+  double duration;            /* --duration S: simulated seconds per stability trial (default 1) */
   const char *sets[FL_CLI_MAX_SETS];
   int set_count;
 } fl_options;

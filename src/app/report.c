@@ -84,9 +84,8 @@ static void add_timings(cJSON *report, const fl_profiler *prof, const fl_report_
   *sim_ms_out = sim_ms;
 }
 
-cJSON *fl_report_build(const fl_gpu *gpu, const fl_profiler *prof, fl_world *world, const fl_report_info *info)
+void fl_report_add_device(cJSON *r, const fl_gpu *gpu)
 {
-  cJSON *r = cJSON_CreateObject();
   cJSON *dev = cJSON_AddObjectToObject(r, "device");
   cJSON_AddStringToObject(dev, "name", gpu->props.deviceName);
   cJSON_AddStringToObject(dev, "type", fl_gpu_device_type_name(gpu->props.deviceType));
@@ -103,6 +102,12 @@ cJSON *fl_report_build(const fl_gpu *gpu, const fl_profiler *prof, fl_world *wor
   cJSON_AddBoolToObject(q, "async_compute", gpu->async_compute);
   cJSON_AddNumberToObject(q, "graphics_family", gpu->graphics_family);
   cJSON_AddNumberToObject(q, "compute_family", gpu->compute_family);
+}
+
+cJSON *fl_report_build(const fl_gpu *gpu, const fl_profiler *prof, fl_world *world, const fl_report_info *info)
+{
+  cJSON *r = cJSON_CreateObject();
+  fl_report_add_device(r, gpu);
   const fl_scene *scene = fl_world_scene(world);
   cJSON_AddStringToObject(r, "scene", scene->name);
   cJSON_AddNumberToObject(r, "frames", (double)info->frames);

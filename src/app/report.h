@@ -14,6 +14,8 @@ typedef struct {
   uint64_t ceiling_bytes;
 } fl_report_info;
 
+/* Adds "device" (name, type, driver, api, ...) and "queues" to a report object. */
+void fl_report_add_device(cJSON *report, const fl_gpu *gpu);
 /* Builds the report (device, queues, scene, frames, timings, objects; bench
  * fields when info->bench). Reads the world back: call after the last frame. */
 cJSON *fl_report_build(const fl_gpu *gpu, const fl_profiler *prof, fl_world *world, const fl_report_info *info);

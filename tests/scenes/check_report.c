@@ -1,5 +1,6 @@
 /* tests/scenes/check_report: validates a run's report JSON and dump CSV.
  * usage: check_report REPORT.json [DUMP.csv] [--bench] [--diverges NAME]... [--holds NAME]...
+ *        check_report KANG.json --kang (the --experiment kang report)
  * (--diverges: the mass_spring object NAME was reset at least once; --holds: never)
  * Checks: every contract key is present and typed; validation errors == 0;
  * every object has finite stats, nan_count 0, particles > 0, and nothing
@@ -102,6 +103,44 @@ static void check_dump(const char *path, double particles)
   CHECK(rows == particles, "dump has %.0f rows, the report %.0f particles", rows, particles);
 }
 
+/* The --experiment kang report: every table filled with positive numbers beside the paper's. */
+static void check_kang(const cJSON *r)
+{
+  static const char *const T1[] = {"E", "HO", "JI", "HY"}, *const T2[] = {"E", "HO", "JI", "IM", "HY"};
+  static const char *const SIZES[] = {"20x20", "30x30", "40x40"}, *const KAPPAS[] = {"512", "1024", "2048", "4096"};
+  need(r, "device", is_object);
+  const cJSON *paper = need(r, "paper", is_object);
+  const cJSON *c1 = cJSON_GetObjectItemCaseSensitive(need(r, "kappa_max", is_object), "c1");
+  CHECK(c1, "kappa_max.c1 missing");
+  for (int m = 0; c1 && m < 4; m++) {
+    const cJSON *v = need(c1, T1[m], is_number);
+    if (v) CHECK(v->valuedouble > 0, "kappa_max.c1.%s is %g", T1[m], v->valuedouble);
+  }
+  const cJSON *rc = need(r, "relative_cost", is_object);
+  for (int k = 0; rc && k < 3; k++) {
+    const cJSON *row = need(rc, SIZES[k], is_object);
+    for (int m = 0; row && m < 5; m++) {
+      const cJSON *v = need(row, T2[m], is_number);
+      if (v) CHECK(v->valuedouble > 0, "relative_cost.%s.%s is %g", SIZES[k], T2[m], v->valuedouble);
+    }
+  }
+  const cJSON *mh = need(r, "max_stable_h", is_object);
+  for (int k = 0; mh && k < 4; k++) {
+    const cJSON *row = need(mh, KAPPAS[k], is_object);
+    for (int m = 0; row && m < 2; m++) {
+      const cJSON *v = need(row, m ? "HY" : "E", is_number);
+      if (v) CHECK(v->valuedouble > 0, "max_stable_h.%s.%s is %g", KAPPAS[k], m ? "HY" : "E", v->valuedouble);
+    }
+  }
+  if (paper) {
+    need(paper, "kappa_max", is_object);
+    need(paper, "relative_cost", is_object);
+    need(paper, "max_stable_h", is_object);
+  }
+  const cJSON *passes = need(r, "passes", is_object);
+  if (passes) need(passes, "ceiling_gbps", is_number);
+}
+
 int main(int argc, char **argv)
 {
   if (argc < 2) {
@@ -114,7 +153,14 @@ int main(int argc, char **argv)
   CHECK(text, "cannot read %s", argv[1]);
   cJSON *r = text ? cJSON_Parse(text) : NULL;
   CHECK(r, "report is not valid JSON");
-  if (r) {
+  int kang = 0;
+  for (int i = 2; i < argc; i++) kang |= strcmp(argv[i], "--kang") == 0;
+  if (r && kang) {
+    check_kang(r);
+    const cJSON *v = need(r, "validation", is_object);
+    const cJSON *e = v ? need(v, "errors", is_number) : NULL;
+    if (e) CHECK(e->valuedouble == 0, "validation errors: %g", e->valuedouble);
+  } else if (r) {
     const cJSON *dev = need(r, "device", is_object);
     if (dev) {
       need(dev, "name", is_string);

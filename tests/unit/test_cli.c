@@ -34,6 +34,15 @@ static void test_all_options(void)
   ENSURE(o.bench && o.headless); /* bench is always headless */
 }
 
+static void test_experiment_options(void)
+{
+  fl_options o;
+  ENSURE(PARSE(&o, "--experiment", "kang"));
+  ENSURE(strcmp(o.experiment, "kang") == 0 && o.cases == 7 && o.tables == 7 && o.duration == 1.0);
+  ENSURE(PARSE(&o, "--experiment", "kang", "--cases", "c3,c1", "--tables", "2", "--duration", "0.25"));
+  ENSURE(o.cases == 5 && o.tables == 2 && o.duration == 0.25);
+}
+
 static void expect_error(bool ok, const char *fragment)
 {
   ENSURE(!ok);
@@ -56,11 +65,18 @@ static void test_bad_values(void)
   expect_error(PARSE(&o, "--scene"), "--scene needs a value");
   expect_error(PARSE(&o, "--report", ""), "--report needs a value");
   expect_error(PARSE(&o, "--warp"), "unknown option \"--warp\"");
+  expect_error(PARSE(&o, "--experiment", "kong"), "--experiment: unknown experiment \"kong\"");
+  expect_error(PARSE(&o, "--cases", "c1,c4"), "--cases: expected a comma list of c1..c3");
+  expect_error(PARSE(&o, "--cases", "c1,"), "--cases");
+  expect_error(PARSE(&o, "--tables", "0"), "--tables: expected a comma list of 1..3");
+  expect_error(PARSE(&o, "--duration", "0"), "--duration: expected seconds in (0, 1000]");
+  expect_error(PARSE(&o, "--duration", "1s"), "--duration");
 }
 
 static const fl_test_case cases[] = {
     {"defaults", test_defaults},
     {"all_options", test_all_options},
     {"bad_values", test_bad_values},
+    {"experiment_options", test_experiment_options},
 };
 FL_TEST_MAIN(cases)

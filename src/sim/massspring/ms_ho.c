@@ -58,19 +58,22 @@ double fl_ms_ho_impulse(double delta0, double rate0, double reduced_mass, double
   double w2 = omega2 - alpha * alpha;
   double rho = h * (alpha + sqrt(fabs(w2)));
   if (rho <= SERIES_RHO) {
-    /* integral = sum d_n h^(n+1)/(n+1)!, d_{n+2} = -2 alpha d_{n+1} - omega^2 d_n */
-    double d0 = delta0, d1 = rate0, hp = h; /* hp = h^(n+1)/(n+1)! */
-    double sum = d0 * hp;
+    /* integral = h sum e_n/(n+1)!, e_n = d_n h^n, d_{n+2} = -2 alpha d_{n+1} - omega^2 d_n, so
+     * e_{n+2} = -2 (alpha h) e_{n+1} - (omega h)^2 e_n: bounded by rho^n (d_n alone overflows
+     * for stiff springs and short steps) */
+    double a2 = 2.0 * alpha * h, o2 = omega2 * h * h;
+    double e0 = delta0, e1 = rate0 * h, f = 1.0; /* f = 1/(n+1)! */
+    double sum = e0;
     for (int n = 1; n < SERIES_TERMS; n++) {
-      hp *= h / (double)(n + 1);
-      double term = d1 * hp;
+      f /= (double)(n + 1);
+      double term = e1 * f;
       sum += term;
-      double d2 = -2.0 * alpha * d1 - omega2 * d0;
-      d0 = d1;
-      d1 = d2;
-      if (n > 4 && fabs(term) <= 1e-18 * fabs(sum) && fabs(d1 * hp) <= 1e-18 * fabs(sum)) break;
+      double e2 = -a2 * e1 - o2 * e0;
+      e0 = e1;
+      e1 = e2;
+      if (n > 4 && fabs(term) <= 1e-18 * fabs(sum) && fabs(e1 * f) <= 1e-18 * fabs(sum)) break;
     }
-    return kappa * sum;
+    return kappa * h * sum;
   }
   double ec, es;
   decay_cs(alpha, w2, h, &ec, &es);

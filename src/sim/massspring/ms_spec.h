@@ -52,7 +52,9 @@
  * These cancel badly when the step is short against the oscillator, so when
  * rho = h (alpha + sqrt|w2|) <= 1 the Taylor series of delta(t) is integrated
  * instead: d_0 = delta(0), d_1 = delta'(0), d_{n+2} = -2 alpha d_{n+1} - omega^2 d_n,
- * integral = sum d_n h^(n+1)/(n+1)!, terms shrinking like rho^n/n!.
+ * integral = sum d_n h^(n+1)/(n+1)!, terms shrinking like rho^n/n!. It runs on the
+ * scaled e_n = d_n h^n (e_{n+2} = -2 alpha h e_{n+1} - (omega h)^2 e_n, |e_n| <= rho^n):
+ * the d_n themselves grow like omega^n and overflow a float for stiff springs.
  * (Heavily overdamped springs with a slow mode much slower than 1/h lose about
  * log10(1/(lambda_slow h)) digits in the closed form; doubles leave plenty.)
  * phi is the integral of the spring force kappa delta only: as in the paper, the
