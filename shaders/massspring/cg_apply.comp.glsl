@@ -21,11 +21,9 @@ void main()
   vec3 dd = diag[2 * k].xyz, off = diag[2 * k + 1].xyz, pk = cg_p[k].xyz;
   vec3 q = vec3(dot(vec3(dd.x, off.x, off.y), pk), dot(vec3(off.x, dd.y, off.z), pk), dot(vec3(off.y, off.z, dd.z), pk));
   for (uint e = first[k]; e < first[k + 1]; e++) {
-    fl_ms_link link = fl_ms_unpack_link(links[e]);
-    vec3 d = pos[link.other].xyz - p.xyz;
-    float len = length(d);
-    if (len < FL_MS_MIN_LENGTH) continue;
-    q -= fl_ms_apply_b(d / len, fl_ms_transverse(len, link.rest, definite), kappa, damping, h, cg_p[link.other].xyz);
+    fl_ms_spring_view s;
+    if (!fl_ms_spring_at(e, p.xyz, s)) continue;
+    q -= fl_ms_apply_b(s.xhat, fl_ms_transverse(s.len, s.rest, definite), kappa, damping, h, cg_p[s.other].xyz);
   }
   cg_q[k] = vec4(q, 0.0);
 }

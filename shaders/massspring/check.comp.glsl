@@ -13,9 +13,9 @@ void main()
   vec3 x = pos[k].xyz;
   bool bad = any(isnan(x)) || any(isinf(x));
   for (uint e = first[k]; e < first[k + 1] && !bad; e++) {
-    fl_ms_link link = fl_ms_unpack_link(links[e]);
-    float len = length(pos[link.other].xyz - x);
-    bad = !(abs(len - link.rest) <= pc.params.z * link.rest);  // also catches a NaN length
+    fl_ms_spring_view s;
+    fl_ms_spring_at(e, x, s);
+    bad = !(abs(s.len - s.rest) <= pc.params.z * s.rest);  // also catches a NaN length
   }
   if (bad) atomicOr(status[FL_MS_STATUS_DIVERGED], 1u);
 }

@@ -18,13 +18,10 @@ void main()
   }
   vec3 vi = vel[k].xyz, f = vec3(0.0);
   for (uint e = first[k]; e < first[k + 1]; e++) {
-    fl_ms_link link = fl_ms_unpack_link(links[e]);
-    vec3 d = pos[link.other].xyz - p.xyz;
-    float len = length(d);
-    if (len < FL_MS_MIN_LENGTH) continue;
-    vec3 xhat = d / len;
-    float rate = dot(xhat, vel[link.other].xyz - vi);
-    f += (pc.params.x * (len - link.rest) + pc.params.y * rate) * xhat;
+    fl_ms_spring_view s;
+    if (!fl_ms_spring_at(e, p.xyz, s)) continue;
+    float rate = dot(s.xhat, vel[s.other].xyz - vi);
+    f += (pc.params.x * (s.len - s.rest) + pc.params.y * rate) * s.xhat;
   }
   float h = pc.gravity_h.w;
   dv[k] = vec4(h * (pc.gravity_h.xyz + p.w * f), 0.0);

@@ -22,15 +22,11 @@ void main()
   bool momentum = fl_ms_flag(FL_MS_FLAG_MOMENTUM);
   vec3 vi = vel[k].xyz, impulse = vec3(0.0);
   for (uint e = first[k]; e < first[k + 1]; e++) {
-    fl_ms_link link = fl_ms_unpack_link(links[e]);
-    vec4 q = pos[link.other];
-    vec3 d = q.xyz - p.xyz;
-    float len = length(d);
-    if (len < FL_MS_MIN_LENGTH) continue;
-    vec3 xhat = d / len;
-    float rate = dot(xhat, vel[link.other].xyz - vi);
-    float phi = fl_ms_ho_impulse(len - link.rest, rate, 1.0 / (p.w + q.w), pc.params.x, pc.params.y, h);
-    impulse += fl_ms_split(p.w, q.w, momentum) * phi * xhat;
+    fl_ms_spring_view s;
+    if (!fl_ms_spring_at(e, p.xyz, s)) continue;
+    float wj = pos[s.other].w, rate = dot(s.xhat, vel[s.other].xyz - vi);
+    float phi = fl_ms_ho_impulse(s.len - s.rest, rate, 1.0 / (p.w + wj), pc.params.x, pc.params.y, h);
+    impulse += fl_ms_split(p.w, wj, momentum) * phi * s.xhat;
   }
   dv[k] = vec4(p.w * impulse + pc.gravity_h.xyz * h, 0.0);
 }

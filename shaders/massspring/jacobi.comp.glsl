@@ -22,11 +22,9 @@ void main()
   bool definite = fl_ms_flag(FL_MS_FLAG_DEFINITE);
   vec3 r = rhs[k].xyz;
   for (uint e = first[k]; e < first[k + 1]; e++) {
-    fl_ms_link link = fl_ms_unpack_link(links[e]);
-    vec3 d = pos[link.other].xyz - p.xyz;
-    float len = length(d);
-    if (len < FL_MS_MIN_LENGTH) continue;
-    r += fl_ms_apply_b(d / len, fl_ms_transverse(len, link.rest, definite), kappa, damping, h, dv[link.other].xyz);
+    fl_ms_spring_view s;
+    if (!fl_ms_spring_at(e, p.xyz, s)) continue;
+    r += fl_ms_apply_b(s.xhat, fl_ms_transverse(s.len, s.rest, definite), kappa, damping, h, dv[s.other].xyz);
   }
   vec3 dd = diag[2 * k].xyz, off = diag[2 * k + 1].xyz;
   mat3 a = mat3(dd.x, off.x, off.y, off.x, dd.y, off.z, off.y, off.z, dd.z);

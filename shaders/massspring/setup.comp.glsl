@@ -38,15 +38,12 @@ void main()
   float a_iso = m;
   vec3 a_diag = vec3(0.0), a_off = vec3(0.0);  // (xx, yy, zz), (xy, xz, yz) of sum a_s P_s
   for (uint e = first[k]; e < first[k + 1]; e++) {
-    fl_ms_link link = fl_ms_unpack_link(links[e]);
-    vec4 q = pos[link.other];
-    vec3 d = q.xyz - p.xyz;
-    float len = length(d);
-    if (len < FL_MS_MIN_LENGTH) continue;
-    vec3 xhat = d / len, vji = vel[link.other].xyz - vi;
-    float delta = len - link.rest, rate = dot(xhat, vji);
+    fl_ms_spring_view s;
+    if (!fl_ms_spring_at(e, p.xyz, s)) continue;
+    vec3 xhat = s.xhat, vji = vel[s.other].xyz - vi;
+    float wj = pos[s.other].w, delta = s.len - s.rest, rate = dot(xhat, vji);
     f += (kappa * delta + damping * rate) * xhat;
-    float t = fl_ms_transverse(len, link.rest, definite);
+    float t = fl_ms_transverse(s.len, s.rest, definite);
     kv += fl_ms_apply_k(xhat, t, kappa, vji);
     // B_s = h^2 kappa [ (1 - t) P + t I ] + h c_d P
     float along = h * h * kappa * (1.0 - t) + h * damping;
@@ -54,8 +51,8 @@ void main()
     a_diag += along * xhat * xhat;
     a_off += along * vec3(xhat.x * xhat.y, xhat.x * xhat.z, xhat.y * xhat.z);
     if (hybrid) {
-      float phi = fl_ms_ho_impulse(delta, rate, 1.0 / (p.w + q.w), kappa, damping, h);
-      impulse += fl_ms_split(p.w, q.w, momentum) * phi * xhat;
+      float phi = fl_ms_ho_impulse(delta, rate, 1.0 / (p.w + wj), kappa, damping, h);
+      impulse += fl_ms_split(p.w, wj, momentum) * phi * xhat;
     }
   }
   vec3 b = h * f + h * h * kv;

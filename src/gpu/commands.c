@@ -128,3 +128,12 @@ bool fl_timeline_create(fl_gpu *gpu, uint64_t initial, const char *name, VkSemap
   fl_gpu_set_name(gpu, VK_OBJECT_TYPE_SEMAPHORE, (uint64_t)*out, "%s", name);
   return true;
 }
+
+void fl_cmd_transfer_to_host_barrier(VkCommandBuffer cmd)
+{
+  VkMemoryBarrier to_host = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                             .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+                             .dstAccessMask = VK_ACCESS_HOST_READ_BIT};
+  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0, NULL, 0,
+                       NULL);
+}

@@ -142,6 +142,9 @@ bool fl_buffer_readback(fl_gpu *gpu, const fl_buffer *src, VkDeviceSize offset, 
                         VkDeviceSize size);
 /* Fills a device buffer with a 32-bit pattern (load time; waits). */
 bool fl_buffer_fill(fl_gpu *gpu, fl_buffer *dst, uint32_t value);
+/* A device buffer holding `bytes` of `data` (NULL: zeros); 0 bytes makes 16
+ * zero bytes, so that an empty array still binds (load time; waits). */
+bool fl_buffer_create_with(fl_gpu *gpu, const void *data, VkDeviceSize bytes, const char *name, fl_buffer *out);
 /* Creates a 2D device-local image with a view. `usage` as Vulkan's. */
 bool fl_image_create(fl_gpu *gpu, VkExtent2D extent, VkFormat format, VkImageUsageFlags usage,
                      VkImageAspectFlags aspect, const char *name, fl_image *out);
@@ -164,6 +167,8 @@ void fl_cmd_timestamp_begin(const fl_gpu *gpu, VkCommandBuffer cmd, VkQueryPool 
 void fl_cmd_compute_barrier(VkCommandBuffer cmd);
 /* A global barrier from compute/transfer writes to vertex/index/shader reads of a draw. */
 void fl_cmd_compute_to_draw_barrier(VkCommandBuffer cmd);
+/* Makes transfer writes (copies into readback buffers) visible to the host once the submission's fence signals. */
+void fl_cmd_transfer_to_host_barrier(VkCommandBuffer cmd);
 /* Transitions a whole colour or depth image between layouts with the given stages and accesses. */
 void fl_cmd_image_barrier(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect,
                           VkImageLayout from, VkImageLayout to, VkPipelineStageFlags src_stage,

@@ -50,3 +50,13 @@ bool fl_buffer_fill(fl_gpu *gpu, fl_buffer *dst, uint32_t value)
   vkCmdFillBuffer(cmd, dst->buffer, 0, VK_WHOLE_SIZE, value);
   return fl_gpu_end_once(gpu, cmd);
 }
+
+bool fl_buffer_create_with(fl_gpu *gpu, const void *data, VkDeviceSize bytes, const char *name, fl_buffer *out)
+{
+  if (bytes == 0) { /* an empty array: 16 zero bytes, so that it still binds */
+    bytes = 16;
+    data = NULL;
+  }
+  if (!fl_buffer_create(gpu, bytes, FL_MEMORY_DEVICE, name, out)) return false;
+  return data ? fl_buffer_upload(gpu, out, 0, data, bytes) : fl_buffer_fill(gpu, out, 0);
+}

@@ -2,7 +2,7 @@
  * against the double-precision CPU reference (ms_cpu.c), on a validated device:
  *   methods      E, HO (both splits), JI, HY (definite and exact Jacobian), IM:
  *                a jittered, moving 8 x 6 cloth with two pins, 6 steps of 2 ms
- *                at kappa 400 and 50 steps of 0.1 ms at kappa 1e6; every
+ *                at kappa 400 and 50 steps of 0.04 ms at kappa 1e6; every
  *                position within 1e-5 of the cloth size (float vs double; the
  *                cloth moves ~6e-3 m) of the CPU's
  *   cg           IM reports its iterations and reaches the tolerance
@@ -81,7 +81,10 @@ static double method_error(fl_gpu *gpu, const fl_ms_pipelines *pipes, fl_ms_meth
     if (ok) {
       worst = 0;
       for (uint32_t k = 0; k < s.particle_count; k++)
-        for (int c = 0; c < 3; c++) worst = fmax(worst, fabs((double)pos[k][c] - s.x[k][c]));
+        for (int c = 0; c < 3; c++) {
+          double d = fabs((double)pos[k][c] - s.x[k][c]);
+          worst = d <= worst ? worst : d; /* a NaN on either side makes it NaN, never hidden */
+        }
     }
     fl_ms_gpu_destroy(&g);
   }
@@ -107,8 +110,9 @@ static void methods_body(fl_gpu *gpu)
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     double err = method_error(gpu, &pipes, cases[i].m, cases[i].split, cases[i].definite, 400, 2e-3, 6);
-    /* stiff springs, short steps: omega^n overflows a float unless HO's series is scaled */
-    double stiff = method_error(gpu, &pipes, cases[i].m, cases[i].split, cases[i].definite, 1e6, 1e-4, 50);
+    /* stiff springs, short steps (mu = 0.125: stable for every method): omega^n
+     * overflows a float unless HO's series is scaled */
+    double stiff = method_error(gpu, &pipes, cases[i].m, cases[i].split, cases[i].definite, 1e6, 4e-5, 50);
     fprintf(stderr, "  %-18s max |x_gpu - x_cpu| = %.3g m, stiff %.3g m (cloth 1 m)\n", cases[i].what, err, stiff);
     ENSURE_MSG(err < 1e-5, "%s: GPU differs from the CPU by %g m", cases[i].what, err);
     ENSURE_MSG(stiff < 1e-5, "%s, kappa 1e6: GPU differs from the CPU by %g m", cases[i].what, stiff);

@@ -85,9 +85,7 @@ static bool device_buffer(fl_gpu *gpu, const void *data, size_t bytes, const cha
 {
   char name[96];
   snprintf(name, sizeof name, "cloth %s", what);
-  if (bytes == 0) bytes = 16; /* a family may be empty (bending "none"): keep a valid binding */
-  if (!fl_buffer_create(gpu, bytes, FL_MEMORY_DEVICE, name, out)) return false;
-  return data ? fl_buffer_upload(gpu, out, 0, data, bytes) : fl_buffer_fill(gpu, out, 0);
+  return fl_buffer_create_with(gpu, data, bytes, name, out); /* an empty family (bending "none") still binds */
 }
 
 static bool family_create(fl_cloth_system *s, const fl_constraint_family *f, const void *constraints,

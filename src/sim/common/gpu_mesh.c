@@ -26,8 +26,7 @@ static bool buffer_with(fl_gpu *gpu, const void *data, size_t size, const char *
 {
   char name[128];
   snprintf(name, sizeof name, "%s %s", mesh, what);
-  return fl_buffer_create(gpu, size, FL_MEMORY_DEVICE, name, out) &&
-         (!data || fl_buffer_upload(gpu, out, 0, data, size));
+  return fl_buffer_create_with(gpu, data, size, name, out);
 }
 
 bool fl_gpu_mesh_create(fl_gpu *gpu, const fl_mesh_normals *mn, const fl_cpu_mesh *mesh, const char *name,

@@ -76,10 +76,7 @@ void fl_picker_record(fl_picker *p, VkCommandBuffer cmd, uint32_t slot)
   }
   VkBufferCopy region = {0, 0, p->result.size};
   vkCmdCopyBuffer(cmd, p->result.buffer, p->readback[slot].buffer, 1, &region);
-  VkMemoryBarrier to_host = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER, .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
-                             .dstAccessMask = VK_ACCESS_HOST_READ_BIT};
-  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0, NULL, 0,
-                       NULL);
+  fl_cmd_transfer_to_host_barrier(cmd);
   p->slot_pending[slot] = true;
 }
 

@@ -76,9 +76,7 @@ static bool device_buffer(fl_ms_gpu *s, const void *data, uint64_t bytes, const 
 {
   char name[128];
   snprintf(name, sizeof name, "mass_spring %s %s", s->name, what);
-  if (bytes == 0) bytes = 16;
-  if (!fl_buffer_create(s->gpu, bytes, FL_MEMORY_DEVICE, name, out)) return false;
-  return data ? fl_buffer_upload(s->gpu, out, 0, data, bytes) : fl_buffer_fill(s->gpu, out, 0);
+  return fl_buffer_create_with(s->gpu, data, bytes, name, out);
 }
 
 /* The buffer at a kernel binding; `swap` exchanges dv and dv_next. */

@@ -118,11 +118,7 @@ void fl_ms_object_record_publish(fl_ms_object *o, const fl_mesh_normals *mn, VkC
     vkCmdCopyBuffer(cmd, fl_reduce_results(&o->sim.reduce)->buffer, o->status_readback[slot].buffer, 1, &iterations);
   }
   vkCmdCopyBuffer(cmd, o->sim.pos.buffer, o->mesh[slot].positions.buffer, 1, &positions);
-  VkMemoryBarrier to_host = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-                             .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
-                             .dstAccessMask = VK_ACCESS_HOST_READ_BIT};
-  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0, NULL, 0,
-                       NULL);
+  fl_cmd_transfer_to_host_barrier(cmd);
   o->status_pending[slot] = true;
   scope = fl_profiler_begin(prof, slot, FL_QUEUE_COMPUTE, cmd, "ms/normals", fl_mesh_normals_bytes(&o->mesh[slot]));
   fl_mesh_normals_record(mn, cmd, &o->mesh[slot]);
