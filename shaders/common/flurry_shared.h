@@ -115,6 +115,45 @@ FL_STRUCT_BEGIN(fl_draw_push)
   vec4 offset;      /* xyz: translation added to positions, w: particle radius */
 FL_STRUCT_END(fl_draw_push)
 
+/* ---- XPBD soft bodies and balloons (src/sim/softbody/softbody_spec.h has the algorithm) ---- */
+
+/* A tetrahedron constraint on particles idx (positive rest volume). The
+ * "volume" model is one record per tet; the Neo-Hookean model (Macklin &
+ * Müller 2021) is two records per tet, a hydrostatic and a deviatoric one. */
+FL_STRUCT_BEGIN(fl_gpu_tet)
+  uvec4 idx;
+  vec4 params;      /* x: rest volume V0 (m^3), y: compliance, z: model (FL_TET_*), w: NH hydrostatic gamma */
+  vec4 dm_inv[3];   /* NH: rows of the inverse rest shape matrix Dm^-1 (xyz) */
+FL_STRUCT_END(fl_gpu_tet)
+
+#define FL_TET_VOLUME 0        /* C = V - V0 */
+#define FL_TET_NH_HYDROSTATIC 1 /* C = det F - gamma, compliance 1/(lambda V0) */
+#define FL_TET_NH_DEVIATORIC 2  /* C = sqrt(tr F^T F), compliance 1/(mu V0) */
+
+/* A closed body (softbody surface or balloon): its particles and surface
+ * triangles (ranges into the system's arrays) and its volume constraints. */
+FL_STRUCT_BEGIN(fl_gpu_body)
+  uvec4 range;      /* x: first particle, y: particle count, z: first triangle, w: triangle count */
+  vec4 volume;      /* x: rest volume V0 (m^3), y: target factor k (pressure; 1 for soft bodies),
+                     * z: pressure compliance, w: 1 = the overpressure constraint is on (balloons) */
+  vec4 conserve;    /* x: FL_CONSERVE_*, y: local mixing alpha, zw: unused */
+FL_STRUCT_END(fl_gpu_body)
+
+#define FL_CONSERVE_NONE 0
+#define FL_CONSERVE_GLOBAL 1
+#define FL_CONSERVE_LOCAL 2
+
+/* Per body state on the GPU: vec4 x: volume after the last substep, y: the
+ * overpressure lambda of this substep, z: the smallest volume / (k V0) seen
+ * since the start, w: the largest. */
+#define FL_BODY_STATE_VEC4S 1
+
+/* A render vertex skinned to a tet: p = sum_k weights[k] x[idx[k]]. */
+FL_STRUCT_BEGIN(fl_gpu_skin)
+  uvec4 idx;
+  vec4 weights;
+FL_STRUCT_END(fl_gpu_skin)
+
 /* ---- Mass-spring cloth, Kang 2018 (src/sim/massspring/ms_spec.h has the algorithm) ---- */
 
 /* Flags of fl_ms_push.counts.y. */

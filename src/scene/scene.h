@@ -39,7 +39,8 @@ typedef struct {
   float half_extents[3];        /* box */
   float a[3], b[3];             /* capsule */
   float friction;               /* default 0.3, >= 0 */
-  float velocity[3];            /* default 0: the shape moves as x(t) = x0 + velocity t */
+  float velocity[3];            /* default 0: the shape moves as x(t) = x0 + velocity min(t, move_until) */
+  float move_until;             /* s, default 0: moves for ever; > 0: stops at that time */
   bool inside;                  /* default false: true keeps particles inside a box/sphere (a container) */
 } fl_collider_desc;
 
@@ -123,6 +124,55 @@ typedef struct {
                                  * divergence: the object is reset; default 2, > 0 */
 } fl_mass_spring_desc;
 
+/* XPBD soft bodies and balloons (sim/softbody/softbody_spec.h, docs/SOFTBODY.md). */
+#define FL_SCENE_PATH_MAX 256
+typedef enum { FL_BODY_SPHERE, FL_BODY_BOX, FL_BODY_TORUS, FL_BODY_MESH, FL_BODY_TETGEN,
+               FL_BODY_ICOSPHERE } fl_body_shape;
+typedef enum { FL_SOFT_MODEL_XPBD, FL_SOFT_MODEL_NEOHOOKEAN } fl_soft_model;
+typedef enum { FL_VOLUME_CONSERVE_NONE, FL_VOLUME_CONSERVE_GLOBAL, FL_VOLUME_CONSERVE_LOCAL } fl_volume_conservation;
+
+/* What soft bodies and balloons share: placement, contact, damping, volume conservation. */
+typedef struct {
+  float center[3];              /* default [0, 1, 0]; meshes: added to the file's (scaled) coordinates */
+  float radius;                 /* sphere, icosphere; torus: major radius. m, default 0.5, > 0 */
+  char path[FL_SCENE_PATH_MAX]; /* mesh: an OBJ file; tetgen: a .node file (its .ele beside it);
+                                 * relative paths are tried from the scene file's directory, then the data dir */
+  float scale;                  /* mesh, tetgen: multiplies the file's coordinates, default 1, > 0 */
+  float velocity[3];            /* initial velocity m/s, default 0 */
+  float damping;                /* 1/s, point damping, default 0.1, >= 0 */
+  float thickness;              /* m, particle collision distance; default 0: the mean edge length */
+  float friction[2];            /* [static, kinetic], default [0.5, 0.4], >= 0 */
+  fl_volume_conservation volume_conservation; /* "none" (default), "global" or "local" (Diziol 2011) */
+  float volume_alpha;           /* local: mixing alpha of the uniform weight, default 0.25, 0..1 */
+} fl_body_common_desc;
+
+typedef struct {
+  fl_body_common_desc common;
+  fl_body_shape shape;          /* "sphere" (default), "box", "torus", "mesh" or "tetgen" */
+  float half_extents[3];        /* box, default [0.3, 0.3, 0.3], > 0 */
+  float minor_radius;           /* torus tube radius, default 0.2, > 0 and < radius */
+  uint32_t resolution;          /* voxel cells along the longest side of the bounding box, default 8, 2..64 */
+  float density;                /* kg/m^3, default 1000, > 0 */
+  fl_soft_model model;          /* "xpbd" (edges + tet volumes, default) or "neohookean" */
+  float edge_compliance;        /* xpbd: m/N, default 1e-5, >= 0 */
+  float volume_compliance;      /* xpbd: 1/(N m^2) (C in m^3), default 0, >= 0 */
+  float youngs_modulus;         /* neohookean: Pa, default 1e5, > 0 */
+  float poisson_ratio;          /* neohookean: default 0.4, 0..0.49 */
+  uint32_t render_detail;       /* segments around the drawn surface, default 32, 4..256 */
+} fl_softbody_desc;
+
+typedef struct {
+  fl_body_common_desc common;
+  fl_body_shape shape;          /* "icosphere" (default) or "mesh" */
+  uint32_t subdivisions;        /* icosphere, default 3, 0..6 */
+  float mass;                   /* total kg, default 0.1, > 0 */
+  float stretch_compliance;     /* m/N, default 1e-4, >= 0 */
+  float bend_compliance;        /* default 0.1, >= 0 */
+  fl_bending_model bending;     /* "isometric" (default), "dihedral" or "none" */
+  float pressure;               /* k_pressure: target volume k V0, default 1, 0.1..10 */
+  float pressure_compliance;    /* of C = V - k V0 (m^3/N... per m^3), default 0, >= 0 */
+} fl_balloon_desc;
+
 typedef struct {
   char name[FL_SCENE_NAME_MAX]; /* unique within the scene; default "<type><index>" */
   fl_object_type type;
@@ -131,6 +181,8 @@ typedef struct {
     fl_collider_desc collider;
     fl_cloth_desc cloth;
     fl_mass_spring_desc mass_spring;
+    fl_softbody_desc softbody;
+    fl_balloon_desc balloon;
   };
 } fl_scene_object;
 

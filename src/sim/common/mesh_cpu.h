@@ -18,6 +18,12 @@ bool fl_mesh_box(const float center[3], const float half_extents[3], fl_cpu_mesh
 /* A capsule between a and b: two hemispheres joined by a cylinder. */
 bool fl_mesh_capsule(const float a[3], const float b[3], float radius, uint32_t rings, uint32_t segments,
                      fl_cpu_mesh *out);
+/* An icosphere: the icosahedron with each triangle split into four `subdivisions`
+ * times (0..7), vertices pushed onto the sphere: 10 * 4^s + 2 vertices. */
+bool fl_mesh_icosphere(const float center[3], float radius, uint32_t subdivisions, fl_cpu_mesh *out);
+/* Signed volume enclosed by a closed mesh: sum over triangles of (x0 x x1) . x2 / 6
+ * (positive for counter-clockwise-from-outside winding), in double precision. */
+double fl_mesh_volume(const float (*positions)[4], const uint32_t *indices, uint32_t triangle_count);
 void fl_cpu_mesh_free(fl_cpu_mesh *mesh);
 
 /* Builds the faces of each vertex: faces_of[first[v] .. first[v+1]) (first has
