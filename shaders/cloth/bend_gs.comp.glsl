@@ -1,4 +1,4 @@
-// cloth/bend_gs.comp: one colour of bending constraints, Gauss-Seidel.
+// cloth/bend_gs.comp: one colour of bending constraints, Gauss-Seidel (the kernel is cloth/four_point.glsl).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "compute.glsl"
@@ -6,26 +6,7 @@
 #include "buffers.glsl"
 layout(push_constant) uniform Push { fl_cloth_push pc; };
 #include "constraints.glsl"
-layout(std430, binding = FL_CLOTH_B_POS) buffer Pos { vec4 pos[]; };
-layout(std430, binding = FL_CLOTH_B_CONSTRAINTS) readonly buffer Constraints { fl_gpu_bend cons[]; };
-layout(std430, binding = FL_CLOTH_B_LAMBDA) buffer Lambda { float lambda[]; };
-
-void main()
-{
-  uint t = fl_thread_index();
-  if (t >= pc.range.y) return;
-  uint c = pc.range.x + t;
-  fl_gpu_bend b = cons[c];
-  vec4 p[4] = vec4[](pos[b.idx.x], pos[b.idx.y], pos[b.idx.z], pos[b.idx.w]);
-  vec3 x[4] = vec3[](p[0].xyz, p[1].xyz, p[2].xyz, p[3].xyz);
-  float C;
-  vec3 g[4];
-  if (!fl_bend_eval(b, x, C, g)) return;
-  float sum = p[0].w * dot(g[0], g[0]) + p[1].w * dot(g[1], g[1]) + p[2].w * dot(g[2], g[2]) + p[3].w * dot(g[3], g[3]);
-  float dl = fl_xpbd_dlambda(C, sum, b.params.y, pc.gravity_dt.w, lambda[c]);
-  lambda[c] += dl;
-  pos[b.idx.x].xyz = x[0] + g[0] * (p[0].w * dl);
-  pos[b.idx.y].xyz = x[1] + g[1] * (p[1].w * dl);
-  pos[b.idx.z].xyz = x[2] + g[2] * (p[2].w * dl);
-  pos[b.idx.w].xyz = x[3] + g[3] * (p[3].w * dl);
-}
+#define FL_FOUR_RECORD fl_gpu_bend
+#define FL_FOUR_EVAL fl_bend_eval
+#define FL_FOUR_KERNEL FL_FOUR_GS
+#include "four_point.glsl"

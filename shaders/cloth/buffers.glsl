@@ -1,4 +1,4 @@
-// cloth/buffers.glsl: the binding numbers of the cloth system's buffers. Every
+// cloth/buffers.glsl: the binding numbers of the XPBD system's buffers (cloth, soft bodies, balloons). Every
 // cloth kernel declares only the ones it uses, at these numbers, so one
 // descriptor-set builder (src/sim/cloth/cloth.c) serves them all.
 #ifndef FL_CLOTH_BUFFERS_GLSL
@@ -22,4 +22,10 @@
 #define FL_CLOTH_B_SORTED 16      // spatial hash: particle indices sorted by cell
 #define FL_CLOTH_B_CELL_START 17  // spatial hash: first sorted entry per table slot
 #define FL_CLOTH_B_CELL_END 18    // spatial hash: one past the last
+#define FL_CLOTH_B_CONTACT 19     // uint per particle: 1 after a contact in the last contact passes
+#define FL_CLOTH_B_BODIES 20      // fl_gpu_body per body
+#define FL_CLOTH_B_BODY_STATE 21  // vec4 per body (FL_BODY_STATE_VEC4S)
+#define FL_CLOTH_B_SCRATCH 22     // vec4 per particle: body_volume's gradients
+#define FL_CLOTH_B_SKIN 23        // fl_gpu_skin per drawn vertex
+#define FL_CLOTH_B_SKINNED 24     // vec4 per drawn vertex (skin.comp output)
 #endif

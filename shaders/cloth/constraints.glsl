@@ -47,6 +47,44 @@ bool fl_bend_eval(fl_gpu_bend b, vec3 x[4], out float C, out vec3 g[4])
   return true;
 }
 
+// Tetrahedron constraint (sim/softbody/softbody_spec.h) on x[0..3]: the
+// volume model, or one of the two Neo-Hookean constraints of Macklin & Müller
+// 2021. Returns false when it is skipped (deviatoric C near 0).
+bool fl_tet_eval(fl_gpu_tet t, vec3 x[4], out float C, out vec3 g[4])
+{
+  vec3 d1 = x[1] - x[0], d2 = x[2] - x[0], d3 = x[3] - x[0];
+  uint model = uint(t.params.z);
+  if (model == FL_TET_VOLUME) {
+    C = dot(cross(d1, d2), d3) / 6.0 - t.params.x;
+    g[1] = cross(d2, d3) / 6.0;
+    g[2] = cross(d3, d1) / 6.0;
+    g[3] = cross(d1, d2) / 6.0;
+  } else {
+    // F = Ds Dm^-1; Dm^-1 is stored by rows, and mat3() takes columns.
+    mat3 dm_inv = transpose(mat3(t.dm_inv[0].xyz, t.dm_inv[1].xyz, t.dm_inv[2].xyz));
+    mat3 F = mat3(d1, d2, d3) * dm_inv;
+    mat3 dC;
+    if (model == FL_TET_NH_HYDROSTATIC) {
+      C = determinant(F) - t.params.w;
+      dC = mat3(cross(F[1], F[2]), cross(F[2], F[0]), cross(F[0], F[1]));
+    } else {
+      float r2 = dot(F[0], F[0]) + dot(F[1], F[1]) + dot(F[2], F[2]);
+      C = sqrt(r2);
+      if (C < 1e-9) {
+        g[0] = vec3(0.0); g[1] = vec3(0.0); g[2] = vec3(0.0); g[3] = vec3(0.0);
+        return false;
+      }
+      dC = F * (1.0 / C);
+    }
+    mat3 G = dC * transpose(dm_inv);
+    g[1] = G[0];
+    g[2] = G[1];
+    g[3] = G[2];
+  }
+  g[0] = -(g[1] + g[2] + g[3]);
+  return true;
+}
+
 // The XPBD multiplier increment (Macklin 2016): 0 when the update is skipped.
 float fl_xpbd_dlambda(float C, float sum_w_grad2, float compliance, float h, float lambda)
 {

@@ -1,7 +1,8 @@
 // cloth/contacts.comp: step 5: particle-collider contacts through the common
 // SDF interface, then the domain walls, with position-level static and kinetic
 // friction (Macklin 2014): D = (x - prev) - h v_c, D_t its tangential part,
-// |D_t| < mu_s depth: cancel it; else shorten it by mu_k depth.
+// |D_t| < mu_s depth: cancel it; else shorten it by mu_k depth. Each particle's
+// contact flag says whether it touched anything here (softbody_spec.h).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "compute.glsl"
@@ -13,9 +14,10 @@ layout(std430, binding = FL_CLOTH_B_POS) buffer Pos { vec4 pos[]; };
 layout(std430, binding = FL_CLOTH_B_PREV) readonly buffer Prev { vec4 prev[]; };
 layout(std430, binding = FL_CLOTH_B_OBJECT) readonly buffer ObjectOf { uint object_of[]; };
 layout(std430, binding = FL_CLOTH_B_OBJECTS) readonly buffer Objects { fl_gpu_cloth_object objects[]; };
+layout(std430, binding = FL_CLOTH_B_CONTACT) writeonly buffer Contact { uint contact[]; };
 layout(std140, binding = FL_CLOTH_B_COLLIDERS) uniform Colliders { fl_gpu_collider colliders[FL_MAX_COLLIDERS]; };
 
-void contact(inout vec3 x, vec3 x_prev, vec3 n, float depth, vec3 v_c, float mu_s, float mu_k, float h)
+void resolve_contact(inout vec3 x, vec3 x_prev, vec3 n, float depth, vec3 v_c, float mu_s, float mu_k, float h)
 {
   x += n * depth;
   vec3 D = (x - x_prev) - h * v_c;
@@ -30,7 +32,11 @@ void main()
   uint k = fl_thread_index();
   if (k >= pc.range.w) return;
   vec4 p = pos[k];
-  if (p.w == 0.0) return;
+  if (p.w == 0.0) {
+    contact[k] = 0u;
+    return;
+  }
+  bool touched = false;
   fl_gpu_cloth_object o = objects[object_of[k]];
   vec3 x = p.xyz, x_prev = prev[k].xyz;
   float r = 0.5 * o.contact.z, h = pc.gravity_dt.w, t = pc.domain_min.w;
@@ -38,8 +44,9 @@ void main()
     fl_gpu_collider col = colliders[c];
     float d = fl_collider_sdf(col, x, t) - r;
     if (d < 0.0) {
+      touched = true;
       float f = col.velocity.w;
-      contact(x, x_prev, fl_collider_normal_select(col, x, t, pc.hash.z != 0.0), -d, col.velocity.xyz, sqrt(o.contact.x * f),
+      resolve_contact(x, x_prev, fl_collider_normal_select(col, x, t, pc.hash.z != 0.0), -d, fl_collider_velocity(col, t), sqrt(o.contact.x * f),
               sqrt(o.contact.y * f), h);
     }
   }
@@ -47,9 +54,11 @@ void main()
   for (int a = 0; a < 3; a++) {
     vec3 n = axes[a];
     float lo = dot(x, n) - (dot(pc.domain_min.xyz, n) + r);
-    if (lo < 0.0) contact(x, x_prev, n, -lo, vec3(0.0), sqrt(o.contact.x), sqrt(o.contact.y), h);
+    if (lo < 0.0) resolve_contact(x, x_prev, n, -lo, vec3(0.0), sqrt(o.contact.x), sqrt(o.contact.y), h);
     float hi = (dot(pc.domain_max.xyz, n) - r) - dot(x, n);
-    if (hi < 0.0) contact(x, x_prev, -n, -hi, vec3(0.0), sqrt(o.contact.x), sqrt(o.contact.y), h);
+    touched = touched || lo < 0.0 || hi < 0.0;
+    if (hi < 0.0) resolve_contact(x, x_prev, -n, -hi, vec3(0.0), sqrt(o.contact.x), sqrt(o.contact.y), h);
   }
   pos[k] = vec4(x, p.w);
+  contact[k] = touched ? 1u : 0u;
 }

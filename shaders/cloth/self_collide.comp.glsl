@@ -1,10 +1,13 @@
-// cloth/self_collide.comp: step 6 of the substep (cloth_spec.h): particle-
-// particle contacts of self-colliding cloth, within one object and between
-// objects, found through the spatial hash (common/spatial_hash.glsl). Mesh
-// neighbours (same object, |di| <= 2 and |dj| <= 2) are skipped. Each contact
-// pushes particle i by s (thickness_i - d) n and corrects the sliding between
-// the layers with static and kinetic friction (Macklin 2014), s = w_i/(w_i+w_j);
-// all read the positions before this pass, and add_delta averages by count.
+// cloth/self_collide.comp: step 6 of the substep (cloth_spec.h, and
+// softbody_spec.h PARTICLE COLLISIONS): particle-particle contacts, found
+// through the spatial hash (common/spatial_hash.glsl): within a self-colliding
+// cloth (mesh neighbours, |di| <= 2 and |dj| <= 2, skipped), between two
+// self-colliding objects, and between a body (soft body, balloon) and any
+// other object; never within one body. Each contact at distance d below
+// reach = (thickness_i + thickness_j)/2 pushes particle i by s (reach - d) n
+// and corrects the sliding between the two with static and kinetic friction
+// (Macklin 2014), s = w_i/(w_i+w_j); all read the positions before this pass,
+// add_delta averages by count, and a particle with a contact is flagged.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "compute.glsl"
@@ -21,6 +24,7 @@ layout(std430, binding = FL_CLOTH_B_DELTA) writeonly buffer Delta { vec4 delta[]
 layout(std430, binding = FL_CLOTH_B_SORTED) readonly buffer HashSorted { uint hash_sorted[]; };
 layout(std430, binding = FL_CLOTH_B_CELL_START) readonly buffer HashStart { uint hash_start[]; };
 layout(std430, binding = FL_CLOTH_B_CELL_END) readonly buffer HashEnd { uint hash_end[]; };
+layout(std430, binding = FL_CLOTH_B_CONTACT) buffer Contact { uint contact[]; };
 
 // The friction correction of cloth_spec.h step 5 on a relative displacement D.
 vec3 friction(vec3 D, vec3 n, float depth, float mu_s, float mu_k)
@@ -38,37 +42,42 @@ void main()
   vec4 pi = pos[i];
   uint oi = object_of[i];
   fl_gpu_cloth_object obi = objects[oi];
-  if (pi.w <= 0.0 || obi.params.z == 0.0) {
+  if (pi.w <= 0.0) {
     delta[i] = vec4(0.0);
     return;
   }
-  uint nx = obi.grid.z, li = i - obi.grid.x;
+  bool body_i = obi.params.w != 0.0, self_i = obi.params.z != 0.0;
+  uint nx = max(obi.grid.z, 1u), li = i - obi.grid.x;
   int gi = int(li % nx), gj = int(li / nx);
-  float thick = obi.contact.z;
+  float thick = obi.contact.z, cell = 1.0 / pc.hash.x;
   vec3 sum = vec3(0.0);
   float count = 0.0;
   ivec3 c = fl_hash_cell_inv(pi.xyz, pc.hash.x);
   FL_HASH_FOR_NEIGHBOURS(c, uint(pc.hash.y), hash_start, hash_end, hash_sorted, j) {
     if (j == i) continue;
-    // Cheapest test first: most candidates are farther than the thickness.
+    // Cheapest test first: most candidates are farther than any reach (the cell size).
     vec4 pj = pos[j];
     vec3 dx = pi.xyz - pj.xyz;
     float d = length(dx);
-    if (!(d < thick) || d < 1e-12) continue;
+    if (!(d < cell) || d < 1e-12) continue;
     uint oj = object_of[j];
     if (oj == oi) {
+      if (body_i || !self_i) continue;
       uint lj = j - obi.grid.x;
       int di = int(lj % nx) - gi, dj = int(lj / nx) - gj;
       if (abs(di) <= 2 && abs(dj) <= 2) continue;  // a mesh neighbour
     }
     fl_gpu_cloth_object obj = objects[oj];
-    if (obj.params.z == 0.0) continue;
+    if (oj != oi && !(body_i || obj.params.w != 0.0 || (self_i && obj.params.z != 0.0))) continue;
+    float reach = 0.5 * (thick + obj.contact.z);
+    if (!(d < reach)) continue;
     vec3 n = dx / d;
-    float s = pi.w / (pi.w + pj.w), depth = thick - d;
+    float s = pi.w / (pi.w + pj.w), depth = reach - d;
     vec3 D = (pi.xyz - prev[i].xyz) - (pj.xyz - prev[j].xyz);
     vec3 fr = friction(D, n, depth, sqrt(obi.contact.x * obj.contact.x), sqrt(obi.contact.y * obj.contact.y));
     sum += s * depth * n + s * fr;
     count += 1.0;
   } FL_HASH_END_NEIGHBOURS
+  if (count > 0.0) contact[i] = 1u;
   delta[i] = vec4(sum, count);
 }

@@ -62,6 +62,7 @@ FL_STRUCT_END(fl_gpu_distance)
 
 #define FL_DISTANCE_STRETCH 0
 #define FL_DISTANCE_SHEAR 1
+#define FL_DISTANCE_EDGE 2     /* a soft body tet edge, or a balloon edge */
 
 /* Bending constraint on the stencil of an interior edge: idx.x, idx.y are the
  * edge's particles, idx.z and idx.w the two opposite ones. */
@@ -136,8 +137,13 @@ FL_STRUCT_BEGIN(fl_gpu_body)
   uvec4 range;      /* x: first particle, y: particle count, z: first triangle, w: triangle count */
   vec4 volume;      /* x: rest volume V0 (m^3), y: target factor k (pressure; 1 for soft bodies),
                      * z: pressure compliance, w: 1 = the overpressure constraint is on (balloons) */
-  vec4 conserve;    /* x: FL_CONSERVE_*, y: local mixing alpha, zw: unused */
+  vec4 conserve;    /* x: FL_CONSERVE_*, y: local mixing alpha, z: measure_after (s), w: unused */
 FL_STRUCT_END(fl_gpu_body)
+
+/* cloth/body_volume.comp: one workgroup per body (shared arrays sized for at most this). */
+#define FL_BODY_WORKGROUP 256
+#define FL_BODY_PASS_SOLVE 0u   /* range.x: overpressure then conservation, every iteration */
+#define FL_BODY_PASS_MEASURE 1u /* range.x: volume into the state after the substep */
 
 #define FL_CONSERVE_NONE 0
 #define FL_CONSERVE_GLOBAL 1
@@ -145,7 +151,7 @@ FL_STRUCT_END(fl_gpu_body)
 
 /* Per body state on the GPU: vec4 x: volume after the last substep, y: the
  * overpressure lambda of this substep, z: the smallest volume / (k V0) seen
- * since the start, w: the largest. */
+ * since measure_after, w: the largest (start at 1e30 and 0). */
 #define FL_BODY_STATE_VEC4S 1
 
 /* A render vertex skinned to a tet: p = sum_k weights[k] x[idx[k]]. */

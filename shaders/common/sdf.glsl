@@ -11,10 +11,22 @@
 
 #define FL_SDF_GRADIENT_STEP 1e-3
 
-// Distance from p to collider c at time t (c moves by velocity * t).
+// How long collider c has moved by time t: t, or move_until (p1.w) once it stopped.
+float fl_collider_moved_time(fl_gpu_collider c, float t)
+{
+  return c.p1.w > 0.0 ? min(t, c.p1.w) : t;
+}
+
+// The collider's velocity at time t: zero once it stopped.
+vec3 fl_collider_velocity(fl_gpu_collider c, float t)
+{
+  return c.p1.w > 0.0 && t > c.p1.w ? vec3(0.0) : c.velocity.xyz;
+}
+
+// Distance from p to collider c at time t (c moves by velocity * moved time).
 float fl_collider_sdf(fl_gpu_collider c, vec3 p, float t)
 {
-  vec3 q = p - c.velocity.xyz * t;
+  vec3 q = p - c.velocity.xyz * fl_collider_moved_time(c, t);
   uint shape = c.info.x;
   float d;
   if (shape == FL_GPU_SHAPE_PLANE) {
@@ -35,7 +47,7 @@ float fl_collider_sdf(fl_gpu_collider c, vec3 p, float t)
 // Unit outward normal (the SDF's analytic gradient) at p; +y where it is undefined.
 vec3 fl_collider_normal(fl_gpu_collider c, vec3 p, float t)
 {
-  vec3 q = p - c.velocity.xyz * t;
+  vec3 q = p - c.velocity.xyz * fl_collider_moved_time(c, t);
   uint shape = c.info.x;
   vec3 g;
   if (shape == FL_GPU_SHAPE_PLANE) {

@@ -336,6 +336,7 @@ static bool run(fl_app *app, cJSON **report)
   if (app->opt.screenshot && !o->record_dir) fl_info("screenshot written to %s", app->opt.screenshot);
   if (o->record_dir) fl_info("%llu frames written to %s/", (unsigned long long)app->record_index, o->record_dir);
   if (o->dump && !fl_dump_write(app->world, o->dump)) return false;
+  if (!fl_report_print_volume_losses(app->world)) return false;
   if (o->report || o->bench) *report = fl_report_build(&app->gpu, &app->prof, app->world, &info);
   if (o->bench) fl_overlay_text_print_bench(&app->prof, &info, app->world);
   return true;

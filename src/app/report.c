@@ -40,6 +40,20 @@ static cJSON *object_json(const fl_object_stats *s)
     cJSON_AddNumberToObject(o, "mean_strain", s->mean_strain);
   }
   if (s->has_min_distance) cJSON_AddNumberToObject(o, "min_distance_nonneighbor", s->min_distance_nonneighbor);
+  if (s->has_volume) {
+    cJSON_AddNumberToObject(o, "volume", s->volume);
+    cJSON_AddNumberToObject(o, "rest_volume", s->rest_volume);
+    cJSON_AddNumberToObject(o, "target_volume", s->target_volume);
+    cJSON_AddNumberToObject(o, "worst_volume_loss", s->worst_volume_loss);
+    cJSON_AddNumberToObject(o, "largest_volume_ratio", s->largest_volume_ratio);
+    cJSON_AddStringToObject(o, "volume_conservation", s->volume_conservation);
+  }
+  if (s->has_tets) {
+    cJSON_AddNumberToObject(o, "tets", s->tets);
+    cJSON_AddNumberToObject(o, "tet_volume_ratio_min", s->tet_ratio_min);
+    cJSON_AddNumberToObject(o, "tet_volume_ratio_max", s->tet_ratio_max);
+    cJSON_AddNumberToObject(o, "inverted_tets", s->inverted_tets);
+  }
   if (s->integrator) {
     cJSON_AddStringToObject(o, "integrator", s->integrator);
     cJSON_AddNumberToObject(o, "resets", s->resets);
@@ -104,6 +118,37 @@ void fl_report_add_device(cJSON *r, const fl_gpu *gpu)
   cJSON_AddNumberToObject(q, "compute_family", gpu->compute_family);
 }
 
+static const char *const CONSERVATION_MODES[3] = {"none", "global", "local"};
+
+bool fl_report_print_volume_losses(fl_world *world)
+{
+  double worst[3];
+  if (!fl_world_volume_losses(world, worst)) return false;
+  char line[256];
+  int n = 0;
+  for (int m = 0; m < 3; m++)
+    if (worst[m] >= 0)
+      n += snprintf(line + n, sizeof line - (size_t)n, "%s %s %.2f %%", n ? "," : "", CONSERVATION_MODES[m],
+                    100 * worst[m]);
+  if (n) printf("worst volume loss by volume_conservation:%s\n", line);
+  return true;
+}
+
+/* "volume_conservation": {"none": worst loss, ...} over the modes the scene's bodies use. */
+static void add_volume_losses(cJSON *r, fl_world *world)
+{
+  double worst[3];
+  if (!fl_world_volume_losses(world, worst)) {
+    fl_warn("report: %s", fl_error_message());
+    fl_error_clear();
+    return;
+  }
+  if (worst[0] < 0 && worst[1] < 0 && worst[2] < 0) return;
+  cJSON *v = cJSON_AddObjectToObject(r, "worst_volume_loss");
+  for (int m = 0; m < 3; m++)
+    if (worst[m] >= 0) cJSON_AddNumberToObject(v, CONSERVATION_MODES[m], worst[m]);
+}
+
 cJSON *fl_report_build(const fl_gpu *gpu, const fl_profiler *prof, fl_world *world, const fl_report_info *info)
 {
   cJSON *r = cJSON_CreateObject();
@@ -131,6 +176,7 @@ cJSON *fl_report_build(const fl_gpu *gpu, const fl_profiler *prof, fl_world *wor
     }
     cJSON_AddItemToArray(objects, object_json(&s));
   }
+  add_volume_losses(r, world);
   return r;
 }
 

@@ -19,6 +19,9 @@ void fl_report_add_device(cJSON *report, const fl_gpu *gpu);
 /* Builds the report (device, queues, scene, frames, timings, objects; bench
  * fields when info->bench). Reads the world back: call after the last frame. */
 cJSON *fl_report_build(const fl_gpu *gpu, const fl_profiler *prof, fl_world *world, const fl_report_info *info);
+/* Prints one line with the worst volume loss per volume_conservation mode (the
+ * survey's Figure 11 experiment) when the scene has bodies; reads back. */
+bool fl_report_print_volume_losses(fl_world *world);
 /* Adds the validation counts (known only after teardown) and writes the file. */
 bool fl_report_write(cJSON *report, const fl_validation_counts *counts, const char *path);
 /* Writes object,index,x,y,z,vx,vy,vz for every particle of every object. */

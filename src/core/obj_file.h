@@ -1,15 +1,20 @@
 /* core/obj_file: reading Wavefront OBJ surfaces (positions and faces only).
  *
- * Accepted: "v x y z [w]" (w ignored), "f a b c ..." with the forms a, a/t,
- * a//n, a/t/n and negative (relative) indices; polygons of more than three
- * vertices are split as a fan from their first vertex. Ignored: vt, vn, vp, g,
- * o, s, usemtl, mtllib, l, comments (#) and blank lines. Lines may end in
- * \r\n. Everything else (an unknown statement, a bad number, an index out of
- * range or 0, a face of fewer than 3 vertices, a non-finite coordinate, more
- * than FL_OBJ_MAX_VERTICES vertices or FL_OBJ_MAX_TRIANGLES triangles) is an
- * error naming the source and the line: "mesh.obj:12: face index 40 is out of
- * range (30 vertices)". Sizes are checked before anything is allocated.
- * Degenerate faces (repeated indices) are dropped, not errors. */
+ * Accepted: "v x y z [w]" (w ignored; also "v x y z r g b", colours ignored),
+ * "f a b c ..." with the forms a, a/t, a//n, a/t/n and negative (relative)
+ * indices; an index names a vertex defined above the face (-1 is the last one
+ * read so far). Polygons of more than three vertices are split as a fan from
+ * their first vertex. Ignored: vt, vn, vp, g, o, s, usemtl, mtllib, l,
+ * comments (# to the end of a line) and blank lines. Lines may end in \r\n.
+ * Numbers are decimal ([sign] digits [. digits] [e [sign] digits]).
+ * Everything else (an unknown statement, a bad number, an index out of range
+ * or 0, a face of fewer than 3 vertices, a non-finite coordinate or one beyond
+ * the float range, more than FL_OBJ_MAX_VERTICES vertices or
+ * FL_OBJ_MAX_TRIANGLES triangles, no triangle at all) is an error naming the
+ * source and the line: "mesh.obj:12: face index 40 is out of range (30
+ * vertices)". The text is checked and counted in a first pass, so nothing is
+ * allocated beyond what it holds. Degenerate triangles (a repeated index) are
+ * dropped, not errors. Parse and load clear the recorded error first. */
 #pragma once
 #include <stdbool.h>
 #include <stddef.h>

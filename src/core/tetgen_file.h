@@ -4,14 +4,20 @@
  * then one line per point "<index> x y z [attributes...] [marker]".
  * .ele: a header "<tets> <nodes per tet: 4 or 10> <region attribute 0|1>", then
  * "<index> n1 n2 n3 n4 [n5..n10] [attribute]" (only the four corners are kept).
- * '#' starts a comment; blank lines are skipped. Indices start at 0 or 1, as
- * the first point's index says; points must be numbered consecutively. Every
- * tet corner must name an existing point, and a tet's corners must differ.
- * Anything else (a short line, a bad number, a non-finite coordinate, counts
- * above FL_TETGEN_MAX_POINTS / FL_TETGEN_MAX_TETS, fewer lines than the header
- * says) is an error naming the file and line: "body.ele:7: corner 99 is not a
- * point (12 points, numbered from 1)". Sizes are checked before allocating.
- * Tets keep the file's orientation (callers that need positive volumes fix it). */
+ * A header may stop early: the missing fields read as dimension 3, no
+ * attributes, no markers, 4 nodes per tet, no region attribute.
+ * '#' starts a comment; blank lines are skipped; lines may end in \r\n.
+ * Indices start at 0 or 1, as the first point's index says; points must be
+ * numbered consecutively (tet indices are not checked). Every tet node must
+ * name an existing point, and a tet's four corners must differ.
+ * Anything else (a line with too few or too many numbers, a bad number, a
+ * non-finite coordinate, a count of 0 or above FL_TETGEN_MAX_POINTS /
+ * FL_TETGEN_MAX_TETS, more than 64 attributes, fewer or more lines than the
+ * header says) is an error naming the file and line: "body.ele:7: corner 99 is
+ * not a point (12 points, numbered from 1)". Both texts are checked in a first
+ * pass before the header's counts are allocated. Tets keep the file's
+ * orientation (callers that need positive volumes fix it). Parse, load and
+ * write clear the recorded error first. */
 #pragma once
 #include <stdbool.h>
 #include <stddef.h>
@@ -31,7 +37,10 @@ bool fl_tetgen_parse(const char *node_text, size_t node_length, const char *node
                      size_t ele_length, const char *ele_source, fl_tetgen_mesh *out);
 /* Reads PATH.node and PATH.ele beside it: `node_path` ends in ".node". */
 bool fl_tetgen_load(const char *node_path, fl_tetgen_mesh *out);
-/* Writes a mesh as PATH.node / PATH.ele (0-based, no attributes); `base` has no extension. */
+/* Writes a mesh as BASE.node / BASE.ele (0-based, no attributes, %.9g so floats read
+ * back exactly); `base` has no extension. A mesh the reader would reject (no points
+ * or tets, a non-finite point, a bad or repeated corner) is an error and writes nothing.
+ * (C17 does not convert float (*)[3] to const float (*)[3]: callers cast.) */
 bool fl_tetgen_write(const char *base, const float (*positions)[3], uint32_t point_count, const uint32_t (*tets)[4],
                      uint32_t tet_count);
 /* Frees the arrays and zeroes *m (accepts a zeroed mesh). */

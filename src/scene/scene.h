@@ -16,8 +16,8 @@
 typedef enum {
   FL_OBJECT_PARTICLES,
   FL_OBJECT_COLLIDER,
-  /* Reserved by the schema for the material issues; the loader rejects them
-   * until their module exists ("object type 'cloth' is not built yet"). */
+  /* Snow is reserved by the schema; the loader rejects it until its module
+   * exists ("object type 'snow' is not built yet"). */
   FL_OBJECT_CLOTH,
   FL_OBJECT_SOFTBODY,
   FL_OBJECT_BALLOON,
@@ -136,7 +136,8 @@ typedef struct {
   float center[3];              /* default [0, 1, 0]; meshes: added to the file's (scaled) coordinates */
   float radius;                 /* sphere, icosphere; torus: major radius. m, default 0.5, > 0 */
   char path[FL_SCENE_PATH_MAX]; /* mesh: an OBJ file; tetgen: a .node file (its .ele beside it);
-                                 * relative paths are tried from the scene file's directory, then the data dir */
+                                 * relative paths are tried from the scene file's directory, then the data dir;
+                                 * stored resolved: the path of the existing file found (scene_objects.c) */
   float scale;                  /* mesh, tetgen: multiplies the file's coordinates, default 1, > 0 */
   float velocity[3];            /* initial velocity m/s, default 0 */
   float damping;                /* 1/s, point damping, default 0.1, >= 0 */
@@ -144,6 +145,7 @@ typedef struct {
   float friction[2];            /* [static, kinetic], default [0.5, 0.4], >= 0 */
   fl_volume_conservation volume_conservation; /* "none" (default), "global" or "local" (Diziol 2011) */
   float volume_alpha;           /* local: mixing alpha of the uniform weight, default 0.25, 0..1 */
+  float measure_after;          /* s, default 0: the worst volume loss is tracked from this time on, >= 0 */
 } fl_body_common_desc;
 
 typedef struct {

@@ -1,7 +1,9 @@
 /* scene/scene_objects: the object types of a scene, their key tables and
- * parsers (particles, collider, cloth, mass_spring). A material issue adds its type here: a row in
- * TYPES marked built, a key table and a parse function. */
+ * parsers (particles, collider, cloth, mass_spring, softbody, balloon). A material issue adds its
+ * type here: a row in TYPES marked built, a key table and a parse function. */
 #include "scene/json_read.h"
+
+#include "core/file.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -15,8 +17,8 @@ typedef struct {
 
 static const type_entry TYPES[] = {
     {"particles", FL_OBJECT_PARTICLES, true}, {"collider", FL_OBJECT_COLLIDER, true},
-    {"cloth", FL_OBJECT_CLOTH, true},         {"softbody", FL_OBJECT_SOFTBODY, false},
-    {"balloon", FL_OBJECT_BALLOON, false},    {"mass_spring", FL_OBJECT_MASS_SPRING, true},
+    {"cloth", FL_OBJECT_CLOTH, true},         {"softbody", FL_OBJECT_SOFTBODY, true},
+    {"balloon", FL_OBJECT_BALLOON, true},     {"mass_spring", FL_OBJECT_MASS_SPRING, true},
     {"snow", FL_OBJECT_SNOW, false},
 };
 #define TYPE_COUNT ((int)(sizeof TYPES / sizeof TYPES[0]))
@@ -29,14 +31,14 @@ static const char *const PARTICLE_KEYS[] = {
     "radius", "mass",   "restitution", "friction", "seed", NULL};
 
 static const char *const SHAPE_NAMES[] = {"plane", "sphere", "box", "capsule", NULL};
-static const char *const PLANE_KEYS[] = {"type",   "name",     "shape",    "normal",
-                                         "offset", "friction", "velocity", NULL};
-static const char *const SPHERE_KEYS[] = {"type",     "name",     "shape",  "center", "radius",
-                                          "friction", "velocity", "inside", NULL};
-static const char *const BOX_KEYS[] = {"type",     "name",     "shape",  "center", "half_extents",
-                                       "friction", "velocity", "inside", NULL};
-static const char *const CAPSULE_KEYS[] = {"type",   "name",     "shape",    "a", "b",
-                                           "radius", "friction", "velocity", NULL};
+static const char *const PLANE_KEYS[] = {"type",     "name",     "shape",      "normal", "offset",
+                                         "friction", "velocity", "move_until", NULL};
+static const char *const SPHERE_KEYS[] = {"type",     "name",     "shape",      "center", "radius",
+                                          "friction", "velocity", "move_until", "inside", NULL};
+static const char *const BOX_KEYS[] = {"type",     "name",     "shape",      "center", "half_extents",
+                                       "friction", "velocity", "move_until", "inside", NULL};
+static const char *const CAPSULE_KEYS[] = {"type",     "name",     "shape",      "a", "b", "radius",
+                                           "friction", "velocity", "move_until", NULL};
 /* Indexed by fl_collider_shape. */
 static const char *const *const SHAPE_KEYS[] = {PLANE_KEYS, SPHERE_KEYS, BOX_KEYS, CAPSULE_KEYS};
 
@@ -62,6 +64,45 @@ static const char *const INTEGRATOR_NAMES[] = {"E", "HO", "JI", "IM", "HY", NULL
 static const char *const SPLIT_NAMES[] = {"paper", "momentum", NULL};
 static const char *const SPRINGS_NAMES[] = {"structural", "structural+shear", "structural+shear+bend",
                                             NULL};
+
+/* Soft bodies and balloons: each shape accepts only its own placement keys (as colliders do).
+ * Indexed by fl_body_shape; softbodies take the first five, balloons ICOSPHERE and MESH. */
+static const char *const BODY_SHAPE_NAMES[] = {"sphere", "box", "torus", "mesh", "tetgen", "icosphere",
+                                               NULL};
+static const char *const SOFTBODY_SHAPE_NAMES[] = {"sphere", "box", "torus", "mesh", "tetgen", NULL};
+static const char *const BALLOON_SHAPE_NAMES[] = {"icosphere", "mesh", NULL};
+/* Indexed by fl_soft_model and fl_volume_conservation. */
+static const char *const SOFT_MODEL_NAMES[] = {"xpbd", "neohookean", NULL};
+static const char *const VOLUME_CONSERVATION_NAMES[] = {"none", "global", "local", NULL};
+
+#define SOFTBODY_COMMON_KEYS                                                                       \
+  "type", "name", "shape", "center", "density", "model", "edge_compliance", "volume_compliance",    \
+      "youngs_modulus", "poisson_ratio", "velocity", "damping", "thickness", "friction",            \
+      "volume_conservation", "volume_alpha", "measure_after"
+static const char *const SOFTBODY_SPHERE_KEYS[] = {SOFTBODY_COMMON_KEYS, "radius", "resolution",
+                                                   "render_detail", NULL};
+static const char *const SOFTBODY_BOX_KEYS[] = {SOFTBODY_COMMON_KEYS, "half_extents", "resolution",
+                                                "render_detail", NULL};
+static const char *const SOFTBODY_TORUS_KEYS[] = {SOFTBODY_COMMON_KEYS, "radius", "minor_radius",
+                                                  "resolution", "render_detail", NULL};
+static const char *const SOFTBODY_MESH_KEYS[] = {SOFTBODY_COMMON_KEYS, "path", "scale", "resolution",
+                                                 NULL};
+static const char *const SOFTBODY_TETGEN_KEYS[] = {SOFTBODY_COMMON_KEYS, "path", "scale", NULL};
+
+#define BALLOON_COMMON_KEYS                                                                        \
+  "type", "name", "shape", "center", "mass", "stretch_compliance", "bend_compliance", "bending",     \
+      "pressure", "pressure_compliance", "velocity", "damping", "thickness", "friction",            \
+      "volume_conservation", "volume_alpha", "measure_after"
+static const char *const BALLOON_ICOSPHERE_KEYS[] = {BALLOON_COMMON_KEYS, "radius", "subdivisions",
+                                                     NULL};
+static const char *const BALLOON_MESH_KEYS[] = {BALLOON_COMMON_KEYS, "path", "scale", NULL};
+
+/* Indexed by fl_body_shape; NULL where the type has no such shape. */
+static const char *const *const SOFTBODY_SHAPE_KEYS[] = {SOFTBODY_SPHERE_KEYS, SOFTBODY_BOX_KEYS,
+                                                         SOFTBODY_TORUS_KEYS,  SOFTBODY_MESH_KEYS,
+                                                         SOFTBODY_TETGEN_KEYS, NULL};
+static const char *const *const BALLOON_SHAPE_KEYS[] = {NULL, NULL, NULL, BALLOON_MESH_KEYS, NULL,
+                                                        BALLOON_ICOSPHERE_KEYS};
 
 /* Named pins: -1 stands for the last row or column. */
 typedef struct {
@@ -102,16 +143,41 @@ static const char *string_at(const cJSON *obj, const char *key)
   return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
+/* The shape names a softbody or balloon accepts (the first is its default). */
+static const char *const *body_shape_names(fl_object_type type)
+{
+  return type == FL_OBJECT_SOFTBODY ? SOFTBODY_SHAPE_NAMES : BALLOON_SHAPE_NAMES;
+}
+
+/* The fl_body_shape of shape name `name`, one of body_shape_names(). */
+static fl_body_shape body_shape_of(const char *name)
+{
+  return (fl_body_shape)find_name(BODY_SHAPE_NAMES, name);
+}
+
+/* The key table of a softbody or balloon of `shape`. */
+static const char *const *body_keys(fl_object_type type, fl_body_shape shape)
+{
+  return type == FL_OBJECT_SOFTBODY ? SOFTBODY_SHAPE_KEYS[shape] : BALLOON_SHAPE_KEYS[shape];
+}
+
 const char *const *fl_scene_object_keys(const cJSON *object)
 {
   int t = find_name(TYPE_NAMES, string_at(object, "type"));
   if (t < 0) return NULL;
-  if (TYPES[t].type == FL_OBJECT_PARTICLES) return PARTICLE_KEYS;
-  if (TYPES[t].type == FL_OBJECT_CLOTH) return CLOTH_KEYS;
-  if (TYPES[t].type == FL_OBJECT_MASS_SPRING) return MASS_SPRING_KEYS;
-  if (TYPES[t].type == FL_OBJECT_COLLIDER) {
+  fl_object_type type = TYPES[t].type;
+  if (type == FL_OBJECT_PARTICLES) return PARTICLE_KEYS;
+  if (type == FL_OBJECT_CLOTH) return CLOTH_KEYS;
+  if (type == FL_OBJECT_MASS_SPRING) return MASS_SPRING_KEYS;
+  if (type == FL_OBJECT_COLLIDER) {
     int s = find_name(SHAPE_NAMES, string_at(object, "shape"));
     return s < 0 ? NULL : SHAPE_KEYS[s];
+  }
+  if (type == FL_OBJECT_SOFTBODY || type == FL_OBJECT_BALLOON) {
+    const char *const *names = body_shape_names(type);
+    const char *shape = cJSON_GetObjectItemCaseSensitive(object, "shape") ? string_at(object, "shape")
+                                                                           : names[0];
+    return find_name(names, shape) < 0 ? NULL : body_keys(type, body_shape_of(shape));
   }
   return NULL;
 }
@@ -170,7 +236,8 @@ static bool parse_collider(const fl_jr *r, const cJSON *o, fl_collider_desc *c)
   snprintf(what, sizeof what, "for a %s collider", SHAPE_NAMES[s]);
   if (!fl_jr_object(r, o, SHAPE_KEYS[s], what)) return false;
   if (!fl_jr_number(r, o, "friction", FL_JR_NONNEG, &c->friction) ||
-      !fl_jr_vec3(r, o, "velocity", FL_JR_ANY, c->velocity))
+      !fl_jr_vec3(r, o, "velocity", FL_JR_ANY, c->velocity) ||
+      !fl_jr_number(r, o, "move_until", FL_JR_NONNEG, &c->move_until))
     return false;
   switch (c->shape) {
   case FL_SHAPE_PLANE: {
@@ -400,6 +467,173 @@ static bool parse_mass_spring(const fl_jr *r, const cJSON *o, fl_mass_spring_des
   return true;
 }
 
+/* Stores `found` (the file that "path" `given` names) into out, if it fits. */
+static bool store_path(const fl_jr *r, const char *given, const char *found, char out[FL_SCENE_PATH_MAX])
+{
+  size_t len = strlen(found);
+  if (len >= FL_SCENE_PATH_MAX)
+    return fl_jr_fail(r, "path", "'%s' is the file %.400s, a path longer than %d bytes; give a shorter path",
+                      given, found, FL_SCENE_PATH_MAX - 1);
+  memcpy(out, found, len + 1);
+  return true;
+}
+
+/* Reads "path" (when present), which must end in `suffix` (NULL: anything), into out as the
+ * first existing file of: the path itself when absolute; else the path next to the scene file
+ * (only when the source names an existing file, so not for a scene parsed from memory), then
+ * in the data directory. The file is only looked for here; the simulation reads it. */
+static bool resolve_path(const fl_jr *r, const cJSON *o, const char *suffix, char out[FL_SCENE_PATH_MAX])
+{
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "path");
+  char given[FL_SCENE_PATH_MAX];
+  if (!v) return true;
+  if (!fl_jr_string(r, o, "path", given, sizeof given)) return false;
+  size_t len = strlen(given), suffix_len = suffix ? strlen(suffix) : 0;
+  if (suffix && (len <= suffix_len || strcmp(given + len - suffix_len, suffix) != 0)) {
+    char got[128];
+    fl_jr_describe(v, got, sizeof got);
+    return fl_jr_fail(r, "path", "expected a path ending in \"%s\", got %s", suffix, got);
+  }
+  if (given[0] == '/') {
+    if (fl_file_exists(given)) return store_path(r, given, given, out);
+    return fl_jr_fail(r, "path", "cannot find '%s'", given);
+  }
+  char candidate[4096 + FL_SCENE_PATH_MAX];
+  if (fl_file_exists(r->source)) {
+    const char *slash = strrchr(r->source, '/');
+    if (slash)
+      snprintf(candidate, sizeof candidate, "%.*s/%s", (int)(slash - r->source), r->source, given);
+    else
+      snprintf(candidate, sizeof candidate, "%s", given);
+    if (fl_file_exists(candidate)) return store_path(r, given, candidate, out);
+  }
+  fl_data_path(candidate, sizeof candidate, given);
+  if (fl_file_exists(candidate)) return store_path(r, given, candidate, out);
+  return fl_jr_fail(r, "path", "cannot find '%s' (looked next to the scene and in %s)", given,
+                    fl_data_dir());
+}
+
+/* The keys soft bodies and balloons share, read into *c with their defaults. The key table
+ * (checked before) admits "radius", "path" and "scale" only for the shapes that use them;
+ * "path" must end in `path_suffix` (NULL: anything). */
+static bool parse_body_common(const fl_jr *r, const cJSON *o, const char *path_suffix,
+                              fl_body_common_desc *c)
+{
+  *c = (fl_body_common_desc){
+      .center = {0, 1, 0},
+      .radius = 0.5f,
+      .scale = 1.0f,
+      .damping = 0.1f,
+      .thickness = 0.0f,
+      .friction = {0.5f, 0.4f},
+      .volume_conservation = FL_VOLUME_CONSERVE_NONE,
+      .volume_alpha = 0.25f,
+      .measure_after = 0.0f,
+  };
+  int conservation = (int)c->volume_conservation;
+  if (!fl_jr_vec3(r, o, "center", FL_JR_ANY, c->center) ||
+      !fl_jr_number(r, o, "radius", FL_JR_POSITIVE, &c->radius) ||
+      !fl_jr_number(r, o, "scale", FL_JR_POSITIVE, &c->scale) ||
+      !fl_jr_vec3(r, o, "velocity", FL_JR_ANY, c->velocity) ||
+      !fl_jr_number(r, o, "damping", FL_JR_NONNEG, &c->damping) ||
+      !fl_jr_number(r, o, "thickness", FL_JR_NONNEG, &c->thickness) ||
+      !fl_jr_floats(r, o, "friction", 2, FL_JR_NONNEG, c->friction) ||
+      !fl_jr_enum(r, o, "volume_conservation", VOLUME_CONSERVATION_NAMES, &conservation) ||
+      !fl_jr_number(r, o, "volume_alpha", FL_JR_CLOSED(0, 1), &c->volume_alpha) ||
+      !fl_jr_number(r, o, "measure_after", FL_JR_NONNEG, &c->measure_after) ||
+      !resolve_path(r, o, path_suffix, c->path))
+    return false;
+  c->volume_conservation = (fl_volume_conservation)conservation;
+  return true;
+}
+
+/* Reads a softbody's or balloon's "shape" (default: the type's first shape name), checks the
+ * object's keys against that shape's table and, for "mesh" and "tetgen", requires "path". */
+static bool parse_body_shape(const fl_jr *r, const cJSON *o, fl_object_type type, fl_body_shape *shape)
+{
+  const char *const *names = body_shape_names(type);
+  const char *type_name = fl_object_type_name(type);
+  int s = 0;
+  if (!fl_jr_enum(r, o, "shape", names, &s)) return false;
+  *shape = body_shape_of(names[s]);
+  char what[64];
+  bool vowel = strchr("aeiou", names[s][0]) != NULL;
+  snprintf(what, sizeof what, "for a%s %s %s", vowel ? "n" : "", names[s], type_name);
+  if (!fl_jr_object(r, o, body_keys(type, *shape), what)) return false;
+  if (*shape == FL_BODY_MESH || *shape == FL_BODY_TETGEN) {
+    char hint[96];
+    snprintf(hint, sizeof hint, "(a %s %s needs \"path\": %s)", names[s], type_name,
+             *shape == FL_BODY_MESH ? "an .obj file" : "a TetGen .node file");
+    return fl_jr_require(r, o, "path", hint);
+  }
+  return true;
+}
+
+static bool parse_softbody(const fl_jr *r, const cJSON *o, fl_softbody_desc *b)
+{
+  *b = (fl_softbody_desc){
+      .shape = FL_BODY_SPHERE,
+      .half_extents = {0.3f, 0.3f, 0.3f},
+      .minor_radius = 0.2f,
+      .resolution = 8,
+      .density = 1000.0f,
+      .model = FL_SOFT_MODEL_XPBD,
+      .edge_compliance = 1e-5f,
+      .volume_compliance = 0.0f,
+      .youngs_modulus = 1e5f,
+      .poisson_ratio = 0.4f,
+      .render_detail = 32,
+  };
+  /* 0.49 rounds up to a float above the double 0.49; the bound is that float, so 0.49 passes. */
+  static const fl_jr_range POISSON = {0.0, (double)0.49f, false, false};
+  int model = (int)b->model;
+  if (!parse_body_shape(r, o, FL_OBJECT_SOFTBODY, &b->shape) ||
+      !parse_body_common(r, o, b->shape == FL_BODY_TETGEN ? ".node" : NULL, &b->common) ||
+      !fl_jr_vec3(r, o, "half_extents", FL_JR_POSITIVE, b->half_extents) ||
+      !fl_jr_number(r, o, "minor_radius", FL_JR_POSITIVE, &b->minor_radius) ||
+      !fl_jr_uint(r, o, "resolution", 2, 64, &b->resolution) ||
+      !fl_jr_number(r, o, "density", FL_JR_POSITIVE, &b->density) ||
+      !fl_jr_enum(r, o, "model", SOFT_MODEL_NAMES, &model) ||
+      !fl_jr_number(r, o, "edge_compliance", FL_JR_NONNEG, &b->edge_compliance) ||
+      !fl_jr_number(r, o, "volume_compliance", FL_JR_NONNEG, &b->volume_compliance) ||
+      !fl_jr_number(r, o, "youngs_modulus", FL_JR_POSITIVE, &b->youngs_modulus) ||
+      !fl_jr_number(r, o, "poisson_ratio", POISSON, &b->poisson_ratio) ||
+      !fl_jr_uint(r, o, "render_detail", 4, 256, &b->render_detail))
+    return false;
+  b->model = (fl_soft_model)model;
+  if (b->shape == FL_BODY_TORUS && !(b->minor_radius < b->common.radius))
+    return fl_jr_fail(r, "minor_radius", "expected a number < radius (%g), got %g",
+                      (double)b->common.radius, (double)b->minor_radius);
+  return true;
+}
+
+static bool parse_balloon(const fl_jr *r, const cJSON *o, fl_balloon_desc *b)
+{
+  *b = (fl_balloon_desc){
+      .shape = FL_BODY_ICOSPHERE,
+      .subdivisions = 3,
+      .mass = 0.1f,
+      .stretch_compliance = 1e-4f,
+      .bend_compliance = 0.1f,
+      .bending = FL_BENDING_ISOMETRIC,
+      .pressure = 1.0f,
+      .pressure_compliance = 0.0f,
+  };
+  int bending = (int)b->bending;
+  if (!parse_body_shape(r, o, FL_OBJECT_BALLOON, &b->shape) ||
+      !parse_body_common(r, o, NULL, &b->common) ||
+      !fl_jr_uint(r, o, "subdivisions", 0, 6, &b->subdivisions) ||
+      !fl_jr_number(r, o, "mass", FL_JR_POSITIVE, &b->mass) ||
+      !fl_jr_number(r, o, "stretch_compliance", FL_JR_NONNEG, &b->stretch_compliance) ||
+      !fl_jr_number(r, o, "bend_compliance", FL_JR_NONNEG, &b->bend_compliance) ||
+      !fl_jr_enum(r, o, "bending", BENDING_NAMES, &bending) ||
+      !fl_jr_number(r, o, "pressure", FL_JR_CLOSED(0.1, 10), &b->pressure) ||
+      !fl_jr_number(r, o, "pressure_compliance", FL_JR_NONNEG, &b->pressure_compliance))
+    return false;
+  b->bending = (fl_bending_model)bending;
+  return true;
+}
+
 bool fl_scene_parse_object(const fl_jr *r, const cJSON *object, int index, fl_scene_object *out)
 {
   char got[128], list[256];
@@ -426,6 +660,8 @@ bool fl_scene_parse_object(const fl_jr *r, const cJSON *object, int index, fl_sc
   case FL_OBJECT_COLLIDER: return parse_collider(r, object, &out->collider);
   case FL_OBJECT_CLOTH: return parse_cloth(r, object, &out->cloth);
   case FL_OBJECT_MASS_SPRING: return parse_mass_spring(r, object, &out->mass_spring);
+  case FL_OBJECT_SOFTBODY: return parse_softbody(r, object, &out->softbody);
+  case FL_OBJECT_BALLOON: return parse_balloon(r, object, &out->balloon);
   default: return fl_jr_fail(r, "type", "object type '%s' is not built yet", TYPES[t].name);
   }
 }

@@ -9,6 +9,8 @@
 #include "sim/common/sdf_cpu.h"
 #include "sim/massspring/ms_object.h"
 #include "sim/particles/particles.h"
+#include "sim/softbody/body_build.h"
+#include "sim/softbody/tetrahedralize.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -33,7 +35,8 @@ struct fl_world {
   fl_gpu_mesh collider_meshes[FL_SCENE_MAX_OBJECTS]; /* zeroed for planes (not drawn) */
   fl_particles particles[FL_SCENE_MAX_OBJECTS];
   uint32_t particle_count;
-  fl_cloth_system cloth;                              /* every cloth object; cloth.gpu NULL when none */
+  fl_cloth_system cloth;                              /* every cloth, soft body and balloon (XPBD) object;
+                                                       * cloth.gpu NULL when none */
   fl_ms_pipelines ms_pipelines;                       /* made with the first mass_spring object */
   fl_ms_object ms[FL_SCENE_MAX_OBJECTS];
   uint32_t ms_count;
@@ -94,7 +97,9 @@ bool fl_world_create(fl_gpu *gpu, const fl_scene *scene, fl_world **out)
        fl_buffer_upload(gpu, &w->colliders, 0, w->colliders_cpu, sizeof w->colliders_cpu);
   fl_cloth_desc cloth_descs[FL_SCENE_MAX_OBJECTS];
   char cloth_names[FL_SCENE_MAX_OBJECTS][FL_SCENE_NAME_MAX];
-  uint32_t cloth_count = 0;
+  uint32_t cloth_count = 0, body_count = 0;
+  fl_body_build *bodies = calloc(FL_SCENE_MAX_OBJECTS, sizeof *bodies);
+  if (!bodies) ok = fl_error_set("out of host memory");
   for (uint32_t i = 0; i < scene->object_count && ok; i++) {
     const fl_scene_object *o = &scene->objects[i];
     if (o->type == FL_OBJECT_COLLIDER) continue;
@@ -112,13 +117,19 @@ bool fl_world_create(fl_gpu *gpu, const fl_scene *scene, fl_world **out)
       ok = ok && fl_ms_object_create(gpu, &w->ms_pipelines, &w->mesh_normals, &o->mass_spring, &scene->sim, o->name,
                                      &w->ms[w->ms_count]);
       w->objects[w->object_count++] = (fl_world_object){o->type, w->ms_count++, i};
+    } else if (o->type == FL_OBJECT_SOFTBODY || o->type == FL_OBJECT_BALLOON) {
+      ok = o->type == FL_OBJECT_SOFTBODY ? fl_softbody_build(&o->softbody, o->name, &bodies[body_count])
+                                         : fl_balloon_build(&o->balloon, o->name, &bodies[body_count]);
+      w->objects[w->object_count++] = (fl_world_object){o->type, body_count++, i};
     } else {
       ok = fl_error_set("object \"%s\": type %s is not built yet", o->name, fl_object_type_name(o->type));
     }
   }
-  if (ok && cloth_count)
+  if (ok && cloth_count + body_count)
     ok = fl_cloth_system_create(gpu, &w->mesh_normals, cloth_descs, (const char(*)[FL_SCENE_NAME_MAX])cloth_names,
-                                cloth_count, &w->colliders, &w->cloth);
+                                cloth_count, bodies, body_count, &w->colliders, &w->cloth);
+  for (uint32_t k = 0; k < body_count; k++) fl_body_build_free(&bodies[k]);
+  free(bodies);
   /* Everything made of particles can be grabbed with the mouse. */
   ok = ok && fl_picker_create(gpu, &w->picker);
   for (uint32_t i = 0; i < w->particle_count && ok; i++)
@@ -191,7 +202,8 @@ uint32_t fl_world_views(const fl_world *w, uint32_t slot, fl_render_view *out, u
                           .indices = &m->indices, .count = 3 * m->triangle_count,
                           .color = {0.55f, 0.6f, 0.7f, 1.0f}};
     if (w->colliders_cpu[c].info[1]) v->color[3] = 0.0f; /* containers are not drawn */
-    for (int a = 0; a < 3; a++) v->offset[a] = w->colliders_cpu[c].velocity[a] * w->slot_time[slot];
+    float moved = fl_collider_moved_time_cpu(&w->colliders_cpu[c], w->slot_time[slot]);
+    for (int a = 0; a < 3; a++) v->offset[a] = w->colliders_cpu[c].velocity[a] * moved;
   }
   static const float palette[4][3] = {{0.25f, 0.55f, 0.95f}, {0.95f, 0.35f, 0.3f},
                                       {0.35f, 0.8f, 0.45f}, {0.9f, 0.8f, 0.3f}};
@@ -199,10 +211,21 @@ uint32_t fl_world_views(const fl_world *w, uint32_t slot, fl_render_view *out, u
   for (uint32_t o = 0; w->cloth.gpu && o < cb->object_count && n < max; o++) {
     uint32_t first = w->cloth.object_first_triangle[o], count = w->cloth.object_triangles[o];
     static const float cloth_palette[3][3] = {{0.85f, 0.25f, 0.2f}, {0.95f, 0.75f, 0.3f}, {0.3f, 0.55f, 0.85f}};
-    const float *c = cloth_palette[o % 3];
-    out[n++] = (fl_render_view){.kind = FL_VIEW_MESH, .positions = &w->cloth.snapshot[slot],
-                                .normals = &w->cloth.normals[slot], .indices = &w->cloth.triangles,
-                                .first = 3 * first, .count = 3 * count, .color = {c[0], c[1], c[2], 1.0f}};
+    /* soft bodies in gummy colours, balloons in bright ones */
+    static const float body_palette[5][3] = {
+        {0.9f, 0.15f, 0.2f}, {0.3f, 0.8f, 0.25f}, {0.98f, 0.6f, 0.1f}, {0.95f, 0.85f, 0.2f}, {0.6f, 0.3f, 0.85f}};
+    const float *c = o < cb->cloth_count ? cloth_palette[o % 3] : body_palette[(o - cb->cloth_count) % 5];
+    const fl_gpu_mesh *skinned = NULL;
+    for (uint32_t k = 0; k < w->cloth.skin_count; k++)
+      if (w->cloth.skins[k].object == o) skinned = &w->cloth.skins[k].mesh[slot];
+    if (skinned)
+      out[n++] = (fl_render_view){.kind = FL_VIEW_MESH, .positions = &skinned->positions,
+                                  .normals = &skinned->normals, .indices = &skinned->indices,
+                                  .count = 3 * skinned->triangle_count, .color = {c[0], c[1], c[2], 1.0f}};
+    else
+      out[n++] = (fl_render_view){.kind = FL_VIEW_MESH, .positions = &w->cloth.snapshot[slot],
+                                  .normals = &w->cloth.normals[slot], .indices = &w->cloth.triangles,
+                                  .first = 3 * first, .count = 3 * count, .color = {c[0], c[1], c[2], 1.0f}};
   }
   for (uint32_t i = 0; i < w->ms_count && n < max; i++) {
     /* one colour per integrator; a reset object flashes red */
@@ -282,14 +305,22 @@ void fl_world_release(fl_world *w) { fl_picker_release(&w->picker); }
 
 bool fl_world_holding(const fl_world *w) { return w->picker.held; }
 
+/* The XPBD system's object index of world object `index` (cloth, soft body or balloon). */
+static uint32_t xpbd_object(const fl_world *w, uint32_t index)
+{
+  const fl_world_object *o = &w->objects[index];
+  return o->type == FL_OBJECT_CLOTH ? o->index : w->cloth.build.cloth_count + o->index;
+}
+
 bool fl_world_read_state(fl_world *w, uint32_t index, float (**pos)[4], float (**vel)[4], uint32_t *count)
 {
   if (index >= w->object_count) return fl_error_set("no object %u", index);
   const fl_buffer *pb, *vb;
   VkDeviceSize offset = 0;
   uint32_t n;
-  if (w->objects[index].type == FL_OBJECT_CLOTH) {
-    const fl_gpu_cloth_object *o = &w->cloth.build.objects[w->objects[index].index];
+  fl_object_type type = w->objects[index].type;
+  if (type == FL_OBJECT_CLOTH || type == FL_OBJECT_SOFTBODY || type == FL_OBJECT_BALLOON) {
+    const fl_gpu_cloth_object *o = &w->cloth.build.objects[xpbd_object(w, index)];
     pb = &w->cloth.pos;
     vb = &w->cloth.vel;
     offset = (VkDeviceSize)o->grid[0] * 16;
@@ -344,6 +375,61 @@ static bool cloth_stats(fl_world *w, uint32_t cloth_object, fl_object_stats *s)
   return true;
 }
 
+/* 1 - the smallest volume over the largest one seen since measure_after (a body state). */
+static double worst_volume_loss(const float state[4])
+{
+  return state[2] < 1e29f && state[3] > 0 ? 1.0 - (double)state[2] / state[3] : 0.0;
+}
+
+/* Soft body and balloon report fields: surface volume now, rest and target
+ * volume, the worst loss tracked on the GPU, and (soft bodies) the tet
+ * volume ratios over its tets (one record per tet: volume or NH hydrostatic). */
+static bool body_stats(fl_world *w, uint32_t body, const float (*pos)[4], fl_object_stats *s)
+{
+  const fl_cloth_build *b = &w->cloth.build;
+  const fl_gpu_body *rec = &b->bodies[body];
+  float(*state)[4] = malloc((size_t)b->body_count * FL_BODY_STATE_VEC4S * 16);
+  if (!state) return fl_error_set("out of host memory for body stats");
+  if (!fl_cloth_read_body_state(&w->cloth, state)) {
+    free(state);
+    return false;
+  }
+  uint32_t first = rec->range[0];
+  s->has_volume = true;
+  /* the surface's enclosed volume, with indices local to the body's readback */
+  uint32_t *local = malloc((size_t)rec->range[3] * 3 * sizeof *local);
+  if (!local) {
+    free(state);
+    return fl_error_set("out of host memory for body stats");
+  }
+  for (uint32_t i = 0; i < rec->range[3] * 3; i++) local[i] = b->triangles[3 * (size_t)rec->range[2] + i] - first;
+  double v = fl_mesh_volume(pos, local, rec->range[3]);
+  free(local);
+  s->volume = v;
+  s->rest_volume = rec->volume[0];
+  s->target_volume = (double)rec->volume[0] * rec->volume[1];
+  s->worst_volume_loss = worst_volume_loss(state[body]);
+  s->largest_volume_ratio = state[body][3];
+  static const char *const modes[] = {"none", "global", "local"};
+  s->volume_conservation = modes[(int)rec->conserve[0] % 3];
+  free(state);
+  s->has_tets = b->tet.count > 0;
+  s->tet_ratio_min = INFINITY;
+  s->tet_ratio_max = -INFINITY;
+  for (uint32_t c = 0; c < b->tet.count; c++) {
+    const fl_gpu_tet *t = &b->tets[c];
+    if (t->idx[0] < first || t->idx[0] >= first + rec->range[1] || t->params[2] == (float)FL_TET_NH_DEVIATORIC) continue;
+    double ratio = fl_tet_volume(pos[t->idx[0] - first], pos[t->idx[1] - first], pos[t->idx[2] - first],
+                                 pos[t->idx[3] - first]) / t->params[0];
+    s->tets++;
+    s->inverted_tets += ratio <= 0;
+    if (ratio < s->tet_ratio_min) s->tet_ratio_min = ratio;
+    if (ratio > s->tet_ratio_max) s->tet_ratio_max = ratio;
+  }
+  s->has_tets = s->tets > 0;
+  return true;
+}
+
 /* Mass-spring report fields: strain, integrator, resets, the last CG solve. */
 static bool mass_spring_stats(fl_world *w, uint32_t ms_index, const float (*pos)[4], fl_object_stats *s)
 {
@@ -388,6 +474,12 @@ bool fl_world_stats(fl_world *w, uint32_t index, fl_object_stats *s)
     free(vel);
     return false;
   }
+  bool is_body = so->type == FL_OBJECT_SOFTBODY || so->type == FL_OBJECT_BALLOON;
+  if (is_body && !body_stats(w, w->objects[index].index, (const float(*)[4])pos, s)) {
+    free(pos);
+    free(vel);
+    return false;
+  }
   if (so->type == FL_OBJECT_MASS_SPRING && !mass_spring_stats(w, w->objects[index].index, (const float(*)[4])pos, s)) {
     free(pos);
     free(vel);
@@ -425,4 +517,21 @@ bool fl_world_stats(fl_world *w, uint32_t index, fl_object_stats *s)
   free(pos);
   free(vel);
   return true;
+}
+
+bool fl_world_volume_losses(fl_world *w, double worst[3])
+{
+  worst[0] = worst[1] = worst[2] = -1;
+  const fl_cloth_build *b = &w->cloth.build;
+  if (!b->body_count) return true;
+  float(*state)[4] = malloc((size_t)b->body_count * FL_BODY_STATE_VEC4S * 16);
+  if (!state) return fl_error_set("out of host memory for body state");
+  bool ok = fl_cloth_read_body_state(&w->cloth, state);
+  for (uint32_t k = 0; ok && k < b->body_count; k++) {
+    int mode = (int)b->bodies[k].conserve[0] % 3;
+    double loss = worst_volume_loss(state[k]);
+    if (loss > worst[mode]) worst[mode] = loss;
+  }
+  free(state);
+  return ok;
 }

@@ -38,6 +38,16 @@ typedef struct {
   /* cloth: */
   bool has_strain, has_min_distance;
   double max_strain, mean_strain, min_distance_nonneighbor;
+  /* softbody, balloon (has_volume): volumes from the surface, the worst loss tracked on the GPU */
+  bool has_volume;
+  double volume, rest_volume, target_volume; /* m^3; target = k_pressure x rest */
+  double worst_volume_loss;   /* 1 - the smallest / the largest volume since measure_after */
+  double largest_volume_ratio;
+  const char *volume_conservation; /* "none", "global" or "local" */
+  /* softbody (has_tets): tet volume / rest volume over its tets */
+  bool has_tets;
+  uint32_t tets, inverted_tets;
+  double tet_ratio_min, tet_ratio_max;
   /* mass_spring (integrator non-NULL): */
   const char *integrator;
   uint32_t resets;            /* divergences detected and reset */
@@ -71,6 +81,10 @@ uint64_t fl_world_largest_buffer(const fl_world *world);
 bool fl_world_read_state(fl_world *world, uint32_t index, float (**pos)[4], float (**vel)[4], uint32_t *count);
 /* Computes the report stats of object `index` (reads back; waits). */
 bool fl_world_stats(fl_world *world, uint32_t index, fl_object_stats *out);
+/* The worst volume loss (1 - smallest / largest volume since measure_after) over the bodies of each
+ * conservation mode: worst[0] none, [1] global, [2] local; -1 where no body
+ * uses the mode. Returns false on a readback failure; waits for the GPU. */
+bool fl_world_volume_losses(fl_world *world, double worst[3]);
 /* Asks to grab the particle nearest the camera within `radius` of a ray (unit
  * direction); recorded into the next frame, read back when its slot is done. */
 void fl_world_pick(fl_world *world, const float origin[3], const float direction[3], float radius);

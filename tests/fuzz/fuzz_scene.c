@@ -2,6 +2,7 @@
  * to the first NUL byte is the scene JSON; NUL-separated strings after it are
  * --set overrides. Every input must either load into a scene that satisfies the
  * documented ranges or fail with one non-empty line. */
+#include "core/file.h"
 #include "core/log.h"
 #include "scene/scene.h"
 
@@ -44,6 +45,59 @@ static void check_sheet(const uint32_t resolution[2], uint32_t max_side, const f
     else if (pin->kind == FL_PIN_COLUMN) check(pin->a >= -1 && pin->a < nx);
     else check(pin->kind == FL_PIN_INDEX && pin->a >= 0 && pin->a < nx * ny);
   }
+}
+
+static bool nonneg(float x) { return x >= 0 && isfinite(x); }
+static bool positive(float x) { return x > 0 && isfinite(x); }
+
+/* What soft bodies and balloons share: positive radius and scale, non-negative damping,
+ * thickness and friction, a known volume conservation with alpha in 0..1, and a path (to an
+ * existing file; tetgen: a ".node" one) exactly for the shapes that read a file. */
+static void check_body_common(const fl_body_common_desc *c, fl_body_shape shape)
+{
+  check_vec_finite(c->center);
+  check_vec_finite(c->velocity);
+  check(positive(c->radius) && positive(c->scale));
+  check(nonneg(c->damping) && nonneg(c->thickness) && nonneg(c->friction[0]) && nonneg(c->friction[1]));
+  check(c->volume_conservation <= FL_VOLUME_CONSERVE_LOCAL);
+  check(c->volume_alpha >= 0 && c->volume_alpha <= 1);
+  check(nonneg(c->measure_after));
+  const char *end = memchr(c->path, 0, sizeof c->path);
+  check(end != NULL);
+  size_t len = (size_t)(end - c->path);
+  if (shape == FL_BODY_MESH || shape == FL_BODY_TETGEN) {
+    check(len > 0 && fl_file_exists(c->path));
+    if (shape == FL_BODY_TETGEN) check(len > 5 && strcmp(c->path + len - 5, ".node") == 0);
+  } else {
+    check(len == 0);
+  }
+}
+
+static void check_softbody(const fl_softbody_desc *b)
+{
+  check(b->shape <= FL_BODY_TETGEN);
+  check_body_common(&b->common, b->shape);
+  for (int k = 0; k < 3; k++) check(positive(b->half_extents[k]));
+  check(positive(b->minor_radius));
+  if (b->shape == FL_BODY_TORUS) check(b->minor_radius < b->common.radius);
+  check(b->resolution >= 2 && b->resolution <= 64);
+  check(positive(b->density));
+  check(b->model == FL_SOFT_MODEL_XPBD || b->model == FL_SOFT_MODEL_NEOHOOKEAN);
+  check(nonneg(b->edge_compliance) && nonneg(b->volume_compliance));
+  check(positive(b->youngs_modulus));
+  check(b->poisson_ratio >= 0 && b->poisson_ratio <= 0.49f);
+  check(b->render_detail >= 4 && b->render_detail <= 256);
+}
+
+static void check_balloon(const fl_balloon_desc *b)
+{
+  check(b->shape == FL_BODY_ICOSPHERE || b->shape == FL_BODY_MESH);
+  check_body_common(&b->common, b->shape);
+  check(b->subdivisions <= 6);
+  check(positive(b->mass));
+  check(nonneg(b->stretch_compliance) && nonneg(b->bend_compliance) && nonneg(b->pressure_compliance));
+  check(b->bending <= FL_BENDING_NONE);
+  check(b->pressure >= 0.1f && b->pressure <= 10);
 }
 
 /* The loaded scene respects every range in scene.h. */
@@ -91,11 +145,16 @@ static void check_scene(const fl_scene *s)
       check(m->cg_iterations >= 1 && m->cg_iterations <= 10000);
       check(m->cg_tolerance > 0 && m->cg_tolerance < 1);
       check(m->divergence_strain > 0 && isfinite(m->divergence_strain));
+    } else if (o->type == FL_OBJECT_SOFTBODY) {
+      check_softbody(&o->softbody);
+    } else if (o->type == FL_OBJECT_BALLOON) {
+      check_balloon(&o->balloon);
     } else {
       check(o->type == FL_OBJECT_COLLIDER);
       const fl_collider_desc *c = &o->collider;
       check(c->friction >= 0);
       check_vec_finite(c->velocity);
+      check(nonneg(c->move_until));
       if (c->shape == FL_SHAPE_PLANE) {
         double len = sqrt((double)c->normal[0] * c->normal[0] +
                           (double)c->normal[1] * c->normal[1] +

@@ -118,7 +118,7 @@ static bool rig_create(fl_gpu *gpu, const char *json, const char *const *overrid
   bool ok = fl_mesh_normals_create(gpu, &r->mn) && fl_profiler_create(gpu, &r->prof) &&
             fl_buffer_create(gpu, sizeof r->colliders, FL_MEMORY_DEVICE, "test colliders", &r->collider_buf) &&
             fl_buffer_upload(gpu, &r->collider_buf, 0, r->colliders, sizeof r->colliders) &&
-            fl_cloth_system_create(gpu, &r->mn, descs, (const char(*)[FL_SCENE_NAME_MAX])names, count,
+            fl_cloth_system_create(gpu, &r->mn, descs, (const char(*)[FL_SCENE_NAME_MAX])names, count, NULL, 0,
                                    &r->collider_buf, &r->sys) &&
             fl_cloth_cpu_create(&r->sys.build, &r->cpu);
   /* Timestamps cost a flush each on lavapipe, and hundreds of substeps go into one

@@ -56,6 +56,8 @@ static bool parse_set(const char *json, const char *set)
 #define C(extra) "{\"objects\": [{\"type\": \"collider\"" extra "}]}"
 #define CL(extra) "{\"objects\": [{\"type\": \"cloth\"" extra "}]}"
 #define MS(extra) "{\"objects\": [{\"type\": \"mass_spring\"" extra "}]}"
+#define SB(extra) "{\"objects\": [{\"type\": \"softbody\"" extra "}]}"
+#define BL(extra) "{\"objects\": [{\"type\": \"balloon\"" extra "}]}"
 
 static void test_malformed_json(void)
 {
@@ -146,10 +148,8 @@ static void test_object_types_and_shapes(void)
 {
   ENSURE_ERR(parse("{\"objects\": [{\"type\": \"teapot\"}]}"),
              "t.json: objects[0].type: unknown object type \"teapot\"", "known: particles, collider");
-  ENSURE_ERR(parse("{\"objects\": [{\"type\": \"softbody\"}]}"),
-             "t.json: objects[0].type: object type 'softbody' is not built yet");
-  ENSURE_ERR(parse("{\"objects\": [{\"type\": \"balloon\"}]}"), "object type 'balloon' is not built yet");
-  ENSURE_ERR(parse("{\"objects\": [{\"type\": \"snow\"}]}"), "object type 'snow' is not built yet");
+  ENSURE_ERR(parse("{\"objects\": [{\"type\": \"snow\"}]}"),
+             "t.json: objects[0].type: object type 'snow' is not built yet");
   ENSURE_ERR(parse("{\"objects\": [{\"name\": \"a\"}]}"),
              "t.json: objects[0]: missing required key \"type\"");
   ENSURE_ERR(parse(C(", \"shape\": \"cone\"")),
@@ -552,6 +552,395 @@ static void test_mass_spring_errors(void)
   ENSURE_ERR(parse(MS(", \"pin\": \"top\"")), "t.json: objects[0].pin: expected an array of pins");
 }
 
+/* The defaults soft bodies and balloons share (scene.h, fl_body_common_desc). */
+static void ensure_body_common_defaults(const fl_body_common_desc *c)
+{
+  ENSURE(c->center[0] == 0 && c->center[1] == 1 && c->center[2] == 0);
+  ENSURE(c->radius == 0.5f && c->path[0] == 0 && c->scale == 1);
+  ENSURE(c->velocity[0] == 0 && c->velocity[1] == 0 && c->velocity[2] == 0);
+  ENSURE(c->damping == 0.1f && c->thickness == 0);
+  ENSURE(c->friction[0] == 0.5f && c->friction[1] == 0.4f);
+  ENSURE(c->volume_conservation == FL_VOLUME_CONSERVE_NONE && c->volume_alpha == 0.25f);
+  ENSURE(c->measure_after == 0);
+}
+
+static void test_softbody_defaults(void)
+{
+  ENSURE_MSG(parse(SB("")), "%s", fl_error_message());
+  ENSURE(g_scene.object_count == 1);
+  const fl_scene_object *o = &g_scene.objects[0];
+  ENSURE(o->type == FL_OBJECT_SOFTBODY && strcmp(o->name, "softbody0") == 0);
+  const fl_softbody_desc *b = &o->softbody;
+  ensure_body_common_defaults(&b->common);
+  ENSURE(b->shape == FL_BODY_SPHERE);
+  ENSURE(b->half_extents[0] == 0.3f && b->half_extents[1] == 0.3f && b->half_extents[2] == 0.3f);
+  ENSURE(b->minor_radius == 0.2f && b->resolution == 8 && b->density == 1000);
+  ENSURE(b->model == FL_SOFT_MODEL_XPBD && b->edge_compliance == 1e-5f && b->volume_compliance == 0);
+  ENSURE(b->youngs_modulus == 1e5f && b->poisson_ratio == 0.4f && b->render_detail == 32);
+  ENSURE(strcmp(fl_object_type_name(FL_OBJECT_SOFTBODY), "softbody") == 0);
+  /* A torus with the default radii (0.2 < 0.5) is fine. */
+  ENSURE_MSG(parse(SB(", \"shape\": \"torus\"")), "%s", fl_error_message());
+  ENSURE(g_scene.objects[0].softbody.shape == FL_BODY_TORUS);
+}
+
+static void test_softbody_keys(void)
+{
+  ENSURE_MSG(parse(SB(", \"name\": \"jelly\", \"shape\": \"torus\", \"center\": [1, 2, 3], \"radius\": 0.8,"
+                      " \"minor_radius\": 0.3, \"resolution\": 64, \"density\": 500, \"model\": \"neohookean\","
+                      " \"edge_compliance\": 1e-3, \"volume_compliance\": 2e-4, \"youngs_modulus\": 2e6,"
+                      " \"poisson_ratio\": 0.49, \"velocity\": [0, -1, 2], \"damping\": 0, \"thickness\": 0.05,"
+                      " \"friction\": [0.9, 0.7], \"volume_conservation\": \"local\", \"volume_alpha\": 1,"
+                      " \"render_detail\": 256, \"measure_after\": 1.5")),
+             "%s", fl_error_message());
+  const fl_softbody_desc *b = &g_scene.objects[0].softbody;
+  ENSURE(strcmp(g_scene.objects[0].name, "jelly") == 0);
+  ENSURE(b->shape == FL_BODY_TORUS && b->model == FL_SOFT_MODEL_NEOHOOKEAN);
+  ENSURE(b->common.center[0] == 1 && b->common.center[1] == 2 && b->common.center[2] == 3);
+  ENSURE(b->common.radius == 0.8f && b->minor_radius == 0.3f);
+  ENSURE(b->resolution == 64 && b->density == 500 && b->render_detail == 256);
+  ENSURE(b->edge_compliance == 1e-3f && b->volume_compliance == 2e-4f);
+  ENSURE(b->youngs_modulus == 2e6f && b->poisson_ratio == 0.49f);
+  ENSURE(b->common.velocity[1] == -1 && b->common.velocity[2] == 2);
+  ENSURE(b->common.damping == 0 && b->common.thickness == 0.05f);
+  ENSURE(b->common.friction[0] == 0.9f && b->common.friction[1] == 0.7f);
+  ENSURE(b->common.volume_conservation == FL_VOLUME_CONSERVE_LOCAL && b->common.volume_alpha == 1);
+  ENSURE(b->common.measure_after == 1.5f);
+  /* The other ends of the ranges and the other enum values. */
+  ENSURE_MSG(parse(SB(", \"shape\": \"box\", \"half_extents\": [0.1, 0.2, 0.3], \"resolution\": 2,"
+                      " \"render_detail\": 4, \"model\": \"xpbd\", \"poisson_ratio\": 0, \"volume_alpha\": 0,"
+                      " \"volume_conservation\": \"global\", \"thickness\": 0, \"friction\": [0, 0]")),
+             "%s", fl_error_message());
+  b = &g_scene.objects[0].softbody;
+  ENSURE(b->shape == FL_BODY_BOX && b->model == FL_SOFT_MODEL_XPBD);
+  ENSURE(b->half_extents[0] == 0.1f && b->half_extents[1] == 0.2f && b->half_extents[2] == 0.3f);
+  ENSURE(b->resolution == 2 && b->render_detail == 4 && b->poisson_ratio == 0);
+  ENSURE(b->common.volume_conservation == FL_VOLUME_CONSERVE_GLOBAL && b->common.volume_alpha == 0);
+  ENSURE_MSG(parse(SB(", \"shape\": \"sphere\", \"radius\": 2, \"volume_conservation\": \"none\"")), "%s",
+             fl_error_message());
+  ENSURE(g_scene.objects[0].softbody.shape == FL_BODY_SPHERE && g_scene.objects[0].softbody.common.radius == 2);
+  ENSURE(g_scene.objects[0].softbody.common.volume_conservation == FL_VOLUME_CONSERVE_NONE);
+  /* --set reaches softbody keys; a key of another shape is named once the shape is set. */
+  const char *sets[] = {"objects.softbody0.shape=box", "objects.softbody0.half_extents=[1, 2, 3]",
+                        "objects.softbody0.model=neohookean"};
+  ENSURE_MSG(fl_scene_parse(SB(""), "t.json", sets, 3, &g_scene), "%s", fl_error_message());
+  b = &g_scene.objects[0].softbody;
+  ENSURE(b->shape == FL_BODY_BOX && b->half_extents[2] == 3 && b->model == FL_SOFT_MODEL_NEOHOOKEAN);
+  ENSURE_ERR(parse_set(SB(""), "objects.softbody0.half_extents=[1, 1, 1]"),
+             "--set objects.softbody0.half_extents=[1, 1, 1]: unknown key \"half_extents\" in objects.softbody0",
+             "known: type, name, shape, center");
+}
+
+static void test_softbody_errors(void)
+{
+  /* Unknown keys, and keys of another shape (as for colliders). */
+  ENSURE_ERR(parse(SB(", \"radiuss\": 1")), "t.json: objects[0]: unknown key \"radiuss\" for a sphere softbody",
+             "known: type, name, shape, center, density");
+  ENSURE_ERR(parse(SB(", \"half_extents\": [1, 1, 1]")),
+             "t.json: objects[0]: unknown key \"half_extents\" for a sphere softbody");
+  ENSURE_ERR(parse(SB(", \"shape\": \"box\", \"radius\": 1")),
+             "t.json: objects[0]: unknown key \"radius\" for a box softbody");
+  ENSURE_ERR(parse(SB(", \"minor_radius\": 0.1")), "unknown key \"minor_radius\" for a sphere softbody");
+  ENSURE_ERR(parse(SB(", \"path\": \"a.obj\"")), "t.json: objects[0]: unknown key \"path\" for a sphere softbody");
+  ENSURE_ERR(parse(SB(", \"scale\": 2")), "unknown key \"scale\" for a sphere softbody");
+  ENSURE_ERR(parse(SB(", \"shape\": \"tetgen\", \"path\": \"a.node\", \"resolution\": 8")),
+             "t.json: objects[0]: unknown key \"resolution\" for a tetgen softbody");
+  ENSURE_ERR(parse(SB(", \"shape\": \"mesh\", \"path\": \"a.obj\", \"render_detail\": 8")),
+             "t.json: objects[0]: unknown key \"render_detail\" for a mesh softbody");
+  ENSURE_ERR(parse(SB(", \"subdivisions\": 2")), "unknown key \"subdivisions\" for a sphere softbody");
+  /* Each enum. */
+  ENSURE_ERR(parse(SB(", \"shape\": \"cone\"")),
+             "t.json: objects[0].shape: expected one of: sphere, box, torus, mesh, tetgen; got \"cone\"");
+  ENSURE_ERR(parse(SB(", \"shape\": \"icosphere\"")), "objects[0].shape: expected one of: sphere, box",
+             "got \"icosphere\"");
+  ENSURE_ERR(parse(SB(", \"shape\": 1")), "objects[0].shape: expected one of: sphere", "got 1");
+  ENSURE_ERR(parse(SB(", \"model\": \"fem\"")), "t.json: objects[0].model: expected one of: xpbd, neohookean; got \"fem\"");
+  ENSURE_ERR(parse(SB(", \"volume_conservation\": \"all\"")),
+             "t.json: objects[0].volume_conservation: expected one of: none, global, local; got \"all\"");
+  /* Ranges, with the exact messages. */
+  ENSURE_ERR(parse(SB(", \"radius\": 0")), "t.json: objects[0].radius: expected a number > 0, got 0");
+  ENSURE_ERR(parse(SB(", \"radius\": 1e-50")), "t.json: objects[0].radius: expected a number > 0, got 1e-50, "
+                                               "which is 0 as a 32-bit float");
+  ENSURE_ERR(parse(SB(", \"shape\": \"box\", \"half_extents\": [1, -1, 1]")),
+             "t.json: objects[0].half_extents[1]: expected a number > 0, got -1");
+  ENSURE_ERR(parse(SB(", \"shape\": \"torus\", \"minor_radius\": 0")),
+             "t.json: objects[0].minor_radius: expected a number > 0, got 0");
+  ENSURE_ERR(parse(SB(", \"resolution\": 1")), "t.json: objects[0].resolution: expected an integer in 2..64, got 1");
+  ENSURE_ERR(parse(SB(", \"resolution\": 65")), "t.json: objects[0].resolution: expected an integer in 2..64, got 65");
+  ENSURE_ERR(parse(SB(", \"resolution\": 8.5")), "t.json: objects[0].resolution: expected an integer in 2..64, got 8.5");
+  ENSURE_ERR(parse(SB(", \"density\": 0")), "t.json: objects[0].density: expected a number > 0, got 0");
+  ENSURE_ERR(parse(SB(", \"edge_compliance\": -1e-6")),
+             "t.json: objects[0].edge_compliance: expected a number >= 0, got -1e-06");
+  ENSURE_ERR(parse(SB(", \"volume_compliance\": -1")),
+             "t.json: objects[0].volume_compliance: expected a number >= 0, got -1");
+  ENSURE_ERR(parse(SB(", \"youngs_modulus\": 0")), "t.json: objects[0].youngs_modulus: expected a number > 0, got 0");
+  ENSURE_ERR(parse(SB(", \"youngs_modulus\": 1e39")),
+             "t.json: objects[0].youngs_modulus: expected a number > 0 (finite, within +-3.4e38), got 1e+39");
+  ENSURE_ERR(parse(SB(", \"poisson_ratio\": 0.5")),
+             "t.json: objects[0].poisson_ratio: expected a number in 0..0.49, got 0.5");
+  ENSURE_ERR(parse(SB(", \"poisson_ratio\": 0.4901")),
+             "t.json: objects[0].poisson_ratio: expected a number in 0..0.49, got 0.4901");
+  ENSURE_ERR(parse(SB(", \"poisson_ratio\": -0.1")),
+             "t.json: objects[0].poisson_ratio: expected a number in 0..0.49, got -0.1");
+  ENSURE_ERR(parse(SB(", \"render_detail\": 3")),
+             "t.json: objects[0].render_detail: expected an integer in 4..256, got 3");
+  ENSURE_ERR(parse(SB(", \"render_detail\": 257")),
+             "t.json: objects[0].render_detail: expected an integer in 4..256, got 257");
+  ENSURE_ERR(parse(SB(", \"damping\": -0.1")), "t.json: objects[0].damping: expected a number >= 0, got -0.1");
+  ENSURE_ERR(parse(SB(", \"thickness\": -0.01")), "t.json: objects[0].thickness: expected a number >= 0, got -0.01");
+  ENSURE_ERR(parse(SB(", \"friction\": [0.5, -1]")), "t.json: objects[0].friction[1]: expected a number >= 0, got -1");
+  ENSURE_ERR(parse(SB(", \"friction\": 0.5")),
+             "t.json: objects[0].friction: expected an array of 2 numbers, each a number >= 0, got 0.5");
+  ENSURE_ERR(parse(SB(", \"volume_alpha\": 1.5")), "t.json: objects[0].volume_alpha: expected a number in 0..1, got 1.5");
+  ENSURE_ERR(parse(SB(", \"volume_alpha\": -0.5")), "t.json: objects[0].volume_alpha: expected a number in 0..1, got -0.5");
+  ENSURE_ERR(parse(SB(", \"measure_after\": -1")), "t.json: objects[0].measure_after: expected a number >= 0, got -1");
+  ENSURE_ERR(parse(SB(", \"center\": [0, 1]")), "t.json: objects[0].center: expected an array of 3 numbers");
+  ENSURE_ERR(parse(SB(", \"velocity\": [0, \"x\", 0]")), "t.json: objects[0].velocity[1]: expected a number, got \"x\"");
+  ENSURE_ERR(parse(SB(", \"shape\": \"mesh\", \"path\": \"a.obj\", \"scale\": 0")),
+             "t.json: objects[0].scale: expected a number > 0, got 0");
+  /* A torus's tube must be thinner than its major radius. */
+  ENSURE_ERR(parse(SB(", \"shape\": \"torus\", \"radius\": 0.5, \"minor_radius\": 0.5")),
+             "t.json: objects[0].minor_radius: expected a number < radius (0.5), got 0.5");
+  ENSURE_ERR(parse(SB(", \"shape\": \"torus\", \"radius\": 0.1")),
+             "t.json: objects[0].minor_radius: expected a number < radius (0.1), got 0.2");
+  /* mesh and tetgen need a path; tetgen's ends in ".node"; the file must exist. */
+  ENSURE_ERR(parse(SB(", \"shape\": \"mesh\"")),
+             "t.json: objects[0]: missing required key \"path\" (a mesh softbody needs \"path\": an .obj file)");
+  ENSURE_ERR(parse(SB(", \"shape\": \"tetgen\"")),
+             "t.json: objects[0]: missing required key \"path\" (a tetgen softbody needs \"path\": a TetGen .node file)");
+  ENSURE_ERR(parse(SB(", \"shape\": \"tetgen\", \"path\": \"beam.ele\"")),
+             "t.json: objects[0].path: expected a path ending in \".node\", got \"beam.ele\"");
+  ENSURE_ERR(parse(SB(", \"shape\": \"tetgen\", \"path\": \".node\"")),
+             "t.json: objects[0].path: expected a path ending in \".node\", got \".node\"");
+  ENSURE_ERR(parse(SB(", \"shape\": \"mesh\", \"path\": \"\"")),
+             "t.json: objects[0].path: expected a string (1..255 bytes, no control characters), got \"\"");
+  ENSURE_ERR(parse(SB(", \"shape\": \"mesh\", \"path\": 5")), "t.json: objects[0].path: expected a string, got 5");
+  use_source_dir();
+  char want[1200];
+  snprintf(want, sizeof want, "t.json: objects[0].path: cannot find 'no_such_mesh.obj' (looked next to the scene and in %s)",
+           fl_data_dir());
+  ENSURE_ERR(parse(SB(", \"shape\": \"mesh\", \"path\": \"no_such_mesh.obj\"")), want);
+  ENSURE_ERR(parse(SB(", \"shape\": \"tetgen\", \"path\": \"/nonexistent/dir/x.node\"")),
+             "t.json: objects[0].path: cannot find '/nonexistent/dir/x.node'");
+  char long_path[300];
+  memset(long_path, 'a', sizeof long_path);
+  long_path[sizeof long_path - 1] = 0;
+  char json[512];
+  snprintf(json, sizeof json, SB(", \"shape\": \"mesh\", \"path\": \"%s\""), long_path);
+  ENSURE_ERR(parse(json), "t.json: objects[0].path: expected a string (1..255 bytes, no control characters)");
+}
+
+static void test_balloon_defaults(void)
+{
+  ENSURE_MSG(parse(BL("")), "%s", fl_error_message());
+  ENSURE(g_scene.object_count == 1);
+  const fl_scene_object *o = &g_scene.objects[0];
+  ENSURE(o->type == FL_OBJECT_BALLOON && strcmp(o->name, "balloon0") == 0);
+  const fl_balloon_desc *b = &o->balloon;
+  ensure_body_common_defaults(&b->common);
+  ENSURE(b->shape == FL_BODY_ICOSPHERE && b->subdivisions == 3 && b->mass == 0.1f);
+  ENSURE(b->stretch_compliance == 1e-4f && b->bend_compliance == 0.1f && b->bending == FL_BENDING_ISOMETRIC);
+  ENSURE(b->pressure == 1 && b->pressure_compliance == 0);
+  ENSURE(strcmp(fl_object_type_name(FL_OBJECT_BALLOON), "balloon") == 0);
+}
+
+static void test_balloon_keys(void)
+{
+  ENSURE_MSG(parse(BL(", \"name\": \"red\", \"shape\": \"icosphere\", \"subdivisions\": 6, \"center\": [0, 2, 0],"
+                      " \"radius\": 0.3, \"mass\": 0.05, \"stretch_compliance\": 0, \"bend_compliance\": 1,"
+                      " \"bending\": \"dihedral\", \"pressure\": 10, \"pressure_compliance\": 1e-3,"
+                      " \"velocity\": [1, 0, 0], \"damping\": 0.5, \"thickness\": 0.02, \"friction\": [0.3, 0.2],"
+                      " \"volume_conservation\": \"global\", \"volume_alpha\": 0.5, \"measure_after\": 0.25")),
+             "%s", fl_error_message());
+  const fl_balloon_desc *b = &g_scene.objects[0].balloon;
+  ENSURE(strcmp(g_scene.objects[0].name, "red") == 0);
+  ENSURE(b->shape == FL_BODY_ICOSPHERE && b->subdivisions == 6 && b->common.center[1] == 2);
+  ENSURE(b->common.radius == 0.3f && b->mass == 0.05f);
+  ENSURE(b->stretch_compliance == 0 && b->bend_compliance == 1 && b->bending == FL_BENDING_DIHEDRAL);
+  ENSURE(b->pressure == 10 && b->pressure_compliance == 1e-3f);
+  ENSURE(b->common.velocity[0] == 1 && b->common.damping == 0.5f && b->common.thickness == 0.02f);
+  ENSURE(b->common.friction[0] == 0.3f && b->common.friction[1] == 0.2f);
+  ENSURE(b->common.volume_conservation == FL_VOLUME_CONSERVE_GLOBAL && b->common.volume_alpha == 0.5f);
+  ENSURE(b->common.measure_after == 0.25f);
+  ENSURE_MSG(parse(BL(", \"subdivisions\": 0, \"pressure\": 0.1, \"bending\": \"none\","
+                      " \"volume_conservation\": \"local\"")),
+             "%s", fl_error_message());
+  b = &g_scene.objects[0].balloon;
+  ENSURE(b->subdivisions == 0 && b->pressure == 0.1f && b->bending == FL_BENDING_NONE);
+  ENSURE(b->common.volume_conservation == FL_VOLUME_CONSERVE_LOCAL);
+  ENSURE_MSG(parse(BL(", \"bending\": \"isometric\", \"volume_conservation\": \"none\"")), "%s", fl_error_message());
+  ENSURE(g_scene.objects[0].balloon.bending == FL_BENDING_ISOMETRIC);
+  /* A mesh balloon from the data directory (any existing file: the parser does not read it). */
+  use_source_dir();
+  ENSURE_MSG(parse(BL(", \"shape\": \"mesh\", \"path\": \"assets/scenes/particles.json\", \"scale\": 2")), "%s",
+             fl_error_message());
+  b = &g_scene.objects[0].balloon;
+  char want[1200];
+  fl_data_path(want, sizeof want, "assets/scenes/particles.json");
+  ENSURE_MSG(b->shape == FL_BODY_MESH && strcmp(b->common.path, want) == 0, "%s", b->common.path);
+  ENSURE(b->common.scale == 2);
+  ENSURE_MSG(parse_set(BL(""), "objects.balloon0.pressure=2"), "%s", fl_error_message());
+  ENSURE(g_scene.objects[0].balloon.pressure == 2);
+}
+
+static void test_balloon_errors(void)
+{
+  ENSURE_ERR(parse(BL(", \"shape\": \"sphere\"")),
+             "t.json: objects[0].shape: expected one of: icosphere, mesh; got \"sphere\"");
+  ENSURE_ERR(parse(BL(", \"bending\": \"cubic\"")),
+             "t.json: objects[0].bending: expected one of: isometric, dihedral, none; got \"cubic\"");
+  ENSURE_ERR(parse(BL(", \"volume_conservation\": 1")),
+             "t.json: objects[0].volume_conservation: expected one of: none, global, local; got 1");
+  ENSURE_ERR(parse(BL(", \"density\": 1")), "t.json: objects[0]: unknown key \"density\" for an icosphere balloon",
+             "known: type, name, shape, center, mass");
+  ENSURE_ERR(parse(BL(", \"path\": \"a.obj\"")), "t.json: objects[0]: unknown key \"path\" for an icosphere balloon");
+  ENSURE_ERR(parse(BL(", \"shape\": \"mesh\", \"path\": \"a.obj\", \"subdivisions\": 2")),
+             "t.json: objects[0]: unknown key \"subdivisions\" for a mesh balloon");
+  ENSURE_ERR(parse(BL(", \"shape\": \"mesh\", \"path\": \"a.obj\", \"radius\": 2")),
+             "t.json: objects[0]: unknown key \"radius\" for a mesh balloon");
+  ENSURE_ERR(parse(BL(", \"shape\": \"mesh\"")),
+             "t.json: objects[0]: missing required key \"path\" (a mesh balloon needs \"path\": an .obj file)");
+  ENSURE_ERR(parse(BL(", \"subdivisions\": 7")), "t.json: objects[0].subdivisions: expected an integer in 0..6, got 7");
+  ENSURE_ERR(parse(BL(", \"subdivisions\": -1")), "t.json: objects[0].subdivisions: expected an integer in 0..6, got -1");
+  ENSURE_ERR(parse(BL(", \"radius\": -1")), "t.json: objects[0].radius: expected a number > 0, got -1");
+  ENSURE_ERR(parse(BL(", \"mass\": 0")), "t.json: objects[0].mass: expected a number > 0, got 0");
+  ENSURE_ERR(parse(BL(", \"stretch_compliance\": -1")),
+             "t.json: objects[0].stretch_compliance: expected a number >= 0, got -1");
+  ENSURE_ERR(parse(BL(", \"bend_compliance\": -1")), "t.json: objects[0].bend_compliance: expected a number >= 0, got -1");
+  ENSURE_ERR(parse(BL(", \"pressure\": 0.09")), "t.json: objects[0].pressure: expected a number in 0.1..10, got 0.09");
+  ENSURE_ERR(parse(BL(", \"pressure\": 10.5")), "t.json: objects[0].pressure: expected a number in 0.1..10, got 10.5");
+  ENSURE_ERR(parse(BL(", \"pressure_compliance\": -1")),
+             "t.json: objects[0].pressure_compliance: expected a number >= 0, got -1");
+  ENSURE_ERR(parse(BL(", \"volume_alpha\": 2")), "t.json: objects[0].volume_alpha: expected a number in 0..1, got 2");
+  ENSURE_ERR(parse(BL(", \"thickness\": -1")), "t.json: objects[0].thickness: expected a number >= 0, got -1");
+  ENSURE_ERR(parse(BL(", \"damping\": -1")), "t.json: objects[0].damping: expected a number >= 0, got -1");
+  ENSURE_ERR(parse(BL(", \"measure_after\": 1e999")),
+             "t.json: objects[0].measure_after: expected a number >= 0 (finite, within +-3.4e38), got a number too large "
+             "to represent");
+  ENSURE_ERR(parse(BL(", \"friction\": [-1, 0]")), "t.json: objects[0].friction[0]: expected a number >= 0, got -1");
+  ENSURE_ERR(parse(BL(", \"shape\": \"mesh\", \"path\": \"a.obj\", \"scale\": -2")),
+             "t.json: objects[0].scale: expected a number > 0, got -2");
+  use_source_dir();
+  char want[1200];
+  snprintf(want, sizeof want, "t.json: objects[0].path: cannot find 'meshes/none.obj' (looked next to the scene and in %s)",
+           fl_data_dir());
+  ENSURE_ERR(parse(BL(", \"shape\": \"mesh\", \"path\": \"meshes/none.obj\"")), want);
+}
+
+/* Writes a small file at dir/rel (making one level of subdirectory when rel has one). */
+static bool write_at(const char *dir, const char *rel, const char *text)
+{
+  char path[512];
+  const char *slash = strchr(rel, '/');
+  if (slash) {
+    snprintf(path, sizeof path, "%s/%.*s", dir, (int)(slash - rel), rel);
+    mkdir(path, 0700);
+  }
+  snprintf(path, sizeof path, "%s/%s", dir, rel);
+  return fl_file_write(path, text, strlen(text));
+}
+
+static void remove_at(const char *dir, const char *rel)
+{
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", dir, rel);
+  unlink(path);
+}
+
+static void test_body_paths(void)
+{
+  use_source_dir();
+  char dir[] = "/tmp/flurry_test_paths_XXXXXX";
+  ENSURE(mkdtemp(dir));
+  ENSURE(write_at(dir, "bear.obj", "v 0 0 0\n"));
+  ENSURE(write_at(dir, "meshes/beam.node", "0 3 0 0\n"));
+  ENSURE(write_at(dir, "assets/particles.json", "{}"));
+  char scene[512], want[1200];
+  snprintf(scene, sizeof scene, "%s/scene.json", dir);
+  /* Next to the scene file, subdirectories included; stored as the path found. */
+  const char text[] =
+      "{\"objects\": [{\"type\": \"softbody\", \"shape\": \"mesh\", \"path\": \"bear.obj\"},"
+      " {\"type\": \"softbody\", \"shape\": \"tetgen\", \"path\": \"meshes/beam.node\"},"
+      " {\"type\": \"balloon\", \"shape\": \"mesh\", \"path\": \"bear.obj\"}]}";
+  ENSURE(fl_file_write(scene, text, sizeof text - 1));
+  ENSURE_MSG(fl_scene_load(scene, NULL, 0, &g_scene), "%s", fl_error_message());
+  snprintf(want, sizeof want, "%s/bear.obj", dir);
+  ENSURE_MSG(strcmp(g_scene.objects[0].softbody.common.path, want) == 0, "%s", g_scene.objects[0].softbody.common.path);
+  ENSURE(strcmp(g_scene.objects[2].balloon.common.path, want) == 0);
+  snprintf(want, sizeof want, "%s/meshes/beam.node", dir);
+  ENSURE(g_scene.objects[1].softbody.shape == FL_BODY_TETGEN);
+  ENSURE_MSG(strcmp(g_scene.objects[1].softbody.common.path, want) == 0, "%s", g_scene.objects[1].softbody.common.path);
+  /* The scene's directory comes before the data directory. */
+  const char both[] = "{\"objects\": [{\"type\": \"softbody\", \"shape\": \"mesh\", \"path\": \"assets/particles.json\"},"
+                      " {\"type\": \"balloon\", \"shape\": \"mesh\", \"path\": \"assets/scenes/particles.json\"}]}";
+  ENSURE(fl_file_write(scene, both, sizeof both - 1));
+  ENSURE_MSG(fl_scene_load(scene, NULL, 0, &g_scene), "%s", fl_error_message());
+  snprintf(want, sizeof want, "%s/assets/particles.json", dir);
+  ENSURE(strcmp(g_scene.objects[0].softbody.common.path, want) == 0);
+  fl_data_path(want, sizeof want, "assets/scenes/particles.json");
+  ENSURE(strcmp(g_scene.objects[1].balloon.common.path, want) == 0);
+  /* Parsing text whose source names the scene file resolves the same way; a source that is no
+   * file (a scene from memory) skips that candidate. */
+  ENSURE_MSG(fl_scene_parse(text, scene, NULL, 0, &g_scene), "%s", fl_error_message());
+  snprintf(want, sizeof want, "%s/bear.obj", dir);
+  ENSURE(strcmp(g_scene.objects[0].softbody.common.path, want) == 0);
+  snprintf(want, sizeof want, "t.json: objects[0].path: cannot find 'bear.obj' (looked next to the scene and in %s)",
+           fl_data_dir());
+  ENSURE_ERR(parse(text), want);
+  /* Absolute paths are kept as they are. */
+  char json[1024];
+  snprintf(json, sizeof json, SB(", \"shape\": \"tetgen\", \"path\": \"%s/meshes/beam.node\""), dir);
+  ENSURE_MSG(parse(json), "%s", fl_error_message());
+  snprintf(want, sizeof want, "%s/meshes/beam.node", dir);
+  ENSURE(strcmp(g_scene.objects[0].softbody.common.path, want) == 0);
+  /* A missing file in a scene loaded from disk names the scene and the path key. */
+  const char missing[] = "{\"objects\": [{\"type\": \"balloon\"}, {\"type\": \"softbody\", \"shape\": \"mesh\","
+                         " \"path\": \"gone.obj\"}]}";
+  ENSURE(fl_file_write(scene, missing, sizeof missing - 1));
+  snprintf(want, sizeof want, "%s: objects[1].path: cannot find 'gone.obj' (looked next to the scene and in %s)", scene,
+           fl_data_dir());
+  ENSURE_ERR(fl_scene_load(scene, NULL, 0, &g_scene), want);
+  /* A directory is not a file. */
+  const char directory[] = "{\"objects\": [{\"type\": \"softbody\", \"shape\": \"mesh\", \"path\": \"meshes\"}]}";
+  ENSURE(fl_file_write(scene, directory, sizeof directory - 1));
+  ENSURE_ERR(fl_scene_load(scene, NULL, 0, &g_scene), "objects[0].path: cannot find 'meshes'");
+  remove_at(dir, "scene.json");
+  remove_at(dir, "bear.obj");
+  remove_at(dir, "meshes/beam.node");
+  remove_at(dir, "assets/particles.json");
+  remove_at(dir, "meshes");
+  remove_at(dir, "assets");
+  rmdir(dir);
+}
+
+static void test_collider_move_until(void)
+{
+  ENSURE_MSG(parse(C(", \"shape\": \"sphere\", \"radius\": 1")), "%s", fl_error_message());
+  ENSURE(g_scene.objects[0].collider.move_until == 0);
+  static const char *const shapes[] = {
+      C(", \"shape\": \"plane\", \"normal\": [0, 1, 0], \"velocity\": [0, 1, 0], \"move_until\": 2.5"),
+      C(", \"shape\": \"sphere\", \"radius\": 1, \"velocity\": [0, 1, 0], \"move_until\": 2.5"),
+      C(", \"shape\": \"box\", \"half_extents\": [1, 1, 1], \"velocity\": [0, 1, 0], \"move_until\": 2.5"),
+      C(", \"shape\": \"capsule\", \"a\": [0, 0, 0], \"b\": [0, 1, 0], \"radius\": 1, \"velocity\": [0, 1, 0],"
+        " \"move_until\": 2.5"),
+  };
+  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+    ENSURE_MSG(parse(shapes[i]), "%s", fl_error_message());
+    ENSURE(g_scene.objects[0].collider.move_until == 2.5f && g_scene.objects[0].collider.velocity[1] == 1);
+  }
+  ENSURE_MSG(parse(C(", \"shape\": \"sphere\", \"radius\": 1, \"move_until\": 0")), "%s", fl_error_message());
+  ENSURE(g_scene.objects[0].collider.move_until == 0);
+  ENSURE_ERR(parse(C(", \"shape\": \"sphere\", \"radius\": 1, \"move_until\": -1")),
+             "t.json: objects[0].move_until: expected a number >= 0, got -1");
+  ENSURE_ERR(parse(C(", \"shape\": \"plane\", \"normal\": [0, 1, 0], \"move_until\": 1e999")),
+             "t.json: objects[0].move_until: expected a number >= 0 (finite, within +-3.4e38), got a number too large "
+             "to represent");
+  ENSURE_ERR(parse(C(", \"shape\": \"plane\", \"normal\": [0, 1, 0], \"move_until\": \"never\"")),
+             "t.json: objects[0].move_until: expected a number >= 0, got \"never\"");
+  ENSURE_MSG(parse_set(C(", \"name\": \"lid\", \"shape\": \"plane\", \"normal\": [0, 1, 0]"), "objects.lid.move_until=3"),
+             "%s", fl_error_message());
+  ENSURE(g_scene.objects[0].collider.move_until == 3);
+}
+
 static void test_builtin_particles(void)
 {
   use_source_dir();
@@ -703,6 +1092,14 @@ static const fl_test_case TESTS[] = {
     {"mass_spring_defaults", test_mass_spring_defaults},
     {"mass_spring_keys", test_mass_spring_keys},
     {"mass_spring_errors", test_mass_spring_errors},
+    {"softbody_defaults", test_softbody_defaults},
+    {"softbody_keys", test_softbody_keys},
+    {"softbody_errors", test_softbody_errors},
+    {"balloon_defaults", test_balloon_defaults},
+    {"balloon_keys", test_balloon_keys},
+    {"balloon_errors", test_balloon_errors},
+    {"body_paths", test_body_paths},
+    {"collider_move_until", test_collider_move_until},
     {"builtin_particles", test_builtin_particles},
     {"load_errors", test_load_errors},
     {"set_overrides", test_set_overrides},

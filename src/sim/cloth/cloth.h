@@ -1,18 +1,23 @@
-/* sim/cloth: XPBD cloth on the GPU (the algorithm: cloth_spec.h).
+/* sim/cloth: the XPBD system on the GPU: cloth (the algorithm: cloth_spec.h),
+ * soft bodies and balloons (sim/softbody/softbody_spec.h).
  *
- * Design: every cloth object of a scene lives in one system: one particle
- * array, one array per constraint family (distance: stretch + shear; bend:
- * dihedral or isometric), coloured at load (cloth_build.c). A substep is an
- * explicit list of passes, one kernel each (shaders/cloth/):
+ * Design: every cloth, soft body and balloon object of a scene lives in one
+ * system: one particle array, one array per constraint family (distance:
+ * stretch + shear + body edges; bend: dihedral or isometric; tet: volume or
+ * Neo-Hookean), coloured at load (cloth_build.c), and one record per closed
+ * body. A substep is an explicit list of passes, one kernel each (shaders/cloth/):
  *   wind_faces + wind_gather  (objects with drag or lift)
  *   predict
- *   per iteration: distance then bend, by colour (distance_gs, bend_gs: one
- *     dispatch per colour) or Jacobi (*_lambda, *_gather, add_delta)
+ *   per iteration: distance, bend, tet, by colour (*_gs: one dispatch per
+ *     colour) or Jacobi (*_lambda, *_gather, add_delta); then body_volume
+ *     (overpressure and surface volume conservation, one workgroup per body)
  *   contacts                  (colliders through common/sdf.glsl, domain walls, friction)
- *   self-collision            (spatial hash; objects with self_collision)
+ *   particle collisions       (spatial hash; self-colliding cloth and every body)
  *   velocity (+ edge_damping, add_delta for the momentum-conserving model)
+ *   body_volume measure       (each body's volume and its worst loss so far)
  * Once a frame the positions are copied into the slot's render snapshot and the
- * mesh normals computed from it (common/face_normals, vertex_normals).
+ * mesh normals computed from it (common/face_normals, vertex_normals); soft
+ * bodies draw a finer surface skinned to their tets (skin.comp).
  * Kernels declare their buffers at fixed binding numbers (cloth/buffers.glsl);
  * descriptor sets are built from each kernel's reflected bindings. */
 #pragma once
@@ -25,7 +30,8 @@
 
 typedef struct {
   fl_pipeline predict, distance_gs, bend_gs, distance_lambda, bend_lambda, distance_gather, bend_gather, add_delta,
-      wind_faces, wind_gather, contacts, velocity, edge_damping, self_collide;
+      wind_faces, wind_gather, contacts, velocity, edge_damping, self_collide, tet_gs, tet_lambda, tet_gather,
+      body_volume, skin;
 } fl_cloth_pipelines;
 
 /* One constraint family's GPU buffers and descriptor sets. */
@@ -34,28 +40,43 @@ typedef struct {
   VkDescriptorSet gs_set, lambda_set, gather_set;
 } fl_cloth_family;
 
+/* A soft body's drawn surface: skinning records and one skinned mesh per frame slot. */
+typedef struct {
+  uint32_t object;               /* the system object it draws */
+  fl_buffer skin;                /* fl_gpu_skin per vertex (global particle indices) */
+  fl_gpu_mesh mesh[FL_GPU_FRAMES_IN_FLIGHT];
+  VkDescriptorSet set[FL_GPU_FRAMES_IN_FLIGHT];
+} fl_cloth_skin;
+
 typedef struct {
   fl_gpu *gpu;
   fl_cloth_build build;          /* the CPU arrays (kept for stats: rest lengths, grids) */
   fl_cloth_pipelines pipes;
   fl_buffer pos, prev, vel, accel, delta, object_of, objects;
   fl_buffer triangles, tri_object, face_force, tri_first, tri_items, face_normals;
-  fl_cloth_family distance, bend;
+  fl_cloth_family distance, bend, tet;
+  fl_buffer contact, bodies, body_state, scratch; /* contact flags; closed bodies (softbody_spec.h) */
+  VkDescriptorSet body_set;
+  fl_cloth_skin skins[FL_SCENE_MAX_OBJECTS];
+  uint32_t skin_count;
   fl_buffer snapshot[FL_GPU_FRAMES_IN_FLIGHT], normals[FL_GPU_FRAMES_IN_FLIGHT];
   fl_mesh_normals_binding normals_binding[FL_GPU_FRAMES_IN_FLIGHT];
   VkDescriptorSet predict_set, add_pos_set, add_vel_set, wind_faces_set, wind_gather_set, contacts_set,
       velocity_set, edge_damping_set, self_collide_set;
   uint32_t object_first_triangle[FL_SCENE_MAX_OBJECTS], object_triangles[FL_SCENE_MAX_OBJECTS]; /* per object */
-  fl_spatial_hash hash;           /* self-collision: built over every cloth particle */
+  fl_spatial_hash hash;           /* particle collisions: built over every particle */
   bool any_wind, any_edge_damping, any_self_collision;
-  float self_cell_size;          /* the largest thickness of the self-colliding objects */
+  float self_cell_size;          /* the largest thickness of the colliding objects */
 } fl_cloth_system;
 
-/* Builds the GPU system for `count` cloth objects (names for error messages);
+/* Builds the GPU system for `count` cloth objects (names for error messages)
+ * and `body_count` soft bodies and balloons (objects count.. after them);
  * `colliders` is the world's collider uniform buffer. */
 bool fl_cloth_system_create(fl_gpu *gpu, const fl_mesh_normals *mn, const fl_cloth_desc *descs,
-                            const char (*names)[FL_SCENE_NAME_MAX], uint32_t count, const fl_buffer *colliders,
-                            fl_cloth_system *out);
+                            const char (*names)[FL_SCENE_NAME_MAX], uint32_t count, const fl_body_build *bodies,
+                            uint32_t body_count, const fl_buffer *colliders, fl_cloth_system *out);
+/* Reads every body's state (FL_BODY_STATE_VEC4S vec4s each; body_count of them). Waits for the GPU. */
+bool fl_cloth_read_body_state(fl_cloth_system *s, float (*state)[4]);
 void fl_cloth_system_destroy(fl_cloth_system *s);
 /* Records one substep of length h ending at time t. When `picker` holds a
  * cloth particle (its last target is the cloth), the drag constraint runs

@@ -347,68 +347,140 @@ static bool colour_family(void *items, size_t item_size, const uint32_t *idx, ui
   return ok;
 }
 
-static bool build_families(fl_cloth_build *b)
+/* Colours one family whose records hold `arity` particle indices, read by `index_of`. */
+static bool colour_records(void *records, size_t record_size, uint32_t count, uint32_t arity,
+                           uint32_t (*index_of)(const void *record, uint32_t k), uint32_t particles,
+                           fl_constraint_family *f, const char *what)
 {
-  uint32_t *idx = alloc_array((uint64_t)b->distance.count * 2, sizeof *idx);
-  if (!idx) return fl_error_set("cloth: out of memory for %u distance constraints", (unsigned)b->distance.count);
-  for (uint32_t c = 0; c < b->distance.count; c++) {
-    idx[2 * (size_t)c] = b->distances[c].ij[0];
-    idx[2 * (size_t)c + 1] = b->distances[c].ij[1];
-  }
-  bool ok = colour_family(b->distances, sizeof *b->distances, idx, 2, b->distance.count,
-                          b->particle_count, &b->distance, "distance");
-  free(idx);
-  if (!ok) return false;
-  idx = alloc_array((uint64_t)b->bend.count * 4, sizeof *idx);
-  if (!idx) return fl_error_set("cloth: out of memory for %u bend constraints", (unsigned)b->bend.count);
-  for (uint32_t c = 0; c < b->bend.count; c++)
-    for (int k = 0; k < 4; k++) idx[4 * (size_t)c + k] = b->bends[c].idx[k];
-  ok = colour_family(b->bends, sizeof *b->bends, idx, 4, b->bend.count, b->particle_count, &b->bend,
-                     "bend");
+  uint32_t *idx = alloc_array((uint64_t)count * arity, sizeof *idx);
+  if (!idx) return fl_error_set("cloth: out of memory for %u %s constraints", (unsigned)count, what);
+  for (uint32_t c = 0; c < count; c++)
+    for (uint32_t k = 0; k < arity; k++)
+      idx[(size_t)c * arity + k] = index_of((const unsigned char *)records + (size_t)c * record_size, k);
+  bool ok = colour_family(records, record_size, idx, arity, count, particles, f, what);
   free(idx);
   return ok;
+}
+
+static uint32_t distance_index(const void *r, uint32_t k) { return ((const fl_gpu_distance *)r)->ij[k]; }
+static uint32_t bend_index(const void *r, uint32_t k) { return ((const fl_gpu_bend *)r)->idx[k]; }
+static uint32_t tet_index(const void *r, uint32_t k) { return ((const fl_gpu_tet *)r)->idx[k]; }
+
+static bool build_families(fl_cloth_build *b)
+{
+  return colour_records(b->distances, sizeof *b->distances, b->distance.count, 2, distance_index, b->particle_count,
+                        &b->distance, "distance") &&
+         colour_records(b->bends, sizeof *b->bends, b->bend.count, 4, bend_index, b->particle_count, &b->bend,
+                        "bend") &&
+         colour_records(b->tets, sizeof *b->tets, b->tet.count, 4, tet_index, b->particle_count, &b->tet, "tet");
+}
+
+/* Appends body `k` (object o) at particle `first`, triangle `tri`, and the
+ * given constraint offsets; advances them. */
+static void append_body(const fl_body_build *body, uint32_t k, uint32_t o, fl_cloth_build *b, uint32_t *first,
+                        uint32_t *tri, uint32_t *dist, uint32_t *bend, uint32_t *tet)
+{
+  uint32_t f = *first, n = body->particle_count;
+  for (uint32_t p = 0; p < n; p++) {
+    memcpy(b->positions[f + p], body->positions[p], sizeof b->positions[0]);
+    memcpy(b->velocities[f + p], body->velocity, sizeof body->velocity);
+    b->particle_object[f + p] = o;
+  }
+  b->objects[o] = body->object;
+  b->objects[o].grid[0] = f;
+  b->objects[o].grid[1] = n;
+  b->self_collision[o] = 1;
+  for (uint32_t t = 0; t < body->triangle_count; t++) {
+    for (int c = 0; c < 3; c++) b->triangles[3 * (size_t)(*tri + t) + c] = f + body->triangles[t][c];
+    b->triangle_object[*tri + t] = o;
+  }
+  for (uint32_t e = 0; e < body->edge_count; e++)
+    add_distance(&b->distances[(*dist)++], b, f + body->edges[e][0], f + body->edges[e][1], body->edge_kind,
+                 body->edge_compliance);
+  for (uint32_t c = 0; c < body->bend_count; c++) {
+    fl_gpu_bend *out = &b->bends[(*bend)++];
+    *out = body->bends[c];
+    for (int q = 0; q < 4; q++) out->idx[q] += f;
+  }
+  for (uint32_t c = 0; c < body->tet_count; c++) {
+    fl_gpu_tet *out = &b->tets[(*tet)++];
+    *out = body->tets[c];
+    for (int q = 0; q < 4; q++) out->idx[q] += f;
+  }
+  fl_gpu_body *rec = &b->bodies[k];
+  *rec = body->body;
+  rec->range[0] = f;
+  rec->range[1] = n;
+  rec->range[2] = *tri;
+  rec->range[3] = body->triangle_count;
+  b->body_measure_after[k] = body->measure_after;
+  *first += n;
+  *tri += body->triangle_count;
 }
 
 bool fl_cloth_build_create(const fl_cloth_desc *descs, const char (*names)[FL_SCENE_NAME_MAX], uint32_t count,
                            fl_cloth_build *out)
 {
+  return fl_xpbd_build_create(descs, names, count, NULL, 0, out);
+}
+
+bool fl_xpbd_build_create(const fl_cloth_desc *descs, const char (*names)[FL_SCENE_NAME_MAX], uint32_t count,
+                          const fl_body_build *bodies, uint32_t body_count, fl_cloth_build *out)
+{
   memset(out, 0, sizeof *out);
   object_counts total = {0, 0, 0, 0};
-  for (uint32_t o = 0; o < count; o++) {
+  uint64_t tets = 0;
+  for (uint32_t o = 0; o < count + body_count; o++) {
     char fallback[32];
-    snprintf(fallback, sizeof fallback, "cloth%u", (unsigned)o);
-    const char *name = names ? names[o] : fallback;
-    if (!check_desc(&descs[o], name)) return false;
-    object_counts c = counts_of(&descs[o]);
+    snprintf(fallback, sizeof fallback, o < count ? "cloth%u" : "body%u", (unsigned)(o < count ? o : o - count));
+    const char *name = names && o < count ? names[o] : fallback;
+    object_counts c;
+    if (o < count) {
+      if (!check_desc(&descs[o], name)) return false;
+      c = counts_of(&descs[o]);
+    } else {
+      const fl_body_build *body = &bodies[o - count];
+      c = (object_counts){body->particle_count, body->triangle_count, body->edge_count, body->bend_count};
+      tets += body->tet_count;
+    }
     total.particles += c.particles, total.triangles += c.triangles;
     total.distances += c.distances, total.bends += c.bends;
-    /* Every index, and every CSR item count (2 per distance, 4 per bend), fits in 32 bits. */
+    /* Every index, and every CSR item count (2 per distance, 4 per bend or tet), fits in 32 bits. */
     if (total.particles >= UINT32_MAX || total.triangles * 3 >= UINT32_MAX ||
-        total.distances * 2 >= UINT32_MAX || total.bends * 4 >= UINT32_MAX)
-      return fl_error_set("cloth \"%s\": the cloth objects together are too large (%llu particles, "
-                          "%llu distance and %llu bend constraints)",
+        total.distances * 2 >= UINT32_MAX || total.bends * 4 >= UINT32_MAX || tets * 4 >= UINT32_MAX)
+      return fl_error_set("cloth \"%s\": the XPBD objects together are too large (%llu particles, "
+                          "%llu distance, %llu bend and %llu tet constraints)",
                           name, (unsigned long long)total.particles, (unsigned long long)total.distances,
-                          (unsigned long long)total.bends);
+                          (unsigned long long)total.bends, (unsigned long long)tets);
   }
-  out->object_count = count;
+  uint32_t objects = count + body_count;
+  out->object_count = objects;
+  out->cloth_count = count;
+  out->body_count = body_count;
   out->particle_count = (uint32_t)total.particles;
   out->triangle_count = (uint32_t)total.triangles;
   out->distance.count = (uint32_t)total.distances;
   out->bend.count = (uint32_t)total.bends;
+  out->tet.count = (uint32_t)tets;
   out->positions = alloc_array(total.particles, sizeof *out->positions);
+  out->velocities = alloc_array(total.particles, sizeof *out->velocities);
   out->particle_object = alloc_array(total.particles, sizeof *out->particle_object);
-  out->objects = alloc_array(count, sizeof *out->objects);
-  out->self_collision = alloc_array(count, sizeof *out->self_collision);
+  out->objects = alloc_array(objects, sizeof *out->objects);
+  out->self_collision = alloc_array(objects, sizeof *out->self_collision);
   out->triangles = alloc_array(total.triangles * 3, sizeof *out->triangles);
   out->triangle_object = alloc_array(total.triangles, sizeof *out->triangle_object);
   out->distances = alloc_array(total.distances, sizeof *out->distances);
   out->bends = alloc_array(total.bends, sizeof *out->bends);
-  if (!out->positions || !out->particle_object || !out->objects || !out->self_collision || !out->triangles ||
-      !out->triangle_object || !out->distances || !out->bends) {
+  out->tets = alloc_array(tets, sizeof *out->tets);
+  out->bodies = alloc_array(body_count, sizeof *out->bodies);
+  out->body_measure_after = alloc_array(body_count, sizeof *out->body_measure_after);
+  if (!out->positions || !out->velocities || !out->particle_object || !out->objects || !out->self_collision ||
+      !out->triangles || !out->triangle_object || !out->distances || !out->bends || !out->tets || !out->bodies ||
+      !out->body_measure_after) {
     fl_cloth_build_destroy(out);
     return fl_error_set("cloth: out of memory for %llu particles", (unsigned long long)total.particles);
   }
-  uint32_t first = 0, tri = 0, dist = 0, bend = 0;
+  uint32_t first = 0, tri = 0, dist = 0, bend = 0, tet = 0;
   for (uint32_t o = 0; o < count; o++) {
     const fl_cloth_desc *d = &descs[o];
     object_counts c = counts_of(d);
@@ -425,6 +497,7 @@ bool fl_cloth_build_create(const fl_cloth_desc *descs, const char (*names)[FL_SC
     first += (uint32_t)c.particles;
     tri += (uint32_t)c.triangles;
   }
+  for (uint32_t k = 0; k < body_count; k++) append_body(&bodies[k], k, count + k, out, &first, &tri, &dist, &bend, &tet);
   if (!build_families(out)) {
     fl_cloth_build_destroy(out);
     return false;
@@ -435,16 +508,11 @@ bool fl_cloth_build_create(const fl_cloth_desc *descs, const char (*names)[FL_SC
 void fl_cloth_build_destroy(fl_cloth_build *b)
 {
   if (!b) return;
-  free(b->positions);
-  free(b->particle_object);
-  free(b->objects);
-  free(b->self_collision);
-  free(b->triangles);
-  free(b->triangle_object);
-  free(b->distances);
-  free(b->bends);
-  fl_constraint_family *families[2] = {&b->distance, &b->bend};
-  for (int f = 0; f < 2; f++) {
+  void *arrays[] = {b->positions, b->velocities, b->particle_object, b->objects, b->self_collision, b->triangles,
+                    b->triangle_object, b->distances, b->bends, b->tets, b->bodies, b->body_measure_after};
+  for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
+  fl_constraint_family *families[3] = {&b->distance, &b->bend, &b->tet};
+  for (int f = 0; f < 3; f++) {
     free(families[f]->color_offsets);
     free(families[f]->particle_first);
     free(families[f]->particle_items);
@@ -475,20 +543,27 @@ static bool family_valid(const fl_constraint_family *f, const uint32_t *idx, uin
 
 bool fl_cloth_colouring_valid(const fl_cloth_build *b)
 {
+  uint64_t most = b->distance.count * 2ull;
+  if (b->bend.count * 4ull > most) most = b->bend.count * 4ull;
+  if (b->tet.count * 4ull > most) most = b->tet.count * 4ull;
   uint32_t *stamp = alloc_array(b->particle_count, sizeof *stamp);
-  uint32_t *idx = alloc_array((uint64_t)(b->distance.count * 2 > b->bend.count * 4 ? b->distance.count * 2
-                                                                                   : b->bend.count * 4),
-                              sizeof *idx);
+  uint32_t *idx = alloc_array(most, sizeof *idx);
   bool ok = stamp && idx;
-  if (ok) {
-    for (uint32_t c = 0; c < b->distance.count; c++)
-      idx[2 * (size_t)c] = b->distances[c].ij[0], idx[2 * (size_t)c + 1] = b->distances[c].ij[1];
-    ok = family_valid(&b->distance, idx, 2, b->particle_count, stamp);
-  }
-  if (ok) {
-    for (uint32_t c = 0; c < b->bend.count; c++)
-      for (int k = 0; k < 4; k++) idx[4 * (size_t)c + k] = b->bends[c].idx[k];
-    ok = family_valid(&b->bend, idx, 4, b->particle_count, stamp);
+  struct {
+    const fl_constraint_family *f;
+    const void *records;
+    size_t size;
+    uint32_t arity;
+    uint32_t (*index_of)(const void *, uint32_t);
+  } fams[3] = {{&b->distance, b->distances, sizeof *b->distances, 2, distance_index},
+               {&b->bend, b->bends, sizeof *b->bends, 4, bend_index},
+               {&b->tet, b->tets, sizeof *b->tets, 4, tet_index}};
+  for (int f = 0; f < 3 && ok; f++) {
+    for (uint32_t c = 0; c < fams[f].f->count; c++)
+      for (uint32_t k = 0; k < fams[f].arity; k++)
+        idx[(size_t)c * fams[f].arity + k] =
+            fams[f].index_of((const unsigned char *)fams[f].records + (size_t)c * fams[f].size, k);
+    ok = family_valid(fams[f].f, idx, fams[f].arity, b->particle_count, stamp);
   }
   free(stamp);
   free(idx);

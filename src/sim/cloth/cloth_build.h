@@ -1,13 +1,16 @@
-/* sim/cloth/cloth_build: everything about cloth that is decided once, on the
- * CPU, at load: particles, pins, triangles, constraints (cloth_spec.h), their
- * greedy graph colouring, and the particle-to-constraint lists of the Jacobi
- * solver. The result is plain arrays, uploaded as they are. */
+/* sim/cloth/cloth_build: everything about the XPBD system that is decided
+ * once, on the CPU, at load: particles, pins, triangles, constraints
+ * (cloth_spec.h) of the cloth objects, then the soft bodies and balloons
+ * appended after them (sim/softbody/body_build.h, softbody_spec.h), the greedy
+ * graph colouring of each constraint family, and the particle-to-constraint
+ * lists of the Jacobi solver. The result is plain arrays, uploaded as they are. */
 #pragma once
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "flurry_shared.h"
 #include "scene/scene.h"
+#include "sim/softbody/body_build.h"
 
 /* A family of constraints (distance or bend) ordered by colour, with its CSR. */
 typedef struct {
@@ -30,12 +33,22 @@ typedef struct {
   fl_constraint_family distance;
   fl_gpu_bend *bends;           /* colour-ordered */
   fl_constraint_family bend;
+  fl_gpu_tet *tets;             /* colour-ordered (soft bodies) */
+  fl_constraint_family tet;
+  float (*velocities)[4];       /* initial velocity per particle (xyz) */
+  uint32_t cloth_count;         /* objects [0, cloth_count) are cloth grids, the rest bodies */
+  uint32_t body_count;
+  fl_gpu_body *bodies;          /* body b is object cloth_count + b */
+  float *body_measure_after;    /* per body: the time from which volume loss is tracked */
 } fl_cloth_build;
 
 /* Builds every cloth object of `descs` (count of them) into one set of arrays.
  * Returns false with a one-line error naming `names[i]` on bad pins or sizes. */
 bool fl_cloth_build_create(const fl_cloth_desc *descs, const char (*names)[FL_SCENE_NAME_MAX], uint32_t count,
                            fl_cloth_build *out);
+/* The same, with `body_count` soft bodies and balloons appended after the cloth objects. */
+bool fl_xpbd_build_create(const fl_cloth_desc *descs, const char (*names)[FL_SCENE_NAME_MAX], uint32_t count,
+                          const fl_body_build *bodies, uint32_t body_count, fl_cloth_build *out);
 /* Frees every array and zeroes *b. */
 void fl_cloth_build_destroy(fl_cloth_build *b);
 /* True when no two constraints of one colour share a particle (for tests). */

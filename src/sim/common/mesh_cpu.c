@@ -2,6 +2,7 @@
 #include "sim/common/mesh_cpu.h"
 
 #include "core/log.h"
+#include "sim/common/vec3d.h"
 
 #include <math.h>
 
@@ -109,6 +110,125 @@ bool fl_mesh_box(const float center[3], const float h[3], fl_cpu_mesh *out)
     ix[3] = base; ix[4] = base + 2; ix[5] = base + 3;
   }
   return true;
+}
+
+/* ---- icosphere ---- */
+
+/* Open-addressing map from an undirected edge (a, b) to the vertex at its midpoint. */
+typedef struct {
+  uint64_t *keys; /* (min << 32 | max) + 1; 0 = empty */
+  uint32_t *values;
+  uint32_t mask;
+} edge_map;
+
+static bool edge_map_init(edge_map *m, uint32_t edges)
+{
+  uint32_t size = 64;
+  while (size < 2 * edges) size *= 2;
+  m->keys = calloc(size, sizeof *m->keys);
+  m->values = malloc(size * sizeof *m->values);
+  m->mask = size - 1;
+  return m->keys && m->values;
+}
+
+static void edge_map_free(edge_map *m)
+{
+  free(m->keys);
+  free(m->values);
+}
+
+/* The midpoint vertex of edge (a, b): found, or appended to pos (unit length) at *count. */
+static uint32_t edge_midpoint(edge_map *m, double (*pos)[3], uint32_t *count, uint32_t a, uint32_t b)
+{
+  uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
+  uint64_t key = ((uint64_t)lo << 32 | hi) + 1;
+  uint32_t slot = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & m->mask;
+  while (m->keys[slot] && m->keys[slot] != key) slot = (slot + 1) & m->mask;
+  if (m->keys[slot]) return m->values[slot];
+  uint32_t v = (*count)++;
+  double mid[3] = {pos[a][0] + pos[b][0], pos[a][1] + pos[b][1], pos[a][2] + pos[b][2]};
+  double len = fl_v3d_length(mid);
+  for (int i = 0; i < 3; i++) pos[v][i] = mid[i] / len;
+  m->keys[slot] = key;
+  m->values[slot] = v;
+  return v;
+}
+
+/* One subdivision: each triangle of `from` becomes four in `to`. */
+static bool icosphere_split(double (*pos)[3], uint32_t *vertex_count, const uint32_t *from, uint32_t triangles,
+                            uint32_t *to)
+{
+  edge_map map;
+  if (!edge_map_init(&map, 3 * triangles / 2)) {
+    edge_map_free(&map);
+    return false;
+  }
+  for (uint32_t t = 0; t < triangles; t++) {
+    uint32_t a = from[3 * t], b = from[3 * t + 1], c = from[3 * t + 2];
+    uint32_t ab = edge_midpoint(&map, pos, vertex_count, a, b), bc = edge_midpoint(&map, pos, vertex_count, b, c),
+             ca = edge_midpoint(&map, pos, vertex_count, c, a);
+    const uint32_t quad[12] = {a, ab, ca, b, bc, ab, c, ca, bc, ab, bc, ca};
+    memcpy(&to[12 * (size_t)t], quad, sizeof quad);
+  }
+  edge_map_free(&map);
+  return true;
+}
+
+bool fl_mesh_icosphere(const float center[3], float radius, uint32_t subdivisions, fl_cpu_mesh *out)
+{
+  memset(out, 0, sizeof *out);
+  if (subdivisions > 7) return fl_error_set("icosphere: %u subdivisions, at most 7", subdivisions);
+  static const double T = 1.6180339887498948482; /* the golden ratio */
+  static const double ico_pos[12][3] = {{-1, T, 0}, {1, T, 0}, {-1, -T, 0}, {1, -T, 0}, {0, -1, T}, {0, 1, T},
+                                        {0, -1, -T}, {0, 1, -T}, {T, 0, -1}, {T, 0, 1}, {-T, 0, -1}, {-T, 0, 1}};
+  static const uint32_t ico_tri[60] = {0, 11, 5, 0, 5, 1,  0, 1, 7,   0, 7,  10, 0, 10, 11, 1, 5, 9, 5, 11,
+                                       4, 11, 10, 2, 10, 7, 6, 7, 1,  8, 3,  9, 4, 3,  4, 2,  3, 2, 6, 3,
+                                       6, 8, 3, 8, 9, 4, 9, 5, 2,  4, 11, 6, 2, 10, 8, 6, 7, 9, 8, 1};
+  uint32_t nv = 10u * (1u << (2 * subdivisions)) + 2, nt = 20u * (1u << (2 * subdivisions));
+  double(*pos)[3] = malloc((size_t)nv * sizeof *pos);
+  uint32_t *tri[2] = {malloc(3 * (size_t)nt * sizeof(uint32_t)), malloc(3 * (size_t)nt * sizeof(uint32_t))};
+  bool ok = pos && tri[0] && tri[1] && mesh_alloc(out, nv, nt);
+  uint32_t count = 12, triangles = 20, cur = 0;
+  if (ok) {
+    for (uint32_t v = 0; v < 12; v++) {
+      double len = fl_v3d_length(ico_pos[v]);
+      for (int i = 0; i < 3; i++) pos[v][i] = ico_pos[v][i] / len;
+    }
+    memcpy(tri[0], ico_tri, sizeof ico_tri);
+  }
+  for (uint32_t s = 0; ok && s < subdivisions; s++, triangles *= 4, cur ^= 1)
+    ok = icosphere_split(pos, &count, tri[cur], triangles, tri[cur ^ 1]);
+  if (ok) {
+    for (uint32_t v = 0; v < nv; v++) {
+      for (int i = 0; i < 3; i++) out->positions[v][i] = (float)(center[i] + (double)radius * pos[v][i]);
+      out->positions[v][3] = 1.0f;
+    }
+    memcpy(out->indices, tri[cur], 3 * (size_t)nt * sizeof(uint32_t));
+  }
+  free(pos);
+  free(tri[0]);
+  free(tri[1]);
+  if (!ok) {
+    fl_cpu_mesh_free(out);
+    return fl_error_set("icosphere: out of memory for %u vertices", nv);
+  }
+  return true;
+}
+
+/* Relative to the first vertex, so a mesh far from the origin loses no precision. */
+double fl_mesh_volume(const float (*positions)[4], const uint32_t *indices, uint32_t triangle_count)
+{
+  if (triangle_count == 0) return 0.0;
+  const float *o = positions[indices[0]];
+  double sum = 0;
+  for (uint32_t t = 0; t < triangle_count; t++) {
+    double a[3], b[3], c[3];
+    fl_v3d_subf(positions[indices[3 * t]], o, a);
+    fl_v3d_subf(positions[indices[3 * t + 1]], o, b);
+    fl_v3d_subf(positions[indices[3 * t + 2]], o, c);
+    sum += fl_v3d_triple(a, b, c);
+  }
+  return sum / 6.0;
 }
 
 bool fl_mesh_vertex_faces(const fl_cpu_mesh *m, uint32_t **first_out, uint32_t **faces_out)

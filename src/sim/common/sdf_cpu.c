@@ -33,6 +33,15 @@ void fl_collider_pack(const fl_collider_desc *d, fl_gpu_collider *out)
   }
   memcpy(out->velocity, d->velocity, sizeof d->velocity);
   out->velocity[3] = d->friction;
+  out->p1[3] = d->move_until;
+}
+
+float fl_collider_moved_time_cpu(const fl_gpu_collider *c, float t) { return c->p1[3] > 0 ? fminf(t, c->p1[3]) : t; }
+
+void fl_collider_velocity_cpu(const fl_gpu_collider *c, float t, float v_out[3])
+{
+  bool stopped = c->p1[3] > 0 && t > c->p1[3];
+  for (int a = 0; a < 3; a++) v_out[a] = stopped ? 0.0f : c->velocity[a];
 }
 
 static float len3(float x, float y, float z) { return sqrtf(x * x + y * y + z * z); }
@@ -40,7 +49,8 @@ static float clampf(float x, float lo, float hi) { return x < lo ? lo : x > hi ?
 
 float fl_collider_sdf_cpu(const fl_gpu_collider *c, const float p[3], float t)
 {
-  float q[3] = {p[0] - c->velocity[0] * t, p[1] - c->velocity[1] * t, p[2] - c->velocity[2] * t};
+  float m = fl_collider_moved_time_cpu(c, t);
+  float q[3] = {p[0] - c->velocity[0] * m, p[1] - c->velocity[1] * m, p[2] - c->velocity[2] * m};
   float d;
   switch (c->info[0]) {
   case FL_GPU_SHAPE_PLANE:
@@ -81,7 +91,8 @@ static void normalize_or_up(const float g[3], bool flip, float n_out[3])
 
 void fl_collider_normal_cpu(const fl_gpu_collider *c, const float p[3], float t, float n_out[3])
 {
-  float q[3] = {p[0] - c->velocity[0] * t, p[1] - c->velocity[1] * t, p[2] - c->velocity[2] * t};
+  float m = fl_collider_moved_time_cpu(c, t);
+  float q[3] = {p[0] - c->velocity[0] * m, p[1] - c->velocity[1] * m, p[2] - c->velocity[2] * m};
   float g[3] = {0, 0, 0};
   switch (c->info[0]) {
   case FL_GPU_SHAPE_PLANE:

@@ -9,6 +9,10 @@
 
 /* Fills the GPU record of a scene collider. */
 void fl_collider_pack(const fl_collider_desc *desc, fl_gpu_collider *out);
+/* How long collider c has moved by time t (it stops at move_until, p1[3], when > 0). */
+float fl_collider_moved_time_cpu(const fl_gpu_collider *c, float t);
+/* The collider's velocity at time t (zero once it stopped). */
+void fl_collider_velocity_cpu(const fl_gpu_collider *c, float t, float v_out[3]);
 /* Signed distance from p to collider c at time t (negative inside the solid). */
 float fl_collider_sdf_cpu(const fl_gpu_collider *c, const float p[3], float t);
 /* Unit outward normal: the shape's analytic gradient (+y where undefined). */

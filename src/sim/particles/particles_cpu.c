@@ -42,9 +42,10 @@ void fl_particles_cpu_collide(float (*pos)[4], float (*vel)[4], const fl_gpu_col
       const fl_gpu_collider *col = &colliders[c];
       float d = fl_collider_sdf_cpu(col, x, t) - r;
       if (d < 0.0f) {
-        float n[3];
+        float n[3], v_c[3];
         fl_collider_normal_select_cpu(col, x, t, pc->params[2] != 0.0f, n);
-        contact(x, v, n, -d, col->velocity, col->velocity[3] * mu_scale, e);
+        fl_collider_velocity_cpu(col, t, v_c);
+        contact(x, v, n, -d, v_c, col->velocity[3] * mu_scale, e);
       }
     }
     for (int a = 0; a < 3; a++) {

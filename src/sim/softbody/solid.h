@@ -26,11 +26,27 @@ typedef struct {
 
 /* The solid's axis-aligned bounding box. */
 void fl_solid_bounds(const fl_solid *s, float lo[3], float hi[3]);
-/* True when p is inside the solid. */
+/* True when p is inside the solid (mesh: winding number > 1/2, summed over
+ * every triangle: O(triangles) per point). */
 bool fl_solid_inside(const fl_solid *s, const float p[3]);
+/* The inside test at every point of a lattice: inside[(k * n[1] + j) * n[0] + i]
+ * (1 or 0) for the point origin + (i, j, k) * step. The same answers as
+ * fl_solid_inside (but for points on a mesh's surface), and for closed meshes
+ * (vertices at equal positions welded, every edge used as often each way) much
+ * faster: there the winding number is an integer, 0 before a row of points
+ * (+x) meets the mesh, changing by exactly 1 (up or down by the triangle's
+ * facing) where the row crosses a triangle, so each row costs its crossings. A
+ * row that grazes an edge or a vertex, and every row of an open mesh (whose
+ * winding number varies smoothly), are tested point by point. False
+ * (fl_error_set) when out of memory. */
+bool fl_solid_inside_lattice(const fl_solid *s, const double origin[3], double step, const uint32_t n[3],
+                             uint8_t *inside);
 /* The solid's exact volume (analytic shapes) or the mesh's signed volume. */
 double fl_solid_volume(const fl_solid *s);
 /* A closed, counter-clockwise render surface of the solid with about `detail`
- * segments around (sphere: icosphere; box: each face a detail x detail grid;
- * torus: detail x detail/2 quads; mesh: a copy of the mesh). detail >= 4. */
+ * segments around, welded (vertices shared between triangles, so smooth
+ * normals stay continuous): sphere: the icosphere whose great circles have
+ * about `detail` edges (about 5.2 * 2^s at s subdivisions); box: each face a
+ * detail x detail grid, edge and corner vertices shared by the faces; torus:
+ * detail x detail/2 quads; mesh: a copy of the mesh. detail in 4..1024. */
 bool fl_solid_surface(const fl_solid *s, uint32_t detail, fl_cpu_mesh *out);

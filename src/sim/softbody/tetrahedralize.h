@@ -2,10 +2,18 @@
  * tetrahedral meshes soft bodies simulate.
  *
  * Method: a grid of cubic cells of edge `spacing` over the solid's bounding
- * box; a cell is kept when at least half of its 4x4x4 sample points are inside
- * the solid; each kept cell is split into the six tets of the Kuhn
- * (Freudenthal) triangulation around its main diagonal, which conform across
- * neighbouring cells, so the tets of all cells share vertices and faces.
+ * box, centred on it: ceil(extent / spacing) cells per axis or one more (a
+ * half-cell shift of the cell faces), whichever of those 8 grids keeps the
+ * volume nearest the solid's (up to 2^18 cells; beyond, the per-axis parity of
+ * round(extent / spacing), which puts a box's faces within half a cell of
+ * cell faces); a cell is kept
+ * when at least half of its 4x4x4 sample points are inside the solid; where
+ * kept cells (or empty ones) would meet only along an edge or at a vertex, the
+ * cells around that grid vertex are kept too, so the boundary is a closed
+ * 2-manifold; each kept cell is split into the six tets of the Kuhn
+ * (Freudenthal) triangulation around its main diagonal (0,0,0)-(1,1,1), which
+ * conform across neighbouring cells, so the tets of all cells share vertices
+ * and faces. Tets are positively oriented.
  * Unused grid vertices are dropped. Quality (documented in docs/SOFTBODY.md):
  * every tet has the same shape (edges s, s sqrt2, s sqrt3; volume s^3/6), so no
  * slivers; the boundary is a staircase of step s, so the volume differs from
@@ -42,7 +50,8 @@ bool fl_tetrahedralize(const fl_solid *solid, float spacing, fl_tet_mesh *out);
  * below 1e-12 of the bounding box volume) naming its index. */
 bool fl_tet_mesh_from_tets(const float (*positions)[3], uint32_t vertex_count, const uint32_t (*tets)[4],
                            uint32_t tet_count, fl_tet_mesh *out);
-/* Fills the boundary faces (m->surface) from m->tets. */
+/* Fills the boundary faces (m->surface, replacing any) from m->tets: the tet
+ * faces used once, found by sorting the faces' sorted vertex triples. */
 bool fl_tet_mesh_find_surface(fl_tet_mesh *m);
 /* Signed volume of tet (a, b, c, d): (b-a) x (c-a) . (d-a) / 6. */
 double fl_tet_volume(const float a[3], const float b[3], const float c[3], const float d[3]);
