@@ -79,7 +79,8 @@ FL_STRUCT_END(fl_gpu_bend)
 FL_STRUCT_BEGIN(fl_gpu_cloth_object)
   vec4 contact;     /* x: static friction, y: kinetic friction, z: thickness (m), w: damping (1/s) */
   vec4 wind;        /* xyz: wind velocity (m/s), w: drag coefficient */
-  vec4 params;      /* x: lift coefficient, y: damping model (0 point, 1 edge), z: self-collision (0/1), w: unused */
+  vec4 params;      /* x: lift coefficient, y: damping model (0 point, 1 edge), z: self-collision (0/1),
+                     * w: 1 = a body (soft body or balloon: collides with every other object) */
   uvec4 grid;       /* x: first particle, y: particle count, z: nx, w: ny */
 FL_STRUCT_END(fl_gpu_cloth_object)
 

@@ -1,6 +1,8 @@
 /* app/overlay_text: overlay lines and the bench table. */
 #include "app/overlay_text.h"
 
+#include "app/report.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -26,6 +28,10 @@ void fl_overlay_text_print_bench(const fl_profiler *prof, const fl_report_info *
   printf("bench: %llu frames, %llu particles, copy ceiling %.2f GB/s (%.1f MiB buffers)\n",
          (unsigned long long)info->frames, (unsigned long long)fl_world_particle_count(world), info->ceiling_gbps,
          info->ceiling_bytes / 1048576.0);
+  double tets = fl_report_tet_solves_per_s(prof, world);
+  if (tets > 0)
+    printf("tets: %llu constraint records, %.3g solved per second in softbody/tets\n",
+           (unsigned long long)fl_world_tet_count(world), tets);
   printf("%-22s %10s %10s %8s %10s\n", "pass", "median ms", "GB/s", "ceiling", "bytes/exec");
   for (uint32_t i = 0; i < prof->stat_count; i++) {
     const fl_profile_stat *st = &prof->stats[i];

@@ -118,6 +118,15 @@ void fl_report_add_device(cJSON *r, const fl_gpu *gpu)
   cJSON_AddNumberToObject(q, "compute_family", gpu->compute_family);
 }
 
+double fl_report_tet_solves_per_s(const fl_profiler *prof, const fl_world *world)
+{
+  const fl_profile_stat *st = fl_profiler_find(prof, "softbody/tets");
+  if (!st || !fl_world_tet_count(world)) return 0;
+  double ms = fl_profile_summary(st).median;
+  const fl_sim_desc *sim = &fl_world_scene(world)->sim;
+  return ms > 0 ? (double)fl_world_tet_count(world) * sim->substeps * sim->iterations / (ms * 1e-3) : 0;
+}
+
 static const char *const CONSERVATION_MODES[3] = {"none", "global", "local"};
 
 bool fl_report_print_volume_losses(fl_world *world)
@@ -165,6 +174,8 @@ cJSON *fl_report_build(const fl_gpu *gpu, const fl_profiler *prof, fl_world *wor
     cJSON_AddNumberToObject(c, "bytes", (double)info->ceiling_bytes);
     double per_frame = (double)fl_world_particle_count(world) * scene->sim.substeps;
     cJSON_AddNumberToObject(r, "particle_substeps_per_s", sim_ms > 0 ? per_frame / (sim_ms * 1e-3) : 0);
+    double tets = fl_report_tet_solves_per_s(prof, world);
+    if (tets > 0) cJSON_AddNumberToObject(r, "tet_solves_per_s", tets);
   }
   cJSON *objects = cJSON_AddArrayToObject(r, "objects");
   for (uint32_t i = 0; i < fl_world_object_count(world); i++) {

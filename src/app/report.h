@@ -19,6 +19,9 @@ void fl_report_add_device(cJSON *report, const fl_gpu *gpu);
 /* Builds the report (device, queues, scene, frames, timings, objects; bench
  * fields when info->bench). Reads the world back: call after the last frame. */
 cJSON *fl_report_build(const fl_gpu *gpu, const fl_profiler *prof, fl_world *world, const fl_report_info *info);
+/* Tet constraints solved per second in the tet pass (records x substeps x
+ * iterations / the pass's median ms per frame); 0 without soft bodies. */
+double fl_report_tet_solves_per_s(const fl_profiler *prof, const fl_world *world);
 /* Prints one line with the worst volume loss per volume_conservation mode (the
  * survey's Figure 11 experiment) when the scene has bodies; reads back. */
 bool fl_report_print_volume_losses(fl_world *world);

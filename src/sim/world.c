@@ -267,6 +267,8 @@ uint64_t fl_world_particle_count(const fl_world *w)
 
 uint64_t fl_world_substeps(const fl_world *w) { return w->substeps; }
 
+uint64_t fl_world_tet_count(const fl_world *w) { return w->cloth.gpu ? w->cloth.build.tet.count : 0; }
+
 uint64_t fl_world_largest_buffer(const fl_world *w)
 {
   uint64_t largest = 0;

@@ -73,6 +73,8 @@ uint32_t fl_world_collect(fl_world *w, uint32_t slot);
 uint32_t fl_world_object_count(const fl_world *world);
 /* Total particles over all objects. */
 uint64_t fl_world_particle_count(const fl_world *world);
+/* Tet constraint records over all soft bodies (two per tet for Neo-Hookean ones). */
+uint64_t fl_world_tet_count(const fl_world *world);
 /* Substeps recorded so far. */
 uint64_t fl_world_substeps(const fl_world *world);
 /* Largest simulation buffer in bytes (sizes the copy-ceiling benchmark). */

@@ -84,6 +84,7 @@ static void fill_common(const fl_body_common_desc *c, fl_body_build *b)
                                 : c->volume_conservation == FL_VOLUME_CONSERVE_LOCAL ? FL_CONSERVE_LOCAL
                                                                                      : FL_CONSERVE_NONE);
   b->body.conserve[1] = c->volume_alpha;
+  b->body.conserve[2] = c->measure_after;
   memcpy(b->velocity, c->velocity, sizeof b->velocity);
   b->measure_after = c->measure_after;
 }

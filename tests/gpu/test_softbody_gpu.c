@@ -1,0 +1,356 @@
+/* tests/gpu/test_softbody_gpu.c: soft bodies and balloons in the XPBD system
+ * on the GPU (sim/cloth/cloth.c; shaders/cloth/tet_*, body_volume, contacts,
+ * self_collide) against the CPU reference (sim/cloth/cloth_cpu.c), through the
+ * real system: the same build on both sides (every particle then moved by
+ * the same fixed +-1 mm, see rig_jitter), 20 substeps recorded with
+ * fl_cloth_record_substep, then every position within 1e-4 m (a NaN fails) and
+ * each body's state (volume after the last substep, smallest ratio to k V0)
+ * within a relative 1e-3:
+ *   sphere_coloring   a voxel soft sphere (xpbd: edges + tet volumes, global
+ *                     surface conservation) falling onto a ground plane
+ *   sphere_jacobi     the same with the Jacobi solver
+ *   neohookean_box    a Neo-Hookean box sliding down onto the ground
+ *   balloon_ground    a balloon (pressure 1.3, local conservation) thrown onto the ground
+ *   soft_on_balloon   a soft sphere dropped onto a balloon resting on the ground
+ *                     (body-body particle collisions)
+ * Each case also checks that what it tests happened (ground contacts, a
+ * particle contact between the two bodies). */
+#include "gpu_fixture.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "flurry_shared.h"
+#include "gpu/profiler.h"
+#include "scene/scene.h"
+#include "sim/cloth/cloth.h"
+#include "sim/cloth/cloth_cpu.h"
+#include "sim/common/gpu_mesh.h"
+#include "sim/common/sdf_cpu.h"
+#include "sim/softbody/body_build.h"
+
+#define STEPS 20
+#define POS_TOL 1e-4   /* m */
+#define STATE_TOL 1e-3 /* relative */
+
+typedef float vec4f[4];
+
+/* ---- scene descriptions, every field set ---- */
+
+static fl_body_common_desc common_desc(float x, float y, float z, float radius, const float velocity[3],
+                                       fl_volume_conservation mode)
+{
+  fl_body_common_desc c;
+  memset(&c, 0, sizeof c);
+  c.center[0] = x, c.center[1] = y, c.center[2] = z;
+  c.radius = radius;
+  c.scale = 1.0f;
+  memcpy(c.velocity, velocity, sizeof c.velocity);
+  c.damping = 0.1f;
+  c.thickness = 0.04f;
+  c.friction[0] = 0.5f;
+  c.friction[1] = 0.4f;
+  c.volume_conservation = mode;
+  c.volume_alpha = 0.25f;
+  c.measure_after = 0.0f;
+  return c;
+}
+
+static fl_softbody_desc soft_desc(fl_body_shape shape, fl_soft_model model, fl_body_common_desc common)
+{
+  fl_softbody_desc d;
+  memset(&d, 0, sizeof d);
+  d.common = common;
+  d.shape = shape;
+  d.half_extents[0] = 0.2f, d.half_extents[1] = 0.15f, d.half_extents[2] = 0.2f;
+  d.minor_radius = 0.1f;
+  d.resolution = 4;
+  d.density = 200.0f;
+  d.model = model;
+  d.edge_compliance = 1e-5f;
+  d.volume_compliance = 0.0f;
+  d.youngs_modulus = 2e4f;
+  d.poisson_ratio = 0.4f;
+  d.render_detail = 8;
+  return d;
+}
+
+static fl_balloon_desc balloon_desc(fl_body_common_desc common, float pressure)
+{
+  fl_balloon_desc d;
+  memset(&d, 0, sizeof d);
+  d.common = common;
+  d.shape = FL_BODY_ICOSPHERE;
+  d.subdivisions = 2;
+  d.mass = 0.1f;
+  d.stretch_compliance = 1e-4f;
+  d.bend_compliance = 0.1f;
+  d.bending = FL_BENDING_ISOMETRIC;
+  d.pressure = pressure;
+  d.pressure_compliance = 0.0f;
+  return d;
+}
+
+static fl_sim_desc sim_desc(fl_solver solver)
+{
+  return (fl_sim_desc){.dt = 1.0f / 60.0f, .substeps = 4, .iterations = 4, .gravity = {0, -9.81f, 0},
+                       .domain_min = {-5, -1, -5}, .domain_max = {5, 5, 5}, .solver = solver,
+                       .relaxation = 1.5f, .collider_normals = FL_NORMALS_ANALYTIC};
+}
+
+/* ---- the system and its CPU reference, side by side ---- */
+
+typedef struct {
+  fl_gpu *gpu;
+  fl_sim_desc sim;
+  fl_mesh_normals mn;
+  fl_gpu_collider colliders[FL_MAX_COLLIDERS]; /* the whole uniform block, unused records zero */
+  uint32_t collider_count;
+  fl_buffer collider_buf;
+  fl_cloth_system sys;
+  fl_cloth_cpu cpu;
+  fl_profiler prof;
+  uint32_t n;
+} rig;
+
+static void rig_destroy(rig *r)
+{
+  fl_cloth_cpu_destroy(&r->cpu);
+  fl_cloth_system_destroy(&r->sys);
+  fl_profiler_destroy(&r->prof);
+  fl_buffer_destroy(r->gpu, &r->collider_buf);
+  fl_mesh_normals_destroy(r->gpu, &r->mn);
+}
+
+/* The system for `count` built bodies over a ground plane at y = 0. */
+static bool rig_create(fl_gpu *gpu, const fl_sim_desc *sim, const fl_body_build *bodies, uint32_t count, rig *r)
+{
+  memset(r, 0, sizeof *r);
+  r->gpu = gpu;
+  r->sim = *sim;
+  fl_collider_desc ground = {.shape = FL_SHAPE_PLANE, .normal = {0, 1, 0}, .offset = 0.0f, .friction = 0.5f};
+  fl_collider_pack(&ground, &r->colliders[r->collider_count++]);
+  bool ok = fl_mesh_normals_create(gpu, &r->mn) && fl_profiler_create(gpu, &r->prof) &&
+            fl_buffer_create(gpu, sizeof r->colliders, FL_MEMORY_DEVICE, "test colliders", &r->collider_buf) &&
+            fl_buffer_upload(gpu, &r->collider_buf, 0, r->colliders, sizeof r->colliders) &&
+            fl_cloth_system_create(gpu, &r->mn, NULL, NULL, 0, bodies, count, &r->collider_buf, &r->sys) &&
+            fl_cloth_cpu_create(&r->sys.build, &r->cpu);
+  r->prof.enabled = false; /* scopes only label the passes */
+  if (ok) r->n = r->sys.build.particle_count;
+  return ok;
+}
+
+static float rig_h(const rig *r) { return r->sim.dt / (float)r->sim.substeps; }
+static float rig_time(const rig *r, int k) { return (float)((double)rig_h(r) * (double)(k + 1)); }
+
+/* Moves every particle by a fixed pseudo-random +-1 mm per component on both
+ * sides. At the rest shape many constraints have C == 0 exactly and others
+ * rounding noise; the Jacobi average divides by the count of nonzero
+ * dlambdas, so there rounding decides the divisor and 1 ulp changes the result
+ * by ~1e-3 m (the CPU against itself). Off the rest shape the count is stable. */
+static bool rig_jitter(rig *r)
+{
+  uint32_t state = 0x2545f491u;
+  for (uint32_t p = 0; p < r->n; p++)
+    for (int a = 0; a < 3; a++) {
+      state = state * 1664525u + 1013904223u;
+      r->cpu.x[p][a] += 1e-3f * ((float)(state >> 8) / 8388608.0f - 1.0f);
+    }
+  return fl_buffer_upload(r->gpu, &r->sys.pos, 0, r->cpu.x, (VkDeviceSize)r->n * 16);
+}
+
+/* `steps` substeps on both sides (the GPU's in one command buffer). */
+static bool rig_run(rig *r, int steps)
+{
+  VkCommandBuffer cmd;
+  if (!fl_gpu_begin_once(r->gpu, &cmd)) return false;
+  fl_profiler_reset(&r->prof, 0, FL_QUEUE_COMPUTE, cmd);
+  for (int s = 0; s < steps; s++)
+    fl_cloth_record_substep(&r->sys, cmd, &r->sim, r->collider_count, rig_h(r), rig_time(r, s), NULL, &r->prof, 0);
+  if (!fl_gpu_end_once(r->gpu, cmd)) return false;
+  fl_profiler_collect(&r->prof, 0);
+  for (int s = 0; s < steps; s++)
+    fl_cloth_cpu_substep(&r->cpu, &r->sim, r->colliders, r->collider_count, rig_h(r), rig_time(r, s));
+  return true;
+}
+
+/* Relative difference of two state values (NaN: infinite). */
+static double rel_diff(float g, float c)
+{
+  double d = fabs((double)g - (double)c) / fmax(fabs((double)c), 1e-12);
+  return isnan(d) ? INFINITY : d;
+}
+
+typedef struct {
+  double pos_err, volume_err, ratio_err;
+  uint32_t flag_mismatches, ground_contacts, body_contacts;
+} outcome;
+
+/* Builds the bodies, runs both sides and compares; false (with the reason printed) on a set-up failure. */
+static bool run_case(fl_gpu *gpu, const char *what, const fl_sim_desc *sim, const fl_body_build *bodies,
+                     uint32_t count, outcome *out)
+{
+  memset(out, 0, sizeof *out);
+  out->pos_err = out->volume_err = out->ratio_err = INFINITY;
+  rig r;
+  fl_error_clear();
+  bool ok = rig_create(gpu, sim, bodies, count, &r) && rig_jitter(&r) && rig_run(&r, STEPS);
+  vec4f *pos = calloc(r.n ? r.n : 1, sizeof *pos);
+  uint32_t *flags = calloc(r.n ? r.n : 1, sizeof *flags);
+  float(*state)[4] = calloc(count, sizeof *state);
+  ok = ok && pos && flags && state && fl_buffer_readback(gpu, &r.sys.pos, 0, pos, (VkDeviceSize)r.n * 16) &&
+       fl_buffer_readback(gpu, &r.sys.contact, 0, flags, (VkDeviceSize)r.n * 4) &&
+       fl_cloth_read_body_state(&r.sys, state);
+  if (!ok) fprintf(stderr, "  %s: %s\n", what, fl_error_message());
+  if (ok) {
+    const fl_cloth_build *b = &r.sys.build;
+    double worst = 0;
+    uint32_t at = 0;
+    for (uint32_t p = 0; p < r.n; p++)
+      for (int a = 0; a < 3; a++) {
+        double d = fabs((double)pos[p][a] - (double)r.cpu.x[p][a]);
+        if (!(d <= worst)) worst = d, at = p;
+      }
+    out->pos_err = isnan(worst) ? INFINITY : worst;
+    out->volume_err = out->ratio_err = 0;
+    for (uint32_t k = 0; k < count; k++) {
+      out->volume_err = fmax(out->volume_err, rel_diff(state[k][0], r.cpu.body_state[k][0]));
+      out->ratio_err = fmax(out->ratio_err, rel_diff(state[k][2], r.cpu.body_state[k][2]));
+      fprintf(stderr, "  %s: body %u: V/V0 gpu %.6f cpu %.6f, min ratio gpu %.6f cpu %.6f\n", what, (unsigned)k,
+              state[k][0] / b->bodies[k].volume[0], r.cpu.body_state[k][0] / b->bodies[k].volume[0], state[k][2],
+              r.cpu.body_state[k][2]);
+    }
+    for (uint32_t p = 0; p < r.n; p++) {
+      out->flag_mismatches += flags[p] != r.cpu.contact[p];
+      if (!r.cpu.contact[p]) continue;
+      /* A flagged particle clear of the ground (by more than its radius) touched another particle. */
+      float radius = 0.5f * b->objects[b->particle_object[p]].contact[2];
+      if (r.cpu.x[p][1] > radius + 0.05f) out->body_contacts++;
+      else out->ground_contacts++;
+    }
+    fprintf(stderr,
+            "  %s: %u particles, max |gpu - cpu| = %.3g m (particle %u: gpu %.7g %.7g %.7g, cpu %.7g %.7g %.7g); "
+            "state: volume %.3g, min ratio %.3g relative; contact flags differ on %u; ground contacts %u, "
+            "particle contacts %u\n",
+            what, (unsigned)r.n, out->pos_err, (unsigned)at, pos[at][0], pos[at][1], pos[at][2], r.cpu.x[at][0],
+            r.cpu.x[at][1], r.cpu.x[at][2], out->volume_err, out->ratio_err, (unsigned)out->flag_mismatches,
+            (unsigned)out->ground_contacts, (unsigned)out->body_contacts);
+  }
+  free(pos);
+  free(flags);
+  free(state);
+  rig_destroy(&r);
+  return ok;
+}
+
+/* Builds a body from a softbody or balloon desc (exactly one non-NULL) and
+ * moves it up or down so that its lowest particle is at y = bottom (voxel
+ * bodies reach beyond their shape by up to a cell). */
+static bool build_body(const fl_softbody_desc *soft, const fl_balloon_desc *balloon, float bottom, fl_body_build *out)
+{
+  fl_error_clear();
+  bool ok = soft ? fl_softbody_build(soft, "soft", out) : fl_balloon_build(balloon, "balloon", out);
+  if (!ok) {
+    fprintf(stderr, "  build: %s\n", fl_error_message());
+    return false;
+  }
+  float lowest = INFINITY;
+  for (uint32_t p = 0; p < out->particle_count; p++) lowest = fminf(lowest, out->positions[p][1]);
+  float dy = bottom - lowest;
+  for (uint32_t p = 0; p < out->particle_count; p++) out->positions[p][1] += dy;
+  for (uint32_t v = 0; v < out->render.vertex_count; v++) out->render.positions[v][1] += dy;
+  return true;
+}
+
+#define ENSURE_AGREES(o)                                                                              \
+  do {                                                                                                \
+    ENSURE_MSG((o).pos_err <= POS_TOL, "positions differ by %.3g m", (o).pos_err);                    \
+    ENSURE_MSG((o).volume_err <= STATE_TOL, "volumes differ by %.3g (relative)", (o).volume_err);     \
+    ENSURE_MSG((o).ratio_err <= STATE_TOL, "min ratios differ by %.3g (relative)", (o).ratio_err);    \
+  } while (0)
+
+static void soft_sphere(fl_gpu *gpu, fl_solver solver, const char *what)
+{
+  static const float down[3] = {0.3f, -1.0f, 0.0f};
+  fl_softbody_desc d =
+      soft_desc(FL_BODY_SPHERE, FL_SOFT_MODEL_XPBD, common_desc(0, 0.5f, 0, 0.25f, down, FL_VOLUME_CONSERVE_GLOBAL));
+  fl_body_build body;
+  ENSURE(build_body(&d, NULL, 0.02f + 0.01f, &body));
+  fl_sim_desc sim = sim_desc(solver);
+  outcome o;
+  bool ok = run_case(gpu, what, &sim, &body, 1, &o);
+  fl_body_build_free(&body);
+  ENSURE(ok);
+  ENSURE_AGREES(o);
+  ENSURE(o.ground_contacts > 0);
+}
+
+static void sphere_coloring_body(fl_gpu *gpu) { soft_sphere(gpu, FL_SOLVER_COLORING, "soft sphere, colouring"); }
+FL_GPU_TEST(test_sphere_coloring, sphere_coloring_body)
+
+static void sphere_jacobi_body(fl_gpu *gpu) { soft_sphere(gpu, FL_SOLVER_JACOBI, "soft sphere, jacobi"); }
+FL_GPU_TEST(test_sphere_jacobi, sphere_jacobi_body)
+
+static void neohookean_box_body(fl_gpu *gpu)
+{
+  static const float slide[3] = {0.8f, -1.0f, 0.3f};
+  fl_softbody_desc d = soft_desc(FL_BODY_BOX, FL_SOFT_MODEL_NEOHOOKEAN,
+                                 common_desc(0, 0.5f, 0, 0.25f, slide, FL_VOLUME_CONSERVE_NONE));
+  fl_body_build body;
+  ENSURE(build_body(&d, NULL, 0.02f + 0.01f, &body));
+  fl_sim_desc sim = sim_desc(FL_SOLVER_COLORING);
+  outcome o;
+  bool ok = run_case(gpu, "neo-hookean box", &sim, &body, 1, &o);
+  fl_body_build_free(&body);
+  ENSURE(ok);
+  ENSURE_AGREES(o);
+  ENSURE(o.ground_contacts > 0);
+}
+FL_GPU_TEST(test_neohookean_box, neohookean_box_body)
+
+static void balloon_ground_body(fl_gpu *gpu)
+{
+  static const float down[3] = {0.2f, -2.0f, 0.0f};
+  fl_balloon_desc d = balloon_desc(common_desc(0, 0.5f, 0, 0.3f, down, FL_VOLUME_CONSERVE_LOCAL), 1.3f);
+  fl_body_build body;
+  ENSURE(build_body(NULL, &d, 0.02f + 0.03f, &body));
+  fl_sim_desc sim = sim_desc(FL_SOLVER_COLORING);
+  outcome o;
+  bool ok = run_case(gpu, "balloon on the ground", &sim, &body, 1, &o);
+  fl_body_build_free(&body);
+  ENSURE(ok);
+  ENSURE_AGREES(o);
+  ENSURE(o.ground_contacts > 0);
+}
+FL_GPU_TEST(test_balloon_ground, balloon_ground_body)
+
+static void soft_on_balloon_body(fl_gpu *gpu)
+{
+  static const float still[3] = {0, 0, 0}, down[3] = {0.1f, -2.0f, 0.0f};
+  /* The balloon rests on the ground (its top at 0.02 + 0.6); the sphere's lowest particle starts 0.05 above it. */
+  fl_balloon_desc bd = balloon_desc(common_desc(0, 0.5f, 0, 0.3f, still, FL_VOLUME_CONSERVE_GLOBAL), 1.0f);
+  fl_softbody_desc sd =
+      soft_desc(FL_BODY_SPHERE, FL_SOFT_MODEL_XPBD, common_desc(0.05f, 1.0f, 0, 0.15f, down, FL_VOLUME_CONSERVE_LOCAL));
+  fl_body_build bodies[2];
+  ENSURE(build_body(NULL, &bd, 0.02f, &bodies[0]));
+  if (!build_body(&sd, NULL, 0.02f + 0.6f + 0.04f + 0.05f, &bodies[1])) {
+    fl_body_build_free(&bodies[0]);
+    ENSURE(false);
+  }
+  fl_sim_desc sim = sim_desc(FL_SOLVER_COLORING);
+  outcome o;
+  bool ok = run_case(gpu, "soft sphere on a balloon", &sim, bodies, 2, &o);
+  fl_body_build_free(&bodies[0]);
+  fl_body_build_free(&bodies[1]);
+  ENSURE(ok);
+  ENSURE_AGREES(o);
+  ENSURE(o.body_contacts > 0);
+}
+FL_GPU_TEST(test_soft_on_balloon, soft_on_balloon_body)
+
+static const fl_test_case TESTS[] = {
+    {"sphere_coloring", test_sphere_coloring},   {"sphere_jacobi", test_sphere_jacobi},
+    {"neohookean_box", test_neohookean_box},     {"balloon_ground", test_balloon_ground},
+    {"soft_on_balloon", test_soft_on_balloon},
+};
+FL_TEST_MAIN(TESTS)

@@ -1,0 +1,193 @@
+/* tests/unit/test_softbody_cpu.c: the CPU reference of what softbody_spec.h
+ * adds to the XPBD substep (sim/cloth/cloth_cpu.c):
+ *   tet_*_gradient  fl_tet_eval_cpu's gradients against central differences of
+ *                   its own C, on a random non-degenerate tet (volume,
+ *                   Neo-Hookean hydrostatic and deviatoric), and C at rest
+ *                   (0, 1 - gamma, sqrt(3))
+ *   balloon_inflates one balloon at pressure 1.5 (pressure compliance 0), no
+ *                   gravity, no colliders: its volume reaches 1.5 V0 within 2 %,
+ *                   and the body state holds that volume and its ratio. */
+#include "test.h"
+
+#include "core/log.h"
+#include "sim/cloth/cloth_build.h"
+#include "sim/cloth/cloth_cpu.h"
+#include "sim/common/mesh_cpu.h"
+#include "sim/softbody/body_build.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+static uint32_t rng_state = 2024;
+static double frand(void) /* uniform in [-1, 1) */
+{
+  rng_state = rng_state * 1664525u + 1013904223u;
+  return (double)(rng_state >> 8) / (double)(1u << 23) - 1.0;
+}
+
+/* A random tet of positive volume (well away from degenerate) around the origin. */
+static void random_tet(float x[12])
+{
+  static const float base[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
+  for (int k = 0; k < 12; k++) x[k] = base[k] * 0.4f + (float)(0.08 * frand());
+}
+
+/* The record body_build.c's from_tets makes for a rest tet x (Dm^-1 rows, in double). */
+static fl_gpu_tet make_tet(const float x[12], uint32_t model, double youngs, double poisson)
+{
+  fl_gpu_tet t;
+  memset(&t, 0, sizeof t);
+  for (int k = 0; k < 4; k++) t.idx[k] = (uint32_t)k;
+  double dm[3][3]; /* dm[r][c]: row r of the matrix with columns X_c - X_0 */
+  for (int c = 0; c < 3; c++)
+    for (int r = 0; r < 3; r++) dm[r][c] = (double)x[3 * (c + 1) + r] - x[r];
+  double det = dm[0][0] * (dm[1][1] * dm[2][2] - dm[1][2] * dm[2][1]) -
+               dm[0][1] * (dm[1][0] * dm[2][2] - dm[1][2] * dm[2][0]) +
+               dm[0][2] * (dm[1][0] * dm[2][1] - dm[1][1] * dm[2][0]);
+  for (int r = 0; r < 3; r++)
+    for (int c = 0; c < 3; c++) {
+      int r1 = (c + 1) % 3, r2 = (c + 2) % 3, c1 = (r + 1) % 3, c2 = (r + 2) % 3;
+      t.dm_inv[r][c] = (float)((dm[r1][c1] * dm[r2][c2] - dm[r1][c2] * dm[r2][c1]) / det);
+    }
+  double lambda_l = youngs * poisson / ((1 + poisson) * (1 - 2 * poisson)), mu = youngs / (2 * (1 + poisson));
+  t.params[0] = (float)(det / 6.0);
+  t.params[1] = model == FL_TET_NH_DEVIATORIC ? (float)(1 / (mu * det / 6)) : (float)(1 / (lambda_l * det / 6));
+  t.params[2] = (float)model;
+  t.params[3] = (float)(1 + mu / lambda_l);
+  return t;
+}
+
+/* Max |analytic - central difference| over the 12 gradient entries, relative to
+ * the largest analytic entry, at a deformed state of tet `t`. */
+static double gradient_error(const fl_gpu_tet *t, const float x[12])
+{
+  float c, g[12];
+  if (!fl_tet_eval_cpu(t, x, &c, g)) return INFINITY;
+  double worst = 0, largest = 0;
+  for (int k = 0; k < 12; k++) largest = fmax(largest, fabs(g[k]));
+  for (int k = 0; k < 12; k++) {
+    float xp[12], xm[12], cp, cm, gd[12];
+    memcpy(xp, x, sizeof xp);
+    memcpy(xm, x, sizeof xm);
+    float eps = 1e-3f;
+    xp[k] += eps;
+    xm[k] -= eps;
+    if (!fl_tet_eval_cpu(t, xp, &cp, gd) || !fl_tet_eval_cpu(t, xm, &cm, gd)) return INFINITY;
+    double fd = ((double)cp - cm) / ((double)xp[k] - xm[k]);
+    worst = fmax(worst, fabs(fd - g[k]));
+  }
+  return largest > 0 ? worst / largest : INFINITY;
+}
+
+static void check_model(uint32_t model, double at_rest)
+{
+  for (int trial = 0; trial < 5; trial++) {
+    float rest[12], x[12];
+    random_tet(rest);
+    fl_gpu_tet t = make_tet(rest, model, 1e5, 0.4);
+    float c, g[12];
+    bool ok = fl_tet_eval_cpu(&t, rest, &c, g);
+    ENSURE(ok);
+    double expect = model == FL_TET_NH_HYDROSTATIC ? 1.0 - t.params[3] : at_rest;
+    ENSURE_NEAR(c, expect, 1e-5 * fmax(1.0, fabs(expect)));
+    /* Gradients sum to zero (translation invariance). */
+    for (int a = 0; a < 3; a++) ENSURE_NEAR(g[a] + g[3 + a] + g[6 + a] + g[9 + a], 0.0, 1e-5);
+    for (int k = 0; k < 12; k++) x[k] = rest[k] + (float)(0.05 * frand());
+    double err = gradient_error(&t, x);
+    fprintf(stderr, "  model %u trial %d: C at rest %.7g, gradient error %.3g\n", (unsigned)model, trial, c, err);
+    ENSURE_MSG(err <= 2e-3, "model %u: relative gradient error %.3g", (unsigned)model, err);
+  }
+}
+
+static void test_tet_volume_gradient(void)
+{
+  check_model(FL_TET_VOLUME, 0.0);
+  /* C is the signed volume change: a uniform 1.1 scale gives (1.1^3 - 1) V0. */
+  float rest[12], x[12], c, g[12];
+  random_tet(rest);
+  fl_gpu_tet t = make_tet(rest, FL_TET_VOLUME, 1e5, 0.4);
+  for (int k = 0; k < 12; k++) x[k] = rest[k] * 1.1f;
+  ENSURE(fl_tet_eval_cpu(&t, x, &c, g));
+  ENSURE_NEAR(c, (1.331 - 1.0) * t.params[0], 1e-4 * t.params[0]);
+}
+
+static void test_tet_hydrostatic_gradient(void) { check_model(FL_TET_NH_HYDROSTATIC, 0.0); }
+static void test_tet_deviatoric_gradient(void) { check_model(FL_TET_NH_DEVIATORIC, sqrt(3.0)); }
+
+/* The scene defaults of a balloon, every field set (scene_objects.c documents them). */
+static fl_balloon_desc balloon_desc(void)
+{
+  fl_balloon_desc d;
+  memset(&d, 0, sizeof d);
+  d.common.center[0] = 0.0f;
+  d.common.center[1] = 2.0f;
+  d.common.center[2] = 0.0f;
+  d.common.radius = 0.5f;
+  d.common.scale = 1.0f;
+  d.common.damping = 0.1f;
+  d.common.thickness = 0.0f; /* the mean edge length */
+  d.common.friction[0] = 0.5f;
+  d.common.friction[1] = 0.4f;
+  d.common.volume_conservation = FL_VOLUME_CONSERVE_NONE;
+  d.common.volume_alpha = 0.25f;
+  d.common.measure_after = 0.0f;
+  d.shape = FL_BODY_ICOSPHERE;
+  d.subdivisions = 1;
+  d.mass = 0.1f;
+  d.stretch_compliance = 1e-4f;
+  d.bend_compliance = 0.1f;
+  d.bending = FL_BENDING_ISOMETRIC;
+  d.pressure = 1.5f;
+  d.pressure_compliance = 0.0f;
+  return d;
+}
+
+static void test_balloon_inflates(void)
+{
+  fl_balloon_desc d = balloon_desc();
+  fl_body_build body;
+  fl_error_clear();
+  ENSURE_MSG(fl_balloon_build(&d, "balloon", &body), "%s", fl_error_message());
+  fl_cloth_build b;
+  bool ok = fl_xpbd_build_create(NULL, NULL, 0, &body, 1, &b);
+  fl_body_build_free(&body);
+  ENSURE_MSG(ok, "%s", fl_error_message());
+  fl_cloth_cpu c;
+  if (!fl_cloth_cpu_create(&b, &c)) {
+    fl_cloth_build_destroy(&b);
+    ENSURE_MSG(false, "%s", fl_error_message());
+  }
+  fl_sim_desc sim = {.dt = 1.0f / 60.0f, .substeps = 10, .iterations = 4, .gravity = {0, 0, 0},
+                     .domain_min = {-5, 0, -5}, .domain_max = {5, 10, 5}, .solver = FL_SOLVER_COLORING,
+                     .relaxation = 1.5f, .collider_normals = FL_NORMALS_ANALYTIC};
+  float h = sim.dt / (float)sim.substeps, v0 = b.bodies[0].volume[0];
+  double mesh_v0 = fl_mesh_volume((const float(*)[4])b.positions, b.triangles, b.triangle_count);
+  ENSURE_NEAR(c.body_state[0][0], v0, 0);
+  ENSURE_NEAR(c.body_state[0][2], 1e30f, 0);
+  ENSURE_NEAR(v0, mesh_v0, 1e-6 * mesh_v0);
+  for (int s = 0; s < 120; s++) fl_cloth_cpu_substep(&c, &sim, NULL, 0, h, h * (float)(s + 1));
+  double v = fl_mesh_volume((const float(*)[4])c.x, b.triangles, b.triangle_count);
+  float state[4];
+  memcpy(state, c.body_state[0], sizeof state);
+  bool finite = true;
+  for (uint32_t p = 0; p < b.particle_count; p++)
+    finite = finite && isfinite(c.x[p][0]) && isfinite(c.x[p][1]) && isfinite(c.x[p][2]);
+  fl_cloth_cpu_destroy(&c);
+  fl_cloth_build_destroy(&b);
+  fprintf(stderr, "  V / V0 = %.5f after 120 substeps (state: V %.6g, min ratio %.5f, max ratio %.5f)\n",
+          v / v0, state[0], state[2], state[3]);
+  ENSURE(finite);
+  ENSURE_MSG(fabs(v / (1.5 * v0) - 1.0) <= 0.02, "V / V0 = %.5f, expected 1.5", v / v0);
+  ENSURE_NEAR(state[0], v, 1e-4 * v);
+  ENSURE_NEAR(state[1], 0.0, 0.0); /* lambda reset after the substep */
+  float ratio = state[0] / (1.5f * v0); /* the last substep's, between the extremes seen */
+  ENSURE(state[2] <= ratio + 1e-6f && ratio <= state[3] + 1e-6f && state[3] < 1e29f);
+}
+
+static const fl_test_case TESTS[] = {
+    {"tet_volume_gradient", test_tet_volume_gradient},
+    {"tet_hydrostatic_gradient", test_tet_hydrostatic_gradient},
+    {"tet_deviatoric_gradient", test_tet_deviatoric_gradient},
+    {"balloon_inflates", test_balloon_inflates},
+};
+FL_TEST_MAIN(TESTS)
