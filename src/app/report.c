@@ -44,7 +44,7 @@ static cJSON *object_json(const fl_object_stats *s)
     cJSON_AddNumberToObject(o, "volume", s->volume);
     cJSON_AddNumberToObject(o, "rest_volume", s->rest_volume);
     cJSON_AddNumberToObject(o, "target_volume", s->target_volume);
-    cJSON_AddNumberToObject(o, "worst_volume_loss", s->worst_volume_loss);
+    if (s->worst_volume_loss >= 0) cJSON_AddNumberToObject(o, "worst_volume_loss", s->worst_volume_loss);
     cJSON_AddNumberToObject(o, "largest_volume_ratio", s->largest_volume_ratio);
     cJSON_AddStringToObject(o, "volume_conservation", s->volume_conservation);
   }

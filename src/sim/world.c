@@ -377,10 +377,11 @@ static bool cloth_stats(fl_world *w, uint32_t cloth_object, fl_object_stats *s)
   return true;
 }
 
-/* 1 - the smallest volume over the largest one seen since measure_after (a body state). */
+/* 1 - the smallest volume over the largest one seen since measure_after (a
+ * body state); -1 before measure_after (nothing tracked yet). */
 static double worst_volume_loss(const float state[4])
 {
-  return state[2] < 1e29f && state[3] > 0 ? 1.0 - (double)state[2] / state[3] : 0.0;
+  return state[2] < 1e29f && state[3] > 0 ? 1.0 - (double)state[2] / state[3] : -1.0;
 }
 
 /* Soft body and balloon report fields: surface volume now, rest and target

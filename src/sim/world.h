@@ -41,7 +41,8 @@ typedef struct {
   /* softbody, balloon (has_volume): volumes from the surface, the worst loss tracked on the GPU */
   bool has_volume;
   double volume, rest_volume, target_volume; /* m^3; target = k_pressure x rest */
-  double worst_volume_loss;   /* 1 - the smallest / the largest volume since measure_after */
+  double worst_volume_loss;   /* 1 - the smallest / the largest volume since measure_after;
+                               * -1 before measure_after */
   double largest_volume_ratio;
   const char *volume_conservation; /* "none", "global" or "local" */
   /* softbody (has_tets): tet volume / rest volume over its tets */
@@ -85,7 +86,7 @@ bool fl_world_read_state(fl_world *world, uint32_t index, float (**pos)[4], floa
 bool fl_world_stats(fl_world *world, uint32_t index, fl_object_stats *out);
 /* The worst volume loss (1 - smallest / largest volume since measure_after) over the bodies of each
  * conservation mode: worst[0] none, [1] global, [2] local; -1 where no body
- * uses the mode. Returns false on a readback failure; waits for the GPU. */
+ * uses the mode or none has reached its measure_after. Returns false on a readback failure; waits for the GPU. */
 bool fl_world_volume_losses(fl_world *world, double worst[3]);
 /* Asks to grab the particle nearest the camera within `radius` of a ray (unit
  * direction); recorded into the next frame, read back when its slot is done. */

@@ -2,6 +2,9 @@
  * usage: check_report REPORT.json [DUMP.csv] [--bench] [--diverges NAME]... [--holds NAME]...
  *        check_report KANG.json --kang (the --experiment kang report)
  * (--diverges: the mass_spring object NAME was reset at least once; --holds: never)
+ *        check_report REPORT.json --figure11 (the balloons scene: worst_volume_loss has none,
+ *        global and local; global and local below 2 %, none above 10 % and 5x both;
+ *        every body object has its volume fields)
  * Checks: every contract key is present and typed; validation errors == 0;
  * every object has finite stats, nan_count 0, particles > 0, and nothing
  * outside the domain; the dump has the header and one finite row per particle
@@ -141,6 +144,30 @@ static void check_kang(const cJSON *r)
   if (passes) need(passes, "ceiling_gbps", is_number);
 }
 
+/* The balloons scene's report: the worst volume loss per conservation mode
+ * (survey Fig. 11) and each body's volume fields. */
+static void check_figure11(const cJSON *r, const cJSON *objects)
+{
+  const cJSON *w = need(r, "worst_volume_loss", is_object);
+  const cJSON *none = w ? need(w, "none", is_number) : NULL, *global = w ? need(w, "global", is_number) : NULL,
+              *local = w ? need(w, "local", is_number) : NULL;
+  if (!none || !global || !local) return;
+  double n = none->valuedouble, g = global->valuedouble, l = local->valuedouble;
+  printf("worst volume loss: none %.2f %%, global %.2f %%, local %.2f %%\n", 100 * n, 100 * g, 100 * l);
+  CHECK(g >= 0 && g < 0.02, "global conservation lost %.2f %% (want < 2 %%)", 100 * g);
+  CHECK(l >= 0 && l < 0.02, "local conservation lost %.2f %% (want < 2 %%)", 100 * l);
+  CHECK(n > 0.10 && n > 5 * g && n > 5 * l, "without conservation only %.2f %% was lost", 100 * n);
+  const cJSON *o;
+  cJSON_ArrayForEach(o, objects)
+  {
+    const cJSON *type = cJSON_GetObjectItemCaseSensitive(o, "type");
+    if (!cJSON_IsString(type) || strcmp(type->valuestring, "balloon") != 0) continue;
+    const char *keys[] = {"volume", "rest_volume", "target_volume", "worst_volume_loss"};
+    for (int k = 0; k < 4; k++) need(o, keys[k], is_number);
+    need(o, "volume_conservation", is_string);
+  }
+}
+
 int main(int argc, char **argv)
 {
   if (argc < 2) {
@@ -216,6 +243,9 @@ int main(int argc, char **argv)
       if (resets && diverges) CHECK(resets->valuedouble > 0, "%s never diverged", argv[i + 1]);
       if (resets && !diverges) CHECK(resets->valuedouble == 0, "%s diverged (%g resets)", argv[i + 1], resets->valuedouble);
     }
+    int figure11 = 0;
+    for (int i = 2; i < argc; i++) figure11 |= strcmp(argv[i], "--figure11") == 0;
+    if (figure11) check_figure11(r, objects);
     if (bench) {
       const cJSON *c = need(r, "ceiling", is_object);
       const cJSON *g = c ? need(c, "copy_gbps", is_number) : NULL;

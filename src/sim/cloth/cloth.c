@@ -214,6 +214,14 @@ static bool create_sets(fl_cloth_system *s, const fl_buffer *colliders)
   return ok;
 }
 
+/* True when some body has a constraint the SOLVE pass applies (overpressure or conservation). */
+static bool any_body_solve(const fl_cloth_build *b)
+{
+  for (uint32_t k = 0; k < b->body_count; k++)
+    if (b->bodies[k].volume[3] != 0 || b->bodies[k].conserve[0] != (float)FL_CONSERVE_NONE) return true;
+  return false;
+}
+
 /* Every family's constraint buffer must fit the device's storage-buffer range. */
 static bool check_buffer_sizes(const fl_gpu *gpu, const fl_cloth_build *b)
 {
@@ -303,6 +311,7 @@ bool fl_cloth_system_create(fl_gpu *gpu, const fl_mesh_normals *mn, const fl_clo
     if (!out->object_triangles[o]) out->object_first_triangle[o] = t;
     out->object_triangles[o]++;
   }
+  out->any_body_solve = any_body_solve(&out->build);
   bool ok = create_pipelines(gpu, &out->pipes) && create_buffers(out, mn) && create_sets(out, colliders) &&
             create_skins(out, mn, bodies, body_count);
   if (!ok) fl_cloth_system_destroy(out);
@@ -408,17 +417,26 @@ static void solve_family_jacobi(fl_cloth_system *s, VkCommandBuffer cmd, const f
   pass(cmd, &s->pipes.add_delta, s->add_pos_set, *push, 0, n, n);
 }
 
-/* Bytes the body pass must move: per triangle its indices and three positions
- * (volume); solving also gathers each particle's triangles (indices and two
- * positions each), reads prev, contact and weights and writes the gradients,
- * weights and positions: an estimate, the passes read some of it twice. */
+/* Bytes the body pass must move, over the bodies it works on: per triangle its
+ * indices and three positions (a volume); the overpressure adds one gather of
+ * each particle's triangles (indices and two positions each) and the gradient
+ * and position traffic; conservation a second volume, two gathers (gradient,
+ * smoothing), prev, contact flags and weights. */
 static uint64_t body_volume_bytes(const fl_cloth_build *b, bool solve)
 {
-  uint64_t tris = 0, particles = 0;
-  for (uint32_t k = 0; k < b->body_count; k++) tris += b->bodies[k].range[3], particles += b->bodies[k].range[1];
-  uint64_t volume = tris * (12 + 48);
-  if (!solve) return volume;
-  return 2 * volume + particles * (2 * 3 * (4 + 12 + 32) + 16 + 4 + 3 * 16 + 2 * 16);
+  uint64_t bytes = 0;
+  for (uint32_t k = 0; k < b->body_count; k++) {
+    const fl_gpu_body *r = &b->bodies[k];
+    uint64_t volume = (uint64_t)r->range[3] * (12 + 48), gathers = (uint64_t)r->range[1] * 3 * (4 + 12 + 32);
+    if (!solve) {
+      bytes += volume;
+      continue;
+    }
+    if (r->volume[3] != 0) bytes += volume + gathers + (uint64_t)r->range[1] * (16 + 16 + 32);
+    if (r->conserve[0] != (float)FL_CONSERVE_NONE)
+      bytes += volume + 2 * gathers + (uint64_t)r->range[1] * (16 + 16 + 4 + 3 * 16 + 2 * 16);
+  }
+  return bytes;
 }
 
 /* One body_volume dispatch (all bodies, one workgroup each), then a barrier. */
@@ -485,7 +503,7 @@ void fl_cloth_record_substep(fl_cloth_system *s, VkCommandBuffer cmd, const fl_s
         solve_family_coloring(s, cmd, &p->tet_gs, &s->tet, &b->tet, &push);
       fl_profiler_end(prof, slot, FL_QUEUE_COMPUTE, cmd, scope);
     }
-    if (b->body_count) {
+    if (s->any_body_solve) {
       scope = fl_profiler_begin(prof, slot, FL_QUEUE_COMPUTE, cmd, "softbody/volume", body_volume_bytes(b, true));
       record_body_pass(s, cmd, &push, FL_BODY_PASS_SOLVE);
       fl_profiler_end(prof, slot, FL_QUEUE_COMPUTE, cmd, scope);

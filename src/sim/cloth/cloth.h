@@ -66,6 +66,7 @@ typedef struct {
   uint32_t object_first_triangle[FL_SCENE_MAX_OBJECTS], object_triangles[FL_SCENE_MAX_OBJECTS]; /* per object */
   fl_spatial_hash hash;           /* particle collisions: built over every particle */
   bool any_wind, any_edge_damping, any_self_collision;
+  bool any_body_solve;           /* a body has overpressure or volume conservation */
   float self_cell_size;          /* the largest thickness of the colliding objects */
 } fl_cloth_system;
 
