@@ -128,8 +128,7 @@ static bool make_tet_mesh(const fl_softbody_desc *d, const fl_solid *solid, fl_t
     for (uint32_t p = 0; p < t.point_count; p++)
       for (int a = 0; a < 3; a++) t.positions[p][a] = t.positions[p][a] * d->common.scale + d->common.center[a];
     bool ok = fl_tet_mesh_from_tets((const float(*)[3])t.positions, t.point_count, (const uint32_t(*)[4])t.tets,
-                                    t.tet_count, out) &&
-              fl_tet_mesh_find_surface(out);
+                                    t.tet_count, out); /* which also finds the boundary */
     fl_tetgen_mesh_free(&t);
     return ok;
   }
