@@ -54,6 +54,20 @@ static cJSON *object_json(const fl_object_stats *s)
     cJSON_AddNumberToObject(o, "tet_volume_ratio_max", s->tet_ratio_max);
     cJSON_AddNumberToObject(o, "inverted_tets", s->inverted_tets);
   }
+  if (s->has_snow) {
+    cJSON_AddStringToObject(o, "transfer", s->transfer);
+    cJSON_AddNumberToObject(o, "jp_min", s->jp_min);
+    cJSON_AddNumberToObject(o, "jp_max", s->jp_max);
+    cJSON *sys = cJSON_AddObjectToObject(o, "snow_system"); /* every snow object's grid and particles */
+    cJSON_AddNumberToObject(sys, "particle_mass", s->snow_particle_mass);
+    cJSON_AddNumberToObject(sys, "grid_mass", s->grid_mass);
+    cJSON_AddItemToObject(sys, "grid_momentum", vec3_json(s->grid_momentum));
+    cJSON_AddNumberToObject(sys, "clamped_last_substep", s->clamped);
+    cJSON_AddNumberToObject(sys, "substeps_last_frame", s->substeps_last);
+    cJSON_AddNumberToObject(sys, "substeps_per_frame", s->substeps_mean);
+    cJSON_AddNumberToObject(sys, "capped_frames", s->capped_frames);
+    cJSON_AddStringToObject(sys, "p2g_atomics", s->atomics);
+  }
   if (s->integrator) {
     cJSON_AddStringToObject(o, "integrator", s->integrator);
     cJSON_AddNumberToObject(o, "resets", s->resets);

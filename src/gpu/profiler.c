@@ -108,6 +108,7 @@ void fl_profiler_reset(fl_profiler *p, uint32_t slot, fl_queue_role queue, VkCom
 int fl_profiler_begin(fl_profiler *p, uint32_t slot, fl_queue_role queue, VkCommandBuffer cmd,
                       const char *name, uint64_t bytes)
 {
+  if (!p) return -1; /* untimed recording (load-time passes) */
   fl_gpu_begin_label(p->gpu, cmd, name);
   fl_query_set *set = &p->sets[slot][queue];
   if (!p->enabled || !p->can_time[queue] || !set->pool) return -1;
@@ -130,6 +131,7 @@ int fl_profiler_begin(fl_profiler *p, uint32_t slot, fl_queue_role queue, VkComm
 
 void fl_profiler_end(fl_profiler *p, uint32_t slot, fl_queue_role queue, VkCommandBuffer cmd, int scope)
 {
+  if (!p) return;
   if (scope >= 0)
     vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, p->sets[slot][queue].pool, 2 * (uint32_t)scope + 1);
   fl_gpu_end_label(p->gpu, cmd);

@@ -58,7 +58,8 @@ bool fl_profiler_create(fl_gpu *gpu, fl_profiler *p);
 void fl_profiler_destroy(fl_profiler *p);
 /* Resets the slot's queries for `queue`; record first in that queue's command buffer. */
 void fl_profiler_reset(fl_profiler *p, uint32_t slot, fl_queue_role queue, VkCommandBuffer cmd);
-/* Opens a named scope; `bytes` is what the pass must move (for GB/s). Returns a scope id, or -1. */
+/* Opens a named scope; `bytes` is what the pass must move (for GB/s). Returns a scope id, or -1
+ * (p NULL: recording untimed, and fl_profiler_end accepts it too). */
 int fl_profiler_begin(fl_profiler *p, uint32_t slot, fl_queue_role queue, VkCommandBuffer cmd,
                       const char *name, uint64_t bytes);
 /* Closes the scope opened by fl_profiler_begin. */

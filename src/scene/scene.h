@@ -16,8 +16,6 @@
 typedef enum {
   FL_OBJECT_PARTICLES,
   FL_OBJECT_COLLIDER,
-  /* Snow is reserved by the schema; the loader rejects it until its module
-   * exists ("object type 'snow' is not built yet"). */
   FL_OBJECT_CLOTH,
   FL_OBJECT_SOFTBODY,
   FL_OBJECT_BALLOON,
@@ -175,6 +173,33 @@ typedef struct {
   float pressure_compliance;    /* of C = V - k V0 (m^3/N... per m^3), default 0, >= 0 */
 } fl_balloon_desc;
 
+/* MPM snow (Stomakhin 2013; sim/mpm/snow_spec.h, docs/SNOW.md). */
+typedef enum { FL_SNOW_SHAPE_SPHERE, FL_SNOW_SHAPE_BOX, FL_SNOW_SHAPE_MESH } fl_snow_shape;
+typedef enum { FL_SNOW_PIC_FLIP, FL_SNOW_APIC } fl_snow_transfer;
+
+typedef struct {
+  fl_snow_shape shape;          /* "sphere" (default), "box" or "mesh" (a closed OBJ) */
+  float center[3];              /* default [0, 1, 0]; mesh: added to the file's (scaled) coordinates */
+  float radius;                 /* sphere, m, default 0.2, > 0 */
+  float half_extents[3];        /* box, default [0.2, 0.2, 0.2], > 0 */
+  char path[FL_SCENE_PATH_MAX]; /* mesh: the OBJ, resolved as soft bodies' */
+  float scale;                  /* mesh: multiplies the file's coordinates, default 1, > 0 */
+  float velocity[3];            /* initial velocity m/s, default 0 */
+  uint32_t particles_per_cell;  /* default 8, 1..64 */
+  float grid_spacing;           /* h, m, default 0.05, > 0 (every snow object of a scene shares it) */
+  float density;                /* rho0 kg/m^3, default 400, > 0 */
+  float E0;                     /* Young's modulus Pa, default 1.4e5, > 0 */
+  float nu;                     /* Poisson's ratio, default 0.2, 0..0.49 */
+  float xi;                     /* hardening, default 10, >= 0 */
+  float theta_c, theta_s;       /* critical compression / stretch, default 2.5e-2, 7.5e-3; 0..1 */
+  float flip;                   /* FLIP blend alpha, default 0.95, 0..1 (pic_flip) */
+  float beta;                   /* implicit blend, default 0 (explicit), 0..1 (shared by all snow) */
+  float friction;               /* mu with colliders and walls, default 0.3, >= 0, or "sticky" */
+  bool sticky;                  /* friction "sticky": mu = infinity */
+  fl_snow_transfer transfer;    /* "pic_flip" (default: the paper) or "apic" (MLS-MPM, quadratic) */
+  uint32_t seed;                /* jitter of the particle lattice, default 1 */
+} fl_snow_desc;
+
 typedef struct {
   char name[FL_SCENE_NAME_MAX]; /* unique within the scene; default "<type><index>" */
   fl_object_type type;
@@ -185,10 +210,12 @@ typedef struct {
     fl_mass_spring_desc mass_spring;
     fl_softbody_desc softbody;
     fl_balloon_desc balloon;
+    fl_snow_desc snow;
   };
 } fl_scene_object;
 
 typedef enum { FL_SOLVER_COLORING, FL_SOLVER_JACOBI } fl_solver;
+typedef enum { FL_MPM_ATOMICS_AUTO, FL_MPM_ATOMICS_FLOAT, FL_MPM_ATOMICS_FIXED } fl_mpm_atomics;
 typedef enum { FL_NORMALS_ANALYTIC, FL_NORMALS_TETRAHEDRAL } fl_collider_normals;
 
 typedef struct {
@@ -201,6 +228,8 @@ typedef struct {
   float relaxation;             /* Jacobi over-relaxation omega, default 1.5, 1..2 */
   fl_collider_normals collider_normals; /* "analytic" (default): each shape's exact gradient;
                                  * "tetrahedral": the generic four-point finite difference (note 002) */
+  fl_mpm_atomics mpm_atomics;   /* snow P2G: "auto" (default: float atomics where the device has them),
+                                 * "float" (an error without them) or "fixed" (int32 fixed point) */
 } fl_sim_desc;
 
 typedef struct {

@@ -1,5 +1,5 @@
 /* scene/scene_objects: the object types of a scene, their key tables and
- * parsers (particles, collider, cloth, mass_spring, softbody, balloon). A material issue adds its
+ * parsers (particles, collider, cloth, mass_spring, softbody, balloon, snow). A material issue adds its
  * type here: a row in TYPES marked built, a key table and a parse function. */
 #include "scene/json_read.h"
 
@@ -19,7 +19,7 @@ static const type_entry TYPES[] = {
     {"particles", FL_OBJECT_PARTICLES, true}, {"collider", FL_OBJECT_COLLIDER, true},
     {"cloth", FL_OBJECT_CLOTH, true},         {"softbody", FL_OBJECT_SOFTBODY, true},
     {"balloon", FL_OBJECT_BALLOON, true},     {"mass_spring", FL_OBJECT_MASS_SPRING, true},
-    {"snow", FL_OBJECT_SNOW, false},
+    {"snow", FL_OBJECT_SNOW, true},
 };
 #define TYPE_COUNT ((int)(sizeof TYPES / sizeof TYPES[0]))
 static const char *const TYPE_NAMES[] = {"particles", "collider", "cloth",
@@ -104,6 +104,17 @@ static const char *const *const SOFTBODY_SHAPE_KEYS[] = {SOFTBODY_SPHERE_KEYS, S
 static const char *const *const BALLOON_SHAPE_KEYS[] = {NULL, NULL, NULL, BALLOON_MESH_KEYS, NULL,
                                                         BALLOON_ICOSPHERE_KEYS};
 
+/* Snow: each shape accepts its own placement keys. Indexed by fl_snow_shape and fl_snow_transfer. */
+static const char *const SNOW_SHAPE_NAMES[] = {"sphere", "box", "mesh", NULL};
+static const char *const SNOW_TRANSFER_NAMES[] = {"pic_flip", "apic", NULL};
+#define SNOW_COMMON_KEYS                                                                           \
+  "type", "name", "shape", "center", "velocity", "particles_per_cell", "grid_spacing", "density",   \
+      "E0", "nu", "xi", "theta_c", "theta_s", "flip", "beta", "friction", "transfer", "seed"
+static const char *const SNOW_SPHERE_KEYS[] = {SNOW_COMMON_KEYS, "radius", NULL};
+static const char *const SNOW_BOX_KEYS[] = {SNOW_COMMON_KEYS, "half_extents", NULL};
+static const char *const SNOW_MESH_KEYS[] = {SNOW_COMMON_KEYS, "path", "scale", NULL};
+static const char *const *const SNOW_SHAPE_KEYS[] = {SNOW_SPHERE_KEYS, SNOW_BOX_KEYS, SNOW_MESH_KEYS};
+
 /* Named pins: -1 stands for the last row or column. */
 typedef struct {
   const char *name;
@@ -172,6 +183,11 @@ const char *const *fl_scene_object_keys(const cJSON *object)
   if (type == FL_OBJECT_COLLIDER) {
     int s = find_name(SHAPE_NAMES, string_at(object, "shape"));
     return s < 0 ? NULL : SHAPE_KEYS[s];
+  }
+  if (type == FL_OBJECT_SNOW) {
+    const char *shape = cJSON_GetObjectItemCaseSensitive(object, "shape") ? string_at(object, "shape") : "sphere";
+    int s = find_name(SNOW_SHAPE_NAMES, shape);
+    return s < 0 ? NULL : SNOW_SHAPE_KEYS[s];
   }
   if (type == FL_OBJECT_SOFTBODY || type == FL_OBJECT_BALLOON) {
     const char *const *names = body_shape_names(type);
@@ -634,6 +650,72 @@ static bool parse_balloon(const fl_jr *r, const cJSON *o, fl_balloon_desc *b)
   return true;
 }
 
+/* "friction": a number >= 0, or "sticky" (mu = infinity). */
+static bool parse_snow_friction(const fl_jr *r, const cJSON *o, fl_snow_desc *s)
+{
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "friction");
+  if (cJSON_IsString(v)) {
+    if (strcmp(v->valuestring, "sticky") == 0) return s->sticky = true;
+    return fl_jr_fail(r, "friction", "expected a number >= 0 or \"sticky\", got \"%s\"", v->valuestring);
+  }
+  return fl_jr_number(r, o, "friction", FL_JR_NONNEG, &s->friction);
+}
+
+static bool parse_snow(const fl_jr *r, const cJSON *o, fl_snow_desc *s)
+{
+  *s = (fl_snow_desc){
+      .shape = FL_SNOW_SHAPE_SPHERE,
+      .center = {0, 1, 0},
+      .radius = 0.2f,
+      .half_extents = {0.2f, 0.2f, 0.2f},
+      .scale = 1.0f,
+      .particles_per_cell = 8,
+      .grid_spacing = 0.05f,
+      .density = 400.0f,
+      .E0 = 1.4e5f,
+      .nu = 0.2f,
+      .xi = 10.0f,
+      .theta_c = 2.5e-2f,
+      .theta_s = 7.5e-3f,
+      .flip = 0.95f,
+      .beta = 0.0f,
+      .friction = 0.3f,
+      .transfer = FL_SNOW_PIC_FLIP,
+      .seed = 1,
+  };
+  static const fl_jr_range POISSON = {0.0, (double)0.49f, false, false};
+  int shape = 0, transfer = 0;
+  if (!fl_jr_enum(r, o, "shape", SNOW_SHAPE_NAMES, &shape)) return false;
+  s->shape = (fl_snow_shape)shape;
+  char what[64];
+  snprintf(what, sizeof what, "for a %s snow", SNOW_SHAPE_NAMES[shape]);
+  if (!fl_jr_object(r, o, SNOW_SHAPE_KEYS[shape], what)) return false;
+  if (s->shape == FL_SNOW_SHAPE_MESH && !fl_jr_require(r, o, "path", "(a mesh snow needs \"path\": an .obj file)"))
+    return false;
+  if (!fl_jr_vec3(r, o, "center", FL_JR_ANY, s->center) ||
+      !fl_jr_number(r, o, "radius", FL_JR_POSITIVE, &s->radius) ||
+      !fl_jr_vec3(r, o, "half_extents", FL_JR_POSITIVE, s->half_extents) ||
+      !resolve_path(r, o, NULL, s->path) ||
+      !fl_jr_number(r, o, "scale", FL_JR_POSITIVE, &s->scale) ||
+      !fl_jr_vec3(r, o, "velocity", FL_JR_ANY, s->velocity) ||
+      !fl_jr_uint(r, o, "particles_per_cell", 1, 64, &s->particles_per_cell) ||
+      !fl_jr_number(r, o, "grid_spacing", FL_JR_POSITIVE, &s->grid_spacing) ||
+      !fl_jr_number(r, o, "density", FL_JR_POSITIVE, &s->density) ||
+      !fl_jr_number(r, o, "E0", FL_JR_POSITIVE, &s->E0) ||
+      !fl_jr_number(r, o, "nu", POISSON, &s->nu) ||
+      !fl_jr_number(r, o, "xi", FL_JR_NONNEG, &s->xi) ||
+      !fl_jr_number(r, o, "theta_c", FL_JR_CLOSED(0, 1), &s->theta_c) ||
+      !fl_jr_number(r, o, "theta_s", FL_JR_CLOSED(0, 1), &s->theta_s) ||
+      !fl_jr_number(r, o, "flip", FL_JR_CLOSED(0, 1), &s->flip) ||
+      !fl_jr_number(r, o, "beta", FL_JR_CLOSED(0, 1), &s->beta) ||
+      !parse_snow_friction(r, o, s) ||
+      !fl_jr_enum(r, o, "transfer", SNOW_TRANSFER_NAMES, &transfer) ||
+      !fl_jr_uint(r, o, "seed", 0, UINT32_MAX, &s->seed))
+    return false;
+  s->transfer = (fl_snow_transfer)transfer;
+  return true;
+}
+
 bool fl_scene_parse_object(const fl_jr *r, const cJSON *object, int index, fl_scene_object *out)
 {
   char got[128], list[256];
@@ -662,6 +744,7 @@ bool fl_scene_parse_object(const fl_jr *r, const cJSON *object, int index, fl_sc
   case FL_OBJECT_MASS_SPRING: return parse_mass_spring(r, object, &out->mass_spring);
   case FL_OBJECT_SOFTBODY: return parse_softbody(r, object, &out->softbody);
   case FL_OBJECT_BALLOON: return parse_balloon(r, object, &out->balloon);
+  case FL_OBJECT_SNOW: return parse_snow(r, object, &out->snow);
   default: return fl_jr_fail(r, "type", "object type '%s' is not built yet", TYPES[t].name);
   }
 }

@@ -8,6 +8,7 @@
 #include "sim/common/pick.h"
 #include "sim/common/sdf_cpu.h"
 #include "sim/massspring/ms_object.h"
+#include "sim/mpm/snow.h"
 #include "sim/particles/particles.h"
 #include "sim/softbody/body_build.h"
 #include "sim/softbody/tetrahedralize.h"
@@ -41,6 +42,9 @@ struct fl_world {
   fl_ms_object ms[FL_SCENE_MAX_OBJECTS];
   uint32_t ms_count;
   int ms_first_target;                                /* the picker target of ms[0] (then one each) */
+  fl_snow_system snow;                                /* every snow object (MPM); snow.gpu NULL when none */
+  uint32_t snow_count;
+  uint64_t snow_frames;                               /* frames the snow was stepped */
   fl_world_object objects[FL_SCENE_MAX_OBJECTS];     /* simulated objects in scene order */
   uint32_t object_count;
   fl_picker picker;
@@ -117,6 +121,8 @@ bool fl_world_create(fl_gpu *gpu, const fl_scene *scene, fl_world **out)
       ok = ok && fl_ms_object_create(gpu, &w->ms_pipelines, &w->mesh_normals, &o->mass_spring, &scene->sim, o->name,
                                      &w->ms[w->ms_count]);
       w->objects[w->object_count++] = (fl_world_object){o->type, w->ms_count++, i};
+    } else if (o->type == FL_OBJECT_SNOW) {
+      w->objects[w->object_count++] = (fl_world_object){o->type, w->snow_count++, i};
     } else if (o->type == FL_OBJECT_SOFTBODY || o->type == FL_OBJECT_BALLOON) {
       ok = o->type == FL_OBJECT_SOFTBODY ? fl_softbody_build(&o->softbody, o->name, &bodies[body_count])
                                          : fl_balloon_build(&o->balloon, o->name, &bodies[body_count]);
@@ -130,6 +136,12 @@ bool fl_world_create(fl_gpu *gpu, const fl_scene *scene, fl_world **out)
                                 cloth_count, bodies, body_count, &w->colliders, &w->cloth);
   for (uint32_t k = 0; k < body_count; k++) fl_body_build_free(&bodies[k]);
   free(bodies);
+  if (ok && w->snow_count) {
+    uint32_t snow_indices[FL_SCENE_MAX_OBJECTS], k = 0;
+    for (uint32_t i = 0; i < scene->object_count; i++)
+      if (scene->objects[i].type == FL_OBJECT_SNOW) snow_indices[k++] = i;
+    ok = fl_snow_create(gpu, &w->scene, snow_indices, k, &w->colliders, w->collider_count, &w->snow);
+  }
   /* Everything made of particles can be grabbed with the mouse. */
   ok = ok && fl_picker_create(gpu, &w->picker);
   for (uint32_t i = 0; i < w->particle_count && ok; i++)
@@ -153,6 +165,7 @@ void fl_world_destroy(fl_world *w)
   if (!w) return;
   for (uint32_t i = 0; i < w->particle_count; i++) fl_particles_destroy(w->gpu, &w->particles[i]);
   fl_cloth_system_destroy(&w->cloth);
+  fl_snow_destroy(&w->snow);
   for (uint32_t i = 0; i < w->ms_count; i++) fl_ms_object_destroy(&w->ms[i]);
   if (w->ms_count) fl_ms_pipelines_destroy(w->gpu, &w->ms_pipelines);
   fl_picker_destroy(&w->picker);
@@ -182,12 +195,17 @@ void fl_world_record_frame(fl_world *w, VkCommandBuffer cmd, fl_profiler *prof, 
                       (w->ms_count && w->picker.held_target >= (uint32_t)w->ms_first_target);
     if (w->picker.held && drag_after) fl_picker_record_drag(&w->picker, cmd, h);
   }
+  if (simulate && w->snow.gpu) {
+    fl_snow_record_frame(&w->snow, cmd, w->scene.sim.dt, (float)w->time, prof, slot);
+    w->snow_frames++;
+  }
   if (simulate) w->time += w->scene.sim.dt;
   w->substeps += substeps;
   for (uint32_t i = 0; i < w->particle_count; i++)
     fl_particles_record_publish(&w->particles[i], &w->particle_pipelines, cmd, prof, slot);
   if (w->cloth.gpu) fl_cloth_record_publish(&w->cloth, &w->mesh_normals, cmd, prof, slot);
   for (uint32_t i = 0; i < w->ms_count; i++) fl_ms_object_record_publish(&w->ms[i], &w->mesh_normals, cmd, prof, slot);
+  if (w->snow.gpu) fl_snow_record_publish(&w->snow, cmd, prof, slot);
   w->slot_time[slot] = (float)w->time;
 }
 
@@ -243,6 +261,18 @@ uint32_t fl_world_views(const fl_world *w, uint32_t slot, fl_render_view *out, u
                                 .count = w->particles[i].count, .radius = w->particles[i].desc.radius,
                                 .color = {c[0], c[1], c[2], 1.0f}};
   }
+  if (w->snow.gpu && n + 2 <= max) {
+    const fl_snow_build *b = &w->snow.build;
+    fl_render_view v = {.kind = FL_VIEW_SNOW, .positions = &w->snow.snapshot[slot], .count = b->count,
+                        .radius = 0.6f * b->particle_spacing, .color = {0.93f, 0.95f, 1.0f, 1.0f},
+                        .density = &w->snow.density[slot], .grid_spacing = b->h, .rest_density = b->rho0[0]};
+    memcpy(v.grid_dims, b->dims, sizeof v.grid_dims);
+    memcpy(v.grid_origin, b->origin, sizeof v.grid_origin);
+    out[n++] = v;
+    v.kind = FL_VIEW_SNOW_VOLUME;
+    v.count = b->node_count;
+    out[n++] = v;
+  }
   return n;
 }
 
@@ -262,10 +292,12 @@ uint64_t fl_world_particle_count(const fl_world *w)
   uint64_t n = w->cloth.gpu ? w->cloth.build.particle_count : 0;
   for (uint32_t i = 0; i < w->particle_count; i++) n += w->particles[i].count;
   for (uint32_t i = 0; i < w->ms_count; i++) n += w->ms[i].sim.particle_count;
-  return n;
+  return n + w->snow.build.count;
 }
 
 uint64_t fl_world_substeps(const fl_world *w) { return w->substeps; }
+
+uint64_t fl_world_snow_substeps(const fl_world *w) { return w->snow.substeps_total; }
 
 uint64_t fl_world_tet_count(const fl_world *w) { return w->cloth.gpu ? w->cloth.build.tet.count : 0; }
 
@@ -276,6 +308,7 @@ uint64_t fl_world_largest_buffer(const fl_world *w)
     if (w->particles[i].pos.size > largest) largest = w->particles[i].pos.size;
   for (uint32_t i = 0; i < w->ms_count; i++)
     if (w->ms[i].sim.diag.size > largest) largest = w->ms[i].sim.diag.size;
+  if (w->snow.gpu && w->snow.acc.size > largest) largest = w->snow.acc.size;
   if (w->cloth.gpu) {
     const fl_buffer *b[] = {&w->cloth.pos, &w->cloth.distance.constraints, &w->cloth.bend.constraints};
     for (int i = 0; i < 3; i++)
@@ -314,9 +347,39 @@ static uint32_t xpbd_object(const fl_world *w, uint32_t index)
   return o->type == FL_OBJECT_CLOTH ? o->index : w->cloth.build.cloth_count + o->index;
 }
 
+/* The particles of snow object `material` (positions with 1/m in w, velocities), from a full readback;
+ * optionally its J_P range. */
+static bool snow_read_object(fl_world *w, uint32_t material, float (**pos)[4], float (**vel)[4], uint32_t *count,
+                             double *jp_min, double *jp_max)
+{
+  float (*all_pos)[4], (*all_vel)[4], (*fe)[4];
+  if (!fl_snow_read_particles(&w->snow, &all_pos, &all_vel, &fe)) return false;
+  uint32_t n = 0;
+  double lo = INFINITY, hi = -INFINITY;
+  for (uint32_t p = 0; p < w->snow.build.count; p++) {
+    if (fe[3 * p + 1][3] != (float)material) continue;
+    memcpy(all_pos[n], all_pos[p], 16);
+    memcpy(all_vel[n], all_vel[p], 16);
+    all_pos[n][3] = all_pos[n][3] > 0 ? 1.0f / all_pos[n][3] : 0.0f;
+    all_vel[n][3] = 0.0f;
+    if (fe[3 * p][3] < lo) lo = fe[3 * p][3];
+    if (fe[3 * p][3] > hi) hi = fe[3 * p][3];
+    n++;
+  }
+  free(fe);
+  if (jp_min) *jp_min = lo;
+  if (jp_max) *jp_max = hi;
+  *pos = all_pos;
+  *vel = all_vel;
+  *count = n;
+  return true;
+}
+
 bool fl_world_read_state(fl_world *w, uint32_t index, float (**pos)[4], float (**vel)[4], uint32_t *count)
 {
   if (index >= w->object_count) return fl_error_set("no object %u", index);
+  if (w->objects[index].type == FL_OBJECT_SNOW)
+    return snow_read_object(w, w->objects[index].index, pos, vel, count, NULL, NULL);
   const fl_buffer *pb, *vb;
   VkDeviceSize offset = 0;
   uint32_t n;
@@ -446,9 +509,40 @@ static bool mass_spring_stats(fl_world *w, uint32_t ms_index, const float (*pos)
   return true;
 }
 
+/* Snow report fields: the object's J_P range, the system's grid totals, clamps and substeps. */
+static bool snow_stats(fl_world *w, uint32_t material, fl_object_stats *s)
+{
+  float (*pos)[4], (*vel)[4];
+  uint32_t n;
+  if (!snow_read_object(w, material, &pos, &vel, &n, &s->jp_min, &s->jp_max)) return false;
+  free(pos);
+  free(vel);
+  fl_snow_system *sn = &w->snow;
+  if (!fl_snow_grid_totals(sn, &s->grid_mass, s->grid_momentum)) return false;
+  float (*all)[4], (*all_vel)[4];
+  if (!fl_snow_read_particles(sn, &all, &all_vel, NULL)) return false;
+  s->snow_particle_mass = 0;
+  for (uint32_t p = 0; p < sn->build.count; p++) s->snow_particle_mass += all[p][3];
+  free(all);
+  free(all_vel);
+  s->has_snow = true;
+  s->clamped = sn->last.clamped;
+  s->substeps_last = sn->substeps_last;
+  s->substeps_mean = w->snow_frames ? (double)sn->substeps_total / (double)w->snow_frames : 0.0;
+  s->capped_frames = sn->capped_frames;
+  const fl_snow_desc *d = &w->scene.objects[w->objects[0].scene_index].snow;
+  for (uint32_t i = 0; i < w->object_count; i++)
+    if (w->objects[i].type == FL_OBJECT_SNOW && w->objects[i].index == material)
+      d = &w->scene.objects[w->objects[i].scene_index].snow;
+  s->transfer = d->transfer == FL_SNOW_APIC ? "apic" : "pic_flip";
+  s->atomics = sn->fixed_point ? "fixed" : "float";
+  return true;
+}
+
 uint32_t fl_world_collect(fl_world *w, uint32_t slot)
 {
   uint32_t resets = 0;
+  if (w->snow.gpu) fl_snow_collect(&w->snow, slot);
   for (uint32_t i = 0; i < w->ms_count; i++)
     if (fl_ms_object_collect(&w->ms[i], slot)) {
       resets++;
@@ -479,6 +573,11 @@ bool fl_world_stats(fl_world *w, uint32_t index, fl_object_stats *s)
   }
   bool is_body = so->type == FL_OBJECT_SOFTBODY || so->type == FL_OBJECT_BALLOON;
   if (is_body && !body_stats(w, w->objects[index].index, (const float(*)[4])pos, s)) {
+    free(pos);
+    free(vel);
+    return false;
+  }
+  if (so->type == FL_OBJECT_SNOW && !snow_stats(w, w->objects[index].index, s)) {
     free(pos);
     free(vel);
     return false;

@@ -10,7 +10,12 @@
 
 typedef struct fl_world fl_world;
 
-typedef enum { FL_VIEW_PARTICLES, FL_VIEW_MESH } fl_view_kind;
+typedef enum {
+  FL_VIEW_PARTICLES,
+  FL_VIEW_MESH,
+  FL_VIEW_SNOW,        /* snow impostors: positions xyz, w = grid density at the particle (kg/m^3) */
+  FL_VIEW_SNOW_VOLUME, /* the snow grid's density (float per node, kg/m^3) as a volume */
+} fl_view_kind;
 
 /* One thing render draws, straight from GPU buffers. */
 typedef struct {
@@ -23,6 +28,12 @@ typedef struct {
   float radius;               /* particles */
   float color[4];
   float offset[3];            /* translation (moving colliders) */
+  /* snow (FL_VIEW_SNOW, FL_VIEW_SNOW_VOLUME): */
+  const fl_buffer *density;   /* volume: float per node, node (i,j,k) at (k ny + j) nx + i */
+  uint32_t grid_dims[3];      /* volume: nodes per axis */
+  float grid_origin[3];       /* volume: position of node (0,0,0) */
+  float grid_spacing;         /* volume: h */
+  float rest_density;         /* both: rho0 of the first snow object (kg/m^3), to scale the shading */
 } fl_render_view;
 
 /* What the report says of one simulated object (read back at the end of a run). */
@@ -54,6 +65,18 @@ typedef struct {
   uint32_t resets;            /* divergences detected and reset */
   uint32_t cg_iterations;     /* IM: CG iterations of the last step */
   float cg_relative_residual; /* IM: |r| / |b| after them */
+  /* snow (has_snow): the object's own J_P range; the rest is of the whole snow system */
+  bool has_snow;
+  double jp_min, jp_max;      /* det F_P over the object's particles (plastic compression < 1) */
+  double grid_mass;           /* every snow object's: the grid's mass after the last P2G */
+  double grid_momentum[3];
+  double snow_particle_mass;  /* every snow object's particle mass */
+  uint32_t clamped;           /* particles clamped in the last substep of the last collected frame */
+  uint32_t substeps_last;     /* snow substeps of the last frame (CFL-adaptive) */
+  double substeps_mean;       /* per frame so far */
+  uint32_t capped_frames;     /* frames whose substeps hit the cap */
+  const char *transfer;       /* "pic_flip" or "apic" */
+  const char *atomics;        /* "float" or "fixed": the P2G path */
 } fl_object_stats;
 
 /* Builds the scene's objects and colliders on the GPU. */
@@ -78,6 +101,8 @@ uint64_t fl_world_particle_count(const fl_world *world);
 uint64_t fl_world_tet_count(const fl_world *world);
 /* Substeps recorded so far. */
 uint64_t fl_world_substeps(const fl_world *world);
+/* Snow substeps recorded so far (their count per frame adapts to the CFL limit). */
+uint64_t fl_world_snow_substeps(const fl_world *world);
 /* Largest simulation buffer in bytes (sizes the copy-ceiling benchmark). */
 uint64_t fl_world_largest_buffer(const fl_world *world);
 /* Reads object `index`'s positions and velocities (malloc'd, count vec4 each). Waits for the GPU. */

@@ -37,6 +37,7 @@ static inline bool fl_fixture_step_frames(fl_gpu *gpu, fl_world *world, fl_profi
     fl_world_record_frame(world, cmd, prof, slot, simulate);
     if (!fl_gpu_end_once(gpu, cmd)) return false;
     fl_profiler_collect(prof, slot);
+    fl_world_collect(world, slot);
     if (last_slot) *last_slot = slot;
   }
   return true;

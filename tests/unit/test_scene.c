@@ -148,8 +148,12 @@ static void test_object_types_and_shapes(void)
 {
   ENSURE_ERR(parse("{\"objects\": [{\"type\": \"teapot\"}]}"),
              "t.json: objects[0].type: unknown object type \"teapot\"", "known: particles, collider");
-  ENSURE_ERR(parse("{\"objects\": [{\"type\": \"snow\"}]}"),
-             "t.json: objects[0].type: object type 'snow' is not built yet");
+  ENSURE_ERR(parse("{\"objects\": [{\"type\": \"snow\", \"friction\": \"slippery\"}]}"),
+             "t.json: objects[0].friction: expected a number >= 0 or \"sticky\", got \"slippery\"");
+  ENSURE_ERR(parse("{\"objects\": [{\"type\": \"snow\", \"radius\": 1, \"half_extents\": [1, 1, 1]}]}"),
+             "t.json: objects[0]", "half_extents");
+  ENSURE_ERR(parse("{\"objects\": [{\"type\": \"snow\", \"transfer\": \"flip\"}]}"),
+             "t.json: objects[0].transfer");
   ENSURE_ERR(parse("{\"objects\": [{\"name\": \"a\"}]}"),
              "t.json: objects[0]: missing required key \"type\"");
   ENSURE_ERR(parse(C(", \"shape\": \"cone\"")),

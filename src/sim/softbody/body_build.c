@@ -89,21 +89,20 @@ static void fill_common(const fl_body_common_desc *c, fl_body_build *b)
   b->measure_after = c->measure_after;
 }
 
-/* Reads an OBJ into an fl_cpu_mesh placed at center with scale. */
-static bool load_placed_obj(const fl_body_common_desc *c, fl_cpu_mesh *out)
+bool fl_obj_load_placed(const char *path, float scale, const float center[3], fl_cpu_mesh *out)
 {
   fl_obj_mesh obj;
-  if (!fl_obj_load(c->path, &obj)) return false;
+  if (!fl_obj_load(path, &obj)) return false;
   memset(out, 0, sizeof *out);
   out->positions = alloc_array(obj.vertex_count, sizeof *out->positions);
   out->indices = alloc_array((uint64_t)obj.triangle_count * 3, sizeof *out->indices);
   if (!out->positions || !out->indices) {
     fl_obj_mesh_free(&obj);
     fl_cpu_mesh_free(out);
-    return fl_error_set("%s: out of memory for %u vertices", c->path, (unsigned)obj.vertex_count);
+    return fl_error_set("%s: out of memory for %u vertices", path, (unsigned)obj.vertex_count);
   }
   for (uint32_t v = 0; v < obj.vertex_count; v++) {
-    for (int a = 0; a < 3; a++) out->positions[v][a] = obj.positions[v][a] * c->scale + c->center[a];
+    for (int a = 0; a < 3; a++) out->positions[v][a] = obj.positions[v][a] * scale + center[a];
     out->positions[v][3] = 1.0f;
   }
   memcpy(out->indices, obj.triangles, (size_t)obj.triangle_count * 3 * sizeof *out->indices);
@@ -112,7 +111,7 @@ static bool load_placed_obj(const fl_body_common_desc *c, fl_cpu_mesh *out)
   fl_obj_mesh_free(&obj);
   if (out->triangle_count == 0) {
     fl_cpu_mesh_free(out);
-    return fl_error_set("%s: the mesh has no triangles", c->path);
+    return fl_error_set("%s: the mesh has no triangles", path);
   }
   return true;
 }
@@ -250,7 +249,7 @@ bool fl_softbody_build(const fl_softbody_desc *d, const char *name, fl_body_buil
   case FL_BODY_TORUS: solid.kind = FL_SOLID_TORUS; break;
   case FL_BODY_MESH:
     solid.kind = FL_SOLID_MESH;
-    ok = load_placed_obj(&d->common, &surface);
+    ok = fl_obj_load_placed(d->common.path, d->common.scale, d->common.center, &surface);
     solid.mesh = &surface;
     break;
   default: solid.kind = FL_SOLID_SPHERE; break;
@@ -335,7 +334,7 @@ bool fl_balloon_build(const fl_balloon_desc *d, const char *name, fl_body_build 
 {
   memset(out, 0, sizeof *out);
   fl_cpu_mesh mesh = {0};
-  bool ok = d->shape == FL_BODY_MESH ? load_placed_obj(&d->common, &mesh)
+  bool ok = d->shape == FL_BODY_MESH ? fl_obj_load_placed(d->common.path, d->common.scale, d->common.center, &mesh)
                                      : fl_mesh_icosphere(d->common.center, d->common.radius, d->subdivisions, &mesh);
   if (ok && mesh.vertex_count > MAX_BODY_PARTICLES)
     ok = fl_error_set("%u vertices, more than the %u a body may have", (unsigned)mesh.vertex_count,

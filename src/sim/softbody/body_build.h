@@ -42,3 +42,5 @@ bool fl_balloon_build(const fl_balloon_desc *d, const char *name, fl_body_build 
 /* The body's mass (sum of 1/w). */
 double fl_body_build_mass(const fl_body_build *b);
 void fl_body_build_free(fl_body_build *b);
+/* Reads the OBJ at `path` into a mesh placed in world space: file coordinates x scale + center. */
+bool fl_obj_load_placed(const char *path, float scale, const float center[3], fl_cpu_mesh *out);

@@ -1,0 +1,19 @@
+// mpm/density.glsl: the grid density at a particle, rho_p = sum_i m_i w_ip / h^3
+// (Stomakhin 2013 step 2), with the particle's own weights. The including
+// kernel declares `gridv` (vec4 per node pair, w of gridv[2i] = m_i).
+#ifndef FL_MPM_DENSITY_GLSL
+#define FL_MPM_DENSITY_GLSL
+#include "mpm.glsl"
+
+float fl_mpm_density(vec3 x, bool quadratic, fl_mpm_push pc)
+{
+  fl_mpm_stencil s = fl_mpm_stencil_of(x, pc, quadratic);
+  float m = 0.0;
+  for (int c = 0; c < s.width; c++)
+    for (int b = 0; b < s.width; b++)
+      for (int a = 0; a < s.width; a++)
+        m += s.ax[0].w[a] * s.ax[1].w[b] * s.ax[2].w[c] * gridv[2u * fl_mpm_node(s, a, b, c, pc)].w;
+  float h = pc.grid_origin.w;
+  return m / (h * h * h);
+}
+#endif

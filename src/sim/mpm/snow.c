@@ -1,0 +1,408 @@
+/* sim/mpm/snow: the MPM snow system on the GPU (see snow.h). */
+#include "sim/mpm/snow.h"
+
+#include "core/log.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define VEC4 16u
+
+static bool pipelines_create(fl_gpu *gpu, bool fixed_point, fl_snow_pipelines *p)
+{
+  uint32_t push = sizeof(fl_mpm_push);
+  return (fixed_point ? fl_pipeline_compute(gpu, "mpm/p2g_fixed.comp", push, 0, &p->p2g_fixed)
+                      : fl_pipeline_compute(gpu, "mpm/p2g_float.comp", push, 0, &p->p2g_float)) &&
+         fl_pipeline_compute(gpu, "mpm/grid_update.comp", push, 0, &p->grid_update) &&
+         fl_pipeline_compute(gpu, "mpm/g2p.comp", push, 0, &p->g2p) &&
+         fl_pipeline_compute(gpu, "mpm/volumes.comp", push, 0, &p->volumes) &&
+         fl_pipeline_compute(gpu, "mpm/cell_keys.comp", push, 0, &p->cell_keys) &&
+         fl_pipeline_compute(gpu, "mpm/permute.comp", push, 0, &p->permute) &&
+         fl_pipeline_compute(gpu, "mpm/publish.comp", push, 0, &p->publish) &&
+         fl_pipeline_compute(gpu, "mpm/density_grid.comp", push, 0, &p->density_grid);
+}
+
+static void pipelines_destroy(fl_gpu *gpu, fl_snow_pipelines *p)
+{
+  fl_pipeline *all[] = {&p->p2g_float, &p->p2g_fixed, &p->grid_update, &p->g2p,         &p->volumes,
+                        &p->cell_keys, &p->permute,   &p->publish,     &p->density_grid};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) fl_pipeline_destroy(gpu, all[i]);
+}
+
+static const fl_pipeline *p2g_pipeline(const fl_snow_system *s)
+{
+  return s->fixed_point ? &s->pipes.p2g_fixed : &s->pipes.p2g_float;
+}
+
+/* Chooses the P2G path from sim.mpm_atomics and the device. */
+static bool choose_atomics(fl_gpu *gpu, const fl_sim_desc *sim, bool *fixed_point)
+{
+  switch (sim->mpm_atomics) {
+  case FL_MPM_ATOMICS_FIXED: *fixed_point = true; return true;
+  case FL_MPM_ATOMICS_FLOAT:
+    if (!gpu->has_float_atomic_add)
+      return fl_error_set("sim.mpm_atomics \"float\": this device lacks float atomic add on buffers "
+                          "(VK_EXT_shader_atomic_float shaderBufferFloat32AtomicAdd); use \"auto\" or \"fixed\"");
+    *fixed_point = false;
+    return true;
+  case FL_MPM_ATOMICS_AUTO: break;
+  }
+  *fixed_point = !gpu->has_float_atomic_add;
+  return true;
+}
+
+static bool make_buffer(fl_gpu *gpu, uint64_t bytes, fl_memory_kind kind, const char *what, fl_buffer *out)
+{
+  char label[96];
+  snprintf(label, sizeof label, "snow %s", what);
+  return fl_buffer_create(gpu, bytes ? bytes : 16, kind, label, out);
+}
+
+static bool create_buffers(fl_snow_system *s)
+{
+  fl_gpu *gpu = s->gpu;
+  const fl_snow_build *b = &s->build;
+  uint64_t n = b->count, nodes = b->node_count;
+  bool ok = make_buffer(gpu, n * VEC4, FL_MEMORY_DEVICE, "positions", &s->pos) &&
+            make_buffer(gpu, n * VEC4, FL_MEMORY_DEVICE, "velocities", &s->vel) &&
+            make_buffer(gpu, 3 * n * VEC4, FL_MEMORY_DEVICE, "elastic F", &s->fe) &&
+            make_buffer(gpu, 2 * n * VEC4, FL_MEMORY_DEVICE, "stress", &s->stress) &&
+            make_buffer(gpu, 3 * n * VEC4, FL_MEMORY_DEVICE, "affine", &s->affine) &&
+            make_buffer(gpu, 3 * n * VEC4, FL_MEMORY_DEVICE, "sort scratch", &s->scratch) &&
+            make_buffer(gpu, nodes * 32, FL_MEMORY_DEVICE, "grid accumulator", &s->acc) &&
+            make_buffer(gpu, nodes * 32, FL_MEMORY_DEVICE, "grid velocities", &s->gridv) &&
+            make_buffer(gpu, FL_SNOW_STAT_WORDS * 4, FL_MEMORY_DEVICE, "stats", &s->stats) &&
+            fl_buffer_create_with(gpu, b->materials, sizeof b->materials, "snow materials", &s->materials);
+  for (uint32_t k = 0; k < FL_GPU_FRAMES_IN_FLIGHT && ok; k++)
+    ok = make_buffer(gpu, n * VEC4, FL_MEMORY_DEVICE, "snapshot", &s->snapshot[k]) &&
+         make_buffer(gpu, nodes * 4, FL_MEMORY_DEVICE, "density volume", &s->density[k]) &&
+         make_buffer(gpu, FL_SNOW_STAT_WORDS * 4, FL_MEMORY_READBACK, "stats readback", &s->stats_readback[k]);
+  ok = ok && fl_buffer_upload(gpu, &s->pos, 0, b->pos, n * VEC4) &&
+       fl_buffer_upload(gpu, &s->vel, 0, b->vel, n * VEC4) &&
+       fl_buffer_upload(gpu, &s->fe, 0, b->fe, 3 * n * VEC4) &&
+       fl_buffer_upload(gpu, &s->stress, 0, b->stress, 2 * n * VEC4) &&
+       fl_buffer_upload(gpu, &s->affine, 0, b->affine, 3 * n * VEC4);
+  return ok;
+}
+
+static bool create_sets(fl_snow_system *s, const fl_buffer *colliders)
+{
+  fl_gpu *gpu = s->gpu;
+  fl_snow_pipelines *p = &s->pipes;
+  fl_binding p2g[] = {{&s->pos, 0, 0}, {&s->vel, 0, 0}, {&s->stress, 0, 0}, {&s->affine, 0, 0},
+                      {&s->acc, 0, 0}, {&s->materials, 0, 0}};
+  fl_binding grid[] = {{&s->acc, 0, 0}, {&s->gridv, 0, 0}, {colliders, 0, 0}, {&s->materials, 0, 0}};
+  fl_binding g2p[] = {{&s->pos, 0, 0},    {&s->vel, 0, 0},   {&s->fe, 0, 0},        {&s->stress, 0, 0},
+                      {&s->affine, 0, 0}, {&s->gridv, 0, 0}, {&s->stats, 0, 0},     {colliders, 0, 0},
+                      {&s->materials, 0, 0}};
+  fl_binding volumes[] = {{&s->pos, 0, 0}, {&s->vel, 0, 0}, {&s->stress, 0, 0}, {&s->gridv, 0, 0},
+                          {&s->materials, 0, 0}};
+  fl_binding keys[] = {{&s->pos, 0, 0}, {&s->sort.keys[0], 0, 0}, {&s->sort.values[0], 0, 0}};
+  bool ok = fl_pipeline_bind(gpu, p2g_pipeline(s), p2g, 6, &s->p2g_set) &&
+            fl_pipeline_bind(gpu, &p->grid_update, grid, 4, &s->grid_set) &&
+            fl_pipeline_bind(gpu, &p->g2p, g2p, 9, &s->g2p_set) &&
+            fl_pipeline_bind(gpu, &p->volumes, volumes, 5, &s->volumes_set) &&
+            fl_pipeline_bind(gpu, &p->cell_keys, keys, 3, &s->keys_set);
+  const fl_buffer *arrays[FL_SNOW_PERMUTED_ARRAYS] = {&s->pos, &s->vel, &s->fe, &s->stress, &s->affine};
+  for (uint32_t k = 0; k < FL_SNOW_PERMUTED_ARRAYS && ok; k++) {
+    fl_binding perm[] = {{fl_radix_sort_values(&s->sort, s->key_bits), 0, 0}, {arrays[k], 0, 0}, {&s->scratch, 0, 0}};
+    ok = fl_pipeline_bind(gpu, &p->permute, perm, 3, &s->permute_set[k]);
+  }
+  for (uint32_t k = 0; k < FL_GPU_FRAMES_IN_FLIGHT && ok; k++) {
+    fl_binding pub[] = {{&s->pos, 0, 0}, {&s->stress, 0, 0}, {&s->gridv, 0, 0}, {&s->snapshot[k], 0, 0},
+                        {&s->materials, 0, 0}};
+    fl_binding den[] = {{&s->gridv, 0, 0}, {&s->density[k], 0, 0}};
+    ok = fl_pipeline_bind(gpu, &p->publish, pub, 5, &s->publish_set[k]) &&
+         fl_pipeline_bind(gpu, &p->density_grid, den, 2, &s->density_set[k]);
+  }
+  return ok;
+}
+
+static void push_for(const fl_snow_system *s, float dt, float t, fl_mpm_push *out)
+{
+  fl_snow_push_fill(&s->build, s->sim, s->collider_count, s->fixed_point, dt, t, out);
+}
+
+/* Clear, P2G and grid update of one substep (dt 0: the load-time pass for the volumes). */
+static void record_p2g_grid(const fl_snow_system *s, VkCommandBuffer cmd, const fl_mpm_push *push, fl_profiler *prof,
+                            uint32_t slot)
+{
+  int scope = fl_profiler_begin(prof, slot, FL_QUEUE_COMPUTE, cmd, "snow/clear", (uint64_t)s->build.node_count * 32);
+  vkCmdFillBuffer(cmd, s->acc.buffer, 0, VK_WHOLE_SIZE, 0);
+  vkCmdFillBuffer(cmd, s->stats.buffer, FL_SNOW_STAT_CLAMPED * 4, 4, 0);
+  fl_profiler_end(prof, slot, FL_QUEUE_COMPUTE, cmd, scope);
+  fl_cmd_compute_barrier(cmd);
+  scope = fl_profiler_begin(prof, slot, FL_QUEUE_COMPUTE, cmd, "snow/p2g", fl_snow_p2g_bytes(s));
+  fl_cmd_dispatch(cmd, p2g_pipeline(s), s->p2g_set, push, s->build.count);
+  fl_profiler_end(prof, slot, FL_QUEUE_COMPUTE, cmd, scope);
+  fl_cmd_compute_barrier(cmd);
+  scope = fl_profiler_begin(prof, slot, FL_QUEUE_COMPUTE, cmd, "snow/grid", fl_snow_grid_bytes(s));
+  fl_cmd_dispatch(cmd, &s->pipes.grid_update, s->grid_set, push, s->build.node_count);
+  fl_profiler_end(prof, slot, FL_QUEUE_COMPUTE, cmd, scope);
+  fl_cmd_compute_barrier(cmd);
+}
+
+static const uint32_t STATS_RESET[FL_SNOW_STAT_WORDS] = {0u, 0x7f7fffffu, 0u, 0u, 0u, 0u, 0u, 0u};
+
+bool fl_snow_create(fl_gpu *gpu, const fl_scene *scene, const uint32_t *indices, uint32_t count,
+                    const fl_buffer *colliders, uint32_t collider_count, fl_snow_system *out)
+{
+  memset(out, 0, sizeof *out);
+  out->gpu = gpu;
+  out->sim = &scene->sim;
+  out->collider_count = collider_count;
+  bool ok = choose_atomics(gpu, &scene->sim, &out->fixed_point) &&
+            fl_snow_build_create(scene, indices, count, &out->build);
+  if (!ok) {
+    out->gpu = NULL;
+    return false;
+  }
+  out->key_bits = 1;
+  while (out->key_bits < 32 && (1ull << out->key_bits) < out->build.node_count) out->key_bits++;
+  ok = pipelines_create(gpu, out->fixed_point, &out->pipes) && create_buffers(out) &&
+       fl_radix_sort_create(gpu, out->build.count ? out->build.count : 1, &out->sort) && create_sets(out, colliders) &&
+       fl_buffer_upload(gpu, &out->stats, 0, STATS_RESET, sizeof STATS_RESET);
+  /* First step (Stomakhin 2013 step 2): volumes from the grid density. */
+  VkCommandBuffer cmd;
+  ok = ok && fl_gpu_begin_once(gpu, &cmd);
+  if (ok) {
+    fl_mpm_push push;
+    push_for(out, 0.0f, 0.0f, &push);
+    record_p2g_grid(out, cmd, &push, NULL, 0);
+    fl_cmd_dispatch(cmd, &out->pipes.volumes, out->volumes_set, &push, out->build.count);
+    fl_cmd_compute_barrier(cmd);
+    ok = fl_gpu_end_once(gpu, cmd);
+  }
+  free(out->build.pos);
+  free(out->build.vel);
+  free(out->build.fe);
+  free(out->build.affine);
+  free(out->build.stress);
+  out->build.pos = out->build.vel = out->build.fe = out->build.affine = out->build.stress = NULL;
+  if (!ok) fl_snow_destroy(out);
+  return ok;
+}
+
+void fl_snow_destroy(fl_snow_system *s)
+{
+  if (!s->gpu) return;
+  fl_gpu *gpu = s->gpu;
+  VkDescriptorSet sets[5 + FL_SNOW_PERMUTED_ARRAYS + 2 * FL_GPU_FRAMES_IN_FLIGHT] = {
+      s->p2g_set, s->grid_set, s->g2p_set, s->volumes_set, s->keys_set};
+  uint32_t n = 5;
+  for (uint32_t k = 0; k < FL_SNOW_PERMUTED_ARRAYS; k++) sets[n++] = s->permute_set[k];
+  for (uint32_t k = 0; k < FL_GPU_FRAMES_IN_FLIGHT; k++) {
+    sets[n++] = s->publish_set[k];
+    sets[n++] = s->density_set[k];
+  }
+  for (uint32_t i = 0; i < n; i++)
+    if (sets[i]) vkFreeDescriptorSets(gpu->device, gpu->descriptor_pool, 1, &sets[i]);
+  fl_buffer *buffers[] = {&s->pos, &s->vel, &s->fe, &s->stress, &s->affine, &s->acc, &s->gridv, &s->stats,
+                          &s->materials, &s->scratch};
+  for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++) fl_buffer_destroy(gpu, buffers[i]);
+  for (uint32_t k = 0; k < FL_GPU_FRAMES_IN_FLIGHT; k++) {
+    fl_buffer_destroy(gpu, &s->snapshot[k]);
+    fl_buffer_destroy(gpu, &s->density[k]);
+    fl_buffer_destroy(gpu, &s->stats_readback[k]);
+  }
+  fl_radix_sort_destroy(gpu, &s->sort);
+  pipelines_destroy(gpu, &s->pipes);
+  fl_snow_build_free(&s->build);
+  memset(s, 0, sizeof *s);
+}
+
+uint32_t fl_snow_plan_substeps(const fl_snow_system *s, float frame_dt)
+{
+  const float *g = s->sim->gravity;
+  float g_len = sqrtf(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+  float speed = s->last.valid ? s->last.max_speed : s->build.max_initial_speed;
+  float jp_min = s->last.valid ? s->last.jp_min : 1.0f;
+  if (!isfinite(speed)) speed = 0.0f;
+  if (!isfinite(jp_min) || jp_min > 1.0f) jp_min = 1.0f;
+  /* Speeds may have grown by gravity in the frames recorded since those stats. */
+  speed += g_len * frame_dt * (float)(s->frames_since_stats + 1);
+  float dt = fl_snow_stable_dt(&s->build, speed, jp_min);
+  double n = ceil(frame_dt / dt);
+  if (!(n >= s->sim->substeps)) n = s->sim->substeps;
+  return n > FL_SNOW_MAX_SUBSTEPS ? FL_SNOW_MAX_SUBSTEPS : (uint32_t)n;
+}
+
+/* Sorts the particles by cell and permutes every array into that order. */
+static void record_sort(fl_snow_system *s, VkCommandBuffer cmd, const fl_mpm_push *push, fl_profiler *prof,
+                        uint32_t slot)
+{
+  uint32_t n = s->build.count;
+  uint64_t bytes = (uint64_t)n * (16 + 8) + fl_radix_sort_bytes(&s->sort, n, s->key_bits) + (uint64_t)n * 10 * 16 * 4;
+  int scope = fl_profiler_begin(prof, slot, FL_QUEUE_COMPUTE, cmd, "snow/sort", bytes);
+  fl_cmd_dispatch(cmd, &s->pipes.cell_keys, s->keys_set, push, n);
+  fl_cmd_compute_barrier(cmd);
+  fl_radix_sort_record(&s->sort, cmd, n, s->key_bits);
+  fl_cmd_compute_barrier(cmd);
+  const fl_buffer *arrays[FL_SNOW_PERMUTED_ARRAYS] = {&s->pos, &s->vel, &s->fe, &s->stress, &s->affine};
+  const uint32_t vec4s[FL_SNOW_PERMUTED_ARRAYS] = {1, 1, 3, 2, 3};
+  for (uint32_t k = 0; k < FL_SNOW_PERMUTED_ARRAYS; k++) {
+    fl_mpm_push p = *push;
+    p.counts[3] = vec4s[k];
+    fl_cmd_dispatch(cmd, &s->pipes.permute, s->permute_set[k], &p, n * vec4s[k]);
+    fl_cmd_compute_barrier(cmd);
+    VkBufferCopy copy = {0, 0, (VkDeviceSize)n * vec4s[k] * VEC4};
+    vkCmdCopyBuffer(cmd, s->scratch.buffer, arrays[k]->buffer, 1, &copy);
+    fl_cmd_compute_barrier(cmd);
+  }
+  fl_profiler_end(prof, slot, FL_QUEUE_COMPUTE, cmd, scope);
+}
+
+void fl_snow_record_substep(fl_snow_system *s, VkCommandBuffer cmd, float dt, float t, fl_profiler *prof,
+                            uint32_t slot)
+{
+  fl_mpm_push push;
+  push_for(s, dt, t, &push);
+  record_p2g_grid(s, cmd, &push, prof, slot);
+  int scope = fl_profiler_begin(prof, slot, FL_QUEUE_COMPUTE, cmd, "snow/g2p", fl_snow_g2p_bytes(s));
+  fl_cmd_dispatch(cmd, &s->pipes.g2p, s->g2p_set, &push, s->build.count);
+  fl_profiler_end(prof, slot, FL_QUEUE_COMPUTE, cmd, scope);
+  fl_cmd_compute_barrier(cmd);
+}
+
+void fl_snow_record_frame(fl_snow_system *s, VkCommandBuffer cmd, float frame_dt, float t0, fl_profiler *prof,
+                          uint32_t slot)
+{
+  uint32_t n = fl_snow_plan_substeps(s, frame_dt);
+  if (n == FL_SNOW_MAX_SUBSTEPS) s->capped_frames++;
+  float dt = frame_dt / (float)n;
+  fl_mpm_push push;
+  push_for(s, dt, t0, &push);
+  vkCmdUpdateBuffer(cmd, s->stats.buffer, 0, sizeof STATS_RESET, STATS_RESET);
+  if (s->build.count > 1) record_sort(s, cmd, &push, prof, slot);
+  fl_cmd_compute_barrier(cmd);
+  for (uint32_t k = 0; k < n; k++) fl_snow_record_substep(s, cmd, dt, t0 + dt * (float)(k + 1), prof, slot);
+  VkBufferCopy copy = {0, 0, FL_SNOW_STAT_WORDS * 4};
+  vkCmdCopyBuffer(cmd, s->stats.buffer, s->stats_readback[slot].buffer, 1, &copy);
+  fl_cmd_transfer_to_host_barrier(cmd);
+  s->stats_pending[slot] = true;
+  s->slot_substeps[slot] = n;
+  s->substeps_last = n;
+  s->substeps_total += n;
+  s->frames_since_stats++;
+}
+
+void fl_snow_record_publish(fl_snow_system *s, VkCommandBuffer cmd, fl_profiler *prof, uint32_t slot)
+{
+  fl_mpm_push push;
+  push_for(s, 0.0f, 0.0f, &push);
+  uint32_t stencil = s->build.any_pic_flip ? 64 : 27;
+  int scope = fl_profiler_begin(prof, slot, FL_QUEUE_COMPUTE, cmd, "snow/publish",
+                                (uint64_t)s->build.count * (16 + 32 + 16 + 16 * stencil / 8));
+  fl_cmd_dispatch(cmd, &s->pipes.publish, s->publish_set[slot], &push, s->build.count);
+  fl_cmd_dispatch(cmd, &s->pipes.density_grid, s->density_set[slot], &push, s->build.node_count);
+  fl_profiler_end(prof, slot, FL_QUEUE_COMPUTE, cmd, scope);
+}
+
+void fl_snow_collect(fl_snow_system *s, uint32_t slot)
+{
+  if (!s->stats_pending[slot]) return;
+  s->stats_pending[slot] = false;
+  const uint32_t *w = s->stats_readback[slot].mapped;
+  float f[3];
+  memcpy(f, w, sizeof f);
+  s->last = (fl_snow_frame_stats){f[FL_SNOW_STAT_MAX_SPEED], f[FL_SNOW_STAT_JP_MIN], f[FL_SNOW_STAT_JP_MAX],
+                                  w[FL_SNOW_STAT_CLAMPED], w[FL_SNOW_STAT_NONFINITE], true};
+  /* The other slot may hold a later frame; a frame never counts as older than one. */
+  s->frames_since_stats = 1;
+}
+
+bool fl_snow_read_particles(fl_snow_system *s, float (**pos)[4], float (**vel)[4], float (**fe)[4])
+{
+  uint64_t n = s->build.count;
+  *pos = malloc(n * VEC4 + 16);
+  *vel = malloc(n * VEC4 + 16);
+  if (fe) *fe = malloc(3 * n * VEC4 + 16);
+  bool ok = *pos && *vel && (!fe || *fe);
+  if (!ok) fl_error_set("out of host memory reading %llu snow particles", (unsigned long long)n);
+  ok = ok && fl_buffer_readback(s->gpu, &s->pos, 0, *pos, n * VEC4) &&
+       fl_buffer_readback(s->gpu, &s->vel, 0, *vel, n * VEC4) &&
+       (!fe || fl_buffer_readback(s->gpu, &s->fe, 0, *fe, 3 * n * VEC4));
+  if (!ok) {
+    free(*pos);
+    free(*vel);
+    if (fe) free(*fe);
+    *pos = *vel = NULL;
+    if (fe) *fe = NULL;
+  }
+  return ok;
+}
+
+bool fl_snow_read_state(fl_snow_system *s, fl_snow_cpu_particles *out)
+{
+  uint64_t n = s->build.count;
+  memset(out, 0, sizeof *out);
+  out->pos = malloc(n * VEC4 + 16);
+  out->vel = malloc(n * VEC4 + 16);
+  out->fe = malloc(3 * n * VEC4 + 16);
+  out->stress = malloc(2 * n * VEC4 + 16);
+  out->affine = malloc(3 * n * VEC4 + 16);
+  out->count = (uint32_t)n;
+  bool ok = out->pos && out->vel && out->fe && out->stress && out->affine;
+  if (!ok) fl_error_set("out of host memory reading %llu snow particles", (unsigned long long)n);
+  ok = ok && fl_buffer_readback(s->gpu, &s->pos, 0, out->pos, n * VEC4) &&
+       fl_buffer_readback(s->gpu, &s->vel, 0, out->vel, n * VEC4) &&
+       fl_buffer_readback(s->gpu, &s->fe, 0, out->fe, 3 * n * VEC4) &&
+       fl_buffer_readback(s->gpu, &s->stress, 0, out->stress, 2 * n * VEC4) &&
+       fl_buffer_readback(s->gpu, &s->affine, 0, out->affine, 3 * n * VEC4);
+  if (!ok) fl_snow_state_free(out);
+  return ok;
+}
+
+void fl_snow_state_free(fl_snow_cpu_particles *p)
+{
+  free(p->pos);
+  free(p->vel);
+  free(p->fe);
+  free(p->stress);
+  free(p->affine);
+  memset(p, 0, sizeof *p);
+}
+
+bool fl_snow_grid_totals(fl_snow_system *s, double *mass, double momentum[3])
+{
+  uint64_t nodes = s->build.node_count;
+  float (*g)[4] = malloc(nodes * 32);
+  if (!g) return fl_error_set("out of host memory reading the snow grid");
+  bool ok = fl_buffer_readback(s->gpu, &s->gridv, 0, g, nodes * 32);
+  *mass = 0;
+  momentum[0] = momentum[1] = momentum[2] = 0;
+  for (uint64_t i = 0; ok && i < nodes; i++) {
+    double m = g[2 * i][3];
+    *mass += m;
+    for (int a = 0; a < 3; a++) momentum[a] += m * g[2 * i][a];
+  }
+  free(g);
+  return ok;
+}
+
+/* Mean particles per occupied cell: the cells P2G and G2P touch are about count / ppc. */
+static uint64_t occupied_nodes(const fl_snow_system *s)
+{
+  double ppc = (double)s->build.h * s->build.h * s->build.h /
+        ((double)s->build.particle_spacing * s->build.particle_spacing * s->build.particle_spacing);
+  uint64_t cells = (uint64_t)((double)s->build.count / (ppc > 1 ? ppc : 1));
+  return cells < s->build.node_count ? cells : s->build.node_count;
+}
+
+uint64_t fl_snow_p2g_bytes(const fl_snow_system *s)
+{
+  /* Each particle reads x, v, K (+ C for APIC); each touched node is read and written once. */
+  uint64_t per = 16 + 16 + 32 + (s->build.any_pic_flip ? 0 : 48);
+  return (uint64_t)s->build.count * per + occupied_nodes(s) * 64;
+}
+
+uint64_t fl_snow_g2p_bytes(const fl_snow_system *s)
+{
+  /* Reads x, v, F_E (+ C), writes x, v, F_E, K (+ C); each touched node's two velocities read once. */
+  uint64_t per = (16 + 16 + 48) * 2 + 32 + (s->build.any_pic_flip ? 0 : 96);
+  return (uint64_t)s->build.count * per + occupied_nodes(s) * 32;
+}
+
+uint64_t fl_snow_grid_bytes(const fl_snow_system *s) { return (uint64_t)s->build.node_count * 64; }

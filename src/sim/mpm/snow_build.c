@@ -1,0 +1,270 @@
+/* sim/mpm/snow_build: seeding, materials, grid and push constants of the snow (see snow_build.h). */
+#include "sim/mpm/snow_build.h"
+
+#include "core/log.h"
+#include "sim/softbody/body_build.h"
+#include "sim/softbody/solid.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+fl_snow_material fl_snow_material_of(const fl_snow_desc *d)
+{
+  double E = d->E0, nu = d->nu;
+  fl_snow_material m;
+  m.elastic[0] = (float)(E / (2.0 * (1.0 + nu)));                     /* mu0 */
+  m.elastic[1] = (float)(E * nu / ((1.0 + nu) * (1.0 - 2.0 * nu)));   /* lambda0 */
+  m.elastic[2] = d->xi;
+  m.elastic[3] = d->flip;
+  m.plastic[0] = 1.0f - d->theta_c;
+  m.plastic[1] = 1.0f + d->theta_s;
+  m.plastic[2] = d->sticky ? (float)FL_SNOW_STICKY : d->friction;
+  m.plastic[3] = d->transfer == FL_SNOW_APIC ? (float)FL_SNOW_TRANSFER_APIC : (float)FL_SNOW_TRANSFER_PIC_FLIP;
+  return m;
+}
+
+/* xorshift32 in [-1, 1): the lattice jitter, the same every run. */
+static float next_unit(uint32_t *state)
+{
+  uint32_t x = *state;
+  x ^= x << 13;
+  x ^= x >> 17;
+  x ^= x << 5;
+  *state = x;
+  return (float)(x >> 8) / 16777216.0f * 2.0f - 1.0f;
+}
+
+/* The solid of a snow desc; meshes are loaded into *mesh (freed by the caller). */
+static bool snow_solid(const fl_snow_desc *d, fl_cpu_mesh *mesh, fl_solid *out)
+{
+  memset(out, 0, sizeof *out);
+  memcpy(out->center, d->center, sizeof out->center);
+  switch (d->shape) {
+  case FL_SNOW_SHAPE_SPHERE: out->kind = FL_SOLID_SPHERE; out->radius = d->radius; return true;
+  case FL_SNOW_SHAPE_BOX:
+    out->kind = FL_SOLID_BOX;
+    memcpy(out->half_extents, d->half_extents, sizeof out->half_extents);
+    return true;
+  case FL_SNOW_SHAPE_MESH:
+    out->kind = FL_SOLID_MESH;
+    out->mesh = mesh;
+    return fl_obj_load_placed(d->path, d->scale, d->center, mesh);
+  }
+  return fl_error_set("unknown snow shape");
+}
+
+/* The inside lattice of one object, clipped to the domain: n points per axis from lo. */
+typedef struct {
+  double lo[3], s;
+  uint32_t n[3];
+  uint8_t *inside;
+  uint64_t kept;
+} lattice;
+
+static bool snow_lattice(const fl_snow_desc *d, const fl_sim_desc *sim, const char *name, lattice *out)
+{
+  memset(out, 0, sizeof *out);
+  fl_cpu_mesh mesh = {0};
+  fl_solid solid;
+  bool ok = snow_solid(d, &mesh, &solid);
+  if (!ok) {
+    fl_cpu_mesh_free(&mesh);
+    return fl_error_wrap("snow \"%s\"", name);
+  }
+  float lo[3], hi[3];
+  fl_solid_bounds(&solid, lo, hi);
+  out->s = d->grid_spacing / cbrt((double)d->particles_per_cell);
+  uint64_t points = 1;
+  for (int a = 0; a < 3; a++) {
+    double l = fmax(lo[a], sim->domain_min[a]), u = fmin(hi[a], sim->domain_max[a]);
+    if (!(u > l)) {
+      fl_cpu_mesh_free(&mesh);
+      return fl_error_set("snow \"%s\": the shape lies outside sim.domain", name);
+    }
+    double n = floor((u - l) / out->s);
+    out->n[a] = n < 1 ? 1 : (n > 1e7 ? 0 : (uint32_t)n);
+    out->lo[a] = l + 0.5 * ((u - l) - (out->n[a] - 1) * out->s); /* centred in the clipped box */
+    points *= out->n[a] ? out->n[a] : (uint64_t)1 << 40;
+  }
+  if (points > 4ull * FL_SNOW_MAX_PARTICLES) {
+    fl_cpu_mesh_free(&mesh);
+    return fl_error_set("snow \"%s\": about %llu particles, more than the %u a scene may have "
+                        "(raise grid_spacing or lower particles_per_cell)",
+                        name, (unsigned long long)points, FL_SNOW_MAX_PARTICLES);
+  }
+  out->inside = malloc(points);
+  if (!out->inside) ok = fl_error_set("snow \"%s\": out of host memory", name);
+  ok = ok && fl_solid_inside_lattice(&solid, out->lo, out->s, out->n, out->inside);
+  fl_cpu_mesh_free(&mesh);
+  if (!ok) {
+    free(out->inside);
+    out->inside = NULL;
+    return false;
+  }
+  for (uint64_t i = 0; i < points; i++) out->kept += out->inside[i];
+  if (out->kept == 0) {
+    free(out->inside);
+    out->inside = NULL;
+    return fl_error_set("snow \"%s\": no particle fits in the shape (grid_spacing %g is too coarse for it)", name,
+                        (double)d->grid_spacing);
+  }
+  return true;
+}
+
+/* Writes the kept lattice points of one object as particles from index `first`. */
+static void seed_particles(fl_snow_build *b, const fl_snow_desc *d, const lattice *l, uint32_t material,
+                           uint32_t first)
+{
+  uint32_t state = d->seed ? d->seed : 1, p = first;
+  float m = (float)(d->density * l->s * l->s * l->s), j = (float)(0.25 * l->s);
+  for (uint32_t k = 0; k < l->n[2]; k++)
+    for (uint32_t jj = 0; jj < l->n[1]; jj++)
+      for (uint32_t i = 0; i < l->n[0]; i++) {
+        uint32_t idx[3] = {i, jj, k};
+        float jitter[3] = {next_unit(&state), next_unit(&state), next_unit(&state)};
+        if (!l->inside[((uint64_t)k * l->n[1] + jj) * l->n[0] + i]) continue;
+        for (int a = 0; a < 3; a++) {
+          b->pos[p][a] = (float)(l->lo[a] + idx[a] * l->s) + j * jitter[a];
+          b->vel[p][a] = d->velocity[a];
+        }
+        b->pos[p][3] = m;
+        b->vel[p][3] = 0.0f; /* V0: from the grid at load (snow_spec.h) */
+        for (int r = 0; r < 3; r++)
+          for (int c = 0; c < 4; c++) b->fe[3 * p + r][c] = r == c ? 1.0f : 0.0f;
+        b->fe[3 * p][3] = 1.0f;                /* J_P */
+        b->fe[3 * p + 1][3] = (float)material;
+        b->stress[2 * p + 1][3] = (float)material;
+        p++;
+      }
+}
+
+static bool build_grid(fl_snow_build *b, const fl_sim_desc *sim)
+{
+  uint64_t nodes = 1;
+  for (int a = 0; a < 3; a++) {
+    b->origin[a] = sim->domain_min[a] - 2.0f * b->h;
+    double n = ceil((double)(sim->domain_max[a] - sim->domain_min[a]) / b->h) + 5.0;
+    if (n > 1e6) n = 1e6;
+    b->dims[a] = (uint32_t)n;
+    nodes *= b->dims[a];
+  }
+  if (nodes > FL_SNOW_MAX_NODES)
+    return fl_error_set("snow grid: %u x %u x %u nodes (grid_spacing %g over sim.domain) is more than %u; "
+                        "raise grid_spacing or shrink sim.domain",
+                        b->dims[0], b->dims[1], b->dims[2], (double)b->h, FL_SNOW_MAX_NODES);
+  b->node_count = (uint32_t)nodes;
+  return true;
+}
+
+bool fl_snow_build_create(const fl_scene *scene, const uint32_t *indices, uint32_t count, fl_snow_build *out)
+{
+  memset(out, 0, sizeof *out);
+  if (count > FL_SNOW_MAX_MATERIALS)
+    return fl_error_set("%u snow objects: at most %u share a scene", count, FL_SNOW_MAX_MATERIALS);
+  const fl_scene_object *first = &scene->objects[indices[0]];
+  out->h = first->snow.grid_spacing;
+  out->beta = first->snow.beta;
+  for (uint32_t k = 1; k < count; k++) {
+    const fl_scene_object *o = &scene->objects[indices[k]];
+    if (o->snow.grid_spacing != out->h || o->snow.beta != out->beta)
+      return fl_error_set("snow \"%s\": every snow object shares one grid, so grid_spacing and beta must "
+                          "match \"%s\"'s (%g, %g)",
+                          o->name, first->name, (double)out->h, (double)out->beta);
+  }
+  if (!build_grid(out, &scene->sim)) return false;
+  lattice lat[FL_SNOW_MAX_MATERIALS];
+  memset(lat, 0, sizeof lat);
+  uint64_t total = 0;
+  bool ok = true;
+  for (uint32_t k = 0; k < count && ok; k++) {
+    const fl_scene_object *o = &scene->objects[indices[k]];
+    ok = snow_lattice(&o->snow, &scene->sim, o->name, &lat[k]);
+    total += lat[k].kept;
+    out->materials[k] = fl_snow_material_of(&o->snow);
+    out->object_particles[k] = (uint32_t)lat[k].kept;
+    out->rho0[k] = o->snow.density;
+    if (o->snow.transfer == FL_SNOW_PIC_FLIP) out->any_pic_flip = true;
+    float speed = sqrtf(o->snow.velocity[0] * o->snow.velocity[0] + o->snow.velocity[1] * o->snow.velocity[1] +
+                        o->snow.velocity[2] * o->snow.velocity[2]);
+    if (speed > out->max_initial_speed) out->max_initial_speed = speed;
+    if (ok && (out->particle_spacing == 0 || lat[k].s < out->particle_spacing)) out->particle_spacing = (float)lat[k].s;
+  }
+  if (ok && total > FL_SNOW_MAX_PARTICLES)
+    ok = fl_error_set("snow: %llu particles, more than %u (raise grid_spacing or lower particles_per_cell)",
+                      (unsigned long long)total, FL_SNOW_MAX_PARTICLES);
+  out->material_count = count;
+  if (ok) {
+    out->count = (uint32_t)total;
+    out->pos = calloc(total, sizeof *out->pos);
+    out->vel = calloc(total, sizeof *out->vel);
+    out->fe = calloc(3 * total, sizeof *out->fe);
+    out->affine = calloc(3 * total, sizeof *out->affine);
+    out->stress = calloc(2 * total, sizeof *out->stress);
+    if (!out->pos || !out->vel || !out->fe || !out->affine || !out->stress)
+      ok = fl_error_set("snow: out of host memory for %llu particles", (unsigned long long)total);
+  }
+  float m_max = 0;
+  for (uint32_t k = 0, p = 0; k < count && ok; k++) {
+    const fl_snow_desc *d = &scene->objects[indices[k]].snow;
+    seed_particles(out, d, &lat[k], k, p);
+    p += (uint32_t)lat[k].kept;
+    float m = (float)(d->density * lat[k].s * lat[k].s * lat[k].s);
+    if (m > m_max) m_max = m;
+  }
+  for (uint32_t k = 0; k < count; k++) free(lat[k].inside);
+  out->mass_scale = ldexpf(1.0f, 20) / m_max;
+  out->momentum_scale = ldexpf(1.0f, 16) / m_max;
+  out->light_node_mass = (float)FL_SNOW_LIGHT_NODE * m_max;
+  if (!ok) fl_snow_build_free(out);
+  return ok;
+}
+
+void fl_snow_build_free(fl_snow_build *b)
+{
+  free(b->pos);
+  free(b->vel);
+  free(b->fe);
+  free(b->affine);
+  free(b->stress);
+  memset(b, 0, sizeof *b);
+}
+
+void fl_snow_push_fill(const fl_snow_build *b, const fl_sim_desc *sim, uint32_t collider_count, bool fixed_point,
+                       float dt, float t, fl_mpm_push *out)
+{
+  memset(out, 0, sizeof *out);
+  for (int a = 0; a < 3; a++) {
+    out->grid_origin[a] = b->origin[a];
+    out->grid_dims[a] = b->dims[a];
+    out->domain_min[a] = sim->domain_min[a];
+    out->domain_max[a] = sim->domain_max[a];
+    out->gravity[a] = sim->gravity[a];
+  }
+  out->grid_origin[3] = b->h;
+  out->grid_dims[3] = b->node_count;
+  out->domain_min[3] = dt;
+  out->domain_max[3] = t;
+  out->gravity[3] = b->mass_scale;
+  out->params[0] = b->momentum_scale;
+  out->params[1] = 1.0f / b->h;
+  out->params[2] = b->light_node_mass;
+  out->counts[0] = b->count;
+  out->counts[1] = collider_count;
+  out->counts[2] = (fixed_point ? FL_MPM_FIXED_POINT : 0u) | (b->any_pic_flip ? 0u : FL_MPM_FOLD_IMPULSE) |
+                   (sim->collider_normals == FL_NORMALS_TETRAHEDRAL ? FL_MPM_TETRA_NORMALS : 0u);
+}
+
+float fl_snow_stable_dt(const fl_snow_build *b, float max_speed, float jp_min)
+{
+  float dt = INFINITY;
+  if (max_speed > 0) dt = (float)FL_SNOW_CFL * b->h / max_speed;
+  for (uint32_t k = 0; k < b->material_count; k++) {
+    const fl_snow_material *m = &b->materials[k];
+    float hard = expf(fminf(m->elastic[2] * (1.0f - jp_min), logf((float)FL_SNOW_HARDENING_MAX)));
+    float c = sqrtf((m->elastic[1] + 2.0f * m->elastic[0]) * hard / b->rho0[k]);
+    float dt_e = (float)FL_SNOW_ELASTIC_CFL * b->h / c;
+    if (dt_e < dt) dt = dt_e;
+  }
+  return dt;
+}

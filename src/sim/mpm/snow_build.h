@@ -1,0 +1,48 @@
+/* sim/mpm/snow_build: the CPU side of a scene's snow (snow_spec.h): the
+ * particles seeded in every snow object's shape, their material records, the
+ * grid over sim.domain, the fixed-point scales, and the push constants every
+ * MPM kernel starts from. Sizes are checked before anything is allocated. */
+#pragma once
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mpm_shared.h"
+#include "scene/scene.h"
+
+#define FL_SNOW_MAX_PARTICLES (1u << 24) /* 16 M: 160 B each on the GPU */
+#define FL_SNOW_MAX_NODES (1u << 26)     /* 64 M nodes: 64 B each (accumulator + velocities) */
+
+typedef struct {
+  uint32_t count;                       /* particles of every snow object */
+  float (*pos)[4], (*vel)[4];           /* count each (snow_spec.h PARTICLE STATE) */
+  float (*fe)[4], (*affine)[4];         /* 3 * count */
+  float (*stress)[4];                   /* 2 * count */
+  fl_snow_material materials[FL_SNOW_MAX_MATERIALS];
+  uint32_t material_count;              /* = snow objects */
+  uint32_t object_particles[FL_SNOW_MAX_MATERIALS];
+  float rho0[FL_SNOW_MAX_MATERIALS];    /* density of each material */
+  float particle_spacing;               /* smallest lattice spacing s (drawing radius) */
+  float h;                              /* grid spacing */
+  float origin[3];                      /* node (0,0,0) = domain_min - 2h */
+  uint32_t dims[3];
+  uint32_t node_count;
+  float beta;                           /* semi-implicit blend of the shared grid */
+  float mass_scale, momentum_scale;     /* fixed point (snow_spec.h GRID ACCUMULATOR) */
+  float light_node_mass;                /* nodes lighter than this get no internal force (snow_spec.h) */
+  bool any_pic_flip;                    /* else the impulse is folded into the momentum */
+  float max_initial_speed;
+} fl_snow_build;
+
+/* Seeds every snow object of the scene (`indices`: their scene object indices, `count` of them). */
+bool fl_snow_build_create(const fl_scene *scene, const uint32_t *indices, uint32_t count, fl_snow_build *out);
+/* Frees the arrays; accepts a zeroed build. */
+void fl_snow_build_free(fl_snow_build *b);
+/* The push constants of one substep of length dt ending at time t (flags from the build and
+ * `fixed_point`; counts.w and params.w zero). */
+void fl_snow_push_fill(const fl_snow_build *b, const fl_sim_desc *sim, uint32_t collider_count, bool fixed_point,
+                       float dt, float t, fl_mpm_push *out);
+/* The material record of a snow desc. */
+fl_snow_material fl_snow_material_of(const fl_snow_desc *d);
+/* The largest stable substep for speeds up to max_speed and the hardening of J_P >= jp_min
+ * (snow_spec.h SUBSTEPS). */
+float fl_snow_stable_dt(const fl_snow_build *b, float max_speed, float jp_min);

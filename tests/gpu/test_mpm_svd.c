@@ -1,0 +1,249 @@
+/* tests/gpu/test_mpm_svd.c: the snow kernels' 3x3 SVD (shaders/mpm/svd3.glsl,
+ * through the test kernel mpm/svd_test.comp) against its CPU mirror
+ * (sim/mpm/svd3_cpu.c), on a validated device. 4800 seeded matrices in 12
+ * families (uniform random; random spectrum; one and two singular values
+ * 1e-6..1e-3 of the largest; rank 2 and rank 1; rotations; I + 1e-4 noise;
+ * repeated singular values; inverted; |F| from 1e-20 to 1e20; exact integer
+ * rank-deficient matrices, signed permutations and the zero matrix), each
+ * checked in double:
+ *   reconstruction  |U diag(s) V^T - F|_F / |F|_F < 1e-4 (the issue's bound)
+ *   rotations       |U^T U - I|_F, |V^T V - I|_F, |det - 1| < 1e-4 for U and V
+ *   order, sign     s0 >= s1 >= |s2|; s2 < 0 when det F < -1e-4 |F|^3, >= 0
+ *                   when det F > 1e-4 |F|^3; the zero matrix: U = V = I, s = 0
+ *   versus CPU      |s_gpu - s_cpu| < 1e-4 |F|_F per entry (and < 1e-4 s0 of
+ *                   the true values where F was built from them)
+ *   polar           fl_polar3 (counts.y = 1) == U V^T of the same run (1e-5)
+ *                   and a rotation.
+ * The largest errors per family are printed. */
+#include "gpu_fixture.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "flurry_shared.h"
+#include "sim/mpm/svd3_cpu.h"
+
+#define PER_FAMILY 400
+
+static uint32_t rng_state = 0x6a09e667u;
+static double rnd(double lo, double hi)
+{
+  uint32_t x = rng_state;
+  x ^= x << 13;
+  x ^= x >> 17;
+  x ^= x << 5;
+  rng_state = x;
+  return lo + (hi - lo) * (double)(x >> 8) / 16777216.0;
+}
+static double rnd_log(double lo, double hi) { return exp(rnd(log(lo), log(hi))); }
+
+/* A uniformly random rotation (from a random unit quaternion). */
+static void rnd_rotation(double R[3][3])
+{
+  double q[4], n;
+  do {
+    n = 0;
+    for (int i = 0; i < 4; i++) {
+      q[i] = rnd(-1, 1);
+      n += q[i] * q[i];
+    }
+  } while (n < 0.01 || n > 1);
+  n = sqrt(n);
+  double w = q[0] / n, x = q[1] / n, y = q[2] / n, z = q[3] / n;
+  double M[3][3] = {{1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)},
+                    {2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)},
+                    {2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)}};
+  memcpy(R, M, sizeof M);
+}
+
+enum { RANDOM, SPECTRUM, ONE_SMALL, TWO_SMALL, RANK2, RANK1, ROTATION, NEAR_IDENTITY, REPEATED, INVERTED, SCALES,
+       EXACT, FAMILIES };
+static const char *family_names[FAMILIES] = {"random", "random spectrum", "one small", "two small", "rank 2", "rank 1",
+                                             "rotation", "near identity", "repeated", "inverted", "scales", "exact"};
+
+/* Matrix n of family f; returns true when want (the true signed, ordered singular values) is known. */
+static bool make(int f, int n, float F[3][3], double want[3])
+{
+  double s[3], a = rnd(0.5, 2);
+  memset(F, 0, 9 * sizeof(float));
+  switch (f) {
+  case RANDOM:
+  case NEAR_IDENTITY:
+    for (int r = 0; r < 3; r++)
+      for (int c = 0; c < 3; c++) F[r][c] = (float)(f == RANDOM ? rnd(-1, 1) : (r == c) + rnd(-1e-4, 1e-4));
+    return false;
+  case EXACT:
+    if (n == 0) return false; /* the zero matrix */
+    if (n < 200) { /* signed permutations of (3,2,1), (1,1,1), (2,2,0), (0,0,5) */
+      static const int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+      static const float mags[4][3] = {{3, 2, 1}, {1, 1, 1}, {2, 2, 0}, {0, 0, 5}};
+      for (int i = 0; i < 3; i++) F[i][perms[n % 6][i]] = (n >> (3 + i) & 1 ? -1.0f : 1.0f) * mags[n / 6 % 4][i];
+      return false;
+    }
+    { /* integer rank 2 (third row = a r0 + b r1), or rank 1 for odd n */
+      int ka = (int)rnd(-3, 4), kb = (int)rnd(-3, 4);
+      for (int c = 0; c < 3; c++) {
+        F[0][c] = (float)(int)rnd(-9, 10);
+        F[1][c] = n % 2 ? (float)kb * F[0][c] : (float)(int)rnd(-9, 10);
+        F[2][c] = (float)ka * F[0][c] + (float)kb * F[1][c];
+      }
+    }
+    return false;
+  case SPECTRUM: s[0] = rnd(0.1, 2), s[1] = rnd(0.1, 2), s[2] = rnd(0.1, 2); break;
+  case ONE_SMALL: s[0] = a, s[1] = rnd(0.5, 2), s[2] = a * rnd_log(1e-6, 1e-3); break;
+  case TWO_SMALL: s[0] = a, s[1] = a * rnd_log(1e-6, 1e-3), s[2] = a * rnd_log(1e-6, 1e-3); break;
+  case RANK2: s[0] = a, s[1] = rnd(0.5, 2), s[2] = 0; break;
+  case RANK1: s[0] = a, s[1] = 0, s[2] = 0; break;
+  case ROTATION: s[0] = s[1] = s[2] = 1; break;
+  case REPEATED: {
+    double b = rnd(0.5, 2);
+    int k = n % 3;
+    s[0] = a, s[1] = k == 1 ? b : a, s[2] = k == 2 ? a : b;
+    break;
+  }
+  case INVERTED: s[0] = rnd(0.1, 2), s[1] = rnd(0.1, 2), s[2] = -rnd(0.1, 2); break;
+  default: { /* SCALES */
+    double scale = rnd_log(1e-20, 1e20);
+    for (int i = 0; i < 3; i++) s[i] = scale * rnd_log(1e-3, 1e3);
+    if (n % 2) s[2] = -s[2];
+  }
+  }
+  double A[3][3], B[3][3];
+  rnd_rotation(A);
+  rnd_rotation(B);
+  for (int r = 0; r < 3; r++)
+    for (int c = 0; c < 3; c++) F[r][c] = (float)(A[r][0] * s[0] * B[c][0] + A[r][1] * s[1] * B[c][1] + A[r][2] * s[2] * B[c][2]);
+  double m[3] = {fabs(s[0]), fabs(s[1]), fabs(s[2])}, t;
+  for (int i = 0; i < 3; i++)
+    for (int j = i + 1; j < 3; j++)
+      if (m[j] > m[i]) t = m[i], m[i] = m[j], m[j] = t;
+  want[0] = m[0], want[1] = m[1], want[2] = (s[0] < 0) ^ (s[1] < 0) ^ (s[2] < 0) ? -m[2] : m[2];
+  return true;
+}
+
+static double det3(double M[3][3])
+{
+  return M[0][0] * (M[1][1] * M[2][2] - M[1][2] * M[2][1]) - M[0][1] * (M[1][0] * M[2][2] - M[1][2] * M[2][0]) +
+         M[0][2] * (M[1][0] * M[2][1] - M[1][1] * M[2][0]);
+}
+
+typedef struct {
+  double recon, orth, det, cpu, want, polar;
+} errors;
+
+/* Checks one GPU result (o: 7 vec4 rows, p: the polar run's 7 rows) against F, the CPU and want. */
+static bool check(float F[3][3], const float *o, const float *p, const double *want, errors *e)
+{
+  double f[3][3], u[3][3], v[3][3], rr[3][3], s[3] = {o[12], o[13], o[14]}, err = 0, norm = 0;
+  for (int r = 0; r < 3; r++)
+    for (int c = 0; c < 3; c++) {
+      f[r][c] = F[r][c];
+      u[r][c] = o[4 * r + c];
+      v[r][c] = o[16 + 4 * r + c];
+      rr[r][c] = p[4 * r + c];
+    }
+  for (int r = 0; r < 3; r++)
+    for (int c = 0; c < 3; c++) {
+      double x = u[r][0] * s[0] * v[c][0] + u[r][1] * s[1] * v[c][1] + u[r][2] * s[2] * v[c][2] - f[r][c];
+      err += x * x;
+      norm += f[r][c] * f[r][c];
+    }
+  norm = sqrt(norm);
+  double recon = sqrt(err) / fmax(norm, 1e-30), orth = 0, det = 0, polar = 0, dcpu = 0, dwant = 0;
+  for (int w = 0; w < 3; w++) {
+    double (*M)[3] = w == 0 ? u : w == 1 ? v : rr, o2 = 0;
+    for (int a = 0; a < 3; a++)
+      for (int b = 0; b < 3; b++) {
+        double x = M[0][a] * M[0][b] + M[1][a] * M[1][b] + M[2][a] * M[2][b] - (a == b);
+        o2 += x * x;
+      }
+    orth = fmax(orth, sqrt(o2));
+    det = fmax(det, fabs(det3(M) - 1));
+  }
+  for (int r = 0; r < 3; r++)
+    for (int c = 0; c < 3; c++)
+      polar = fmax(polar, fabs(rr[r][c] - (u[r][0] * v[c][0] + u[r][1] * v[c][1] + u[r][2] * v[c][2])));
+  float cu[3][3], cs[3], cv[3][3];
+  fl_svd3_cpu((const float(*)[3])F, cu, cs, cv);
+  for (int i = 0; i < 3; i++) {
+    dcpu = fmax(dcpu, fabs(s[i] - cs[i]) / fmax(norm, 1e-30));
+    if (want) dwant = fmax(dwant, fabs(s[i] - want[i]) / fmax(want[0], 1e-30));
+  }
+  e->recon = fmax(e->recon, recon), e->orth = fmax(e->orth, orth), e->det = fmax(e->det, det);
+  e->cpu = fmax(e->cpu, dcpu), e->want = fmax(e->want, dwant), e->polar = fmax(e->polar, polar);
+  double dF = det3(f), big = 1e-4 * norm * norm * norm;
+  bool order = s[0] >= s[1] && s[1] >= fabs(s[2]);
+  bool sign = !(dF < -big && !(s[2] < 0)) && !(dF > big && s[2] < 0);
+  bool zero_ok = true;
+  if (norm == 0)
+    for (int r = 0; r < 3; r++)
+      for (int c = 0; c < 3; c++) zero_ok = zero_ok && s[r] == 0 && u[r][c] == (r == c) && v[r][c] == (r == c);
+  if (recon < 1e-4 && orth < 1e-4 && det < 1e-4 && dcpu < 1e-4 && dwant < 1e-4 && polar < 1e-5 && order && sign &&
+      zero_ok)
+    return true;
+  fprintf(stderr, "  F = [%.9g %.9g %.9g; %.9g %.9g %.9g; %.9g %.9g %.9g]: s = %.9g %.9g %.9g (CPU %.9g %.9g %.9g),"
+          " reconstruction %.3g, orthonormality %.3g, det %.3g, polar %.3g, order %d, sign %d, zero %d\n",
+          F[0][0], F[0][1], F[0][2], F[1][0], F[1][1], F[1][2], F[2][0], F[2][1], F[2][2], s[0], s[1], s[2], cs[0],
+          cs[1], cs[2], recon, orth, det, polar, order, sign, zero_ok);
+  return false;
+}
+
+/* Runs svd_test.comp over `count` matrices with counts.y = `polar`, reading 7 vec4 per matrix into out. */
+static bool run(fl_gpu *gpu, const fl_pipeline *pipe, VkDescriptorSet set, const fl_buffer *out_buf, uint32_t count,
+                uint32_t polar, float *out)
+{
+  VkCommandBuffer cmd;
+  if (!fl_gpu_begin_once(gpu, &cmd)) return false;
+  fl_count_push push = {.counts = {count, polar, 0, 0}};
+  fl_cmd_dispatch(cmd, pipe, set, &push, count);
+  return fl_gpu_end_once(gpu, cmd) && fl_buffer_readback(gpu, out_buf, 0, out, (VkDeviceSize)count * 7 * 16);
+}
+
+static void svd_body(fl_gpu *gpu)
+{
+  const uint32_t count = FAMILIES * PER_FAMILY;
+  float *in = calloc((size_t)count * 12, sizeof(float)), *out = malloc((size_t)count * 28 * sizeof(float)),
+        *pol = malloc((size_t)count * 28 * sizeof(float));
+  double *want = malloc((size_t)count * 3 * sizeof(double));
+  bool *known = malloc(count * sizeof(bool));
+  ENSURE(in && out && pol && want && known);
+  for (uint32_t i = 0; i < count; i++) {
+    float F[3][3];
+    known[i] = make((int)(i / PER_FAMILY), (int)(i % PER_FAMILY), F, &want[3 * i]);
+    for (int r = 0; r < 3; r++) memcpy(&in[12 * i + 4 * r], F[r], sizeof F[r]);
+  }
+  fl_pipeline pipe = {0};
+  fl_buffer in_buf = {0}, out_buf = {0};
+  VkDescriptorSet set = VK_NULL_HANDLE;
+  bool ok = fl_pipeline_compute(gpu, "mpm/svd_test.comp", sizeof(fl_count_push), 0, &pipe) &&
+            fl_fixture_buffer_with(gpu, (VkDeviceSize)count * 48, in, "svd test matrices", &in_buf) &&
+            fl_fixture_buffer_with(gpu, (VkDeviceSize)count * 112, NULL, "svd test results", &out_buf);
+  fl_binding bindings[] = {{&in_buf, 0, 0}, {&out_buf, 0, 0}};
+  ok = ok && fl_pipeline_bind(gpu, &pipe, bindings, 2, &set) && run(gpu, &pipe, set, &out_buf, count, 0, out) &&
+       run(gpu, &pipe, set, &out_buf, count, 1, pol);
+  uint32_t bad = 0;
+  for (int f = 0; ok && f < FAMILIES; f++) {
+    errors e = {0};
+    for (uint32_t i = (uint32_t)f * PER_FAMILY; i < (uint32_t)(f + 1) * PER_FAMILY; i++) {
+      float F[3][3];
+      for (int r = 0; r < 3; r++) memcpy(F[r], &in[12 * i + 4 * r], sizeof F[r]);
+      if (!check(F, &out[28 * i], &pol[28 * i], known[i] ? &want[3 * i] : NULL, &e) && ++bad > 10) break;
+    }
+    fprintf(stderr, "  %-16s max reconstruction %.2e, orthonormality %.2e, |det - 1| %.2e, |s - s_cpu| %.2e,"
+            " |s - s_true| %.2e, polar %.2e\n", family_names[f], e.recon, e.orth, e.det, e.cpu, e.want, e.polar);
+  }
+  if (set) vkFreeDescriptorSets(gpu->device, gpu->descriptor_pool, 1, &set);
+  fl_buffer_destroy(gpu, &in_buf);
+  fl_buffer_destroy(gpu, &out_buf);
+  fl_pipeline_destroy(gpu, &pipe);
+  free(in), free(out), free(pol), free(want), free(known);
+  ENSURE_MSG(ok, "%s", fl_error_message());
+  ENSURE_MSG(bad == 0, "%u of %u matrices failed", bad, count);
+}
+FL_GPU_TEST(test_svd_matches_cpu, svd_body)
+
+static const fl_test_case cases[] = {
+    {"svd_matches_cpu", test_svd_matches_cpu},
+};
+FL_TEST_MAIN(cases)

@@ -1,0 +1,180 @@
+/* tests/gpu/test_snow_gpu.c: the MPM snow kernels (shaders/mpm/) against the
+ * CPU reference (sim/mpm/snow_cpu.c) through the real system (sim/mpm/snow.c).
+ * Each case builds a scene's snow on the GPU, lets it run a few frames (sorted,
+ * adaptive substeps) so the state is deformed and plastic, reads the state
+ * back, then takes one substep on both sides from that same state and
+ * compares every particle: position, velocity, F_E, J_P, stress K, C.
+ *   ball_pic_flip   a snowball (cubic weights, PIC/FLIP) landing on a sphere collider
+ *   ball_apic       the same with MLS-MPM/APIC (quadratic weights)
+ *   ball_fixed      the same through the fixed-point P2G (sim.mpm_atomics "fixed")
+ *   moving_box      a box of snow hit by a moving box collider, sticky friction
+ * The accumulator of P2G is compared too: float sums within 1e-5 of the
+ * node's scale, fixed-point sums within a few units of the last place. */
+#include "gpu_fixture.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "scene/scene.h"
+#include "sim/common/sdf_cpu.h"
+#include "sim/mpm/snow.h"
+
+#define WARM_FRAMES 8
+
+static float max_abs_diff(const float (*a)[4], const float (*b)[4], uint64_t n, int components)
+{
+  float worst = 0;
+  for (uint64_t i = 0; i < n; i++)
+    for (int c = 0; c < components; c++) {
+      float d = fabsf(a[i][c] - b[i][c]);
+      if (!(d <= worst)) worst = isnan(d) ? INFINITY : d;
+    }
+  return worst;
+}
+
+static float max_abs(const float (*a)[4], uint64_t n, int components)
+{
+  float m = 0;
+  for (uint64_t i = 0; i < n; i++)
+    for (int c = 0; c < components; c++) m = fmaxf(m, fabsf(a[i][c]));
+  return m;
+}
+
+static void compare_case(fl_gpu *gpu, const char *json)
+{
+  fl_scene scene;
+  ENSURE_MSG(fl_scene_parse(json, "case.json", NULL, 0, &scene), "%s", fl_error_message());
+  fl_gpu_collider colliders[FL_MAX_COLLIDERS];
+  memset(colliders, 0, sizeof colliders);
+  uint32_t collider_count = 0, snow[FL_SCENE_MAX_OBJECTS], snow_count = 0;
+  for (uint32_t i = 0; i < scene.object_count; i++) {
+    if (scene.objects[i].type == FL_OBJECT_COLLIDER) fl_collider_pack(&scene.objects[i].collider, &colliders[collider_count++]);
+    if (scene.objects[i].type == FL_OBJECT_SNOW) snow[snow_count++] = i;
+  }
+  fl_buffer collider_buffer;
+  ENSURE(fl_buffer_create_with(gpu, colliders, sizeof colliders, "colliders", &collider_buffer));
+  fl_snow_system s;
+  ENSURE_MSG(fl_snow_create(gpu, &scene, snow, snow_count, &collider_buffer, collider_count, &s), "%s",
+             fl_error_message());
+  float t = 0;
+  for (int f = 0; f < WARM_FRAMES; f++) {
+    VkCommandBuffer cmd;
+    ENSURE(fl_gpu_begin_once(gpu, &cmd));
+    fl_snow_record_frame(&s, cmd, scene.sim.dt, t, NULL, f % FL_GPU_FRAMES_IN_FLIGHT);
+    ENSURE(fl_gpu_end_once(gpu, cmd));
+    fl_snow_collect(&s, f % FL_GPU_FRAMES_IN_FLIGHT);
+    t += scene.sim.dt;
+  }
+  ENSURE_MSG(s.last.nonfinite == 0, "%u non-finite particles while warming up", s.last.nonfinite);
+  fl_snow_cpu_particles cpu, gpu_state;
+  ENSURE(fl_snow_read_state(&s, &cpu));
+  float dt = scene.sim.dt / (float)s.substeps_last;
+  fl_mpm_push push;
+  fl_snow_push_fill(&s.build, &scene.sim, collider_count, s.fixed_point, dt, t + dt, &push);
+  uint32_t stats[FL_SNOW_STAT_WORDS] = {0, 0x7f7fffffu, 0, 0, 0, 0, 0, 0};
+  uint32_t *acc_cpu = malloc((size_t)s.build.node_count * 32), *acc_gpu = malloc((size_t)s.build.node_count * 32);
+  ENSURE(acc_cpu && acc_gpu);
+  ENSURE(fl_snow_cpu_p2g(&push, s.build.materials, &cpu, acc_cpu));
+  ENSURE(fl_snow_cpu_substep(&push, s.build.materials, colliders, &cpu, stats));
+  VkCommandBuffer cmd;
+  ENSURE(fl_gpu_begin_once(gpu, &cmd));
+  fl_snow_record_substep(&s, cmd, dt, t + dt, NULL, 0);
+  ENSURE(fl_gpu_end_once(gpu, cmd));
+  ENSURE(fl_snow_read_state(&s, &gpu_state));
+  ENSURE(fl_buffer_readback(gpu, &s.acc, 0, acc_gpu, (VkDeviceSize)s.build.node_count * 32));
+
+  /* P2G: every accumulator word, relative to the largest of its kind. */
+  double worst_m = 0, worst_p = 0, max_m = 0, max_p = 0;
+  for (uint32_t i = 0; i < s.build.node_count; i++)
+    for (int k = 0; k < 7; k++) {
+      double a, b;
+      if (s.fixed_point) {
+        double scale = k == 3 ? push.gravity[3] : push.params[0];
+        a = (int32_t)acc_cpu[8 * i + k] / scale;
+        b = (int32_t)acc_gpu[8 * i + k] / scale;
+      } else {
+        float fa, fb;
+        memcpy(&fa, &acc_cpu[8 * i + k], 4);
+        memcpy(&fb, &acc_gpu[8 * i + k], 4);
+        a = fa, b = fb;
+      }
+      double *worst = k == 3 ? &worst_m : &worst_p, *max = k == 3 ? &max_m : &max_p;
+      if (!(fabs(a - b) <= *worst)) *worst = isnan(a - b) ? INFINITY : fabs(a - b);
+      if (fabs(a) > *max) *max = fabs(a);
+    }
+  ENSURE_MSG(worst_m <= 1e-5 * max_m, "P2G mass differs by %g (largest node mass %g)", worst_m, max_m);
+  ENSURE_MSG(worst_p <= 1e-4 * max_p, "P2G momentum/impulse differs by %g (largest %g)", worst_p, max_p);
+
+  uint32_t n = cpu.count;
+  float v_scale = fmaxf(max_abs((const float(*)[4])cpu.vel, n, 3), 1.0f);
+  float k_scale = fmaxf(max_abs((const float(*)[4])cpu.stress, 2ull * n, 3), 1e-3f);
+  float dpos = max_abs_diff((const float(*)[4])cpu.pos, (const float(*)[4])gpu_state.pos, n, 3);
+  float dvel = max_abs_diff((const float(*)[4])cpu.vel, (const float(*)[4])gpu_state.vel, n, 4);
+  float dfe = max_abs_diff((const float(*)[4])cpu.fe, (const float(*)[4])gpu_state.fe, 3ull * n, 3);
+  float dstress = max_abs_diff((const float(*)[4])cpu.stress, (const float(*)[4])gpu_state.stress, 2ull * n, 3);
+  float daff = max_abs_diff((const float(*)[4])cpu.affine, (const float(*)[4])gpu_state.affine, 3ull * n, 3);
+  float djp = 0;
+  for (uint32_t p = 0; p < n; p++) djp = fmaxf(djp, fabsf(cpu.fe[3 * p][3] - gpu_state.fe[3 * p][3]));
+  printf("  %u particles, dt %.3g ms: |dx| %.2g m, |dv| %.2g (v up to %.3g), |dF_E| %.2g, |dJ_P| %.2g, "
+         "|dK| %.2g (K up to %.3g), |dC| %.2g\n",
+         n, dt * 1e3, dpos, dvel, v_scale, dfe, djp, dstress, k_scale, daff);
+  ENSURE_MSG(dpos <= 1e-6f, "positions differ by %g m", dpos);
+  ENSURE_MSG(dvel <= 1e-4f * v_scale, "velocities differ by %g", dvel);
+  ENSURE_MSG(dfe <= 1e-4f, "F_E differs by %g", dfe);
+  ENSURE_MSG(djp <= 1e-4f, "J_P differs by %g", djp);
+  ENSURE_MSG(dstress <= 1e-3f * k_scale, "stress differs by %g (largest %g)", dstress, k_scale);
+  ENSURE_MSG(daff <= 1e-3f * v_scale / scene.objects[snow[0]].snow.grid_spacing, "C differs by %g", daff);
+  free(acc_cpu);
+  free(acc_gpu);
+  fl_snow_state_free(&cpu);
+  fl_snow_state_free(&gpu_state);
+  fl_snow_destroy(&s);
+  fl_buffer_destroy(gpu, &collider_buffer);
+}
+
+#define DOMAIN "\"sim\": {\"dt\": 0.0166667, \"domain\": {\"min\": [-0.5, 0, -0.5], \"max\": [0.5, 1, 0.5]}"
+
+static void ball_pic_flip(fl_gpu *gpu)
+{
+  compare_case(gpu, "{" DOMAIN "}, \"objects\": ["
+                    "{\"type\": \"collider\", \"shape\": \"sphere\", \"center\": [0.05, 0.1, 0], \"radius\": 0.12},"
+                    "{\"type\": \"snow\", \"center\": [0, 0.36, 0], \"radius\": 0.1, \"grid_spacing\": 0.05,"
+                    " \"velocity\": [0, -3, 0]}]}");
+}
+FL_GPU_TEST(test_ball_pic_flip, ball_pic_flip)
+
+static void ball_apic(fl_gpu *gpu)
+{
+  compare_case(gpu, "{" DOMAIN "}, \"objects\": ["
+                    "{\"type\": \"collider\", \"shape\": \"sphere\", \"center\": [0.05, 0.1, 0], \"radius\": 0.12},"
+                    "{\"type\": \"snow\", \"center\": [0, 0.36, 0], \"radius\": 0.1, \"grid_spacing\": 0.05,"
+                    " \"velocity\": [0, -3, 0], \"transfer\": \"apic\"}]}");
+}
+FL_GPU_TEST(test_ball_apic, ball_apic)
+
+static void ball_fixed(fl_gpu *gpu)
+{
+  compare_case(gpu, "{" DOMAIN ", \"mpm_atomics\": \"fixed\"}, \"objects\": ["
+                    "{\"type\": \"collider\", \"shape\": \"sphere\", \"center\": [0.05, 0.1, 0], \"radius\": 0.12},"
+                    "{\"type\": \"snow\", \"center\": [0, 0.36, 0], \"radius\": 0.1, \"grid_spacing\": 0.05,"
+                    " \"velocity\": [0, -3, 0]}]}");
+}
+FL_GPU_TEST(test_ball_fixed, ball_fixed)
+
+static void moving_box(fl_gpu *gpu)
+{
+  compare_case(gpu, "{" DOMAIN "}, \"objects\": ["
+                    "{\"type\": \"collider\", \"shape\": \"box\", \"center\": [-0.35, 0.1, 0],"
+                    " \"half_extents\": [0.05, 0.1, 0.2], \"velocity\": [1.5, 0, 0]},"
+                    "{\"type\": \"snow\", \"shape\": \"box\", \"center\": [0, 0.1, 0],"
+                    " \"half_extents\": [0.15, 0.1, 0.1], \"grid_spacing\": 0.05, \"friction\": \"sticky\", \"E0\": 5e4}]}");
+}
+FL_GPU_TEST(test_moving_box, moving_box)
+
+static const fl_test_case cases[] = {
+    {"ball_pic_flip", test_ball_pic_flip},
+    {"ball_apic", test_ball_apic},
+    {"ball_fixed", test_ball_fixed},
+    {"moving_box", test_moving_box},
+};
+FL_TEST_MAIN(cases)
