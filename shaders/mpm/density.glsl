@@ -9,10 +9,11 @@ float fl_mpm_density(vec3 x, bool quadratic, fl_mpm_push pc)
 {
   fl_mpm_stencil s = fl_mpm_stencil_of(x, pc, quadratic);
   float m = 0.0;
-  for (int c = 0; c < s.width; c++)
-    for (int b = 0; b < s.width; b++)
-      for (int a = 0; a < s.width; a++)
-        m += s.ax[0].w[a] * s.ax[1].w[b] * s.ax[2].w[c] * gridv[2u * fl_mpm_node(s, a, b, c, pc)].w;
+  if (quadratic) {
+    FL_MPM_FOR_STENCIL(3, m += fl_mpm_weight(s, a, b, c) * gridv[2u * fl_mpm_node(s, a, b, c, pc)].w)
+  } else {
+    FL_MPM_FOR_STENCIL(4, m += fl_mpm_weight(s, a, b, c) * gridv[2u * fl_mpm_node(s, a, b, c, pc)].w)
+  }
   float h = pc.grid_origin.w;
   return m / (h * h * h);
 }

@@ -46,22 +46,23 @@ void step_particle(uint p, out float speed, out float jp, out bool was_clamped, 
   fl_mpm_stencil s = fl_mpm_stencil_of(x, pc, apic);
   vec3 v_pic = vec3(0.0), dv = vec3(0.0);
   mat3 G = mat3(0.0);
-  for (int c = 0; c < s.width; c++)
-    for (int b = 0; b < s.width; b++)
-      for (int a = 0; a < s.width; a++) {
-        float w = s.ax[0].w[a] * s.ax[1].w[b] * s.ax[2].w[c];
-        uint i = fl_mpm_node(s, a, b, c, pc);
-        vec3 vi = gridv[2u * i].xyz;
-        v_pic += w * vi;
-        if (apic) {
-          G += outerProduct(w * vi, fl_mpm_node_position(s, a, b, c, pc) - x);
-        } else {
-          vec3 grad = vec3(s.ax[0].dw[a] * s.ax[1].w[b] * s.ax[2].w[c], s.ax[0].w[a] * s.ax[1].dw[b] * s.ax[2].w[c],
-                           s.ax[0].w[a] * s.ax[1].w[b] * s.ax[2].dw[c]) * inv_h;
-          G += outerProduct(vi, grad);
-          dv += w * (vi - gridv[2u * i + 1u].xyz);
-        }
-      }
+  if (apic) {
+    FL_MPM_FOR_STENCIL(3, {
+      float w = fl_mpm_weight(s, a, b, c);
+      vec3 vi = gridv[2u * fl_mpm_node(s, a, b, c, pc)].xyz;
+      v_pic += w * vi;
+      G += outerProduct(w * vi, fl_mpm_node_position(s, a, b, c, pc) - x);
+    })
+  } else {
+    FL_MPM_FOR_STENCIL(4, {
+      float w = fl_mpm_weight(s, a, b, c);
+      uint i = fl_mpm_node(s, a, b, c, pc);
+      vec3 vi = gridv[2u * i].xyz;
+      v_pic += w * vi;
+      G += outerProduct(vi, fl_mpm_weight_gradient(s, a, b, c, inv_h));
+      dv += w * (vi - gridv[2u * i + 1u].xyz);
+    })
+  }
   vec3 v;
   if (apic) {
     G *= 4.0 * inv_h * inv_h;  // C = grad v (MLS-MPM)

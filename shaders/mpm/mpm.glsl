@@ -5,76 +5,90 @@
 // section 4) against colliders and domain walls.
 #ifndef FL_MPM_GLSL
 #define FL_MPM_GLSL
+#extension GL_EXT_control_flow_attributes : require
 #include "mpm_shared.h"
 #include "sdf.glsl"
 
-// Per-axis weights of a particle at fx = (x - origin) / h: nodes base + k,
-// k < 4 (cubic) or k < 3 (quadratic; w[3] = 0). dw = dN/dd (cubic only).
-struct fl_mpm_axis {
-  int base;
-  vec4 w, dw;
+// The weights of a particle at fx = (x - origin) / h: nodes base + (a, b, c)
+// with a, b, c < 4 (cubic) or < 3 (quadratic; the 4th entries are 0); w* the
+// per-axis weights N(d), d* their derivatives dN/dd (cubic only).
+struct fl_mpm_stencil {
+  ivec3 base;
+  vec4 wx, wy, wz;
+  vec4 dx, dy, dz;
 };
 
-fl_mpm_axis fl_mpm_cubic(float fx)
+void fl_mpm_cubic(float fx, out int base, out vec4 w, out vec4 dw)
 {
-  fl_mpm_axis a;
-  a.base = int(floor(fx)) - 1;
-  for (int k = 0; k < 4; k++) {
-    float d = fx - float(a.base + k), ad = abs(d);
+  base = int(floor(fx)) - 1;
+  [[unroll]] for (int k = 0; k < 4; k++) {
+    float d = fx - float(base + k), ad = abs(d);
     if (ad < 1.0) {
-      a.w[k] = 0.5 * ad * ad * ad - d * d + 2.0 / 3.0;
-      a.dw[k] = 1.5 * d * ad - 2.0 * d;
+      w[k] = 0.5 * ad * ad * ad - d * d + 2.0 / 3.0;
+      dw[k] = 1.5 * d * ad - 2.0 * d;
     } else if (ad < 2.0) {
-      a.w[k] = -ad * ad * ad / 6.0 + d * d - 2.0 * ad + 4.0 / 3.0;
-      a.dw[k] = -0.5 * d * ad + 2.0 * d - 2.0 * sign(d);
+      w[k] = -ad * ad * ad / 6.0 + d * d - 2.0 * ad + 4.0 / 3.0;
+      dw[k] = -0.5 * d * ad + 2.0 * d - 2.0 * sign(d);
     } else {
-      a.w[k] = 0.0;
-      a.dw[k] = 0.0;
+      w[k] = 0.0;
+      dw[k] = 0.0;
     }
   }
-  return a;
 }
 
-fl_mpm_axis fl_mpm_quadratic(float fx)
+void fl_mpm_quadratic(float fx, out int base, out vec4 w)
 {
-  fl_mpm_axis a;
-  a.base = int(floor(fx - 0.5));
-  for (int k = 0; k < 3; k++) {
-    float ad = abs(fx - float(a.base + k));
-    a.w[k] = ad < 0.5 ? 0.75 - ad * ad : 0.5 * (1.5 - ad) * (1.5 - ad);
-    a.dw[k] = 0.0;
+  base = int(floor(fx - 0.5));
+  [[unroll]] for (int k = 0; k < 3; k++) {
+    float ad = abs(fx - float(base + k));
+    w[k] = ad < 0.5 ? 0.75 - ad * ad : 0.5 * (1.5 - ad) * (1.5 - ad);
   }
-  a.w[3] = 0.0;
-  a.dw[3] = 0.0;
-  return a;
+  w[3] = 0.0;
 }
-
-// The weights of all three axes and the stencil width (4 cubic, 3 quadratic).
-struct fl_mpm_stencil {
-  fl_mpm_axis ax[3];
-  int width;
-};
 
 fl_mpm_stencil fl_mpm_stencil_of(vec3 x, fl_mpm_push pc, bool quadratic)
 {
   vec3 fx = (x - pc.grid_origin.xyz) * pc.params.y;
   fl_mpm_stencil s;
-  for (int a = 0; a < 3; a++) s.ax[a] = quadratic ? fl_mpm_quadratic(fx[a]) : fl_mpm_cubic(fx[a]);
-  s.width = quadratic ? 3 : 4;
+  s.dx = s.dy = s.dz = vec4(0.0);
+  if (quadratic) {
+    fl_mpm_quadratic(fx.x, s.base.x, s.wx);
+    fl_mpm_quadratic(fx.y, s.base.y, s.wy);
+    fl_mpm_quadratic(fx.z, s.base.z, s.wz);
+  } else {
+    fl_mpm_cubic(fx.x, s.base.x, s.wx, s.dx);
+    fl_mpm_cubic(fx.y, s.base.y, s.wy, s.dy);
+    fl_mpm_cubic(fx.z, s.base.z, s.wz, s.dz);
+  }
   return s;
+}
+
+// Loops over the stencil with constant trip counts, so the compiler unrolls
+// them and the weight vectors are indexed by constants (llvmpipe, like most
+// compilers, spills dynamically indexed arrays to memory). BODY uses a, b, c.
+#define FL_MPM_FOR_STENCIL(width, BODY)                                                    \
+  [[unroll]] for (int c = 0; c < width; c++)[[unroll]] for (int b = 0; b < width; b++)     \
+      [[unroll]] for (int a = 0; a < width; a++) { BODY; }
+
+float fl_mpm_weight(fl_mpm_stencil s, int a, int b, int c) { return s.wx[a] * s.wy[b] * s.wz[c]; }
+
+// grad w_ip (cubic): the derivative of the weight with respect to x_p.
+vec3 fl_mpm_weight_gradient(fl_mpm_stencil s, int a, int b, int c, float inv_h)
+{
+  return vec3(s.dx[a] * s.wy[b] * s.wz[c], s.wx[a] * s.dy[b] * s.wz[c], s.wx[a] * s.wy[b] * s.dz[c]) * inv_h;
 }
 
 // The linear index of stencil node (a, b, c).
 uint fl_mpm_node(fl_mpm_stencil s, int a, int b, int c, fl_mpm_push pc)
 {
   uvec3 n = pc.grid_dims.xyz;
-  return (uint(s.ax[2].base + c) * n.y + uint(s.ax[1].base + b)) * n.x + uint(s.ax[0].base + a);
+  return (uint(s.base.z + c) * n.y + uint(s.base.y + b)) * n.x + uint(s.base.x + a);
 }
 
 // The world position of stencil node (a, b, c).
 vec3 fl_mpm_node_position(fl_mpm_stencil s, int a, int b, int c, fl_mpm_push pc)
 {
-  return pc.grid_origin.xyz + vec3(s.ax[0].base + a, s.ax[1].base + b, s.ax[2].base + c) * pc.grid_origin.w;
+  return pc.grid_origin.xyz + vec3(s.base + ivec3(a, b, c)) * pc.grid_origin.w;
 }
 
 // Fixed point: round half to even (the CPU reference uses rintf), saturated to int32.

@@ -17,14 +17,29 @@ layout(std430, binding = 4) buffer Accumulator { FL_ACC_TYPE acc[]; };
 layout(std140, binding = 5) uniform Materials { fl_snow_material materials[FL_SNOW_MAX_MATERIALS]; };
 layout(push_constant) uniform Push { fl_mpm_push pc; };
 
+// Adds one particle's mass, momentum and impulse to node i (the impulse folded into the momentum when `fold`).
+void scatter(uint i, float mass, vec3 mom, vec3 imp, bool fold)
+{
+  float mass_scale = pc.gravity.w, momentum_scale = pc.params.x;
+  if (fold) mom += imp;
+  FL_ACC_ADD(8u * i + 0u, mom.x, momentum_scale);
+  FL_ACC_ADD(8u * i + 1u, mom.y, momentum_scale);
+  FL_ACC_ADD(8u * i + 2u, mom.z, momentum_scale);
+  FL_ACC_ADD(8u * i + 3u, mass, mass_scale);
+  if (!fold) {
+    FL_ACC_ADD(8u * i + 4u, imp.x, momentum_scale);
+    FL_ACC_ADD(8u * i + 5u, imp.y, momentum_scale);
+    FL_ACC_ADD(8u * i + 6u, imp.z, momentum_scale);
+  }
+}
+
 void main()
 {
   uint p = fl_thread_index();
   if (p >= pc.counts.x) return;
   vec4 xm = pos[p];
   vec3 x = xm.xyz, v = vel[p].xyz;
-  float m = xm.w, dt = pc.domain_min.w, h = pc.grid_origin.w;
-  float mass_scale = pc.gravity.w, momentum_scale = pc.params.x;
+  float m = xm.w, dt = pc.domain_min.w;
   vec4 s0 = stress[2u * p], s1 = stress[2u * p + 1u];
   mat3 K = mat3(s0.x, s0.w, s1.x, s0.w, s0.y, s1.y, s1.x, s1.y, s0.z);  // symmetric
   fl_snow_material mat = materials[uint(s1.w)];
@@ -34,34 +49,18 @@ void main()
   if (apic) C = transpose(mat3(affine[3u * p].xyz, affine[3u * p + 1u].xyz, affine[3u * p + 2u].xyz));
   fl_mpm_stencil s = fl_mpm_stencil_of(x, pc, apic);
   float inv_h = pc.params.y, mls = 4.0 * inv_h * inv_h;
-  for (int c = 0; c < s.width; c++)
-    for (int b = 0; b < s.width; b++)
-      for (int a = 0; a < s.width; a++) {
-        float w = s.ax[0].w[a] * s.ax[1].w[b] * s.ax[2].w[c];
-        uint i = fl_mpm_node(s, a, b, c, pc);
-        vec3 mom, imp;
-        if (apic) {
-          vec3 dx = fl_mpm_node_position(s, a, b, c, pc) - x;
-          mom = w * m * (v + C * dx);
-          imp = -dt * mls * w * (K * dx);
-        } else {
-          vec3 grad = vec3(s.ax[0].dw[a] * s.ax[1].w[b] * s.ax[2].w[c], s.ax[0].w[a] * s.ax[1].dw[b] * s.ax[2].w[c],
-                           s.ax[0].w[a] * s.ax[1].w[b] * s.ax[2].dw[c]) * inv_h;
-          mom = w * m * v;
-          imp = -dt * (K * grad);
-        }
-        if (fold) {
-          mom += imp;
-          imp = vec3(0.0);
-        }
-        FL_ACC_ADD(8u * i + 0u, mom.x, momentum_scale);
-        FL_ACC_ADD(8u * i + 1u, mom.y, momentum_scale);
-        FL_ACC_ADD(8u * i + 2u, mom.z, momentum_scale);
-        FL_ACC_ADD(8u * i + 3u, w * m, mass_scale);
-        if (!fold) {
-          FL_ACC_ADD(8u * i + 4u, imp.x, momentum_scale);
-          FL_ACC_ADD(8u * i + 5u, imp.y, momentum_scale);
-          FL_ACC_ADD(8u * i + 6u, imp.z, momentum_scale);
-        }
-      }
+  if (apic) {
+    FL_MPM_FOR_STENCIL(3, {
+      float w = fl_mpm_weight(s, a, b, c);
+      vec3 dx = fl_mpm_node_position(s, a, b, c, pc) - x;
+      vec3 mom = w * m * (v + C * dx);
+      scatter(fl_mpm_node(s, a, b, c, pc), w * m, mom, -dt * mls * w * (K * dx), fold);
+    })
+  } else {
+    FL_MPM_FOR_STENCIL(4, {
+      float w = fl_mpm_weight(s, a, b, c);
+      vec3 imp = -dt * (K * fl_mpm_weight_gradient(s, a, b, c, inv_h));
+      scatter(fl_mpm_node(s, a, b, c, pc), w * m, w * m * v, imp, fold);
+    })
+  }
 }

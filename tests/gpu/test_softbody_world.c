@@ -14,20 +14,6 @@
 #include "sim/softbody/body_build.h"
 #include "sim/softbody/tetrahedralize.h"
 
-/* Steps `frames` frames of a scene and returns the report stats of every object. */
-static bool run_scene(fl_gpu *gpu, const char *json, int frames, fl_scene *scene, fl_world **world,
-                      fl_object_stats *stats, uint32_t max_stats)
-{
-  fl_profiler prof;
-  if (!fl_fixture_make_world(gpu, json, scene, world) || !fl_profiler_create(gpu, &prof)) return false;
-  bool ok = fl_fixture_step_frames(gpu, *world, &prof, frames, true, NULL);
-  fl_profiler_destroy(&prof);
-  for (uint32_t i = 0; ok && i < fl_world_object_count(*world) && i < max_stats; i++)
-    ok = fl_world_stats(*world, i, &stats[i]);
-  if (!ok) fprintf(stderr, "  %s\n", fl_error_message());
-  return ok;
-}
-
 static const char *const RESTING_SPHERE =
     "{ \"sim\": { \"dt\": 0.0166666667, \"substeps\": 10, \"domain\": { \"min\": [-2, 0, -2], \"max\": [2, 3, 2] } },\n"
     "  \"objects\": [\n"
@@ -41,7 +27,7 @@ static void resting_sphere_body(fl_gpu *gpu)
   fl_scene scene;
   fl_world *world = NULL;
   fl_object_stats s[1];
-  bool ok = run_scene(gpu, RESTING_SPHERE, 90, &scene, &world, s, 1);
+  bool ok = fl_fixture_run_scene(gpu, RESTING_SPHERE, 90, &scene, &world, s, 1);
   fl_world_destroy(world);
   ENSURE(ok);
   printf("  resting soft sphere after 1.5 s: volume %.5f of rest %.5f (%.2f %%), tet ratios %.3f..%.3f, "
@@ -69,7 +55,7 @@ static void inflated_balloon_body(fl_gpu *gpu)
   fl_scene scene;
   fl_world *world = NULL;
   fl_object_stats s[1];
-  bool ok = run_scene(gpu, INFLATED_BALLOON, 60, &scene, &world, s, 1);
+  bool ok = fl_fixture_run_scene(gpu, INFLATED_BALLOON, 60, &scene, &world, s, 1);
   fl_world_destroy(world);
   ENSURE(ok);
   double ratio = s[0].volume / s[0].rest_volume;
@@ -100,7 +86,7 @@ static void squeezed_balloons_body(fl_gpu *gpu)
   fl_scene scene;
   fl_world *world = NULL;
   fl_object_stats s[3];
-  bool ok = run_scene(gpu, SQUEEZE, 75, &scene, &world, s, 3);
+  bool ok = fl_fixture_run_scene(gpu, SQUEEZE, 75, &scene, &world, s, 3);
   double worst[3] = {0, 0, 0};
   ok = ok && fl_world_volume_losses(world, worst);
   fl_world_destroy(world);
@@ -223,7 +209,7 @@ static void caught_by_cloth_body(fl_gpu *gpu)
   fl_scene scene;
   fl_world *world = NULL;
   fl_object_stats s[2];
-  bool ok = run_scene(gpu, HAMMOCK, 60, &scene, &world, s, 2);
+  bool ok = fl_fixture_run_scene(gpu, HAMMOCK, 60, &scene, &world, s, 2);
   fl_world_destroy(world);
   ENSURE(ok);
   printf("  soft ball on a cloth hammock after 1 s: ball bottom %.3f, cloth lowest point %.3f, ball centre %.3f\n",
@@ -253,7 +239,7 @@ static void thousand_substeps_body(fl_gpu *gpu)
   fl_scene scene;
   fl_world *world = NULL;
   fl_object_stats s[3];
-  bool ok = run_scene(gpu, LONG_RUN, 100, &scene, &world, s, 3);
+  bool ok = fl_fixture_run_scene(gpu, LONG_RUN, 100, &scene, &world, s, 3);
   uint64_t substeps = ok ? fl_world_substeps(world) : 0;
   fl_world_destroy(world);
   ENSURE(ok);

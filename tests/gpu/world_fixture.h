@@ -42,3 +42,18 @@ static inline bool fl_fixture_step_frames(fl_gpu *gpu, fl_world *world, fl_profi
   }
   return true;
 }
+
+/* Makes the world of `json`, steps `frames` frames and fills the report stats of
+ * its first max_stats objects; prints the reason on failure. */
+static inline bool fl_fixture_run_scene(fl_gpu *gpu, const char *json, int frames, fl_scene *scene,
+                                        fl_world **world, fl_object_stats *stats, uint32_t max_stats)
+{
+  fl_profiler prof;
+  if (!fl_fixture_make_world(gpu, json, scene, world) || !fl_profiler_create(gpu, &prof)) return false;
+  bool ok = fl_fixture_step_frames(gpu, *world, &prof, frames, true, NULL);
+  fl_profiler_destroy(&prof);
+  for (uint32_t i = 0; ok && i < fl_world_object_count(*world) && i < max_stats; i++)
+    ok = fl_world_stats(*world, i, &stats[i]);
+  if (!ok) fprintf(stderr, "  %s\n", fl_error_message());
+  return ok;
+}

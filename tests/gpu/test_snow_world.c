@@ -1,0 +1,217 @@
+/* tests/gpu/test_snow_world.c: MPM snow in whole worlds, stepped the way the
+ * app does (sorted once a frame, CFL-adaptive substeps), checked against the
+ * physics it must obey (issue 6):
+ *   grid_mass          the grid's mass after P2G equals the particles' within 1e-5
+ *                      (float atomics and fixed point)
+ *   momentum           two snowballs collide with no gravity, no colliders and the
+ *                      walls far away: total momentum kept within 1e-4 (PIC/FLIP, APIC)
+ *   free_fall          a block of snow falls 1/2 g t^2 within 1 %
+ *   resting_ball       a snowball at rest on the ground keeps its centre within 10 %
+ *                      of its radius for 2 s (cohesive: it neither explodes nor slumps)
+ *   float_vs_fixed     the float-atomic and fixed-point P2G paths give the same
+ *                      motion within tolerance
+ *   no_nan_2000        2000+ substeps of a snowball hitting a wall: no NaN, nothing
+ *                      outside the domain, the substeps adapt and are reported */
+#include "gpu_fixture.h"
+#include "world_fixture.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#define SIM(gravity, lo, hi, extra)                                                                            \
+  "\"sim\": {\"dt\": 0.0166666667, \"gravity\": " gravity ", \"domain\": {\"min\": " lo ", \"max\": " hi "}" extra "}"
+
+static double vec_len(const double v[3]) { return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
+
+static void check_grid_mass(fl_gpu *gpu, const char *atomics)
+{
+  char json[1024];
+  snprintf(json, sizeof json,
+           "{" SIM("[0, -9.81, 0]", "[-0.5, 0, -0.5]", "[0.5, 1, 0.5]", ", \"mpm_atomics\": \"%s\"")
+           ", \"objects\": [{\"type\": \"snow\", \"center\": [0, 0.3, 0], \"radius\": 0.15, \"grid_spacing\": 0.05}]}",
+           atomics);
+  fl_scene scene;
+  fl_world *world = NULL;
+  fl_object_stats s;
+  ENSURE(fl_fixture_run_scene(gpu, json, 3, &scene, &world, &s, 1));
+  double rel = fabs(s.grid_mass - s.snow_particle_mass) / s.snow_particle_mass;
+  printf("  %s: %u particles, particle mass %.9g kg, grid mass %.9g kg, relative %.2g\n", atomics, s.particles,
+         s.snow_particle_mass, s.grid_mass, rel);
+  ENSURE(strcmp(s.atomics, atomics) == 0);
+  ENSURE(s.particles > 500);
+  ENSURE_MSG(rel <= 1e-5, "grid mass %.9g vs particle mass %.9g", s.grid_mass, s.snow_particle_mass);
+  fl_world_destroy(world);
+}
+
+static void grid_mass_body(fl_gpu *gpu)
+{
+  check_grid_mass(gpu, "float");
+  check_grid_mass(gpu, "fixed");
+}
+FL_GPU_TEST(test_grid_mass, grid_mass_body)
+
+static void check_momentum(fl_gpu *gpu, const char *transfer)
+{
+  char json[1024];
+  snprintf(json, sizeof json,
+           "{" SIM("[0, 0, 0]", "[-1, -1, -1]", "[1, 1, 1]", "") ", \"objects\": ["
+           "{\"type\": \"snow\", \"name\": \"a\", \"center\": [-0.2, 0.02, 0], \"radius\": 0.12, \"grid_spacing\": 0.05,"
+           " \"velocity\": [3, 0, 0], \"transfer\": \"%s\"},"
+           "{\"type\": \"snow\", \"name\": \"b\", \"center\": [0.2, -0.02, 0], \"radius\": 0.1, \"grid_spacing\": 0.05,"
+           " \"velocity\": [-2, 0.5, 0], \"transfer\": \"%s\"}]}",
+           transfer, transfer);
+  fl_scene scene;
+  fl_world *world = NULL;
+  fl_object_stats s[2];
+  ENSURE(fl_fixture_run_scene(gpu, json, 1, &scene, &world, s, 2));
+  double p0[3], pa0[3];
+  for (int a = 0; a < 3; a++) {
+    p0[a] = s[0].momentum[a] + s[1].momentum[a];
+    pa0[a] = s[0].momentum[a];
+  }
+  fl_profiler prof;
+  ENSURE(fl_profiler_create(gpu, &prof));
+  ENSURE(fl_fixture_step_frames(gpu, world, &prof, 12, true, NULL));
+  fl_profiler_destroy(&prof);
+  ENSURE(fl_world_stats(world, 0, &s[0]) && fl_world_stats(world, 1, &s[1]));
+  double p1[3], d[3], da[3];
+  for (int a = 0; a < 3; a++) {
+    p1[a] = s[0].momentum[a] + s[1].momentum[a];
+    d[a] = p1[a] - p0[a];
+    da[a] = s[0].momentum[a] - pa0[a];
+  }
+  double ref = vec_len(s[0].momentum) + vec_len(s[1].momentum);
+  printf("  %s: momentum (%.6f, %.6f, %.6f) -> (%.6f, %.6f, %.6f), change %.2g of sum |p| %.4g; J_P %.3f..%.3f\n",
+         transfer, p0[0], p0[1], p0[2], p1[0], p1[1], p1[2], vec_len(d) / ref, ref, s[0].jp_min, s[0].jp_max);
+  ENSURE_MSG(vec_len(da) > 0.2 * vec_len(pa0), "the balls did not meet: a's momentum changed by %.3g",
+             vec_len(da));
+  ENSURE_MSG(vec_len(d) <= 1e-4 * ref, "momentum changed by %.3g (relative %.3g)", vec_len(d), vec_len(d) / ref);
+  fl_world_destroy(world);
+}
+
+static void momentum_body(fl_gpu *gpu)
+{
+  check_momentum(gpu, "pic_flip");
+  check_momentum(gpu, "apic");
+}
+FL_GPU_TEST(test_momentum, momentum_body)
+
+static void free_fall_body(fl_gpu *gpu)
+{
+  const char *json = "{" SIM("[0, -9.81, 0]", "[-0.5, -2, -0.5]", "[0.5, 1, 0.5]", "") ", \"objects\": ["
+                     "{\"type\": \"snow\", \"shape\": \"box\", \"center\": [0, 0.6, 0], \"half_extents\": [0.1, 0.1, 0.1],"
+                     " \"grid_spacing\": 0.05}]}";
+  fl_scene scene;
+  fl_world *world = NULL;
+  fl_object_stats s0, s1;
+  ENSURE(fl_fixture_run_scene(gpu, json, 0, &scene, &world, &s0, 1));
+  fl_profiler prof;
+  ENSURE(fl_profiler_create(gpu, &prof));
+  int frames = 24; /* 0.4 s: 0.78 m */
+  ENSURE(fl_fixture_step_frames(gpu, world, &prof, frames, true, NULL));
+  fl_profiler_destroy(&prof);
+  ENSURE(fl_world_stats(world, 0, &s1));
+  double t = frames * scene.sim.dt, expected = 0.5 * 9.81 * t * t, fell = s0.com[1] - s1.com[1];
+  printf("  fell %.5f m in %.3f s, 1/2 g t^2 = %.5f m (%.3f %%), %.1f substeps a frame, J_P %.4f..%.4f\n", fell, t,
+         expected, 100 * (fell / expected - 1), s1.substeps_mean, s1.jp_min, s1.jp_max);
+  ENSURE_MSG(fabs(fell / expected - 1) <= 0.01, "fell %.5f m, expected %.5f", fell, expected);
+  ENSURE_MSG(s1.jp_min > 0.999 && s1.jp_max < 1.001, "free fall deformed the snow plastically");
+  fl_world_destroy(world);
+}
+FL_GPU_TEST(test_free_fall, free_fall_body)
+
+static void resting_ball_body(fl_gpu *gpu)
+{
+  const float r = 0.12f;
+  char json[1024];
+  snprintf(json, sizeof json,
+           "{" SIM("[0, -9.81, 0]", "[-0.4, 0, -0.4]", "[0.4, 0.6, 0.4]", "") ", \"objects\": ["
+           "{\"type\": \"snow\", \"center\": [0, %g, 0], \"radius\": %g, \"grid_spacing\": 0.05}]}",
+           r + 0.01f, r);
+  fl_scene scene;
+  fl_world *world = NULL;
+  fl_object_stats s0, s1;
+  ENSURE(fl_fixture_run_scene(gpu, json, 0, &scene, &world, &s0, 1));
+  fl_profiler prof;
+  ENSURE(fl_profiler_create(gpu, &prof));
+  ENSURE(fl_fixture_step_frames(gpu, world, &prof, 120, true, NULL));
+  fl_profiler_destroy(&prof);
+  ENSURE(fl_world_stats(world, 0, &s1));
+  double d[3] = {s1.com[0] - s0.com[0], s1.com[1] - s0.com[1], s1.com[2] - s0.com[2]};
+  printf("  centre moved %.4f m in 2 s (radius %.2f: %.1f %%), max speed %.4f m/s, J_P %.3f..%.3f, "
+         "%.1f substeps a frame\n",
+         vec_len(d), r, 100 * vec_len(d) / r, s1.max_speed, s1.jp_min, s1.jp_max, s1.substeps_mean);
+  ENSURE(s1.nan_count == 0);
+  ENSURE_MSG(vec_len(d) <= 0.1 * r, "the centre moved %.4f m (> 10 %% of the radius)", vec_len(d));
+  ENSURE_MSG(s1.bbox_max[1] - s1.bbox_min[1] > 1.5 * r, "the ball slumped: height %.3f m",
+             s1.bbox_max[1] - s1.bbox_min[1]);
+  fl_world_destroy(world);
+}
+FL_GPU_TEST(test_resting_ball, resting_ball_body)
+
+static void float_vs_fixed_body(fl_gpu *gpu)
+{
+  fl_object_stats s[2];
+  const char *atomics[2] = {"float", "fixed"};
+  for (int k = 0; k < 2; k++) {
+    char json[1024];
+    snprintf(json, sizeof json,
+             "{" SIM("[0, -9.81, 0]", "[-0.5, 0, -0.5]", "[0.5, 1, 0.5]", ", \"mpm_atomics\": \"%s\"")
+             ", \"objects\": [{\"type\": \"collider\", \"shape\": \"sphere\", \"center\": [0, 0, 0], \"radius\": 0.15},"
+             "{\"type\": \"snow\", \"center\": [0.05, 0.35, 0], \"radius\": 0.1, \"grid_spacing\": 0.05,"
+             " \"velocity\": [0, -2, 0]}]}",
+             atomics[k]);
+    fl_scene scene;
+    fl_world *world = NULL;
+    ENSURE(fl_fixture_run_scene(gpu, json, 20, &scene, &world, &s[k], 1));
+    fl_world_destroy(world);
+  }
+  double d[3] = {s[0].com[0] - s[1].com[0], s[0].com[1] - s[1].com[1], s[0].com[2] - s[1].com[2]};
+  double dv[3] = {s[0].momentum[0] - s[1].momentum[0], s[0].momentum[1] - s[1].momentum[1],
+                  s[0].momentum[2] - s[1].momentum[2]};
+  printf("  float com (%.5f, %.5f, %.5f), fixed com (%.5f, %.5f, %.5f): %.2g m apart; momentum differs by %.2g of "
+         "%.3g; J_P float %.4f..%.4f, fixed %.4f..%.4f\n",
+         s[0].com[0], s[0].com[1], s[0].com[2], s[1].com[0], s[1].com[1], s[1].com[2], vec_len(d), vec_len(dv),
+         vec_len(s[0].momentum), s[0].jp_min, s[0].jp_max, s[1].jp_min, s[1].jp_max);
+  ENSURE_MSG(vec_len(d) <= 2e-3, "centres %.3g m apart", vec_len(d));
+  ENSURE_MSG(vec_len(dv) <= 0.02 * vec_len(s[0].momentum) + 1e-3, "momenta differ by %.3g", vec_len(dv));
+  ENSURE(fabs(s[0].jp_min - s[1].jp_min) <= 0.02);
+}
+FL_GPU_TEST(test_float_vs_fixed, float_vs_fixed_body)
+
+static void no_nan_body(fl_gpu *gpu)
+{
+  const char *json = "{" SIM("[0, -9.81, 0]", "[-0.5, 0, -0.3]", "[0.5, 0.8, 0.3]", "") ", \"objects\": ["
+                     "{\"type\": \"collider\", \"shape\": \"plane\", \"normal\": [-1, 0, 0], \"offset\": -0.35},"
+                     "{\"type\": \"snow\", \"center\": [-0.2, 0.3, 0], \"radius\": 0.08, \"grid_spacing\": 0.05,"
+                     " \"velocity\": [8, 1, 0]}]}";
+  fl_scene scene;
+  fl_world *world = NULL;
+  fl_object_stats s;
+  ENSURE(fl_fixture_make_world(gpu, json, &scene, &world));
+  fl_profiler prof;
+  ENSURE(fl_profiler_create(gpu, &prof));
+  int frames = 0;
+  while (fl_world_snow_substeps(world) < 2000 && frames < 400) {
+    ENSURE(fl_fixture_step_frames(gpu, world, &prof, 10, true, NULL));
+    frames += 10;
+  }
+  fl_profiler_destroy(&prof);
+  ENSURE(fl_world_stats(world, 0, &s));
+  printf("  %llu substeps in %d frames (%.1f a frame, last %u), max speed %.3f m/s, J_P %.3f..%.3f, %u clamped "
+         "in the last substep\n",
+         (unsigned long long)fl_world_snow_substeps(world), frames, s.substeps_mean, s.substeps_last, s.max_speed,
+         s.jp_min, s.jp_max, s.clamped);
+  ENSURE(fl_world_snow_substeps(world) >= 2000);
+  ENSURE(s.nan_count == 0 && s.outside_domain == 0);
+  ENSURE(isfinite(s.jp_min) && s.jp_min > 0);
+  fl_world_destroy(world);
+}
+FL_GPU_TEST(test_no_nan_2000, no_nan_body)
+
+static const fl_test_case cases[] = {
+    {"grid_mass", test_grid_mass},         {"momentum", test_momentum},
+    {"free_fall", test_free_fall},         {"resting_ball", test_resting_ball},
+    {"float_vs_fixed", test_float_vs_fixed}, {"no_nan_2000", test_no_nan_2000},
+};
+FL_TEST_MAIN(cases)
