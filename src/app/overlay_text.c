@@ -32,6 +32,10 @@ void fl_overlay_text_print_bench(const fl_profiler *prof, const fl_report_info *
   if (tets > 0)
     printf("tets: %llu constraint records, %.3g solved per second in softbody/tets\n",
            (unsigned long long)fl_world_tet_count(world), tets);
+  double snow = fl_report_snow_particle_substeps_per_s(prof, world);
+  if (snow > 0)
+    printf("snow: %llu particles, %.1f substeps a frame, %.3g particle-substeps per second\n",
+           (unsigned long long)fl_world_snow_particle_count(world), fl_world_snow_substeps_per_frame(world), snow);
   printf("%-22s %10s %10s %8s %10s\n", "pass", "median ms", "GB/s", "ceiling", "bytes/exec");
   for (uint32_t i = 0; i < prof->stat_count; i++) {
     const fl_profile_stat *st = &prof->stats[i];

@@ -141,6 +141,17 @@ double fl_report_tet_solves_per_s(const fl_profiler *prof, const fl_world *world
   return ms > 0 ? (double)fl_world_tet_count(world) * sim->substeps * sim->iterations / (ms * 1e-3) : 0;
 }
 
+double fl_report_snow_particle_substeps_per_s(const fl_profiler *prof, const fl_world *world)
+{
+  static const char *const PASSES[] = {"snow/sort", "snow/clear", "snow/p2g", "snow/grid", "snow/implicit", "snow/g2p"};
+  double ms = 0, substeps = fl_world_snow_substeps_per_frame(world);
+  for (size_t k = 0; k < sizeof PASSES / sizeof PASSES[0]; k++) {
+    const fl_profile_stat *st = fl_profiler_find(prof, PASSES[k]);
+    if (st) ms += fl_profile_summary(st).median;
+  }
+  return ms > 0 ? (double)fl_world_snow_particle_count(world) * substeps / (ms * 1e-3) : 0;
+}
+
 static const char *const CONSERVATION_MODES[3] = {"none", "global", "local"};
 
 bool fl_report_print_volume_losses(fl_world *world)
@@ -190,6 +201,8 @@ cJSON *fl_report_build(const fl_gpu *gpu, const fl_profiler *prof, fl_world *wor
     cJSON_AddNumberToObject(r, "particle_substeps_per_s", sim_ms > 0 ? per_frame / (sim_ms * 1e-3) : 0);
     double tets = fl_report_tet_solves_per_s(prof, world);
     if (tets > 0) cJSON_AddNumberToObject(r, "tet_solves_per_s", tets);
+    double snow = fl_report_snow_particle_substeps_per_s(prof, world);
+    if (snow > 0) cJSON_AddNumberToObject(r, "snow_particle_substeps_per_s", snow);
   }
   cJSON *objects = cJSON_AddArrayToObject(r, "objects");
   for (uint32_t i = 0; i < fl_world_object_count(world); i++) {

@@ -22,6 +22,9 @@ cJSON *fl_report_build(const fl_gpu *gpu, const fl_profiler *prof, fl_world *wor
 /* Tet constraints solved per second in the tet pass (records x substeps x
  * iterations / the pass's median ms per frame); 0 without soft bodies. */
 double fl_report_tet_solves_per_s(const fl_profiler *prof, const fl_world *world);
+/* Snow particle-substeps per second: snow particles x snow substeps per frame over the
+ * median ms per frame of the snow passes (sort, clear, P2G, grid, G2P); 0 without snow. */
+double fl_report_snow_particle_substeps_per_s(const fl_profiler *prof, const fl_world *world);
 /* Prints one line with the worst volume loss per volume_conservation mode (the
  * survey's Figure 11 experiment) when the scene has bodies; reads back. */
 bool fl_report_print_volume_losses(fl_world *world);

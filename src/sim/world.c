@@ -299,6 +299,13 @@ uint64_t fl_world_substeps(const fl_world *w) { return w->substeps; }
 
 uint64_t fl_world_snow_substeps(const fl_world *w) { return w->snow.substeps_total; }
 
+double fl_world_snow_substeps_per_frame(const fl_world *w)
+{
+  return w->snow_frames ? (double)w->snow.substeps_total / (double)w->snow_frames : 0.0;
+}
+
+uint64_t fl_world_snow_particle_count(const fl_world *w) { return w->snow.build.count; }
+
 uint64_t fl_world_tet_count(const fl_world *w) { return w->cloth.gpu ? w->cloth.build.tet.count : 0; }
 
 uint64_t fl_world_largest_buffer(const fl_world *w)
@@ -528,13 +535,9 @@ static bool snow_stats(fl_world *w, uint32_t material, fl_object_stats *s)
   s->has_snow = true;
   s->clamped = sn->last.clamped;
   s->substeps_last = sn->substeps_last;
-  s->substeps_mean = w->snow_frames ? (double)sn->substeps_total / (double)w->snow_frames : 0.0;
+  s->substeps_mean = fl_world_snow_substeps_per_frame(w);
   s->capped_frames = sn->capped_frames;
-  const fl_snow_desc *d = &w->scene.objects[w->objects[0].scene_index].snow;
-  for (uint32_t i = 0; i < w->object_count; i++)
-    if (w->objects[i].type == FL_OBJECT_SNOW && w->objects[i].index == material)
-      d = &w->scene.objects[w->objects[i].scene_index].snow;
-  s->transfer = d->transfer == FL_SNOW_APIC ? "apic" : "pic_flip";
+  s->transfer = sn->build.materials[material].plastic[3] == (float)FL_SNOW_TRANSFER_APIC ? "apic" : "pic_flip";
   s->atomics = sn->fixed_point ? "fixed" : "float";
   return true;
 }

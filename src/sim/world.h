@@ -103,6 +103,10 @@ uint64_t fl_world_tet_count(const fl_world *world);
 uint64_t fl_world_substeps(const fl_world *world);
 /* Snow substeps recorded so far (their count per frame adapts to the CFL limit). */
 uint64_t fl_world_snow_substeps(const fl_world *world);
+/* Mean snow substeps per simulated frame so far (0 without snow). */
+double fl_world_snow_substeps_per_frame(const fl_world *world);
+/* Particles of every snow object. */
+uint64_t fl_world_snow_particle_count(const fl_world *world);
 /* Largest simulation buffer in bytes (sizes the copy-ceiling benchmark). */
 uint64_t fl_world_largest_buffer(const fl_world *world);
 /* Reads object `index`'s positions and velocities (malloc'd, count vec4 each). Waits for the GPU. */

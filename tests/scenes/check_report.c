@@ -1,5 +1,6 @@
 /* tests/scenes/check_report: validates a run's report JSON and dump CSV.
  * usage: check_report REPORT.json [DUMP.csv] [--bench] [--diverges NAME]... [--holds NAME]...
+ *        [--fragments NAME N DIST] (snow: NAME's particles in >= N groups linked closer than DIST)
  *        check_report KANG.json --kang (the --experiment kang report)
  * (--diverges: the mass_spring object NAME was reset at least once; --holds: never)
  *        check_report REPORT.json --figure11 (the balloons scene: worst_volume_loss has none,
@@ -104,6 +105,63 @@ static void check_dump(const char *path, double particles)
   }
   fclose(f);
   CHECK(rows == particles, "dump has %.0f rows, the report %.0f particles", rows, particles);
+}
+
+/* Union-find root of i, halving the path. */
+static int root(int *parent, int i)
+{
+  while (parent[i] != i) i = parent[i] = parent[parent[i]];
+  return i;
+}
+
+/* --fragments NAME N DIST: object NAME's particles in the dump form at least N groups,
+ * two particles being in one group when a chain of particles closer than DIST links them. */
+static void check_fragments(const char *dump, const char *name, int want, double dist)
+{
+  FILE *f = fopen(dump, "r");
+  CHECK(f, "cannot open dump %s", dump);
+  if (!f) return;
+  char line[512];
+  double (*x)[3] = NULL;
+  int n = 0, cap = 0;
+  size_t len = strlen(name);
+  while (fgets(line, sizeof line, f)) {
+    if (strncmp(line, name, len) != 0 || line[len] != ',') continue;
+    if (n == cap) {
+      cap = cap ? 2 * cap : 1024;
+      double (*grown)[3] = realloc(x, (size_t)cap * sizeof *x);
+      CHECK(grown, "out of memory");
+      if (!grown) break;
+      x = grown;
+    }
+    int index;
+    if (sscanf(line + len + 1, "%d,%lf,%lf,%lf", &index, &x[n][0], &x[n][1], &x[n][2]) == 4) n++;
+  }
+  fclose(f);
+  CHECK(n > 0, "no particles of %s in %s", name, dump);
+  int *parent = malloc((size_t)(n ? n : 1) * sizeof *parent);
+  for (int i = 0; parent && i < n; i++) parent[i] = i;
+  for (int i = 0; parent && i < n; i++)
+    for (int j = i + 1; j < n; j++) {
+      double d2 = 0;
+      for (int a = 0; a < 3; a++) d2 += (x[i][a] - x[j][a]) * (x[i][a] - x[j][a]);
+      if (d2 < dist * dist) parent[root(parent, i)] = root(parent, j);
+    }
+  int groups = 0, largest = 0;
+  int *size = calloc((size_t)(n ? n : 1), sizeof *size);
+  for (int i = 0; parent && size && i < n; i++) {
+    int r = root(parent, i);
+    if (size[r]++ == 0) groups++;
+    if (size[r] > largest) largest = size[r];
+  }
+  int big = 0; /* groups of at least 5 particles: fragments, not single flakes */
+  for (int i = 0; size && i < n; i++) big += size[i] >= 5;
+  printf("%s: %d particles in %d groups (%d of >= 5 particles, the largest %d) at link distance %g m\n", name, n,
+         groups, big, largest, dist);
+  CHECK(big >= want, "%s broke into %d fragments of >= 5 particles, expected >= %d", name, big, want);
+  free(size);
+  free(parent);
+  free(x);
 }
 
 /* The --experiment kang report: every table filled with positive numbers beside the paper's. */
@@ -243,6 +301,11 @@ int main(int argc, char **argv)
       if (resets && diverges) CHECK(resets->valuedouble > 0, "%s never diverged", argv[i + 1]);
       if (resets && !diverges) CHECK(resets->valuedouble == 0, "%s diverged (%g resets)", argv[i + 1], resets->valuedouble);
     }
+    for (int i = 2; i + 3 < argc; i++)
+      if (strcmp(argv[i], "--fragments") == 0) {
+        CHECK(argc > 2 && argv[2][0] != '-', "--fragments needs the dump");
+        if (argv[2][0] != '-') check_fragments(argv[2], argv[i + 1], atoi(argv[i + 2]), atof(argv[i + 3]));
+      }
     int figure11 = 0;
     for (int i = 2; i < argc; i++) figure11 |= strcmp(argv[i], "--figure11") == 0;
     if (figure11) check_figure11(r, objects);
