@@ -172,6 +172,9 @@ bool fl_snow_build_create(const fl_scene *scene, const uint32_t *indices, uint32
                           "match \"%s\"'s (%g, %g)",
                           o->name, first->name, (double)out->h, (double)out->beta);
   }
+  if (out->beta > 0)
+    return fl_error_set("snow \"%s\": beta %g asks for the semi-implicit solve, which is not built yet "
+                        "(use beta 0, the explicit step)", first->name, (double)out->beta);
   if (!build_grid(out, &scene->sim)) return false;
   lattice lat[FL_SNOW_MAX_MATERIALS];
   memset(lat, 0, sizeof lat);
