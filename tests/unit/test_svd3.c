@@ -18,6 +18,7 @@
 #include "test.h"
 
 #include "sim/mpm/svd3_cpu.h"
+#include "svd_matrices.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -26,52 +27,6 @@
 /* float[3][3] -> const float (*)[3] (an implicit conversion only from C23). */
 #define CONST3(m) ((const float(*)[3])(m))
 
-static uint32_t rng_state = 0x2545f491u;
-static double rnd(double lo, double hi)
-{
-  uint32_t x = rng_state;
-  x ^= x << 13;
-  x ^= x >> 17;
-  x ^= x << 5;
-  rng_state = x;
-  return lo + (hi - lo) * (double)(x >> 8) / 16777216.0;
-}
-static double rnd_log(double lo, double hi) { return exp(rnd(log(lo), log(hi))); }
-
-/* A uniformly random rotation (from a random unit quaternion). */
-static void rnd_rotation(double R[3][3])
-{
-  double q[4], n;
-  do {
-    n = 0;
-    for (int i = 0; i < 4; i++) {
-      q[i] = rnd(-1, 1);
-      n += q[i] * q[i];
-    }
-  } while (n < 0.01 || n > 1);
-  n = sqrt(n);
-  double w = q[0] / n, x = q[1] / n, y = q[2] / n, z = q[3] / n;
-  double M[3][3] = {{1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)},
-                    {2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)},
-                    {2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)}};
-  memcpy(R, M, sizeof M);
-}
-
-/* F = A diag(s) B^T with random rotations A, B, rounded to float. */
-static void compose(const double s[3], float F[3][3])
-{
-  double A[3][3], B[3][3];
-  rnd_rotation(A);
-  rnd_rotation(B);
-  for (int r = 0; r < 3; r++)
-    for (int c = 0; c < 3; c++) F[r][c] = (float)(A[r][0] * s[0] * B[c][0] + A[r][1] * s[1] * B[c][1] + A[r][2] * s[2] * B[c][2]);
-}
-
-static double det3(double M[3][3])
-{
-  return M[0][0] * (M[1][1] * M[2][2] - M[1][2] * M[2][1]) - M[0][1] * (M[1][0] * M[2][2] - M[1][2] * M[2][0]) +
-         M[0][2] * (M[1][0] * M[2][1] - M[1][1] * M[2][0]);
-}
 static void to_double(float M[3][3], double D[3][3])
 {
   for (int r = 0; r < 3; r++)
@@ -127,66 +82,19 @@ static bool check_svd(float F[3][3], const double *want, errors *e)
   return false;
 }
 
-enum { RANDOM, SPECTRUM, ONE_SMALL, TWO_SMALL, RANK2, RANK1, ROTATION, NEAR_IDENTITY, REPEATED, INVERTED, SCALES, FAMILIES };
-static const char *family_names[FAMILIES] = {"random", "random spectrum", "one small", "two small", "rank 2",
-                                             "rank 1", "rotation", "near identity", "repeated", "inverted", "scales"};
-
-/* A matrix of the family; true when want (signed, ordered) is known. */
-static bool make(int family, float F[3][3], double want[3])
-{
-  double s[3], a = rnd(0.5, 2);
-  switch (family) {
-  case RANDOM:
-    for (int r = 0; r < 3; r++)
-      for (int c = 0; c < 3; c++) F[r][c] = (float)rnd(-1, 1);
-    return false;
-  case NEAR_IDENTITY:
-    for (int r = 0; r < 3; r++)
-      for (int c = 0; c < 3; c++) F[r][c] = (float)((r == c) + rnd(-1e-4, 1e-4));
-    return false;
-  case SPECTRUM: s[0] = rnd(0.1, 2), s[1] = rnd(0.1, 2), s[2] = rnd(0.1, 2); break;
-  case ONE_SMALL: s[0] = a, s[1] = rnd(0.5, 2), s[2] = a * rnd_log(1e-6, 1e-3); break;
-  case TWO_SMALL: s[0] = a, s[1] = a * rnd_log(1e-6, 1e-3), s[2] = a * rnd_log(1e-6, 1e-3); break;
-  case RANK2: s[0] = a, s[1] = rnd(0.5, 2), s[2] = 0; break;
-  case RANK1: s[0] = a, s[1] = 0, s[2] = 0; break;
-  case ROTATION: s[0] = s[1] = s[2] = 1; break;
-  case REPEATED: {
-    double b = rnd(0.5, 2);
-    int k = (int)rnd(0, 3);
-    s[0] = a, s[1] = k == 1 ? b : a, s[2] = k == 2 ? a : b;
-    break;
-  }
-  case INVERTED: s[0] = rnd(0.1, 2), s[1] = rnd(0.1, 2), s[2] = -rnd(0.1, 2); break;
-  default: { /* SCALES */
-    double scale = rnd_log(1e-20, 1e20);
-    for (int i = 0; i < 3; i++) s[i] = scale * rnd_log(1e-3, 1e3);
-    if (rnd(0, 1) < 0.5) s[2] = -s[2];
-  }
-  }
-  compose(s, F);
-  /* The expected order: by |s| descending, the sign of the product on the last. */
-  double m[3] = {fabs(s[0]), fabs(s[1]), fabs(s[2])}, t;
-  for (int i = 0; i < 3; i++)
-    for (int j = i + 1; j < 3; j++)
-      if (m[j] > m[i]) t = m[i], m[i] = m[j], m[j] = t;
-  int negative = (s[0] < 0) + (s[1] < 0) + (s[2] < 0);
-  want[0] = m[0], want[1] = m[1], want[2] = negative % 2 ? -m[2] : m[2];
-  return true;
-}
-
 static void test_families(void)
 {
   int failed = 0;
-  for (int f = 0; f < FAMILIES; f++) {
+  for (int f = 0; f < SVD_FAMILIES; f++) {
     errors e = {0};
     for (int n = 0; n < 20000; n++) {
       float F[3][3];
       double want[3];
-      bool known = make(f, F, want);
+      bool known = svd_make(f, n, F, want);
       if (!check_svd(F, known ? want : NULL, &e) && ++failed > 10) break;
     }
     fprintf(stderr, "  %-16s max reconstruction %.2e, orthonormality %.2e, |det - 1| %.2e, sigma %.2e\n",
-            family_names[f], e.recon, e.orth, e.det, e.sigma);
+            svd_family_names[f], e.recon, e.orth, e.det, e.sigma);
   }
   ENSURE_MSG(failed == 0, "%d matrices failed", failed);
 }
