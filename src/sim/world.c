@@ -354,31 +354,34 @@ static uint32_t xpbd_object(const fl_world *w, uint32_t index)
   return o->type == FL_OBJECT_CLOTH ? o->index : w->cloth.build.cloth_count + o->index;
 }
 
-/* The particles of snow object `material` (positions with 1/m in w, velocities), from a full readback;
- * optionally its J_P range. */
+/* The particles of snow object `material` (positions with 1/m in w, velocities), from one
+ * readback of the snow state; optionally its J_P range and the mass of every snow particle. */
 static bool snow_read_object(fl_world *w, uint32_t material, float (**pos)[4], float (**vel)[4], uint32_t *count,
-                             double *jp_min, double *jp_max)
+                             double *jp_min, double *jp_max, double *all_mass)
 {
-  float (*all_pos)[4], (*all_vel)[4], (*fe)[4];
-  if (!fl_snow_read_particles(&w->snow, &all_pos, &all_vel, &fe)) return false;
+  fl_snow_cpu_particles st;
+  if (!fl_snow_read_state(&w->snow, &st)) return false;
   uint32_t n = 0;
-  double lo = INFINITY, hi = -INFINITY;
-  for (uint32_t p = 0; p < w->snow.build.count; p++) {
-    if (fe[3 * p + 1][3] != (float)material) continue;
-    memcpy(all_pos[n], all_pos[p], 16);
-    memcpy(all_vel[n], all_vel[p], 16);
-    all_pos[n][3] = all_pos[n][3] > 0 ? 1.0f / all_pos[n][3] : 0.0f;
-    all_vel[n][3] = 0.0f;
-    if (fe[3 * p][3] < lo) lo = fe[3 * p][3];
-    if (fe[3 * p][3] > hi) hi = fe[3 * p][3];
+  double lo = INFINITY, hi = -INFINITY, mass = 0;
+  for (uint32_t p = 0; p < st.count; p++) {
+    mass += st.pos[p][3];
+    if (st.fe[3 * p + 1][3] != (float)material) continue;
+    memcpy(st.pos[n], st.pos[p], 16);
+    memcpy(st.vel[n], st.vel[p], 16);
+    st.pos[n][3] = st.pos[n][3] > 0 ? 1.0f / st.pos[n][3] : 0.0f;
+    st.vel[n][3] = 0.0f;
+    lo = fmin(lo, st.fe[3 * p][3]);
+    hi = fmax(hi, st.fe[3 * p][3]);
     n++;
   }
-  free(fe);
   if (jp_min) *jp_min = lo;
   if (jp_max) *jp_max = hi;
-  *pos = all_pos;
-  *vel = all_vel;
+  if (all_mass) *all_mass = mass;
+  *pos = st.pos;
+  *vel = st.vel;
   *count = n;
+  st.pos = st.vel = NULL; /* handed to the caller */
+  fl_snow_state_free(&st);
   return true;
 }
 
@@ -386,7 +389,7 @@ bool fl_world_read_state(fl_world *w, uint32_t index, float (**pos)[4], float (*
 {
   if (index >= w->object_count) return fl_error_set("no object %u", index);
   if (w->objects[index].type == FL_OBJECT_SNOW)
-    return snow_read_object(w, w->objects[index].index, pos, vel, count, NULL, NULL);
+    return snow_read_object(w, w->objects[index].index, pos, vel, count, NULL, NULL, NULL);
   const fl_buffer *pb, *vb;
   VkDeviceSize offset = 0;
   uint32_t n;
@@ -521,17 +524,11 @@ static bool snow_stats(fl_world *w, uint32_t material, fl_object_stats *s)
 {
   float (*pos)[4], (*vel)[4];
   uint32_t n;
-  if (!snow_read_object(w, material, &pos, &vel, &n, &s->jp_min, &s->jp_max)) return false;
+  if (!snow_read_object(w, material, &pos, &vel, &n, &s->jp_min, &s->jp_max, &s->snow_particle_mass)) return false;
   free(pos);
   free(vel);
   fl_snow_system *sn = &w->snow;
   if (!fl_snow_grid_totals(sn, &s->grid_mass, s->grid_momentum)) return false;
-  float (*all)[4], (*all_vel)[4];
-  if (!fl_snow_read_particles(sn, &all, &all_vel, NULL)) return false;
-  s->snow_particle_mass = 0;
-  for (uint32_t p = 0; p < sn->build.count; p++) s->snow_particle_mass += all[p][3];
-  free(all);
-  free(all_vel);
   s->has_snow = true;
   s->clamped = sn->last.clamped;
   s->substeps_last = sn->substeps_last;

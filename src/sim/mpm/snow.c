@@ -282,7 +282,6 @@ void fl_snow_record_frame(fl_snow_system *s, VkCommandBuffer cmd, float frame_dt
   vkCmdCopyBuffer(cmd, s->stats.buffer, s->stats_readback[slot].buffer, 1, &copy);
   fl_cmd_transfer_to_host_barrier(cmd);
   s->stats_pending[slot] = true;
-  s->slot_substeps[slot] = n;
   s->substeps_last = n;
   s->substeps_total += n;
   s->frames_since_stats++;
@@ -311,27 +310,6 @@ void fl_snow_collect(fl_snow_system *s, uint32_t slot)
                                   w[FL_SNOW_STAT_CLAMPED], w[FL_SNOW_STAT_NONFINITE], true};
   /* The other slot may hold a later frame; a frame never counts as older than one. */
   s->frames_since_stats = 1;
-}
-
-bool fl_snow_read_particles(fl_snow_system *s, float (**pos)[4], float (**vel)[4], float (**fe)[4])
-{
-  uint64_t n = s->build.count;
-  *pos = malloc(n * VEC4 + 16);
-  *vel = malloc(n * VEC4 + 16);
-  if (fe) *fe = malloc(3 * n * VEC4 + 16);
-  bool ok = *pos && *vel && (!fe || *fe);
-  if (!ok) fl_error_set("out of host memory reading %llu snow particles", (unsigned long long)n);
-  ok = ok && fl_buffer_readback(s->gpu, &s->pos, 0, *pos, n * VEC4) &&
-       fl_buffer_readback(s->gpu, &s->vel, 0, *vel, n * VEC4) &&
-       (!fe || fl_buffer_readback(s->gpu, &s->fe, 0, *fe, 3 * n * VEC4));
-  if (!ok) {
-    free(*pos);
-    free(*vel);
-    if (fe) free(*fe);
-    *pos = *vel = NULL;
-    if (fe) *fe = NULL;
-  }
-  return ok;
 }
 
 bool fl_snow_read_state(fl_snow_system *s, fl_snow_cpu_particles *out)

@@ -46,7 +46,6 @@ typedef struct {
   fl_buffer snapshot[FL_GPU_FRAMES_IN_FLIGHT], density[FL_GPU_FRAMES_IN_FLIGHT];
   fl_buffer stats_readback[FL_GPU_FRAMES_IN_FLIGHT];
   bool stats_pending[FL_GPU_FRAMES_IN_FLIGHT];
-  uint32_t slot_substeps[FL_GPU_FRAMES_IN_FLIGHT];
   VkDescriptorSet p2g_set, grid_set, g2p_set, volumes_set, keys_set;
   VkDescriptorSet permute_set[FL_SNOW_PERMUTED_ARRAYS];
   VkDescriptorSet publish_set[FL_GPU_FRAMES_IN_FLIGHT], density_set[FL_GPU_FRAMES_IN_FLIGHT];
@@ -82,8 +81,6 @@ void fl_snow_state_free(fl_snow_cpu_particles *p);
 void fl_snow_record_publish(fl_snow_system *s, VkCommandBuffer cmd, fl_profiler *prof, uint32_t slot);
 /* After the slot's fence: reads its stats copy into s->last. */
 void fl_snow_collect(fl_snow_system *s, uint32_t slot);
-/* Reads the whole particle state back (malloc'd arrays, fl_snow_cpu_particles layout); waits. */
-bool fl_snow_read_particles(fl_snow_system *s, float (**pos)[4], float (**vel)[4], float (**fe)[4]);
 /* Sums the grid after the last P2G in double: mass and momentum (reads back; waits). */
 bool fl_snow_grid_totals(fl_snow_system *s, double *mass, double momentum[3]);
 /* Bytes each pass must move (for GB/s and the ceiling fraction). */
