@@ -117,6 +117,24 @@ FL_STRUCT_BEGIN(fl_draw_push)
   vec4 offset;      /* xyz: translation added to positions, w: particle radius */
 FL_STRUCT_END(fl_draw_push)
 
+/* Push constants of the snow passes: render/snow (impostors shaded by density),
+ * render/snow_bricks.comp and snow_brick_distance.comp (the occupied bricks of
+ * the density grid and each brick's distance to them) and render/snow_volume
+ * (the grid's density ray-marched through the occupied bricks' box). */
+FL_STRUCT_BEGIN(fl_snow_push)
+  vec4 color;       /* rgb: colour of packed snow, a: alpha */
+  vec4 offset;      /* impostors: xyz translation added to positions, w: particle radius (m) */
+  vec4 grid;        /* volume: xyz position of node (0,0,0), w: node spacing h (m) */
+  uvec4 dims;       /* xyz: nodes per axis; w: volume: the most ray-march steps | brick distance: the axis */
+  vec4 params;      /* x: rest density rho0 (kg/m^3), y: volume extinction at rho0 (1/m),
+                     * z: volume step length (m), w: density below which the volume is empty (kg/m^3) */
+FL_STRUCT_END(fl_snow_push)
+
+/* Cells per side of a brick of the snow volume's empty-space skipping, and
+ * the largest brick distance it computes (Chebyshev, in bricks). */
+#define FL_SNOW_BRICK 2
+#define FL_SNOW_BRICK_FAR 8
+
 /* ---- XPBD soft bodies and balloons (src/sim/softbody/softbody_spec.h has the algorithm) ---- */
 
 /* A tetrahedron constraint on particles idx (positive rest volume). The

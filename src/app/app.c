@@ -46,6 +46,7 @@ typedef struct {
   fl_world *world;
   fl_camera camera;
   bool paused, show_overlay;
+  bool snow_volume;        /* snow drawn as its density volume (--snow-view volume, key V) */
   int64_t frame_limit;
   uint64_t frames_drawn, record_index;
   double last_frame_ms;
@@ -178,6 +179,7 @@ static bool handle_input(fl_app *app, bool *step, bool *screenshot)
   *screenshot = in->screenshot;
   if (in->toggle_overlay) app->show_overlay = !app->show_overlay;
   if (in->toggle_wireframe) app->renderer.wireframe = !app->renderer.wireframe;
+  if (in->toggle_snow_view) app->snow_volume = !app->snow_volume;
   update_grab(app, in);
   fl_camera_orbit(&app->camera, in->drag_dx, in->drag_dy);
   fl_camera_zoom(&app->camera, in->wheel);
@@ -265,6 +267,7 @@ static bool frame(fl_app *app, bool *keep_going)
   char text[2048];
   fl_overlay_text_build(text, sizeof text, &app->scene, app->world, &app->prof, app->last_frame_ms,
                         app->paused, app->windowed);
+  app->renderer.snow_volume_view = app->snow_volume;
   fl_renderer_record(&app->renderer, graphics, slot, app->targets.framebuffers[app->windowed ? image : 0],
                      app->targets.extent, &uniforms, views, view_count, app->show_overlay ? text : NULL,
                      &app->prof);
@@ -370,6 +373,7 @@ int fl_app_run(const fl_options *options)
   if (!app) return 1;
   app->opt = *options;
   app->show_overlay = true;
+  app->snow_volume = options->snow_volume;
   const char *resize = getenv("FLURRY_RESIZE_AT_FRAME");
   app->resize_at_frame = resize ? atoll(resize) : -1;
   cJSON *report = NULL;

@@ -33,6 +33,8 @@ void fl_cli_print_help(void)
       "  --cases c1,c2,c3      experiment: the Table 1 cases to run (default all)\n"
       "  --tables 1,2,3        experiment: the tables to run (default all)\n"
       "  --duration S          experiment: simulated seconds per stability trial (default 1)\n"
+      "  --snow-view VIEW      snow as \"particles\" shaded by density (default) or as \"volume\":\n"
+      "                        its grid density ray-marched (key V switches)\n"
       "  --help                this text\n");
 }
 
@@ -92,7 +94,7 @@ bool fl_cli_parse(int argc, char **argv, fl_options *o)
     /* Options that take a value. */
     static const char *valued[] = {"--scene", "--device", "--frames", "--size", "--screenshot", "--record",
                                    "--report", "--dump", "--set", "--warmup", "--experiment",
-                                   "--cases", "--tables", "--duration"};
+                                   "--cases", "--tables", "--duration", "--snow-view"};
     const char *value = NULL;
     for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
       if (strcmp(a, valued[k]) == 0) {
@@ -128,6 +130,11 @@ bool fl_cli_parse(int argc, char **argv, fl_options *o)
       o->duration = d;
     }
     else if (strcmp(a, "--dump") == 0) o->dump = value;
+    else if (strcmp(a, "--snow-view") == 0) {
+      if (strcmp(value, "particles") != 0 && strcmp(value, "volume") != 0)
+        return fl_error_set("--snow-view: expected particles or volume, got \"%s\"", value);
+      o->snow_volume = strcmp(value, "volume") == 0;
+    }
     else if (strcmp(a, "--set") == 0) {
       if (!strchr(value, '=') || value[0] == '=')
         return fl_error_set("--set: expected KEY=VALUE, got \"%s\"", value);

@@ -23,6 +23,7 @@ typedef struct {
   uint32_t cases;             /* --cases c1,c2,c3: bit k = case c(k+1) (default all) */
   uint32_t tables;            /* --tables 1,2,3: bit k = table k+1 (default all) */
   double duration;            /* --duration S: simulated seconds per stability trial (default 1) */
+  bool snow_volume;           /* --snow-view volume: snow drawn as its grid density (default particles) */
   const char *sets[FL_CLI_MAX_SETS];
   int set_count;
 } fl_options;

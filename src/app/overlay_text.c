@@ -20,7 +20,7 @@ void fl_overlay_text_build(char *out, size_t size, const fl_scene *scene, const 
     n += (size_t)snprintf(out + n, size > n ? size - n : 0, "(a queue cannot write timestamps: untimed)\n");
   if (windowed && n < size)
     snprintf(out + n, size - n, "drag: orbit  right-drag: grab  wheel: zoom  space: pause  s: step  r: reset\n"
-                                "n: next scene  w: wireframe  h: overlay  p: screenshot  esc: quit");
+                                "n: next scene  w: wireframe  v: snow view  h: overlay  p: screenshot  esc: quit");
 }
 
 void fl_overlay_text_print_bench(const fl_profiler *prof, const fl_report_info *info, const fl_world *world)

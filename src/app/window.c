@@ -43,6 +43,7 @@ static void on_key(GLFWwindow *win, int key, int scancode, int action, int mods)
   case GLFW_KEY_P:
   case GLFW_KEY_F12: in->screenshot = true; break;
   case GLFW_KEY_W: in->toggle_wireframe = true; break;
+  case GLFW_KEY_V: in->toggle_snow_view = true; break;
   default: break;
   }
 }

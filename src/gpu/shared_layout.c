@@ -12,6 +12,8 @@ _Static_assert(sizeof(fl_particles_push) <= 128, "push constants beyond the guar
 _Static_assert(sizeof(fl_count_push) == 16, "fl_count_push must be 1 uvec4");
 _Static_assert(sizeof(fl_frame_uniforms) == 3 * 64 + 3 * 16, "fl_frame_uniforms layout");
 _Static_assert(sizeof(fl_draw_push) == 32, "fl_draw_push must be 2 vec4s");
+_Static_assert(sizeof(fl_snow_push) == 80, "fl_snow_push must be 5 vec4s");
+_Static_assert(offsetof(fl_snow_push, dims) == 48, "fl_snow_push.dims offset");
 _Static_assert(sizeof(fl_gpu_distance) == 32, "fl_gpu_distance must be 2 vec4s");
 _Static_assert(sizeof(fl_gpu_bend) == 48, "fl_gpu_bend must be 3 vec4s");
 _Static_assert(sizeof(fl_gpu_cloth_object) == 64, "fl_gpu_cloth_object must be 4 vec4s");

@@ -77,13 +77,25 @@ bool fl_renderer_create(fl_gpu *gpu, VkFormat color_format, VkImageLayout final_
   fl_graphics_desc particles = {.vertex = "render/particles.vert", .fragment = "render/particles.frag",
                                 .render_pass = r->render_pass, .push_size = sizeof(fl_draw_push),
                                 .depth_test = true, .depth_write = true};
+  fl_graphics_desc snow = {.vertex = "render/snow.vert", .fragment = "render/snow.frag",
+                           .render_pass = r->render_pass, .push_size = sizeof(fl_snow_push),
+                           .depth_test = true, .depth_write = true};
+  /* Translucent, after the opaque passes: back faces of the grid's box, tested
+   * (not written) against the scene's depth at the depth the march reports. */
+  fl_graphics_desc snow_volume = {.vertex = "render/snow_volume.vert", .fragment = "render/snow_volume.frag",
+                                  .render_pass = r->render_pass, .push_size = sizeof(fl_snow_push),
+                                  .blend = true, .depth_test = true, .cull = VK_CULL_MODE_FRONT_BIT};
   fl_graphics_desc text = {.vertex = "render/overlay.vert", .fragment = "render/overlay.frag",
                            .render_pass = r->render_pass, .blend = true, .vertex_stride = sizeof(fl_overlay_vertex),
                            .vertex_attribute_count = 2,
                            .vertex_attributes = {{0, 0, VK_FORMAT_R32G32_SFLOAT, 0},
                                                  {1, 0, VK_FORMAT_R8G8B8A8_UNORM, 8}}};
   if (!fl_pipeline_graphics(gpu, &ground, &r->ground) || !fl_pipeline_graphics(gpu, &mesh, &r->mesh) ||
-      !fl_pipeline_graphics(gpu, &particles, &r->particles) || !fl_pipeline_graphics(gpu, &text, &r->text) ||
+      !fl_pipeline_graphics(gpu, &particles, &r->particles) || !fl_pipeline_graphics(gpu, &snow, &r->snow) ||
+      !fl_pipeline_graphics(gpu, &snow_volume, &r->snow_volume) || !fl_pipeline_graphics(gpu, &text, &r->text) ||
+      !fl_pipeline_compute(gpu, "render/snow_bricks.comp", sizeof(fl_snow_push), 0, &r->snow_bricks_kernel) ||
+      !fl_pipeline_compute(gpu, "render/snow_brick_distance.comp", sizeof(fl_snow_push), 0,
+                           &r->snow_distance_kernel) ||
       !fl_overlay_create(gpu, &r->overlay))
     return false;
   if (gpu->has_wireframe) {
@@ -102,11 +114,23 @@ bool fl_renderer_create(fl_gpu *gpu, VkFormat color_format, VkImageLayout final_
   return true;
 }
 
+static void snow_bricks_destroy(fl_renderer *r, fl_snow_bricks *b)
+{
+  VkDescriptorSet sets[3] = {b->occupancy_set, b->distance_set[0], b->distance_set[1]};
+  for (int i = 0; i < 3; i++)
+    if (sets[i]) vkFreeDescriptorSets(r->gpu->device, r->gpu->descriptor_pool, 1, &sets[i]);
+  fl_buffer_destroy(r->gpu, &b->distance[0]);
+  fl_buffer_destroy(r->gpu, &b->distance[1]);
+  fl_buffer_destroy(r->gpu, &b->bounds);
+  memset(b, 0, sizeof *b);
+}
+
 void fl_renderer_forget_views(fl_renderer *r)
 {
   for (uint32_t i = 0; i < r->set_count; i++)
     vkFreeDescriptorSets(r->gpu->device, r->gpu->descriptor_pool, 1, &r->sets[i].set);
   r->set_count = 0;
+  for (uint32_t s = 0; s < FL_GPU_FRAMES_IN_FLIGHT; s++) snow_bricks_destroy(r, &r->snow_bricks[s]);
 }
 
 void fl_renderer_destroy(fl_renderer *r)
@@ -123,46 +147,89 @@ void fl_renderer_destroy(fl_renderer *r)
   fl_pipeline_destroy(r->gpu, &r->mesh);
   fl_pipeline_destroy(r->gpu, &r->mesh_wire);
   fl_pipeline_destroy(r->gpu, &r->particles);
+  fl_pipeline_destroy(r->gpu, &r->snow);
+  fl_pipeline_destroy(r->gpu, &r->snow_volume);
+  fl_pipeline_destroy(r->gpu, &r->snow_bricks_kernel);
+  fl_pipeline_destroy(r->gpu, &r->snow_distance_kernel);
   fl_pipeline_destroy(r->gpu, &r->text);
   if (r->render_pass) vkDestroyRenderPass(r->gpu->device, r->render_pass, NULL);
   memset(r, 0, sizeof *r);
 }
 
-/* The descriptor set binding the frame UBO and one view's buffers, made on first use. */
+/* The descriptor set binding the frame UBO and one view's buffers (a, then b
+ * and c where not NULL), made on first use. */
 static VkDescriptorSet view_set(fl_renderer *r, const fl_pipeline *p, uint32_t slot, const fl_buffer *a,
-                                const fl_buffer *b)
+                                const fl_buffer *b, const fl_buffer *c)
 {
-  VkBuffer ka = a->buffer, kb = b ? b->buffer : VK_NULL_HANDLE;
+  VkBuffer ka = a->buffer, kb = b ? b->buffer : VK_NULL_HANDLE, kc = c ? c->buffer : VK_NULL_HANDLE;
   for (uint32_t i = 0; i < r->set_count; i++)
-    if (r->sets[i].pipeline == p && r->sets[i].a == ka && r->sets[i].b == kb && r->sets[i].slot == slot)
+    if (r->sets[i].pipeline == p && r->sets[i].a == ka && r->sets[i].b == kb && r->sets[i].c == kc &&
+        r->sets[i].slot == slot)
       return r->sets[i].set;
   if (r->set_count == FL_RENDER_SET_CACHE) return VK_NULL_HANDLE;
-  fl_binding bindings[3] = {{&r->frame_ubo[slot], 0, 0}, {a, 0, 0}, {b, 0, 0}};
+  fl_binding bindings[4] = {{&r->frame_ubo[slot], 0, 0}, {a, 0, 0}, {b, 0, 0}, {c, 0, 0}};
   VkDescriptorSet set;
-  if (!fl_pipeline_bind(r->gpu, p, bindings, b ? 3 : 2, &set)) {
+  if (!fl_pipeline_bind(r->gpu, p, bindings, c ? 4 : b ? 3 : 2, &set)) {
     fl_warn("render: %s", fl_error_message());
     fl_error_clear();
     return VK_NULL_HANDLE;
   }
-  r->sets[r->set_count++] = (fl_render_set){p, ka, kb, slot, set};
+  r->sets[r->set_count++] = (fl_render_set){p, ka, kb, kc, slot, set};
   return set;
 }
 
+/* The ray march of the snow volume: at most this many steps (lavapipe is slow), this far apart (in cells). */
+#define SNOW_VOLUME_MAX_STEPS 192u
+#define SNOW_VOLUME_STEP 1.0f
+/* The volume's extinction at the rest density, per node spacing: e^-2.5 through one cell of packed snow. */
+#define SNOW_VOLUME_OPACITY 2.5f
+/* Density (a fraction of the rest density) below which the volume is empty space. */
+#define SNOW_VOLUME_EMPTY 0.01f
+
+static const fl_pipeline *view_pipeline(const fl_renderer *r, fl_view_kind kind)
+{
+  switch (kind) {
+  case FL_VIEW_MESH: return r->wireframe && r->mesh_wire.pipeline ? &r->mesh_wire : &r->mesh;
+  case FL_VIEW_PARTICLES: return &r->particles;
+  case FL_VIEW_SNOW: return &r->snow;
+  case FL_VIEW_SNOW_VOLUME: return &r->snow_volume;
+  }
+  return &r->particles;
+}
+
+/* The constants of the snow passes for view `v` (either snow kind). */
+static fl_snow_push snow_push(const fl_render_view *v)
+{
+  float h = v->grid_spacing, rho0 = v->rest_density > 0.0f ? v->rest_density : 400.0f;
+  return (fl_snow_push){
+      .color = {v->color[0], v->color[1], v->color[2], v->color[3]},
+      .offset = {v->offset[0], v->offset[1], v->offset[2], v->radius},
+      .grid = {v->grid_origin[0], v->grid_origin[1], v->grid_origin[2], h},
+      .dims = {v->grid_dims[0], v->grid_dims[1], v->grid_dims[2], SNOW_VOLUME_MAX_STEPS},
+      .params = {rho0, h > 0.0f ? SNOW_VOLUME_OPACITY / h : 0.0f, SNOW_VOLUME_STEP * h,
+                 SNOW_VOLUME_EMPTY * rho0}};
+}
+
+/* Draws every view of `kind` (meshes, particles, snow impostors). */
 static void draw_views(fl_renderer *r, VkCommandBuffer cmd, uint32_t slot, const fl_render_view *views,
                        uint32_t count, fl_view_kind kind)
 {
-  const fl_pipeline *p = kind == FL_VIEW_MESH ? (r->wireframe && r->mesh_wire.pipeline ? &r->mesh_wire : &r->mesh)
-                                              : &r->particles;
+  const fl_pipeline *p = view_pipeline(r, kind);
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, p->pipeline);
   for (uint32_t i = 0; i < count; i++) {
     const fl_render_view *v = &views[i];
     if (v->kind != kind || v->count == 0 || v->color[3] <= 0.0f) continue;
-    VkDescriptorSet set = view_set(r, p, slot, v->positions, kind == FL_VIEW_MESH ? v->normals : NULL);
+    VkDescriptorSet set = view_set(r, p, slot, v->positions, kind == FL_VIEW_MESH ? v->normals : NULL, NULL);
     if (!set) continue;
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, p->layout, 0, 1, &set, 0, NULL);
-    fl_draw_push push = {.color = {v->color[0], v->color[1], v->color[2], v->color[3]},
-                         .offset = {v->offset[0], v->offset[1], v->offset[2], v->radius}};
-    vkCmdPushConstants(cmd, p->layout, p->push_stages, 0, sizeof push, &push);
+    if (kind == FL_VIEW_SNOW) {
+      fl_snow_push push = snow_push(v);
+      vkCmdPushConstants(cmd, p->layout, p->push_stages, 0, sizeof push, &push);
+    } else {
+      fl_draw_push push = {.color = {v->color[0], v->color[1], v->color[2], v->color[3]},
+                           .offset = {v->offset[0], v->offset[1], v->offset[2], v->radius}};
+      vkCmdPushConstants(cmd, p->layout, p->push_stages, 0, sizeof push, &push);
+    }
     if (kind == FL_VIEW_MESH) {
       vkCmdBindIndexBuffer(cmd, v->indices->buffer, 0, VK_INDEX_TYPE_UINT32);
       vkCmdDrawIndexed(cmd, v->count, 1, v->first, 0, 0);
@@ -170,6 +237,94 @@ static void draw_views(fl_renderer *r, VkCommandBuffer cmd, uint32_t slot, const
       vkCmdDraw(cmd, 6 * v->count, 1, 0, 0);
     }
   }
+}
+
+/* The first snow volume view that can be drawn, or NULL. */
+static const fl_render_view *find_volume(const fl_render_view *views, uint32_t count)
+{
+  for (uint32_t i = 0; i < count; i++) {
+    const fl_render_view *v = &views[i];
+    if (v->kind == FL_VIEW_SNOW_VOLUME && v->count && v->color[3] > 0.0f && v->density && v->grid_dims[0] >= 2 &&
+        v->grid_dims[1] >= 2 && v->grid_dims[2] >= 2 && v->grid_spacing > 0.0f)
+      return v;
+  }
+  return NULL;
+}
+
+/* The slot's brick buffers for the volume view `v`, made on first use. */
+static fl_snow_bricks *snow_bricks(fl_renderer *r, uint32_t slot, const fl_render_view *v)
+{
+  fl_snow_bricks *b = &r->snow_bricks[slot];
+  if (b->density == v->density->buffer) return b;
+  if (b->density) return NULL; /* another grid without fl_renderer_forget_views: cannot happen */
+  uint32_t bd[3];
+  for (int a = 0; a < 3; a++) bd[a] = (v->grid_dims[a] + FL_SNOW_BRICK - 2) / FL_SNOW_BRICK;
+  b->brick_count = bd[0] * bd[1] * bd[2];
+  VkDeviceSize bytes = sizeof(uint32_t) * b->brick_count;
+  bool ok = fl_buffer_create(r->gpu, bytes, FL_MEMORY_DEVICE, "snow volume brick distance", &b->distance[0]) &&
+            fl_buffer_create(r->gpu, bytes, FL_MEMORY_DEVICE, "snow volume brick distance", &b->distance[1]) &&
+            fl_buffer_create(r->gpu, 8 * sizeof(uint32_t), FL_MEMORY_DEVICE, "snow volume bounds", &b->bounds);
+  fl_binding occupancy[3] = {{v->density, 0, 0}, {&b->distance[0], 0, 0}, {&b->bounds, 0, 0}};
+  fl_binding forth[2] = {{&b->distance[0], 0, 0}, {&b->distance[1], 0, 0}};
+  fl_binding back[2] = {{&b->distance[1], 0, 0}, {&b->distance[0], 0, 0}};
+  ok = ok && fl_pipeline_bind(r->gpu, &r->snow_bricks_kernel, occupancy, 3, &b->occupancy_set) &&
+       fl_pipeline_bind(r->gpu, &r->snow_distance_kernel, forth, 2, &b->distance_set[0]) &&
+       fl_pipeline_bind(r->gpu, &r->snow_distance_kernel, back, 2, &b->distance_set[1]);
+  if (!ok) {
+    fl_warn("render: %s", fl_error_message());
+    fl_error_clear();
+    snow_bricks_destroy(r, b);
+    return NULL;
+  }
+  b->density = v->density->buffer;
+  return b;
+}
+
+/* Before the render pass: which bricks of the volume view's grid hold snow,
+ * the box of those, and every brick's distance to them. NULL: nothing to draw. */
+static const fl_snow_bricks *record_snow_bricks(fl_renderer *r, VkCommandBuffer cmd, uint32_t slot,
+                                                const fl_render_view *v, fl_profiler *prof)
+{
+  fl_snow_bricks *b = snow_bricks(r, slot, v);
+  if (!b) return NULL;
+  int scope = fl_profiler_begin(prof, slot, FL_QUEUE_GRAPHICS, cmd, "render/snow_bricks", 0);
+  /* The density comes from the compute queue, which the submission waits for at
+   * the transfer stage: this barrier (from transfer) extends that to compute. */
+  fl_cmd_compute_barrier(cmd);
+  vkCmdFillBuffer(cmd, b->bounds.buffer, 0, VK_WHOLE_SIZE, 0);
+  fl_cmd_compute_barrier(cmd);
+  fl_snow_push push = snow_push(v);
+  fl_cmd_dispatch(cmd, &r->snow_bricks_kernel, b->occupancy_set, &push, b->brick_count);
+  /* the distance transform along x (0 -> 1), y (1 -> 0), z (0 -> 1) */
+  for (uint32_t axis = 0; axis < 3; axis++) {
+    fl_cmd_compute_barrier(cmd);
+    push.dims[3] = axis;
+    fl_cmd_dispatch(cmd, &r->snow_distance_kernel, b->distance_set[axis % 2], &push, b->brick_count);
+  }
+  fl_cmd_compute_to_draw_barrier(cmd);
+  fl_profiler_end(prof, slot, FL_QUEUE_GRAPHICS, cmd, scope);
+  return b;
+}
+
+/* The volume view's box, ray-marched (translucent: after everything opaque). */
+static void draw_snow_volume(fl_renderer *r, VkCommandBuffer cmd, uint32_t slot, const fl_render_view *v,
+                             const fl_snow_bricks *b)
+{
+  const fl_pipeline *p = &r->snow_volume;
+  VkDescriptorSet set = view_set(r, p, slot, v->density, &b->distance[1], &b->bounds);
+  if (!set) return;
+  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, p->pipeline);
+  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, p->layout, 0, 1, &set, 0, NULL);
+  fl_snow_push push = snow_push(v);
+  vkCmdPushConstants(cmd, p->layout, p->push_stages, 0, sizeof push, &push);
+  vkCmdDraw(cmd, 36, 1, 0, 0);
+}
+
+static bool has_view(const fl_render_view *views, uint32_t count, fl_view_kind kind)
+{
+  for (uint32_t i = 0; i < count; i++)
+    if (views[i].kind == kind && views[i].count) return true;
+  return false;
 }
 
 void fl_renderer_record(fl_renderer *r, VkCommandBuffer cmd, uint32_t slot, VkFramebuffer framebuffer,
@@ -184,6 +339,8 @@ void fl_renderer_record(fl_renderer *r, VkCommandBuffer cmd, uint32_t slot, VkFr
                                  .framebuffer = framebuffer, .renderArea = {{0, 0}, extent},
                                  .clearValueCount = 2, .pClearValues = clears};
   int frame_scope = fl_profiler_begin(prof, slot, FL_QUEUE_GRAPHICS, cmd, "render", 0);
+  const fl_render_view *volume = r->snow_volume_view ? find_volume(views, view_count) : NULL;
+  const fl_snow_bricks *bricks = volume ? record_snow_bricks(r, cmd, slot, volume, prof) : NULL;
   vkCmdBeginRenderPass(cmd, &begin, VK_SUBPASS_CONTENTS_INLINE);
   VkViewport viewport = {0, 0, (float)extent.width, (float)extent.height, 0, 1};
   VkRect2D scissor = {{0, 0}, extent};
@@ -203,6 +360,18 @@ void fl_renderer_record(fl_renderer *r, VkCommandBuffer cmd, uint32_t slot, VkFr
   scope = fl_profiler_begin(prof, slot, FL_QUEUE_GRAPHICS, cmd, "render/particles", 0);
   draw_views(r, cmd, slot, views, view_count, FL_VIEW_PARTICLES);
   fl_profiler_end(prof, slot, FL_QUEUE_GRAPHICS, cmd, scope);
+
+  /* Snow: one of its two views; the volume is translucent, so it comes after everything opaque. */
+  if (!r->snow_volume_view && has_view(views, view_count, FL_VIEW_SNOW)) {
+    scope = fl_profiler_begin(prof, slot, FL_QUEUE_GRAPHICS, cmd, "render/snow", 0);
+    draw_views(r, cmd, slot, views, view_count, FL_VIEW_SNOW);
+    fl_profiler_end(prof, slot, FL_QUEUE_GRAPHICS, cmd, scope);
+  }
+  if (bricks) {
+    scope = fl_profiler_begin(prof, slot, FL_QUEUE_GRAPHICS, cmd, "render/snow_volume", 0);
+    draw_snow_volume(r, cmd, slot, volume, bricks);
+    fl_profiler_end(prof, slot, FL_QUEUE_GRAPHICS, cmd, scope);
+  }
 
   if (overlay_text && r->overlay.vertex_count[slot]) {
     scope = fl_profiler_begin(prof, slot, FL_QUEUE_GRAPHICS, cmd, "render/overlay", 0);

@@ -1,7 +1,8 @@
-/* render/renderer: the render pass and the four passes that draw a frame
- * straight from GPU buffers: ground, meshes (positions + GPU normals),
- * particles (sphere impostors), and the text overlay. One renderer draws into
- * a swapchain or an offscreen image alike (render/targets.h). */
+/* render/renderer: the render pass and the passes that draw a frame straight
+ * from GPU buffers: ground, meshes (positions + GPU normals), particles (sphere
+ * impostors), snow (impostors shaded by the grid density at each particle, or
+ * the grid density ray-marched as a volume), and the text overlay. One
+ * renderer draws into a swapchain or an offscreen image alike (render/targets.h). */
 #pragma once
 #include "gpu/gpu.h"
 #include "gpu/profiler.h"
@@ -13,23 +14,38 @@
 
 typedef struct {
   const fl_pipeline *pipeline;
-  VkBuffer a, b;
+  VkBuffer a, b, c;
   uint32_t slot;
   VkDescriptorSet set;
 } fl_render_set;
+
+/* One frame slot's empty-space skipping data of the snow volume, made for the
+ * density buffer `density` on first use, freed with the views. */
+typedef struct {
+  VkBuffer density;                                 /* the grid density buffer it was made for */
+  fl_buffer distance[2];                            /* uint per brick, ping-pong: the Chebyshev distance
+                                                     * to an occupied brick ends in [1] */
+  fl_buffer bounds;                                 /* the occupied bricks' range (render/snow_bricks.comp) */
+  VkDescriptorSet occupancy_set;                    /* snow_bricks: density -> distance[0], bounds */
+  VkDescriptorSet distance_set[2];                  /* snow_brick_distance: [0] 0 -> 1, [1] 1 -> 0 */
+  uint32_t brick_count;
+} fl_snow_bricks;
 
 typedef struct {
   fl_gpu *gpu;
   VkFormat color_format, depth_format;
   VkImageLayout final_layout;
   VkRenderPass render_pass;
-  fl_pipeline ground, mesh, particles, text;
+  fl_pipeline ground, mesh, particles, snow, snow_volume, text;
+  fl_pipeline snow_bricks_kernel, snow_distance_kernel; /* compute, before the render pass */
   fl_pipeline mesh_wire;                            /* only when the device has fillModeNonSolid */
   bool wireframe;                                   /* draw meshes as lines (key W) */
+  bool snow_volume_view;                            /* snow as its density volume, not particles (key V) */
   fl_buffer frame_ubo[FL_GPU_FRAMES_IN_FLIGHT];
   VkDescriptorSet ground_set[FL_GPU_FRAMES_IN_FLIGHT], text_set[FL_GPU_FRAMES_IN_FLIGHT]; /* the UBO only */
   fl_render_set sets[FL_RENDER_SET_CACHE];          /* per view buffers, made once */
   uint32_t set_count;
+  fl_snow_bricks snow_bricks[FL_GPU_FRAMES_IN_FLIGHT];
   fl_overlay overlay;
 } fl_renderer;
 

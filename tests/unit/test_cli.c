@@ -32,6 +32,9 @@ static void test_all_options(void)
   ENSURE(o.set_count == 2 && strcmp(o.sets[1], "objects.a.radius=1") == 0);
   ENSURE(PARSE(&o, "--bench"));
   ENSURE(o.bench && o.headless); /* bench is always headless */
+  ENSURE(!o.snow_volume);
+  ENSURE(PARSE(&o, "--snow-view", "volume") && o.snow_volume);
+  ENSURE(PARSE(&o, "--snow-view", "volume", "--snow-view", "particles") && !o.snow_volume);
 }
 
 static void test_experiment_options(void)
@@ -71,6 +74,8 @@ static void test_bad_values(void)
   expect_error(PARSE(&o, "--tables", "0"), "--tables: expected a comma list of 1..3");
   expect_error(PARSE(&o, "--duration", "0"), "--duration: expected seconds in (0, 1000]");
   expect_error(PARSE(&o, "--duration", "1s"), "--duration");
+  expect_error(PARSE(&o, "--snow-view", "voxels"), "--snow-view: expected particles or volume, got \"voxels\"");
+  expect_error(PARSE(&o, "--snow-view"), "--snow-view needs a value");
 }
 
 static const fl_test_case cases[] = {
