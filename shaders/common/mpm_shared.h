@@ -10,6 +10,7 @@
 #define FL_SNOW_HARDENING_MAX 50.0   /* cap of exp(xi (1 - J_P)) (stability; snow_spec.h) */
 #define FL_SNOW_CFL 0.4              /* particles move at most this many cells per substep */
 #define FL_SNOW_ELASTIC_CFL 0.5      /* dt <= this h / (elastic wave speed) */
+#define FL_SNOW_IMPLICIT_ELASTIC_GAIN 4.0 /* beta > 0: the elastic limit times this (tests/gpu/test_snow_implicit) */
 #define FL_SNOW_MAX_SUBSTEPS 256     /* per frame */
 #define FL_SNOW_LIGHT_NODE 1e-3      /* nodes lighter than this x the largest particle mass get no internal force */
 
@@ -45,5 +46,29 @@ FL_STRUCT_BEGIN(fl_mpm_push)
   vec4 params;       /* x: fixed-point momentum scale, y: 1 / h, z: light-node mass, w: unused */
   uvec4 counts;      /* x: particles, y: colliders, z: FL_MPM_* flags, w: kernel-specific */
 FL_STRUCT_END(fl_mpm_push)
+
+/* Semi-implicit velocity solve (Stomakhin 2013 step 6, beta > 0; src/sim/mpm/snow_implicit.h):
+ * conjugate residual on the mass-scaled unknowns z_i = sqrt(m_i) v_i, a fixed iteration count per
+ * substep with a device-side early out. The implicit kernels read beta from push params.w. */
+#define FL_SNOW_CR_ITERATIONS 20     /* CR updates of v recorded per substep */
+#define FL_SNOW_CR_TOLERANCE 1e-4    /* early out: |r|_M <= this |v*|_M (mass-weighted, free nodes) */
+#define FL_SNOW_CR_PARTICLE_VEC4S 5  /* per-particle data of the solve (snow_implicit.h PARTICLE DATA) */
+/* result slots of the solve's fl_reduce (floats) */
+#define FL_SNOW_CR_SLOT_BB 0         /* |b|^2, b = sqrt(m) v* on free nodes */
+#define FL_SNOW_CR_SLOT_APAP 1       /* (A p) . (A p) */
+#define FL_SNOW_CR_SLOT_RAR0 2       /* r . A r, two slots used alternately */
+#define FL_SNOW_CR_SLOT_RAR1 3
+#define FL_SNOW_CR_SLOT_RR 4         /* r . r */
+#define FL_SNOW_CR_SLOT_ITERATIONS 5 /* CR updates that changed v in the latest solve */
+#define FL_SNOW_CR_SLOT_STOP 6       /* 1 after a breakdown */
+#define FL_SNOW_CR_SLOT_COUNT 7
+/* push.counts.w of mpm/implicit_update.comp: mode | iteration << 8 */
+#define FL_SNOW_CR_RESIDUAL 0u       /* r = p = b - A x0 */
+#define FL_SNOW_CR_PRODUCT_FIRST 1u  /* A r, and A p = A r */
+#define FL_SNOW_CR_PRODUCT 2u        /* A r */
+#define FL_SNOW_CR_STEP 3u           /* x += alpha p, r -= alpha A p */
+#define FL_SNOW_CR_DIRECTION 4u      /* p = r + beta p, A p = A r + beta A p */
+/* push.counts.w of mpm/implicit_apply_*.comp */
+#define FL_SNOW_CR_APPLY_ALWAYS 1u   /* run whatever the residual (the product with x0) */
 
 #endif

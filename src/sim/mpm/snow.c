@@ -144,6 +144,15 @@ static void record_p2g_grid(const fl_snow_system *s, VkCommandBuffer cmd, const 
   fl_cmd_compute_barrier(cmd);
 }
 
+/* The semi-implicit solve of step 6 (snow_implicit.h), for build.beta > 0. */
+static bool create_implicit(fl_snow_system *s, const fl_buffer *colliders)
+{
+  fl_snow_implicit_inputs in = {.pos = &s->pos, .vel = &s->vel, .fe = &s->fe, .acc = &s->acc, .gridv = &s->gridv,
+                                .colliders = colliders, .materials = &s->materials, .particles = s->build.count,
+                                .nodes = s->build.node_count, .compare_and_swap = s->fixed_point};
+  return fl_snow_implicit_create(s->gpu, &in, &s->implicit);
+}
+
 static const uint32_t STATS_RESET[FL_SNOW_STAT_WORDS] = {0u, 0x7f7fffffu, 0u, 0u, 0u, 0u, 0u, 0u};
 
 bool fl_snow_create(fl_gpu *gpu, const fl_scene *scene, const uint32_t *indices, uint32_t count,
@@ -163,6 +172,7 @@ bool fl_snow_create(fl_gpu *gpu, const fl_scene *scene, const uint32_t *indices,
   while (out->key_bits < 32 && (1ull << out->key_bits) < out->build.node_count) out->key_bits++;
   ok = pipelines_create(gpu, out->fixed_point, &out->pipes) && create_buffers(out) &&
        fl_radix_sort_create(gpu, out->build.count ? out->build.count : 1, &out->sort) && create_sets(out, colliders) &&
+       (!(out->build.beta > 0) || create_implicit(out, colliders)) &&
        fl_buffer_upload(gpu, &out->stats, 0, STATS_RESET, sizeof STATS_RESET);
   /* First step (Stomakhin 2013 step 2): volumes from the grid density. */
   VkCommandBuffer cmd;
@@ -208,6 +218,7 @@ void fl_snow_destroy(fl_snow_system *s)
     fl_buffer_destroy(gpu, &s->stats_readback[k]);
   }
   fl_radix_sort_destroy(gpu, &s->sort);
+  fl_snow_implicit_destroy(&s->implicit);
   pipelines_destroy(gpu, &s->pipes);
   fl_snow_build_free(&s->build);
   memset(s, 0, sizeof *s);
@@ -260,6 +271,12 @@ void fl_snow_record_substep(fl_snow_system *s, VkCommandBuffer cmd, float dt, fl
   fl_mpm_push push;
   push_for(s, dt, t, &push);
   record_p2g_grid(s, cmd, &push, prof, slot);
+  if (s->implicit.gpu) { /* step 6, beta > 0 */
+    uint64_t bytes = fl_snow_implicit_bytes(&s->implicit);
+    int im = fl_profiler_begin(prof, slot, FL_QUEUE_COMPUTE, cmd, "snow/implicit", bytes);
+    fl_snow_implicit_record(&s->implicit, cmd, &push, s->build.beta);
+    fl_profiler_end(prof, slot, FL_QUEUE_COMPUTE, cmd, im);
+  }
   int scope = fl_profiler_begin(prof, slot, FL_QUEUE_COMPUTE, cmd, "snow/g2p", fl_snow_g2p_bytes(s));
   fl_cmd_dispatch(cmd, &s->pipes.g2p, s->g2p_set, &push, s->build.count);
   fl_profiler_end(prof, slot, FL_QUEUE_COMPUTE, cmd, scope);

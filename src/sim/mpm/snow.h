@@ -19,6 +19,7 @@
 #include "sim/common/radix_sort.h"
 #include "sim/mpm/snow_build.h"
 #include "sim/mpm/snow_cpu.h"
+#include "sim/mpm/snow_implicit.h"
 
 typedef struct {
   fl_pipeline p2g_float, p2g_fixed, grid_update, g2p, volumes, cell_keys, permute, publish, density_grid;
@@ -56,6 +57,7 @@ typedef struct {
   uint32_t substeps_last;            /* substeps of the latest recorded frame */
   uint32_t capped_frames;            /* frames whose substeps hit FL_SNOW_MAX_SUBSTEPS */
   uint64_t substeps_total;
+  fl_snow_implicit implicit;         /* the semi-implicit solve (build.beta > 0), else zeroed */
 } fl_snow_system;
 
 /* Builds the scene's snow objects (scene indices `indices`), uploads them, and computes the

@@ -172,9 +172,6 @@ bool fl_snow_build_create(const fl_scene *scene, const uint32_t *indices, uint32
                           "match \"%s\"'s (%g, %g)",
                           o->name, first->name, (double)out->h, (double)out->beta);
   }
-  if (out->beta > 0)
-    return fl_error_set("snow \"%s\": beta %g asks for the semi-implicit solve, which is not built yet "
-                        "(use beta 0, the explicit step)", first->name, (double)out->beta);
   if (!build_grid(out, &scene->sim)) return false;
   lattice lat[FL_SNOW_MAX_MATERIALS];
   memset(lat, 0, sizeof lat);
@@ -266,7 +263,8 @@ float fl_snow_stable_dt(const fl_snow_build *b, float max_speed, float jp_min)
     const fl_snow_material *m = &b->materials[k];
     float hard = expf(fminf(m->elastic[2] * (1.0f - jp_min), logf((float)FL_SNOW_HARDENING_MAX)));
     float c = sqrtf((m->elastic[1] + 2.0f * m->elastic[0]) * hard / b->rho0[k]);
-    float dt_e = (float)FL_SNOW_ELASTIC_CFL * b->h / c;
+    float gain = b->beta > 0 ? (float)FL_SNOW_IMPLICIT_ELASTIC_GAIN : 1.0f; /* the semi-implicit solve */
+    float dt_e = gain * (float)FL_SNOW_ELASTIC_CFL * b->h / c;
     if (dt_e < dt) dt = dt_e;
   }
   return dt;

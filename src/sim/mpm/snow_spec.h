@@ -107,7 +107,10 @@
  * c = sqrt((lambda0 + 2 mu0) k_max / rho0) over materials, k_max the hardening
  * of the smallest J_P; v_max and J_P come from the stats of the latest frame
  * the CPU has collected (no stall), plus |g| frame_dt for the frames in between;
- * n >= sim.substeps, n <= FL_SNOW_MAX_SUBSTEPS (reported when it caps).
+ * n >= sim.substeps, n <= FL_SNOW_MAX_SUBSTEPS (reported when it caps). With
+ * beta > 0 the elastic limit is FL_SNOW_IMPLICIT_ELASTIC_GAIN times longer: the
+ * semi-implicit solve (step 6, snow_implicit.h) is stable there, where the
+ * explicit step blows up (tests/gpu/test_snow_implicit, compressed_block).
  *
  * SORT. Once a frame, before the substeps: key = the linear index of the
  * cell floor(fx) of each particle, a stable radix sort (common/radix_sort.h),

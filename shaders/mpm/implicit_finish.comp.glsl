@@ -1,0 +1,29 @@
+// mpm/implicit_finish.comp: one thread per grid node, the end of the
+// semi-implicit solve (src/sim/mpm/snow_implicit.h): on free nodes
+// v^{n+1} = x / sqrt(m) = x info, then the collision rule again (Stomakhin 2013
+// step 5; fl_mpm_collide at the node, the grid's friction), into gridv[2i].xyz.
+// Held nodes keep the grid update's velocity; gridv[2i+1] (v_n) is untouched.
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#include "compute.glsl"
+#include "flurry_shared.h"
+layout(std140, binding = 2) uniform Colliders { fl_gpu_collider colliders[FL_MAX_COLLIDERS]; };
+#define FL_MPM_COLLIDERS
+#include "mpm.glsl"
+
+layout(std430, binding = 0) readonly buffer NodeInfo { float info[]; };
+layout(std430, binding = 1) readonly buffer X { vec4 xs[]; };
+layout(std140, binding = 3) uniform Materials { fl_snow_material materials[FL_SNOW_MAX_MATERIALS]; };
+layout(std430, binding = 4) buffer GridVelocity { vec4 gridv[]; };
+layout(push_constant) uniform Push { fl_mpm_push pc; };
+
+void main()
+{
+  uint i = fl_thread_index();
+  if (i >= pc.grid_dims.w) return;
+  float s = info[i];
+  if (s == 0.0) return;
+  uint nx = pc.grid_dims.x, ny = pc.grid_dims.y;
+  vec3 x = pc.grid_origin.xyz + vec3(i % nx, (i / nx) % ny, i / (nx * ny)) * pc.grid_origin.w;
+  gridv[2u * i].xyz = fl_mpm_collide(x, s * xs[i].xyz, materials[0].plastic.z, pc);
+}
