@@ -30,27 +30,9 @@
 #include "sim/common/sdf_cpu.h"
 #include "sim/mpm/snow.h"
 #include "sim/mpm/snow_implicit_cpu.h"
+#include "vec4_compare.h"
 
 #define WARM_FRAMES 2
-
-static float max_abs_diff(const float (*a)[4], const float (*b)[4], uint64_t n, int components)
-{
-  float worst = 0;
-  for (uint64_t i = 0; i < n; i++)
-    for (int c = 0; c < components; c++) {
-      float d = fabsf(a[i][c] - b[i][c]);
-      if (!(d <= worst)) worst = isnan(d) ? INFINITY : d;
-    }
-  return worst;
-}
-
-static float max_abs(const float (*a)[4], uint64_t n, int components)
-{
-  float m = 0;
-  for (uint64_t i = 0; i < n; i++)
-    for (int c = 0; c < components; c++) m = fmaxf(m, fabsf(a[i][c]));
-  return m;
-}
 
 /* The scene's colliders packed, and its snow object indices. */
 typedef struct {

@@ -156,27 +156,6 @@ static int32_t to_fixed(float value, float scale)
   return (int32_t)fminf(fmaxf(nearbyintf(value * scale), -2147483520.0f), 2147483520.0f);
 }
 
-static int32_t bits_int(uint32_t u)
-{
-  int32_t i;
-  memcpy(&i, &u, sizeof i);
-  return i;
-}
-
-static float bits_float(uint32_t u)
-{
-  float f;
-  memcpy(&f, &u, sizeof f);
-  return f;
-}
-
-static uint32_t float_bits(float f)
-{
-  uint32_t u;
-  memcpy(&u, &f, sizeof u);
-  return u;
-}
-
 bool fl_snow_cpu_p2g(const fl_mpm_push *push, const fl_snow_material *materials, const fl_snow_cpu_particles *p,
                      uint32_t *acc)
 {
@@ -231,7 +210,7 @@ bool fl_snow_cpu_p2g(const fl_mpm_push *push, const fl_snow_material *materials,
   }
   if (!fixed)
     for (uint32_t n = 0; n < nodes; n++)
-      for (int q = 0; q < 7; q++) acc[8u * n + (uint32_t)q] = float_bits((float)sum[7u * n + (uint32_t)q]);
+      for (int q = 0; q < 7; q++) acc[8u * n + (uint32_t)q] = fl_snow_float_bits((float)sum[7u * n + (uint32_t)q]);
   free(sum);
   return true;
 }
@@ -286,7 +265,7 @@ void fl_snow_cpu_grid_update(const fl_mpm_push *push, const fl_snow_material *gr
     float w[8];
     for (int q = 0; q < 8; q++) {
       uint32_t u = acc[8u * n + (uint32_t)q];
-      w[q] = fixed ? (float)bits_int(u) / (q == 3 ? push->gravity[3] : push->params[0]) : bits_float(u);
+      w[q] = fixed ? (float)fl_snow_bits_int(u) / (q == 3 ? push->gravity[3] : push->params[0]) : fl_snow_bits_float(u);
     }
     float m = w[3];
     float *out = gridv[2u * n], *old = gridv[2u * n + 1];
@@ -313,13 +292,13 @@ void fl_snow_cpu_grid_update(const fl_mpm_push *push, const fl_snow_material *gr
 /* Folds float f into a stats word as a uint atomicMax / atomicMin on its bits. */
 static void stat_max(uint32_t *word, float f)
 {
-  uint32_t b = float_bits(f);
+  uint32_t b = fl_snow_float_bits(f);
   if (b > *word) *word = b;
 }
 
 static void stat_min(uint32_t *word, float f)
 {
-  uint32_t b = float_bits(f);
+  uint32_t b = fl_snow_float_bits(f);
   if (b < *word) *word = b;
 }
 

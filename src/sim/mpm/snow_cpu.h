@@ -21,6 +21,30 @@
 
 #include "mpm_shared.h"
 
+#include <string.h>
+
+/* The accumulator's words read as what P2G stored in them (float or fixed-point int32 bits). */
+static inline float fl_snow_bits_float(uint32_t u)
+{
+  float f;
+  memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+static inline int32_t fl_snow_bits_int(uint32_t u)
+{
+  int32_t i;
+  memcpy(&i, &u, sizeof i);
+  return i;
+}
+
+static inline uint32_t fl_snow_float_bits(float f)
+{
+  uint32_t u;
+  memcpy(&u, &f, sizeof u);
+  return u;
+}
+
 /* The particle arrays of the MPM system (snow_spec.h PARTICLE STATE). */
 typedef struct {
   uint32_t count;

@@ -301,20 +301,6 @@ bool fl_snow_implicit_cpu_forces(const fl_mpm_push *push, const fl_snow_material
 
 /* ---- the solve ---- */
 
-static float bits_float(uint32_t u)
-{
-  float f;
-  memcpy(&f, &u, sizeof f);
-  return f;
-}
-
-static int32_t bits_int(uint32_t u)
-{
-  int32_t i;
-  memcpy(&i, &u, sizeof i);
-  return i;
-}
-
 static void node_position(const fl_mpm_push *push, uint32_t n, float x[3])
 {
   uint32_t nx = push->grid_dims[0], ny = push->grid_dims[1];
@@ -336,7 +322,7 @@ uint32_t fl_snow_implicit_cpu_free_nodes(const fl_mpm_push *push, const fl_snow_
       float w[7], v[3], vc[3], x[3];
       for (int q = 0; q < 7; q++) {
         uint32_t u = acc[8u * n + (uint32_t)q];
-        w[q] = fixed ? (float)bits_int(u) / (q == 3 ? push->gravity[3] : push->params[0]) : bits_float(u);
+        w[q] = fixed ? (float)fl_snow_bits_int(u) / (q == 3 ? push->gravity[3] : push->params[0]) : fl_snow_bits_float(u);
       }
       for (int a = 0; a < 3; a++) vc[a] = v[a] = (w[a] + w[4 + a]) / m + dt * push->gravity[a];
       node_position(push, n, x);
