@@ -1,6 +1,6 @@
 // cloth/buffers.glsl: the binding numbers of the XPBD system's buffers (cloth, soft bodies, balloons). Every
 // cloth kernel declares only the ones it uses, at these numbers, so one
-// descriptor-set builder (src/sim/cloth/cloth.c) serves them all.
+// table of buffers (src/sim/cloth/cloth.c) serves them all.
 #ifndef FL_CLOTH_BUFFERS_GLSL
 #define FL_CLOTH_BUFFERS_GLSL
 #define FL_CLOTH_B_POS 0          // vec4: xyz, w = inverse mass
@@ -28,4 +28,5 @@
 #define FL_CLOTH_B_SCRATCH 22     // vec4 per particle: body_volume's gradients
 #define FL_CLOTH_B_SKIN 23        // fl_gpu_skin per drawn vertex
 #define FL_CLOTH_B_SKINNED 24     // vec4 per drawn vertex (skin.comp output)
+#define FL_CLOTH_B_COUNT 25
 #endif

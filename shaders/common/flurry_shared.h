@@ -98,7 +98,8 @@ FL_STRUCT_END(fl_cloth_push)
 FL_STRUCT_BEGIN(fl_pick_push)
   vec4 origin;      /* xyz: ray origin, w: pick radius (m) around the ray */
   vec4 direction;   /* xyz: unit ray direction | drag: target point; w: drag compliance */
-  uvec4 counts;     /* x: particle count, y: pass (0: nearest key, 1: its index) | drag: particle index; z: first */
+  uvec4 counts;     /* x: particle count, y: pass (0: nearest key, 1: its index) | drag: particle index; z: first;
+                     * w: pick: the target (its result is result[2w], result[2w + 1]) */
 FL_STRUCT_END(fl_pick_push)
 
 /* Per-frame camera and lighting, a uniform buffer read by every render pass. */

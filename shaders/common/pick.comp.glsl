@@ -1,9 +1,9 @@
 // common/pick.comp: the GPU ray pick, over any vec4 positions buffer. Pass 0
 // finds the smallest distance t along the ray among particles within `radius`
 // of it (atomicMin on the float's bits: t >= 0, so the bits order like the
-// values); pass 1 writes the smallest index that has that t. result[0] = t bits
-// (0xFFFFFFFF: nothing hit), result[1] = index. Pinned particles (w = 0) are
-// not grabbed.
+// values); pass 1 writes the smallest index that has that t. Target k's
+// result (k = counts.w): result[2k] = t bits (0xFFFFFFFF: nothing hit),
+// result[2k + 1] = index. Pinned particles (w = 0) are not grabbed.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "compute.glsl"
@@ -22,7 +22,7 @@ void main()
   vec3 rel = p.xyz - pc.origin.xyz;
   float t = dot(rel, pc.direction.xyz);
   if (t < 0.0 || length(rel - t * pc.direction.xyz) > pc.origin.w) return;
-  uint key = floatBitsToUint(t);
-  if (pc.counts.y == 0u) atomicMin(result[0], key);
-  else if (key == result[0]) atomicMin(result[1], i);
+  uint key = floatBitsToUint(t), r = 2u * pc.counts.w;
+  if (pc.counts.y == 0u) atomicMin(result[r], key);
+  else if (key == result[r]) atomicMin(result[r + 1u], i);
 }

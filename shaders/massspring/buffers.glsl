@@ -1,6 +1,6 @@
 // massspring/buffers.glsl: the binding numbers of a mass-spring object's
 // buffers (src/sim/massspring/ms_gpu.c). Every kernel declares only the ones
-// it uses, at these numbers, so one descriptor-set builder serves them all.
+// it uses, at these numbers, so one table of buffers serves them all.
 #ifndef FL_MS_BUFFERS_GLSL
 #define FL_MS_BUFFERS_GLSL
 #define FL_MS_B_POS 0        // vec4: xyz, w = inverse mass (0: pinned)
@@ -17,4 +17,5 @@
 #define FL_MS_B_RESULTS 11   // float: reduction result slots (FL_MS_SLOT_*)
 #define FL_MS_B_INITIAL 12   // vec4: initial positions (divergence reset)
 #define FL_MS_B_STATUS 13    // uint: FL_MS_STATUS_*
+#define FL_MS_B_COUNT 14
 #endif

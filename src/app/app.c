@@ -256,7 +256,8 @@ static bool frame(fl_app *app, bool *keep_going)
   VkCommandBuffer compute, graphics;
   if (!fl_frames_begin(&app->gpu, &app->frames, &compute, &graphics)) return false;
   fl_profiler_reset(&app->prof, slot, FL_QUEUE_COMPUTE, compute);
-  fl_world_record_frame(app->world, compute, &app->prof, slot, !app->paused || step);
+  fl_rec sim = fl_world_rec(app->world, compute, &app->prof, slot);
+  if (!fl_world_record_frame(app->world, &sim, !app->paused || step)) return false;
 
   fl_profiler_reset(&app->prof, slot, FL_QUEUE_GRAPHICS, graphics);
   fl_cmd_compute_to_draw_barrier(graphics);
@@ -339,7 +340,7 @@ static bool run(fl_app *app, cJSON **report)
   if (app->opt.screenshot && !o->record_dir) fl_info("screenshot written to %s", app->opt.screenshot);
   if (o->record_dir) fl_info("%llu frames written to %s/", (unsigned long long)app->record_index, o->record_dir);
   if (o->dump && !fl_dump_write(app->world, o->dump)) return false;
-  if (!fl_report_print_volume_losses(app->world)) return false;
+  if (!fl_report_print_run_lines(app->world, &app->prof)) return false;
   if (o->report || o->bench) *report = fl_report_build(&app->gpu, &app->prof, app->world, &info);
   if (o->bench) fl_overlay_text_print_bench(&app->prof, &info, app->world);
   return true;

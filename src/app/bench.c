@@ -3,6 +3,7 @@
 
 #include "core/log.h"
 #include "flurry_shared.h"
+#include "gpu/rec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -22,29 +23,27 @@ bool fl_bench_copy_ceiling(fl_gpu *gpu, uint64_t bytes, uint32_t repeats, double
   if (bytes < ((uint64_t)1 << 20)) bytes = (uint64_t)1 << 20;
   if (bytes > gpu->props.limits.maxStorageBufferRange) bytes = gpu->props.limits.maxStorageBufferRange & ~(uint64_t)15;
   fl_buffer src = {0}, dst = {0};
-  fl_pipeline copy = {0};
-  VkDescriptorSet set = VK_NULL_HANDLE;
+  fl_descriptor_cache sets = {0};
   VkQueryPool pool = VK_NULL_HANDLE;
   bool ok = fl_buffer_create(gpu, bytes, FL_MEMORY_DEVICE, "ceiling src", &src) &&
             fl_buffer_create(gpu, bytes, FL_MEMORY_DEVICE, "ceiling dst", &dst) && fl_buffer_fill(gpu, &src, 0x3f800000u) &&
-            fl_pipeline_compute(gpu, "common/copy.comp", sizeof(fl_count_push), 0, &copy);
-  fl_binding bindings[] = {{&src, 0, 0}, {&dst, 0, 0}};
-  ok = ok && fl_pipeline_bind(gpu, &copy, bindings, 2, &set);
+            fl_descriptor_cache_create(gpu, "ceiling", &sets);
   VkQueryPoolCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
                               .queryType = VK_QUERY_TYPE_TIMESTAMP, .queryCount = 2 * (repeats + 1)};
   if (ok && vkCreateQueryPool(gpu->device, &qi, NULL, &pool) != VK_SUCCESS) ok = fl_error_set("cannot create a query pool");
-  VkCommandBuffer cmd;
-  if (ok && (ok = fl_gpu_begin_once(gpu, &cmd))) {
-    vkCmdResetQueryPool(cmd, pool, 0, qi.queryCount);
+  fl_rec rec;
+  if (ok && (ok = fl_rec_begin_once(gpu, &sets, &rec))) {
+    vkCmdResetQueryPool(rec.cmd, pool, 0, qi.queryCount);
     uint32_t elements = (uint32_t)(bytes / 16);
     fl_count_push push = {.counts = {elements, 0, 0, 0}};
     for (uint32_t r = 0; r <= repeats; r++) { /* r = 0 warms caches and clocks */
-      fl_cmd_compute_barrier(cmd);
-      fl_cmd_timestamp_begin(gpu, cmd, pool, 2 * r);
-      fl_cmd_dispatch(cmd, &copy, set, &push, elements);
-      vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool, 2 * r + 1);
+      fl_rec_barrier(&rec);
+      fl_cmd_timestamp_begin(gpu, rec.cmd, pool, 2 * r);
+      fl_rec_pass(&rec, &(fl_pass){.kernel = "common/copy", FL_PUSH(push), .threads = elements, .no_barrier = true,
+                                   FL_BUFFERS(&src, &dst)});
+      vkCmdWriteTimestamp(rec.cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool, 2 * r + 1);
     }
-    ok = fl_gpu_end_once(gpu, cmd);
+    ok = fl_rec_end_once(&rec);
   }
   if (ok) {
     uint64_t ts[2 * 65];
@@ -62,8 +61,7 @@ bool fl_bench_copy_ceiling(fl_gpu *gpu, uint64_t bytes, uint32_t repeats, double
     }
   }
   if (pool) vkDestroyQueryPool(gpu->device, pool, NULL);
-  if (set) vkFreeDescriptorSets(gpu->device, gpu->descriptor_pool, 1, &set);
-  fl_pipeline_destroy(gpu, &copy);
+  fl_descriptor_cache_destroy(&sets);
   fl_buffer_destroy(gpu, &src);
   fl_buffer_destroy(gpu, &dst);
   return ok;

@@ -287,14 +287,14 @@ int fl_kang_run(const fl_options *o)
   png_path(report, png, sizeof png);
   fl_gpu gpu;
   fl_gpu_desc desc = {.validation = o->validation, .no_async = true, .device = o->device};
-  fl_ms_pipelines pipes = {0};
+  fl_descriptor_cache sets = {0};
   kang_results r;
   memset(&r, 0, sizeof r);
   for (int k = 0; k < 3; k++)
     for (int m = 0; m < 4; m++) r.kappa_max[k][m] = NAN;
   cJSON *json = cJSON_CreateObject();
-  bool ok = fl_gpu_create(&desc, &gpu) && fl_ms_pipelines_create(&gpu, &pipes);
-  fl_kang_context c = {.gpu = &gpu, .pipes = &pipes, .duration = o->duration};
+  bool ok = fl_gpu_create(&desc, &gpu) && fl_descriptor_cache_create(&gpu, "kang", &sets);
+  fl_kang_context c = {.gpu = &gpu, .sets = &sets, .duration = o->duration};
   if (ok) {
     fl_report_add_device(json, &gpu);
     cJSON *set = cJSON_AddObjectToObject(json, "settings");
@@ -315,7 +315,7 @@ int fl_kang_run(const fl_options *o)
     if (ok) printf("\nwrote %s and %s (%u stability trials)\n", report, png, (unsigned)c.trials);
   }
   if (!ok) fprintf(stderr, "flurry: error: %s\n", fl_error_message());
-  fl_ms_pipelines_destroy(&gpu, &pipes);
+  fl_descriptor_cache_destroy(&sets);
   fl_gpu_destroy(&gpu);
   ok = ok && fl_report_write(json, &gpu.counts, report);
   cJSON_Delete(json);

@@ -39,9 +39,16 @@ static bool create(fl_kang_context *c, const fl_kang_setup *s, fl_ms_gpu *out)
   fl_ms_system cpu;
   if (!make_cloth(s, &cpu)) return false;
   fl_ms_gpu_params p = params_of(s);
-  bool ok = fl_ms_gpu_create(c->gpu, c->pipes, &cpu, &p, "kang", out);
+  bool ok = fl_ms_gpu_create(c->gpu, &cpu, &p, "kang", out);
   fl_ms_system_destroy(&cpu);
   return ok;
+}
+
+/* Frees a trial's cloth and forgets the descriptor sets that bound its buffers. */
+static void release(fl_kang_context *c, fl_ms_gpu *g)
+{
+  fl_ms_gpu_destroy(g);
+  fl_descriptor_cache_reset(c->sets);
 }
 
 bool fl_kang_stable(fl_kang_context *c, const fl_kang_setup *s, bool *stable)
@@ -60,19 +67,19 @@ bool fl_kang_stable(fl_kang_context *c, const fl_kang_setup *s, bool *stable)
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     uint32_t steps = total - done < chunk ? (uint32_t)(total - done) : chunk;
-    VkCommandBuffer cmd;
-    ok = fl_gpu_begin_once(c->gpu, &cmd);
+    fl_rec r;
+    ok = fl_rec_begin_once(c->gpu, c->sets, &r);
     if (!ok) break;
-    for (uint32_t k = 0; k < steps; k++) fl_ms_gpu_record_step(&g, cmd, (float)s->h, NULL, 0, "kang");
-    fl_ms_gpu_record_watch(&g, cmd, false);
-    ok = fl_gpu_end_once(c->gpu, cmd) && fl_ms_gpu_read_status(&g, status, &it, &res);
+    for (uint32_t k = 0; k < steps; k++) fl_ms_gpu_record_step(&g, &r, (float)s->h, "kang");
+    fl_ms_gpu_record_watch(&g, &r, false);
+    ok = fl_rec_end_once(&r) && fl_ms_gpu_read_status(&g, status, &it, &res);
     done += steps;
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     if (seconds < 1.0 && chunk < 8000) chunk *= 2;
     else if (seconds > 3.0 && chunk > 1) chunk /= 2;
   }
-  fl_ms_gpu_destroy(&g);
+  release(c, &g);
   *stable = status[FL_MS_STATUS_DIVERGED] == 0;
   c->trials++;
   return ok;
@@ -127,16 +134,14 @@ double fl_kang_guess_h(uint32_t n, double kappa) { return 0.25 * PI_D / sqrt(kap
 /* Records `steps` steps, profiled when prof is set (scopes "kang/<pass>" and "kang/total"). */
 static bool run_steps(fl_kang_context *c, fl_ms_gpu *g, fl_profiler *prof, uint32_t steps, float h)
 {
-  VkCommandBuffer cmd;
-  if (!fl_gpu_begin_once(c->gpu, &cmd)) return false;
-  int total = -1;
-  if (prof) {
-    fl_profiler_reset(prof, 0, FL_QUEUE_COMPUTE, cmd);
-    total = fl_profiler_begin(prof, 0, FL_QUEUE_COMPUTE, cmd, "kang/total", 0);
-  }
-  for (uint32_t k = 0; k < steps; k++) fl_ms_gpu_record_step(g, cmd, h, prof, 0, "kang");
-  if (prof) fl_profiler_end(prof, 0, FL_QUEUE_COMPUTE, cmd, total);
-  if (!fl_gpu_end_once(c->gpu, cmd)) return false;
+  fl_rec r;
+  if (!fl_rec_begin_once(c->gpu, c->sets, &r)) return false;
+  r.prof = prof;
+  if (prof) fl_profiler_reset(prof, 0, FL_QUEUE_COMPUTE, r.cmd);
+  fl_rec_begin(&r, "kang/total", 0);
+  for (uint32_t k = 0; k < steps; k++) fl_ms_gpu_record_step(g, &r, h, "kang");
+  fl_rec_end(&r);
+  if (!fl_rec_end_once(&r)) return false;
   if (prof) fl_profiler_collect(prof, 0);
   return true;
 }
@@ -189,6 +194,6 @@ bool fl_kang_time_step(fl_kang_context *c, const fl_kang_setup *s, uint32_t warm
     if (!(out->step_ms > 0)) ok = fl_error_set("kang: the device's compute queue has no timestamps");
   }
   fl_profiler_destroy(&prof);
-  fl_ms_gpu_destroy(&g);
+  release(c, &g);
   return ok;
 }

@@ -13,6 +13,7 @@
  * GPU after every chunk of steps. */
 #pragma once
 #include "gpu/gpu.h"
+#include "gpu/rec.h"
 #include "sim/massspring/ms_gpu.h"
 
 #define FL_KANG_MIN_STEPS 100
@@ -22,7 +23,7 @@
 
 typedef struct {
   fl_gpu *gpu;
-  const fl_ms_pipelines *pipes;
+  fl_descriptor_cache *sets;     /* reset whenever a trial's cloth is freed */
   double duration;               /* simulated seconds per stability trial */
   uint32_t trials;               /* trials run so far (for the log) */
 } fl_kang_context;

@@ -23,19 +23,15 @@ void fl_overlay_text_build(char *out, size_t size, const fl_scene *scene, const 
                                 "n: next scene  w: wireframe  v: snow view  h: overlay  p: screenshot  esc: quit");
 }
 
-void fl_overlay_text_print_bench(const fl_profiler *prof, const fl_report_info *info, const fl_world *world)
+void fl_overlay_text_print_bench(const fl_profiler *prof, const fl_report_info *info, fl_world *world)
 {
   printf("bench: %llu frames, %llu particles, copy ceiling %.2f GB/s (%.1f MiB buffers)\n",
          (unsigned long long)info->frames, (unsigned long long)fl_world_particle_count(world), info->ceiling_gbps,
          info->ceiling_bytes / 1048576.0);
-  double tets = fl_report_tet_solves_per_s(prof, world);
-  if (tets > 0)
-    printf("tets: %llu constraint records, %.3g solved per second in softbody/tets\n",
-           (unsigned long long)fl_world_tet_count(world), tets);
-  double snow = fl_report_snow_particle_substeps_per_s(prof, world);
-  if (snow > 0)
-    printf("snow: %llu particles, %.1f substeps a frame, %.3g particle-substeps per second\n",
-           (unsigned long long)fl_world_snow_particle_count(world), fl_world_snow_substeps_per_frame(world), snow);
+  fl_material_summary sums[8];
+  int n = fl_world_summaries(world, prof, true, sums, 8);
+  for (int i = 0; i < n; i++)
+    if (sums[i].bench_line[0]) printf("%s\n", sums[i].bench_line);
   printf("%-22s %10s %10s %8s %10s\n", "pass", "median ms", "GB/s", "ceiling", "bytes/exec");
   for (uint32_t i = 0; i < prof->stat_count; i++) {
     const fl_profile_stat *st = &prof->stats[i];

@@ -12,4 +12,4 @@
 void fl_overlay_text_build(char *out, size_t size, const fl_scene *scene, const fl_world *world,
                            const fl_profiler *prof, double frame_ms, bool paused, bool windowed);
 /* Prints the per-pass bench table (ms, GB/s, fraction of the copy ceiling) to stdout. */
-void fl_overlay_text_print_bench(const fl_profiler *prof, const fl_report_info *info, const fl_world *world);
+void fl_overlay_text_print_bench(const fl_profiler *prof, const fl_report_info *info, fl_world *world);

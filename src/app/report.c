@@ -20,6 +20,21 @@ static cJSON *vec3f_json(const float v[3])
   return cJSON_CreateDoubleArray(d, 3);
 }
 
+void fl_report_add_stats(cJSON *into, const fl_stats *stats)
+{
+  for (uint32_t i = 0; i < stats->count; i++) {
+    const fl_stat *f = &stats->items[i];
+    cJSON *parent = into;
+    if (f->group && !(parent = cJSON_GetObjectItemCaseSensitive(into, f->group)))
+      parent = cJSON_AddObjectToObject(into, f->group);
+    switch (f->kind) {
+    case FL_STAT_NUMBER: cJSON_AddNumberToObject(parent, f->key, f->value[0]); break;
+    case FL_STAT_TEXT: cJSON_AddStringToObject(parent, f->key, f->text); break;
+    case FL_STAT_VEC3: cJSON_AddItemToObject(parent, f->key, vec3_json(f->value)); break;
+    }
+  }
+}
+
 static cJSON *object_json(const fl_object_stats *s)
 {
   cJSON *o = cJSON_CreateObject();
@@ -35,47 +50,7 @@ static cJSON *object_json(const fl_object_stats *s)
   cJSON_AddNumberToObject(o, "nan_count", s->nan_count);
   cJSON_AddNumberToObject(o, "outside_domain", s->outside_domain);
   cJSON_AddNumberToObject(o, "max_speed", s->max_speed);
-  if (s->has_strain) {
-    cJSON_AddNumberToObject(o, "max_strain", s->max_strain);
-    cJSON_AddNumberToObject(o, "mean_strain", s->mean_strain);
-  }
-  if (s->has_min_distance) cJSON_AddNumberToObject(o, "min_distance_nonneighbor", s->min_distance_nonneighbor);
-  if (s->has_volume) {
-    cJSON_AddNumberToObject(o, "volume", s->volume);
-    cJSON_AddNumberToObject(o, "rest_volume", s->rest_volume);
-    cJSON_AddNumberToObject(o, "target_volume", s->target_volume);
-    if (s->worst_volume_loss >= 0) cJSON_AddNumberToObject(o, "worst_volume_loss", s->worst_volume_loss);
-    cJSON_AddNumberToObject(o, "largest_volume_ratio", s->largest_volume_ratio);
-    cJSON_AddStringToObject(o, "volume_conservation", s->volume_conservation);
-  }
-  if (s->has_tets) {
-    cJSON_AddNumberToObject(o, "tets", s->tets);
-    cJSON_AddNumberToObject(o, "tet_volume_ratio_min", s->tet_ratio_min);
-    cJSON_AddNumberToObject(o, "tet_volume_ratio_max", s->tet_ratio_max);
-    cJSON_AddNumberToObject(o, "inverted_tets", s->inverted_tets);
-  }
-  if (s->has_snow) {
-    cJSON_AddStringToObject(o, "transfer", s->transfer);
-    cJSON_AddNumberToObject(o, "jp_min", s->jp_min);
-    cJSON_AddNumberToObject(o, "jp_max", s->jp_max);
-    cJSON *sys = cJSON_AddObjectToObject(o, "snow_system"); /* every snow object's grid and particles */
-    cJSON_AddNumberToObject(sys, "particle_mass", s->snow_particle_mass);
-    cJSON_AddNumberToObject(sys, "grid_mass", s->grid_mass);
-    cJSON_AddItemToObject(sys, "grid_momentum", vec3_json(s->grid_momentum));
-    cJSON_AddNumberToObject(sys, "clamped_last_substep", s->clamped);
-    cJSON_AddNumberToObject(sys, "substeps_last_frame", s->substeps_last);
-    cJSON_AddNumberToObject(sys, "substeps_per_frame", s->substeps_mean);
-    cJSON_AddNumberToObject(sys, "capped_frames", s->capped_frames);
-    cJSON_AddStringToObject(sys, "p2g_atomics", s->atomics);
-  }
-  if (s->integrator) {
-    cJSON_AddStringToObject(o, "integrator", s->integrator);
-    cJSON_AddNumberToObject(o, "resets", s->resets);
-    if (strcmp(s->integrator, "IM") == 0) {
-      cJSON_AddNumberToObject(o, "cg_iterations", s->cg_iterations);
-      cJSON_AddNumberToObject(o, "cg_relative_residual", s->cg_relative_residual);
-    }
-  }
+  fl_report_add_stats(o, &s->material);
   return o;
 }
 
@@ -132,55 +107,25 @@ void fl_report_add_device(cJSON *r, const fl_gpu *gpu)
   cJSON_AddNumberToObject(q, "compute_family", gpu->compute_family);
 }
 
-double fl_report_tet_solves_per_s(const fl_profiler *prof, const fl_world *world)
+bool fl_report_print_run_lines(fl_world *world, const fl_profiler *prof)
 {
-  const fl_profile_stat *st = fl_profiler_find(prof, "softbody/tets");
-  if (!st || !fl_world_tet_count(world)) return 0;
-  double ms = fl_profile_summary(st).median;
-  const fl_sim_desc *sim = &fl_world_scene(world)->sim;
-  return ms > 0 ? (double)fl_world_tet_count(world) * sim->substeps * sim->iterations / (ms * 1e-3) : 0;
+  fl_material_summary sums[8];
+  int n = fl_world_summaries(world, prof, false, sums, 8);
+  for (int i = 0; i < n; i++)
+    if (sums[i].run_line[0]) printf("%s\n", sums[i].run_line);
+  return n >= 0;
 }
 
-double fl_report_snow_particle_substeps_per_s(const fl_profiler *prof, const fl_world *world)
+/* Each material's scene-level entries (the worst volume loss; bench: throughputs). */
+static void add_summaries(cJSON *r, fl_world *world, const fl_profiler *prof, bool bench)
 {
-  static const char *const PASSES[] = {"snow/sort", "snow/clear", "snow/p2g", "snow/grid", "snow/implicit", "snow/g2p"};
-  double ms = 0, substeps = fl_world_snow_substeps_per_frame(world);
-  for (size_t k = 0; k < sizeof PASSES / sizeof PASSES[0]; k++) {
-    const fl_profile_stat *st = fl_profiler_find(prof, PASSES[k]);
-    if (st) ms += fl_profile_summary(st).median;
-  }
-  return ms > 0 ? (double)fl_world_snow_particle_count(world) * substeps / (ms * 1e-3) : 0;
-}
-
-static const char *const CONSERVATION_MODES[3] = {"none", "global", "local"};
-
-bool fl_report_print_volume_losses(fl_world *world)
-{
-  double worst[3];
-  if (!fl_world_volume_losses(world, worst)) return false;
-  char line[256];
-  int n = 0;
-  for (int m = 0; m < 3; m++)
-    if (worst[m] >= 0)
-      n += snprintf(line + n, sizeof line - (size_t)n, "%s %s %.2f %%", n ? "," : "", CONSERVATION_MODES[m],
-                    100 * worst[m]);
-  if (n) printf("worst volume loss by volume_conservation:%s\n", line);
-  return true;
-}
-
-/* "volume_conservation": {"none": worst loss, ...} over the modes the scene's bodies use. */
-static void add_volume_losses(cJSON *r, fl_world *world)
-{
-  double worst[3];
-  if (!fl_world_volume_losses(world, worst)) {
+  fl_material_summary sums[8];
+  int n = fl_world_summaries(world, prof, bench, sums, 8);
+  if (n < 0) {
     fl_warn("report: %s", fl_error_message());
     fl_error_clear();
-    return;
   }
-  if (worst[0] < 0 && worst[1] < 0 && worst[2] < 0) return;
-  cJSON *v = cJSON_AddObjectToObject(r, "worst_volume_loss");
-  for (int m = 0; m < 3; m++)
-    if (worst[m] >= 0) cJSON_AddNumberToObject(v, CONSERVATION_MODES[m], worst[m]);
+  for (int i = 0; i < n; i++) fl_report_add_stats(r, &sums[i].report);
 }
 
 cJSON *fl_report_build(const fl_gpu *gpu, const fl_profiler *prof, fl_world *world, const fl_report_info *info)
@@ -199,10 +144,6 @@ cJSON *fl_report_build(const fl_gpu *gpu, const fl_profiler *prof, fl_world *wor
     cJSON_AddNumberToObject(c, "bytes", (double)info->ceiling_bytes);
     double per_frame = (double)fl_world_particle_count(world) * scene->sim.substeps;
     cJSON_AddNumberToObject(r, "particle_substeps_per_s", sim_ms > 0 ? per_frame / (sim_ms * 1e-3) : 0);
-    double tets = fl_report_tet_solves_per_s(prof, world);
-    if (tets > 0) cJSON_AddNumberToObject(r, "tet_solves_per_s", tets);
-    double snow = fl_report_snow_particle_substeps_per_s(prof, world);
-    if (snow > 0) cJSON_AddNumberToObject(r, "snow_particle_substeps_per_s", snow);
   }
   cJSON *objects = cJSON_AddArrayToObject(r, "objects");
   for (uint32_t i = 0; i < fl_world_object_count(world); i++) {
@@ -214,7 +155,7 @@ cJSON *fl_report_build(const fl_gpu *gpu, const fl_profiler *prof, fl_world *wor
     }
     cJSON_AddItemToArray(objects, object_json(&s));
   }
-  add_volume_losses(r, world);
+  add_summaries(r, world, prof, info->bench);
   return r;
 }
 

@@ -19,15 +19,11 @@ void fl_report_add_device(cJSON *report, const fl_gpu *gpu);
 /* Builds the report (device, queues, scene, frames, timings, objects; bench
  * fields when info->bench). Reads the world back: call after the last frame. */
 cJSON *fl_report_build(const fl_gpu *gpu, const fl_profiler *prof, fl_world *world, const fl_report_info *info);
-/* Tet constraints solved per second in the tet pass (records x substeps x
- * iterations / the pass's median ms per frame); 0 without soft bodies. */
-double fl_report_tet_solves_per_s(const fl_profiler *prof, const fl_world *world);
-/* Snow particle-substeps per second: snow particles x snow substeps per frame over the
- * median ms per frame of the snow passes (sort, clear, P2G, grid, G2P); 0 without snow. */
-double fl_report_snow_particle_substeps_per_s(const fl_profiler *prof, const fl_world *world);
-/* Prints one line with the worst volume loss per volume_conservation mode (the
- * survey's Figure 11 experiment) when the scene has bodies; reads back. */
-bool fl_report_print_volume_losses(fl_world *world);
+/* Prints each material's line after a run (e.g. the worst volume loss per
+ * volume_conservation mode: the survey's Figure 11 experiment); reads back. */
+bool fl_report_print_run_lines(fl_world *world, const fl_profiler *prof);
+/* Writes figures into a report object (nested objects for grouped ones). */
+void fl_report_add_stats(cJSON *into, const fl_stats *stats);
 /* Adds the validation counts (known only after teardown) and writes the file. */
 bool fl_report_write(cJSON *report, const fl_validation_counts *counts, const char *path);
 /* Writes object,index,x,y,z,vx,vy,vz for every particle of every object. */

@@ -250,20 +250,6 @@ bool fl_gpu_create(const fl_gpu_desc *desc, fl_gpu *gpu)
   };
   FL_VK_TRY(vkCreateCommandPool(gpu->device, &pool_info, NULL, &gpu->upload_pool));
 
-  VkDescriptorPoolSize sizes[] = {
-      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4096},
-      {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 512},
-      {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 256},
-      {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 256},
-  };
-  VkDescriptorPoolCreateInfo dp = {
-      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
-      .flags = VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT,
-      .maxSets = 1024,
-      .poolSizeCount = 4,
-      .pPoolSizes = sizes,
-  };
-  FL_VK_TRY(vkCreateDescriptorPool(gpu->device, &dp, NULL, &gpu->descriptor_pool));
   if (!fl_pipeline_cache_load(gpu)) return false;
 
   fl_info("device: %s (%s, %s), %s", gpu->props.deviceName, fl_gpu_device_type_name(gpu->props.deviceType),
@@ -278,7 +264,7 @@ void fl_gpu_destroy(fl_gpu *gpu)
     vkDeviceWaitIdle(gpu->device); /* shutdown only */
     fl_pipeline_cache_save(gpu);
     if (gpu->pipeline_cache) vkDestroyPipelineCache(gpu->device, gpu->pipeline_cache, NULL);
-    if (gpu->descriptor_pool) vkDestroyDescriptorPool(gpu->device, gpu->descriptor_pool, NULL);
+    fl_kernels_destroy(gpu);
     if (gpu->upload_pool) vkDestroyCommandPool(gpu->device, gpu->upload_pool, NULL);
     fl_memory_destroy_all(gpu);
     vkDestroyDevice(gpu->device, NULL);

@@ -3,8 +3,9 @@
  * It owns the instance (with optional validation), the chosen device, its
  * queues (a graphics+present queue and, when the device has a separate compute
  * family, an async compute queue; otherwise both are the same VkQueue), the
- * memory sub-allocator, the pipeline cache and one descriptor pool. It knows
- * nothing of physics or of what is drawn.
+ * memory sub-allocator, the pipeline cache and the compute kernels made so far
+ * (fl_kernel). It knows nothing of physics or of what is drawn. Recording
+ * passes: gpu/rec.h; descriptor sets: gpu/descriptor_cache.h.
  *
  * Errors: functions return false (or a null handle) with fl_error_message()
  * set. VK_ERROR_DEVICE_LOST and out-of-memory results end the program with a
@@ -35,6 +36,7 @@ typedef struct {
 } fl_validation_counts;
 
 typedef struct fl_memory_block fl_memory_block;
+struct fl_kernel_table;
 
 typedef struct {
   VkBuffer buffer;
@@ -91,7 +93,7 @@ typedef struct fl_gpu {
   fl_memory_block *blocks;              /* singly linked */
   VkPipelineCache pipeline_cache;
   char pipeline_cache_path[512];
-  VkDescriptorPool descriptor_pool;
+  struct fl_kernel_table *kernels;      /* fl_kernel's pipelines (gpu/kernels.c) */
   VkCommandPool upload_pool;            /* one-shot transfers on the graphics queue */
 } fl_gpu;
 
@@ -125,7 +127,7 @@ bool fl_vk_fail(VkResult result, const char *call, const char *file, int line);
     if (fl_vk_r_ < 0) return fl_vk_fail(fl_vk_r_, #call, __FILE__, __LINE__); \
   } while (0)
 
-/* ---- memory, buffers, images (gpu/memory.c, gpu/buffer.c, gpu/image.c) ---- */
+/* ---- memory, buffers, images (gpu/memory.c, gpu/transfer.c) ---- */
 
 /* Creates a buffer in a sub-allocated block. Device buffers are storage +
  * vertex + index + transfer src/dst; sizes are checked against the heap and
@@ -227,20 +229,13 @@ typedef struct {
 bool fl_pipeline_graphics(fl_gpu *gpu, const fl_graphics_desc *desc, fl_pipeline *out);
 void fl_pipeline_destroy(fl_gpu *gpu, fl_pipeline *pipeline);
 
-/* One resource to bind: a buffer range (range 0 = whole buffer). */
-typedef struct {
-  const fl_buffer *buffer;
-  VkDeviceSize offset, range;
-} fl_binding;
-
-/* Allocates a descriptor set for `pipeline` and writes `bindings` in the order of
- * the shader's binding numbers. The count and each buffer's type (storage or
- * uniform) are checked against the reflected layout. */
-bool fl_pipeline_bind(fl_gpu *gpu, const fl_pipeline *pipeline, const fl_binding *bindings,
-                      uint32_t count, VkDescriptorSet *out);
-/* Records bind + push constants + a dispatch of ceil(threads / workgroup) groups. */
-void fl_cmd_dispatch(VkCommandBuffer cmd, const fl_pipeline *pipeline, VkDescriptorSet set,
-                     const void *push, uint32_t threads);
+/* The compute pipeline of shaders/NAME.comp (NAME like "cloth/predict") with
+ * `push_size` bytes of push constants and local_size_x `workgroup` (0: the
+ * default), made on first use and kept until fl_gpu_destroy. NULL (with the
+ * error) when the shader does not load or its push-constant block differs. */
+const fl_pipeline *fl_kernel(fl_gpu *gpu, const char *name, uint32_t push_size, uint32_t workgroup);
+/* Destroys every kernel (device teardown). */
+void fl_kernels_destroy(fl_gpu *gpu);
 
 /* Loads the per-user pipeline cache ($XDG_CACHE_HOME/flurry/pipelines-<vendor>-<device>.bin);
  * a file whose header names another vendor, device, or driver UUID is ignored. */

@@ -1,6 +1,7 @@
 /* gpu/pipeline: compute and graphics pipelines whose descriptor set layouts and
  * push-constant ranges are derived from SPIR-V reflection, so a shader and its
- * layout cannot drift; descriptor sets checked against the same reflection. */
+ * layout cannot drift (descriptor sets: gpu/descriptor_cache.c, checked against
+ * the same reflection). */
 #include "core/file.h"
 #include "core/log.h"
 #include "gpu/gpu_internal.h"
@@ -247,51 +248,4 @@ void fl_pipeline_destroy(fl_gpu *gpu, fl_pipeline *pipeline)
   if (pipeline->layout) vkDestroyPipelineLayout(gpu->device, pipeline->layout, NULL);
   if (pipeline->set_layout) vkDestroyDescriptorSetLayout(gpu->device, pipeline->set_layout, NULL);
   memset(pipeline, 0, sizeof *pipeline);
-}
-
-bool fl_pipeline_bind(fl_gpu *gpu, const fl_pipeline *pipeline, const fl_binding *bindings,
-                      uint32_t count, VkDescriptorSet *out)
-{
-  if (count != pipeline->binding_count)
-    return fl_error_set("pipeline %s: %u resources given, the shader declares %u", pipeline->name, count,
-                        pipeline->binding_count);
-  VkWriteDescriptorSet writes[FL_MAX_BINDINGS];
-  VkDescriptorBufferInfo infos[FL_MAX_BINDINGS];
-  for (uint32_t i = 0; i < count; i++) {
-    VkDescriptorType t = pipeline->binding_types[i];
-    if (t != VK_DESCRIPTOR_TYPE_STORAGE_BUFFER && t != VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER)
-      return fl_error_set("pipeline %s: binding %u is a %s; only buffers can be bound here", pipeline->name,
-                          pipeline->binding_numbers[i], fl_spirv_descriptor_type_name(t));
-    if (!bindings[i].buffer || !bindings[i].buffer->buffer)
-      return fl_error_set("pipeline %s: binding %u has no buffer", pipeline->name, pipeline->binding_numbers[i]);
-    infos[i] = (VkDescriptorBufferInfo){bindings[i].buffer->buffer, bindings[i].offset,
-                                        bindings[i].range ? bindings[i].range : VK_WHOLE_SIZE};
-    writes[i] = (VkWriteDescriptorSet){
-        .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-        .dstBinding = pipeline->binding_numbers[i],
-        .descriptorCount = 1,
-        .descriptorType = t,
-        .pBufferInfo = &infos[i],
-    };
-  }
-  VkDescriptorSetAllocateInfo alloc = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-                                       .descriptorPool = gpu->descriptor_pool, .descriptorSetCount = 1,
-                                       .pSetLayouts = &pipeline->set_layout};
-  FL_VK_TRY(vkAllocateDescriptorSets(gpu->device, &alloc, out));
-  for (uint32_t i = 0; i < count; i++) writes[i].dstSet = *out;
-  vkUpdateDescriptorSets(gpu->device, count, writes, 0, NULL);
-  return true;
-}
-
-void fl_cmd_dispatch(VkCommandBuffer cmd, const fl_pipeline *pipeline, VkDescriptorSet set,
-                     const void *push, uint32_t threads)
-{
-  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->pipeline);
-  if (set) vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->layout, 0, 1, &set, 0, NULL);
-  if (pipeline->push_size) vkCmdPushConstants(cmd, pipeline->layout, pipeline->push_stages, 0, pipeline->push_size, push);
-  /* Past 65535 groups (the guaranteed maxComputeWorkGroupCount) the grid folds
-   * into y; shaders index threads with fl_thread_index() (common/compute.glsl). */
-  uint32_t groups = (threads + pipeline->workgroup_size - 1) / pipeline->workgroup_size;
-  uint32_t gx = groups < 65535 ? groups : 65535;
-  if (groups) vkCmdDispatch(cmd, gx, (groups + gx - 1) / gx, 1);
 }

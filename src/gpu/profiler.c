@@ -109,7 +109,6 @@ int fl_profiler_begin(fl_profiler *p, uint32_t slot, fl_queue_role queue, VkComm
                       const char *name, uint64_t bytes)
 {
   if (!p) return -1; /* untimed recording (load-time passes) */
-  fl_gpu_begin_label(p->gpu, cmd, name);
   fl_query_set *set = &p->sets[slot][queue];
   if (!p->enabled || !p->can_time[queue] || !set->pool) return -1;
   if (set->used >= set->capacity) { /* this frame loses the scope; the pool grows at the next reset */
@@ -134,7 +133,6 @@ void fl_profiler_end(fl_profiler *p, uint32_t slot, fl_queue_role queue, VkComma
   if (!p) return;
   if (scope >= 0)
     vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, p->sets[slot][queue].pool, 2 * (uint32_t)scope + 1);
-  fl_gpu_end_label(p->gpu, cmd);
 }
 
 /* Grows the collect scratch to `stats` stats and `scopes` scopes; false when out of memory. */

@@ -93,32 +93,21 @@ bool fl_renderer_create(fl_gpu *gpu, VkFormat color_format, VkImageLayout final_
   if (!fl_pipeline_graphics(gpu, &ground, &r->ground) || !fl_pipeline_graphics(gpu, &mesh, &r->mesh) ||
       !fl_pipeline_graphics(gpu, &particles, &r->particles) || !fl_pipeline_graphics(gpu, &snow, &r->snow) ||
       !fl_pipeline_graphics(gpu, &snow_volume, &r->snow_volume) || !fl_pipeline_graphics(gpu, &text, &r->text) ||
-      !fl_pipeline_compute(gpu, "render/snow_bricks.comp", sizeof(fl_snow_push), 0, &r->snow_bricks_kernel) ||
-      !fl_pipeline_compute(gpu, "render/snow_brick_distance.comp", sizeof(fl_snow_push), 0,
-                           &r->snow_distance_kernel) ||
-      !fl_overlay_create(gpu, &r->overlay))
+      !fl_overlay_create(gpu, &r->overlay) || !fl_descriptor_cache_create(gpu, "renderer", &r->sets))
     return false;
   if (gpu->has_wireframe) {
     fl_graphics_desc wire = mesh;
     wire.wireframe = true;
     if (!fl_pipeline_graphics(gpu, &wire, &r->mesh_wire)) return false;
   }
-  for (uint32_t s = 0; s < FL_GPU_FRAMES_IN_FLIGHT; s++) {
+  for (uint32_t s = 0; s < FL_GPU_FRAMES_IN_FLIGHT; s++)
     if (!fl_buffer_create(gpu, sizeof(fl_frame_uniforms), FL_MEMORY_UPLOAD, "frame uniforms", &r->frame_ubo[s]))
       return false;
-    fl_binding ubo = {&r->frame_ubo[s], 0, 0};
-    if (!fl_pipeline_bind(gpu, &r->ground, &ubo, 1, &r->ground_set[s]) ||
-        !fl_pipeline_bind(gpu, &r->text, &ubo, 1, &r->text_set[s]))
-      return false;
-  }
   return true;
 }
 
 static void snow_bricks_destroy(fl_renderer *r, fl_snow_bricks *b)
 {
-  VkDescriptorSet sets[3] = {b->occupancy_set, b->distance_set[0], b->distance_set[1]};
-  for (int i = 0; i < 3; i++)
-    if (sets[i]) vkFreeDescriptorSets(r->gpu->device, r->gpu->descriptor_pool, 1, &sets[i]);
   fl_buffer_destroy(r->gpu, &b->distance[0]);
   fl_buffer_destroy(r->gpu, &b->distance[1]);
   fl_buffer_destroy(r->gpu, &b->bounds);
@@ -127,9 +116,7 @@ static void snow_bricks_destroy(fl_renderer *r, fl_snow_bricks *b)
 
 void fl_renderer_forget_views(fl_renderer *r)
 {
-  for (uint32_t i = 0; i < r->set_count; i++)
-    vkFreeDescriptorSets(r->gpu->device, r->gpu->descriptor_pool, 1, &r->sets[i].set);
-  r->set_count = 0;
+  fl_descriptor_cache_reset(&r->sets);
   for (uint32_t s = 0; s < FL_GPU_FRAMES_IN_FLIGHT; s++) snow_bricks_destroy(r, &r->snow_bricks[s]);
 }
 
@@ -137,11 +124,8 @@ void fl_renderer_destroy(fl_renderer *r)
 {
   if (!r->gpu) return;
   fl_renderer_forget_views(r);
-  for (uint32_t s = 0; s < FL_GPU_FRAMES_IN_FLIGHT; s++) {
-    if (r->ground_set[s]) vkFreeDescriptorSets(r->gpu->device, r->gpu->descriptor_pool, 1, &r->ground_set[s]);
-    if (r->text_set[s]) vkFreeDescriptorSets(r->gpu->device, r->gpu->descriptor_pool, 1, &r->text_set[s]);
-    fl_buffer_destroy(r->gpu, &r->frame_ubo[s]);
-  }
+  fl_descriptor_cache_destroy(&r->sets);
+  for (uint32_t s = 0; s < FL_GPU_FRAMES_IN_FLIGHT; s++) fl_buffer_destroy(r->gpu, &r->frame_ubo[s]);
   fl_overlay_destroy(r->gpu, &r->overlay);
   fl_pipeline_destroy(r->gpu, &r->ground);
   fl_pipeline_destroy(r->gpu, &r->mesh);
@@ -149,33 +133,9 @@ void fl_renderer_destroy(fl_renderer *r)
   fl_pipeline_destroy(r->gpu, &r->particles);
   fl_pipeline_destroy(r->gpu, &r->snow);
   fl_pipeline_destroy(r->gpu, &r->snow_volume);
-  fl_pipeline_destroy(r->gpu, &r->snow_bricks_kernel);
-  fl_pipeline_destroy(r->gpu, &r->snow_distance_kernel);
   fl_pipeline_destroy(r->gpu, &r->text);
   if (r->render_pass) vkDestroyRenderPass(r->gpu->device, r->render_pass, NULL);
   memset(r, 0, sizeof *r);
-}
-
-/* The descriptor set binding the frame UBO and one view's buffers (a, then b
- * and c where not NULL), made on first use. */
-static VkDescriptorSet view_set(fl_renderer *r, const fl_pipeline *p, uint32_t slot, const fl_buffer *a,
-                                const fl_buffer *b, const fl_buffer *c)
-{
-  VkBuffer ka = a->buffer, kb = b ? b->buffer : VK_NULL_HANDLE, kc = c ? c->buffer : VK_NULL_HANDLE;
-  for (uint32_t i = 0; i < r->set_count; i++)
-    if (r->sets[i].pipeline == p && r->sets[i].a == ka && r->sets[i].b == kb && r->sets[i].c == kc &&
-        r->sets[i].slot == slot)
-      return r->sets[i].set;
-  if (r->set_count == FL_RENDER_SET_CACHE) return VK_NULL_HANDLE;
-  fl_binding bindings[4] = {{&r->frame_ubo[slot], 0, 0}, {a, 0, 0}, {b, 0, 0}, {c, 0, 0}};
-  VkDescriptorSet set;
-  if (!fl_pipeline_bind(r->gpu, p, bindings, c ? 4 : b ? 3 : 2, &set)) {
-    fl_warn("render: %s", fl_error_message());
-    fl_error_clear();
-    return VK_NULL_HANDLE;
-  }
-  r->sets[r->set_count++] = (fl_render_set){p, ka, kb, kc, slot, set};
-  return set;
 }
 
 /* The ray march of the snow volume: at most this many steps (lavapipe is slow), this far apart (in cells). */
@@ -211,17 +171,18 @@ static fl_snow_push snow_push(const fl_render_view *v)
 }
 
 /* Draws every view of `kind` (meshes, particles, snow impostors). */
-static void draw_views(fl_renderer *r, VkCommandBuffer cmd, uint32_t slot, const fl_render_view *views,
-                       uint32_t count, fl_view_kind kind)
+static void draw_views(fl_renderer *r, fl_rec *rec, const fl_render_view *views, uint32_t count, fl_view_kind kind)
 {
   const fl_pipeline *p = view_pipeline(r, kind);
-  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, p->pipeline);
+  VkCommandBuffer cmd = rec->cmd;
   for (uint32_t i = 0; i < count; i++) {
     const fl_render_view *v = &views[i];
     if (v->kind != kind || v->count == 0 || v->color[3] <= 0.0f) continue;
-    VkDescriptorSet set = view_set(r, p, slot, v->positions, kind == FL_VIEW_MESH ? v->normals : NULL, NULL);
-    if (!set) continue;
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, p->layout, 0, 1, &set, 0, NULL);
+    const fl_buffer *ubo = &r->frame_ubo[rec->slot];
+    const fl_buffer *with_normals[] = {ubo, v->positions, v->normals}, *plain[] = {ubo, v->positions};
+    bool bound = kind == FL_VIEW_MESH ? fl_rec_bind_graphics(rec, p, with_normals, 3)
+                                      : fl_rec_bind_graphics(rec, p, plain, 2);
+    if (!bound) return;
     if (kind == FL_VIEW_SNOW) {
       fl_snow_push push = snow_push(v);
       vkCmdPushConstants(cmd, p->layout, p->push_stages, 0, sizeof push, &push);
@@ -264,12 +225,6 @@ static fl_snow_bricks *snow_bricks(fl_renderer *r, uint32_t slot, const fl_rende
   bool ok = fl_buffer_create(r->gpu, bytes, FL_MEMORY_DEVICE, "snow volume brick distance", &b->distance[0]) &&
             fl_buffer_create(r->gpu, bytes, FL_MEMORY_DEVICE, "snow volume brick distance", &b->distance[1]) &&
             fl_buffer_create(r->gpu, 8 * sizeof(uint32_t), FL_MEMORY_DEVICE, "snow volume bounds", &b->bounds);
-  fl_binding occupancy[3] = {{v->density, 0, 0}, {&b->distance[0], 0, 0}, {&b->bounds, 0, 0}};
-  fl_binding forth[2] = {{&b->distance[0], 0, 0}, {&b->distance[1], 0, 0}};
-  fl_binding back[2] = {{&b->distance[1], 0, 0}, {&b->distance[0], 0, 0}};
-  ok = ok && fl_pipeline_bind(r->gpu, &r->snow_bricks_kernel, occupancy, 3, &b->occupancy_set) &&
-       fl_pipeline_bind(r->gpu, &r->snow_distance_kernel, forth, 2, &b->distance_set[0]) &&
-       fl_pipeline_bind(r->gpu, &r->snow_distance_kernel, back, 2, &b->distance_set[1]);
   if (!ok) {
     fl_warn("render: %s", fl_error_message());
     fl_error_clear();
@@ -282,42 +237,40 @@ static fl_snow_bricks *snow_bricks(fl_renderer *r, uint32_t slot, const fl_rende
 
 /* Before the render pass: which bricks of the volume view's grid hold snow,
  * the box of those, and every brick's distance to them. NULL: nothing to draw. */
-static const fl_snow_bricks *record_snow_bricks(fl_renderer *r, VkCommandBuffer cmd, uint32_t slot,
-                                                const fl_render_view *v, fl_profiler *prof)
+static const fl_snow_bricks *record_snow_bricks(fl_renderer *r, fl_rec *rec, const fl_render_view *v)
 {
-  fl_snow_bricks *b = snow_bricks(r, slot, v);
+  fl_snow_bricks *b = snow_bricks(r, rec->slot, v);
   if (!b) return NULL;
-  int scope = fl_profiler_begin(prof, slot, FL_QUEUE_GRAPHICS, cmd, "render/snow_bricks", 0);
+  fl_rec_begin(rec, "render/snow_bricks", 0);
   /* The density comes from the compute queue, which the submission waits for at
    * the transfer stage: this barrier (from transfer) extends that to compute. */
-  fl_cmd_compute_barrier(cmd);
-  vkCmdFillBuffer(cmd, b->bounds.buffer, 0, VK_WHOLE_SIZE, 0);
-  fl_cmd_compute_barrier(cmd);
+  fl_rec_barrier(rec);
+  vkCmdFillBuffer(rec->cmd, b->bounds.buffer, 0, VK_WHOLE_SIZE, 0);
+  fl_rec_barrier(rec);
   fl_snow_push push = snow_push(v);
-  fl_cmd_dispatch(cmd, &r->snow_bricks_kernel, b->occupancy_set, &push, b->brick_count);
+  fl_rec_pass(rec, &(fl_pass){.kernel = "render/snow_bricks", FL_PUSH(push), .threads = b->brick_count,
+                              FL_BUFFERS(v->density, &b->distance[0], &b->bounds)});
   /* the distance transform along x (0 -> 1), y (1 -> 0), z (0 -> 1) */
   for (uint32_t axis = 0; axis < 3; axis++) {
-    fl_cmd_compute_barrier(cmd);
     push.dims[3] = axis;
-    fl_cmd_dispatch(cmd, &r->snow_distance_kernel, b->distance_set[axis % 2], &push, b->brick_count);
+    fl_rec_pass(rec, &(fl_pass){.kernel = "render/snow_brick_distance", FL_PUSH(push), .threads = b->brick_count,
+                                .no_barrier = axis == 2,
+                                FL_BUFFERS(&b->distance[axis % 2], &b->distance[1 - axis % 2])});
   }
-  fl_cmd_compute_to_draw_barrier(cmd);
-  fl_profiler_end(prof, slot, FL_QUEUE_GRAPHICS, cmd, scope);
+  fl_cmd_compute_to_draw_barrier(rec->cmd);
+  fl_rec_end(rec);
   return b;
 }
 
 /* The volume view's box, ray-marched (translucent: after everything opaque). */
-static void draw_snow_volume(fl_renderer *r, VkCommandBuffer cmd, uint32_t slot, const fl_render_view *v,
-                             const fl_snow_bricks *b)
+static void draw_snow_volume(fl_renderer *r, fl_rec *rec, const fl_render_view *v, const fl_snow_bricks *b)
 {
   const fl_pipeline *p = &r->snow_volume;
-  VkDescriptorSet set = view_set(r, p, slot, v->density, &b->distance[1], &b->bounds);
-  if (!set) return;
-  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, p->pipeline);
-  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, p->layout, 0, 1, &set, 0, NULL);
+  const fl_buffer *buffers[] = {&r->frame_ubo[rec->slot], v->density, &b->distance[1], &b->bounds};
+  if (!fl_rec_bind_graphics(rec, p, buffers, 4)) return;
   fl_snow_push push = snow_push(v);
-  vkCmdPushConstants(cmd, p->layout, p->push_stages, 0, sizeof push, &push);
-  vkCmdDraw(cmd, 36, 1, 0, 0);
+  vkCmdPushConstants(rec->cmd, p->layout, p->push_stages, 0, sizeof push, &push);
+  vkCmdDraw(rec->cmd, 36, 1, 0, 0);
 }
 
 static bool has_view(const fl_render_view *views, uint32_t count, fl_view_kind kind)
@@ -333,55 +286,59 @@ void fl_renderer_record(fl_renderer *r, VkCommandBuffer cmd, uint32_t slot, VkFr
 {
   memcpy(r->frame_ubo[slot].mapped, uniforms, sizeof *uniforms);
   if (overlay_text) fl_overlay_set_text(&r->overlay, slot, overlay_text, 8.0f, 8.0f, 1.5f);
+  fl_rec rec = {.gpu = r->gpu, .cmd = cmd, .sets = &r->sets, .prof = prof, .slot = slot, .queue = FL_QUEUE_GRAPHICS};
+  const fl_buffer *ubo[] = {&r->frame_ubo[slot]};
 
   VkClearValue clears[2] = {{.color = {{0.55f, 0.6f, 0.68f, 1.0f}}}, {.depthStencil = {1.0f, 0}}};
   VkRenderPassBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO, .renderPass = r->render_pass,
                                  .framebuffer = framebuffer, .renderArea = {{0, 0}, extent},
                                  .clearValueCount = 2, .pClearValues = clears};
-  int frame_scope = fl_profiler_begin(prof, slot, FL_QUEUE_GRAPHICS, cmd, "render", 0);
+  fl_rec_begin(&rec, "render", 0);
   const fl_render_view *volume = r->snow_volume_view ? find_volume(views, view_count) : NULL;
-  const fl_snow_bricks *bricks = volume ? record_snow_bricks(r, cmd, slot, volume, prof) : NULL;
+  const fl_snow_bricks *bricks = volume ? record_snow_bricks(r, &rec, volume) : NULL;
   vkCmdBeginRenderPass(cmd, &begin, VK_SUBPASS_CONTENTS_INLINE);
   VkViewport viewport = {0, 0, (float)extent.width, (float)extent.height, 0, 1};
   VkRect2D scissor = {{0, 0}, extent};
   vkCmdSetViewport(cmd, 0, 1, &viewport);
   vkCmdSetScissor(cmd, 0, 1, &scissor);
 
-  int scope = fl_profiler_begin(prof, slot, FL_QUEUE_GRAPHICS, cmd, "render/ground", 0);
-  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->ground.pipeline);
-  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->ground.layout, 0, 1, &r->ground_set[slot], 0, NULL);
-  vkCmdDraw(cmd, 6, 1, 0, 0);
-  fl_profiler_end(prof, slot, FL_QUEUE_GRAPHICS, cmd, scope);
+  fl_rec_begin(&rec, "render/ground", 0);
+  if (fl_rec_bind_graphics(&rec, &r->ground, ubo, 1)) vkCmdDraw(cmd, 6, 1, 0, 0);
+  fl_rec_end(&rec);
 
-  scope = fl_profiler_begin(prof, slot, FL_QUEUE_GRAPHICS, cmd, "render/meshes", 0);
-  draw_views(r, cmd, slot, views, view_count, FL_VIEW_MESH);
-  fl_profiler_end(prof, slot, FL_QUEUE_GRAPHICS, cmd, scope);
+  fl_rec_begin(&rec, "render/meshes", 0);
+  draw_views(r, &rec, views, view_count, FL_VIEW_MESH);
+  fl_rec_end(&rec);
 
-  scope = fl_profiler_begin(prof, slot, FL_QUEUE_GRAPHICS, cmd, "render/particles", 0);
-  draw_views(r, cmd, slot, views, view_count, FL_VIEW_PARTICLES);
-  fl_profiler_end(prof, slot, FL_QUEUE_GRAPHICS, cmd, scope);
+  fl_rec_begin(&rec, "render/particles", 0);
+  draw_views(r, &rec, views, view_count, FL_VIEW_PARTICLES);
+  fl_rec_end(&rec);
 
   /* Snow: one of its two views; the volume is translucent, so it comes after everything opaque. */
   if (!r->snow_volume_view && has_view(views, view_count, FL_VIEW_SNOW)) {
-    scope = fl_profiler_begin(prof, slot, FL_QUEUE_GRAPHICS, cmd, "render/snow", 0);
-    draw_views(r, cmd, slot, views, view_count, FL_VIEW_SNOW);
-    fl_profiler_end(prof, slot, FL_QUEUE_GRAPHICS, cmd, scope);
+    fl_rec_begin(&rec, "render/snow", 0);
+    draw_views(r, &rec, views, view_count, FL_VIEW_SNOW);
+    fl_rec_end(&rec);
   }
   if (bricks) {
-    scope = fl_profiler_begin(prof, slot, FL_QUEUE_GRAPHICS, cmd, "render/snow_volume", 0);
-    draw_snow_volume(r, cmd, slot, volume, bricks);
-    fl_profiler_end(prof, slot, FL_QUEUE_GRAPHICS, cmd, scope);
+    fl_rec_begin(&rec, "render/snow_volume", 0);
+    draw_snow_volume(r, &rec, volume, bricks);
+    fl_rec_end(&rec);
   }
 
   if (overlay_text && r->overlay.vertex_count[slot]) {
-    scope = fl_profiler_begin(prof, slot, FL_QUEUE_GRAPHICS, cmd, "render/overlay", 0);
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->text.pipeline);
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->text.layout, 0, 1, &r->text_set[slot], 0, NULL);
-    VkDeviceSize offset = 0;
-    vkCmdBindVertexBuffers(cmd, 0, 1, &r->overlay.vertices[slot].buffer, &offset);
-    vkCmdDraw(cmd, r->overlay.vertex_count[slot], 1, 0, 0);
-    fl_profiler_end(prof, slot, FL_QUEUE_GRAPHICS, cmd, scope);
+    fl_rec_begin(&rec, "render/overlay", 0);
+    if (fl_rec_bind_graphics(&rec, &r->text, ubo, 1)) {
+      VkDeviceSize offset = 0;
+      vkCmdBindVertexBuffers(cmd, 0, 1, &r->overlay.vertices[slot].buffer, &offset);
+      vkCmdDraw(cmd, r->overlay.vertex_count[slot], 1, 0, 0);
+    }
+    fl_rec_end(&rec);
   }
   vkCmdEndRenderPass(cmd);
-  fl_profiler_end(prof, slot, FL_QUEUE_GRAPHICS, cmd, frame_scope);
+  fl_rec_end(&rec);
+  if (rec.failed) {
+    fl_warn("render: %s", fl_error_message());
+    fl_error_clear();
+  }
 }

@@ -4,20 +4,12 @@
  * the grid density ray-marched as a volume), and the text overlay. One
  * renderer draws into a swapchain or an offscreen image alike (render/targets.h). */
 #pragma once
+#include "gpu/descriptor_cache.h"
 #include "gpu/gpu.h"
 #include "gpu/profiler.h"
 #include "render/overlay.h"
 #include "sim/world.h"
 #include "flurry_shared.h"
-
-#define FL_RENDER_SET_CACHE 128
-
-typedef struct {
-  const fl_pipeline *pipeline;
-  VkBuffer a, b, c;
-  uint32_t slot;
-  VkDescriptorSet set;
-} fl_render_set;
 
 /* One frame slot's empty-space skipping data of the snow volume, made for the
  * density buffer `density` on first use, freed with the views. */
@@ -26,8 +18,6 @@ typedef struct {
   fl_buffer distance[2];                            /* uint per brick, ping-pong: the Chebyshev distance
                                                      * to an occupied brick ends in [1] */
   fl_buffer bounds;                                 /* the occupied bricks' range (render/snow_bricks.comp) */
-  VkDescriptorSet occupancy_set;                    /* snow_bricks: density -> distance[0], bounds */
-  VkDescriptorSet distance_set[2];                  /* snow_brick_distance: [0] 0 -> 1, [1] 1 -> 0 */
   uint32_t brick_count;
 } fl_snow_bricks;
 
@@ -37,14 +27,11 @@ typedef struct {
   VkImageLayout final_layout;
   VkRenderPass render_pass;
   fl_pipeline ground, mesh, particles, snow, snow_volume, text;
-  fl_pipeline snow_bricks_kernel, snow_distance_kernel; /* compute, before the render pass */
   fl_pipeline mesh_wire;                            /* only when the device has fillModeNonSolid */
   bool wireframe;                                   /* draw meshes as lines (key W) */
   bool snow_volume_view;                            /* snow as its density volume, not particles (key V) */
   fl_buffer frame_ubo[FL_GPU_FRAMES_IN_FLIGHT];
-  VkDescriptorSet ground_set[FL_GPU_FRAMES_IN_FLIGHT], text_set[FL_GPU_FRAMES_IN_FLIGHT]; /* the UBO only */
-  fl_render_set sets[FL_RENDER_SET_CACHE];          /* per view buffers, made once */
-  uint32_t set_count;
+  fl_descriptor_cache sets;                         /* every set the passes bind; reset with the views */
   fl_snow_bricks snow_bricks[FL_GPU_FRAMES_IN_FLIGHT];
   fl_overlay overlay;
 } fl_renderer;
@@ -52,7 +39,7 @@ typedef struct {
 /* Creates the render pass for `color_format` (final layout `final_layout`) and the pipelines. */
 bool fl_renderer_create(fl_gpu *gpu, VkFormat color_format, VkImageLayout final_layout, fl_renderer *r);
 void fl_renderer_destroy(fl_renderer *r);
-/* Frees the descriptor sets made for views (call when the world they point to goes away). */
+/* Forgets the descriptor sets made for views (call when the world they point to goes away). */
 void fl_renderer_forget_views(fl_renderer *r);
 /* Records the render pass into `cmd` for frame slot `slot`. `overlay_text` NULL hides the overlay. */
 void fl_renderer_record(fl_renderer *r, VkCommandBuffer cmd, uint32_t slot, VkFramebuffer framebuffer,

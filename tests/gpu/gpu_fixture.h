@@ -20,6 +20,7 @@
 
 #include "core/log.h"
 #include "gpu/gpu.h"
+#include "gpu/rec.h"
 #include "test.h"
 
 /* Sets XDG_RUNTIME_DIR (a private 0700 directory) and FLURRY_PIPELINE_CACHE when unset. */
@@ -83,6 +84,34 @@ static inline bool fl_fixture_error_has(const char *needle)
   if (strstr(fl_error_message(), needle)) return true;
   fprintf(stderr, "  error message \"%s\" lacks \"%s\"\n", fl_error_message(), needle);
   return false;
+}
+
+/* A one-shot recording with descriptor sets of its own, freed at its end, so a
+ * test may free and remake the buffers it binds between submissions. */
+typedef struct {
+  fl_descriptor_cache sets;
+  fl_rec rec;
+} fl_fixture_once;
+
+static inline bool fl_fixture_once_begin(fl_gpu *gpu, fl_fixture_once *o)
+{
+  return fl_descriptor_cache_create(gpu, "test", &o->sets) && fl_rec_begin_once(gpu, &o->sets, &o->rec);
+}
+
+/* The same for frame slot `slot` (what a material's per-slot readback uses). */
+static inline bool fl_fixture_once_begin_slot(fl_gpu *gpu, uint32_t slot, fl_fixture_once *o)
+{
+  if (!fl_fixture_once_begin(gpu, o)) return false;
+  o->rec.slot = slot;
+  return true;
+}
+
+/* Submits, waits, frees the sets; false (with the reason) on a failed pass or submission. */
+static inline bool fl_fixture_once_end(fl_fixture_once *o)
+{
+  bool ok = fl_rec_end_once(&o->rec);
+  fl_descriptor_cache_destroy(&o->sets);
+  return ok;
 }
 
 /* A device buffer holding `data` (NULL: left as allocated). */

@@ -1,8 +1,10 @@
 /* tests/gpu/test_gpu_layer.c: the Vulkan layer's contracts on a real device:
  * buffer size checks (0, past maxStorageBufferRange, past the heap) fail with
  * clear messages; small buffers share sub-allocated memory blocks and round-trip
- * their data; pipeline creation and binding reject a wrong push-constant size, a
- * wrong number of resources and a missing shader; the pipeline-cache header
+ * their data; pipeline creation and the pass verb reject a wrong push-constant
+ * size, a wrong number of resources, a missing buffer and a missing shader; the
+ * descriptor cache makes a set once per content and again after a reset; the
+ * kernel registry gives one pipeline per name; the pipeline-cache header
  * check accepts this device's own cache data and rejects altered or truncated
  * data; the copy-ceiling benchmark measures a finite bandwidth; the profiler
  * times a scope and summarizes it; and the fixture's validation counter works. */
@@ -15,6 +17,7 @@
 #include "app/bench.h"
 #include "flurry_shared.h"
 #include "gpu/profiler.h"
+#include "gpu/rec.h"
 
 static void buffer_limits_body(fl_gpu *gpu)
 {
@@ -126,35 +129,71 @@ static void pipeline_errors_body(fl_gpu *gpu)
   ENSURE_MSG(fl_pipeline_compute(gpu, "particles/integrate.comp", sizeof(fl_particles_push), 0, &p), "%s",
              fl_error_message());
   ENSURE(p.binding_count == 2 && p.push_size == sizeof(fl_particles_push));
+  fl_pipeline_destroy(gpu, &p);
   fl_buffer a, b, c;
   ENSURE(fl_buffer_create(gpu, 64, FL_MEMORY_DEVICE, "a", &a));
   ENSURE(fl_buffer_create(gpu, 64, FL_MEMORY_DEVICE, "b", &b));
   ENSURE(fl_buffer_create(gpu, 64, FL_MEMORY_DEVICE, "c", &c));
-  fl_binding three[] = {{&a, 0, 0}, {&b, 0, 0}, {&c, 0, 0}};
-  VkDescriptorSet set = VK_NULL_HANDLE;
-  fl_error_clear();
-  ENSURE(!fl_pipeline_bind(gpu, &p, three, 3, &set));
-  ENSURE(set == VK_NULL_HANDLE);
-  ENSURE(fl_fixture_error_has("3 resources given"));
-  ENSURE(fl_fixture_error_has("declares 2"));
-  fl_error_clear();
-  ENSURE(!fl_pipeline_bind(gpu, &p, three, 1, &set));
-  ENSURE(fl_fixture_error_has("1 resources given"));
-  /* A binding without a buffer. */
+  fl_descriptor_cache sets;
+  ENSURE(fl_descriptor_cache_create(gpu, "test", &sets));
+  fl_particles_push push = {0};
   fl_buffer none = {0};
-  fl_binding missing[] = {{&a, 0, 0}, {&none, 0, 0}};
+  const fl_buffer *three[] = {&a, &b, &c}, *missing[] = {&a, &none};
+  fl_pass pass = {.kernel = "particles/integrate", FL_PUSH(push), .threads = 1, .buffers = three};
+  fl_rec r;
+  ENSURE(fl_rec_begin_once(gpu, &sets, &r));
   fl_error_clear();
-  ENSURE(!fl_pipeline_bind(gpu, &p, missing, 2, &set));
-  ENSURE(fl_fixture_error_has("no buffer"));
-  /* The right count binds. */
+  pass.buffer_count = 3;
+  fl_rec_pass(&r, &pass);
+  bool failed3 = r.failed && fl_fixture_error_has("3 resources given") && fl_fixture_error_has("declares 2");
+  r.failed = false;
   fl_error_clear();
-  ENSURE(fl_pipeline_bind(gpu, &p, three, 2, &set));
-  ENSURE(set != VK_NULL_HANDLE);
-  vkFreeDescriptorSets(gpu->device, gpu->descriptor_pool, 1, &set);
+  pass.buffer_count = 1;
+  fl_rec_pass(&r, &pass);
+  bool failed1 = r.failed && fl_fixture_error_has("1 resources given");
+  /* A binding without a buffer. */
+  r.failed = false;
+  fl_error_clear();
+  pass.buffers = missing;
+  pass.buffer_count = 2;
+  fl_rec_pass(&r, &pass);
+  bool failed_missing = r.failed && fl_fixture_error_has("no buffer");
+  /* A wrong push-constant size at the pass. */
+  r.failed = false;
+  fl_error_clear();
+  pass.buffers = three;
+  pass.push_size = 16;
+  fl_rec_pass(&r, &pass);
+  bool failed_push = r.failed && fl_fixture_error_has("push constants");
+  /* The right count binds: one set, made once and found again, by content. */
+  r.failed = false;
+  pass.push_size = sizeof push;
+  fl_rec_pass(&r, &pass);
+  fl_rec_pass(&r, &pass);
+  bool bound = !r.failed && sets.sets_made == 1;
+  const fl_buffer *other[] = {&b, &a};
+  pass.buffers = other;
+  fl_rec_pass(&r, &pass);
+  bool second = !r.failed && sets.sets_made == 2;
+  ENSURE(fl_rec_end_once(&r));
+  fl_descriptor_cache_reset(&sets);
+  ENSURE(fl_rec_begin_once(gpu, &sets, &r));
+  fl_rec_pass(&r, &pass); /* after a reset the set is made again */
+  ENSURE(fl_rec_end_once(&r));
+  bool remade = sets.sets_made == 3;
+  /* The kernel registry: one pipeline per name, checked push-constant size. */
+  const fl_pipeline *k1 = fl_kernel(gpu, "particles/integrate", sizeof push, 0);
+  const fl_pipeline *k2 = fl_kernel(gpu, "particles/integrate", sizeof push, 0);
+  fl_error_clear();
+  const fl_pipeline *k3 = fl_kernel(gpu, "particles/integrate", 16, 0);
+  bool registry = k1 && k1 == k2 && !k3 && fl_fixture_error_has("push constants");
+  fl_descriptor_cache_destroy(&sets);
   fl_buffer_destroy(gpu, &a);
   fl_buffer_destroy(gpu, &b);
   fl_buffer_destroy(gpu, &c);
-  fl_pipeline_destroy(gpu, &p);
+  ENSURE(failed3 && failed1 && failed_missing && failed_push);
+  ENSURE_MSG(bound && second && remade, "descriptor sets made: %llu", (unsigned long long)sets.sets_made);
+  ENSURE(registry);
 }
 FL_GPU_TEST(test_pipeline_errors, pipeline_errors_body)
 
@@ -220,28 +259,27 @@ static void profiler_body(fl_gpu *gpu)
   ENSURE(gpu->timestamp_valid_bits[1] > 0); /* lavapipe and every desktop GPU can time */
   fl_profiler prof;
   ENSURE(fl_profiler_create(gpu, &prof));
-  fl_pipeline copy;
+  fl_descriptor_cache sets;
   fl_buffer src, dst;
-  VkDescriptorSet set = VK_NULL_HANDLE;
   const uint32_t elements = 1u << 16;
-  ENSURE(fl_pipeline_compute(gpu, "common/copy.comp", sizeof(fl_count_push), 0, &copy));
+  ENSURE(fl_descriptor_cache_create(gpu, "test", &sets));
   ENSURE(fl_buffer_create(gpu, elements * 16, FL_MEMORY_DEVICE, "profiled src", &src));
   ENSURE(fl_buffer_create(gpu, elements * 16, FL_MEMORY_DEVICE, "profiled dst", &dst));
   ENSURE(fl_buffer_fill(gpu, &src, 0x40000000u));
-  fl_binding b[] = {{&src, 0, 0}, {&dst, 0, 0}};
-  ENSURE(fl_pipeline_bind(gpu, &copy, b, 2, &set));
   fl_count_push push = {.counts = {elements, 0, 0, 0}};
 
   const int frames = 5;
   for (int f = 0; f < frames; f++) {
     uint32_t slot = (uint32_t)f % FL_GPU_FRAMES_IN_FLIGHT;
-    VkCommandBuffer cmd;
-    ENSURE(fl_gpu_begin_once(gpu, &cmd));
-    fl_profiler_reset(&prof, slot, FL_QUEUE_COMPUTE, cmd);
-    int scope = fl_profiler_begin(&prof, slot, FL_QUEUE_COMPUTE, cmd, "test/copy", (uint64_t)elements * 32);
-    fl_cmd_dispatch(cmd, &copy, set, &push, elements);
-    fl_profiler_end(&prof, slot, FL_QUEUE_COMPUTE, cmd, scope);
-    ENSURE(fl_gpu_end_once(gpu, cmd));
+    fl_rec r;
+    ENSURE(fl_rec_begin_once(gpu, &sets, &r));
+    r.prof = &prof;
+    r.slot = slot;
+    fl_profiler_reset(&prof, slot, FL_QUEUE_COMPUTE, r.cmd);
+    fl_rec_pass(&r, &(fl_pass){.name = "test/copy", .bytes = (uint64_t)elements * 32, .kernel = "common/copy",
+                               FL_PUSH(push), .threads = elements, .no_barrier = true, FL_BUFFERS(&src, &dst)});
+    int scope = r.scopes[0];
+    ENSURE(fl_rec_end_once(&r));
     ENSURE(scope == 0);
     fl_profiler_collect(&prof, slot);
     const fl_profile_stat *s = fl_profiler_find(&prof, "test/copy");
@@ -278,10 +316,9 @@ static void profiler_body(fl_gpu *gpu)
   fl_stat_summary empty = fl_profile_summary(fl_profiler_find(&prof, "test/copy"));
   ENSURE(empty.mean == 0 && empty.max == 0);
 
-  vkFreeDescriptorSets(gpu->device, gpu->descriptor_pool, 1, &set);
+  fl_descriptor_cache_destroy(&sets);
   fl_buffer_destroy(gpu, &src);
   fl_buffer_destroy(gpu, &dst);
-  fl_pipeline_destroy(gpu, &copy);
   fl_profiler_destroy(&prof);
 }
 FL_GPU_TEST(test_profiler, profiler_body)

@@ -55,15 +55,15 @@ static fl_ms_gpu_params params_for(fl_ms_method m, const fl_ms_system *s)
 /* Records `steps` steps (and a sticky divergence check) in one submission. */
 static bool gpu_steps(fl_ms_gpu *g, uint32_t steps, float h)
 {
-  VkCommandBuffer cmd;
-  if (!fl_gpu_begin_once(g->gpu, &cmd)) return false;
-  for (uint32_t k = 0; k < steps; k++) fl_ms_gpu_record_step(g, cmd, h, NULL, 0, "ms");
-  fl_ms_gpu_record_watch(g, cmd, false);
-  return fl_gpu_end_once(g->gpu, cmd);
+  fl_fixture_once once;
+  if (!fl_fixture_once_begin(g->gpu, &once)) return false;
+  for (uint32_t k = 0; k < steps; k++) fl_ms_gpu_record_step(g, &once.rec, h, "ms");
+  fl_ms_gpu_record_watch(g, &once.rec, false);
+  return fl_fixture_once_end(&once);
 }
 
 /* Largest |x_gpu - x_cpu| over particles after `steps` steps of the method. */
-static double method_error(fl_gpu *gpu, const fl_ms_pipelines *pipes, fl_ms_method m, fl_ms_split split, bool definite,
+static double method_error(fl_gpu *gpu, fl_ms_method m, fl_ms_split split, bool definite,
                            double kappa, double h, uint32_t steps)
 {
   fl_ms_system s;
@@ -74,7 +74,7 @@ static double method_error(fl_gpu *gpu, const fl_ms_pipelines *pipes, fl_ms_meth
   fl_ms_gpu g;
   double worst = INFINITY;
   float(*pos)[4] = calloc(s.particle_count, sizeof *pos);
-  if (pos && fl_ms_gpu_create(gpu, pipes, &s, &p, "test", &g)) {
+  if (pos && fl_ms_gpu_create(gpu, &s, &p, "test", &g)) {
     fl_ms_step_params cp = fl_ms_gpu_cpu_params(&p, h);
     bool ok = gpu_steps(&g, steps, (float)h) && fl_ms_gpu_read(&g, pos, NULL);
     for (uint32_t k = 0; ok && k < steps; k++) ok = fl_ms_step(&s, &cp);
@@ -95,8 +95,6 @@ static double method_error(fl_gpu *gpu, const fl_ms_pipelines *pipes, fl_ms_meth
 
 static void methods_body(fl_gpu *gpu)
 {
-  fl_ms_pipelines pipes;
-  ENSURE(fl_ms_pipelines_create(gpu, &pipes));
   struct {
     fl_ms_method m;
     fl_ms_split split;
@@ -109,28 +107,25 @@ static void methods_body(fl_gpu *gpu)
       {FL_MS_HY, FL_MS_SPLIT_MOMENTUM, false, "HY momentum exact"}, {FL_MS_IM, FL_MS_SPLIT_PAPER, true, "IM"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    double err = method_error(gpu, &pipes, cases[i].m, cases[i].split, cases[i].definite, 400, 2e-3, 6);
+    double err = method_error(gpu, cases[i].m, cases[i].split, cases[i].definite, 400, 2e-3, 6);
     /* stiff springs, short steps (mu = 0.125: stable for every method): omega^n
      * overflows a float unless HO's series is scaled */
-    double stiff = method_error(gpu, &pipes, cases[i].m, cases[i].split, cases[i].definite, 1e6, 4e-5, 50);
+    double stiff = method_error(gpu, cases[i].m, cases[i].split, cases[i].definite, 1e6, 4e-5, 50);
     fprintf(stderr, "  %-18s max |x_gpu - x_cpu| = %.3g m, stiff %.3g m (cloth 1 m)\n", cases[i].what, err, stiff);
     ENSURE_MSG(err < 1e-5, "%s: GPU differs from the CPU by %g m", cases[i].what, err);
     ENSURE_MSG(stiff < 1e-5, "%s, kappa 1e6: GPU differs from the CPU by %g m", cases[i].what, stiff);
   }
-  fl_ms_pipelines_destroy(gpu, &pipes);
 }
 FL_GPU_TEST(test_methods_match_cpu, methods_body)
 
 static void cg_body(fl_gpu *gpu)
 {
-  fl_ms_pipelines pipes;
-  ENSURE(fl_ms_pipelines_create(gpu, &pipes));
   fl_ms_system s;
   ENSURE(make_cloth(400, 0.3, &s));
   fl_ms_gpu_params p = params_for(FL_MS_IM, &s);
   p.cg_tolerance = 1e-4f;
   fl_ms_gpu g;
-  ENSURE(fl_ms_gpu_create(gpu, &pipes, &s, &p, "cg", &g));
+  ENSURE(fl_ms_gpu_create(gpu, &s, &p, "cg", &g));
   uint32_t status[FL_MS_STATUS_WORDS], iterations;
   float residual;
   ENSURE(gpu_steps(&g, 1, 0.01f) && fl_ms_gpu_read_status(&g, status, &iterations, &residual));
@@ -139,12 +134,11 @@ static void cg_body(fl_gpu *gpu)
   ENSURE_MSG(residual <= 1e-4f, "CG relative residual %g", residual);
   fl_ms_gpu_destroy(&g);
   fl_ms_system_destroy(&s);
-  fl_ms_pipelines_destroy(gpu, &pipes);
 }
 FL_GPU_TEST(test_cg_converges, cg_body)
 
 /* Runs `steps` steps at mu = h/h_c (h_c of spring 0) and says whether the check flagged a divergence. */
-static bool diverges(fl_gpu *gpu, const fl_ms_pipelines *pipes, fl_ms_system *s, fl_ms_method m, double mu,
+static bool diverges(fl_gpu *gpu, fl_ms_system *s, fl_ms_method m, double mu,
                      uint32_t steps, bool *flagged)
 {
   double hc = PI_D / sqrt(s->kappa / fl_ms_reduced_mass(s, 0));
@@ -153,7 +147,7 @@ static bool diverges(fl_gpu *gpu, const fl_ms_pipelines *pipes, fl_ms_system *s,
   fl_ms_gpu g;
   uint32_t status[FL_MS_STATUS_WORDS], it;
   float res;
-  bool ok = fl_ms_gpu_create(gpu, pipes, s, &p, "stability", &g);
+  bool ok = fl_ms_gpu_create(gpu, s, &p, "stability", &g);
   ok = ok && gpu_steps(&g, steps, (float)(mu * hc)) && fl_ms_gpu_read_status(&g, status, &it, &res);
   *flagged = status[FL_MS_STATUS_DIVERGED] != 0;
   fl_ms_gpu_destroy(&g);
@@ -162,34 +156,29 @@ static bool diverges(fl_gpu *gpu, const fl_ms_pipelines *pipes, fl_ms_system *s,
 
 static void stability_body(fl_gpu *gpu)
 {
-  fl_ms_pipelines pipes;
-  ENSURE(fl_ms_pipelines_create(gpu, &pipes));
   /* one free spring, equal masses, undamped, stretched by 10% */
   const fl_ms_spring spring = {0, 1, 1.0};
   fl_ms_system pair;
   ENSURE(fl_ms_system_create(2, &spring, 1, 100, 0, &pair));
   pair.x[1][0] = 1.1;
   bool e_flag = false, ho_flag = true;
-  ENSURE(diverges(gpu, &pipes, &pair, FL_MS_E, 2.0625, 400, &e_flag));
-  ENSURE(diverges(gpu, &pipes, &pair, FL_MS_HO, 2.0625, 400, &ho_flag));
+  ENSURE(diverges(gpu, &pair, FL_MS_E, 2.0625, 400, &e_flag));
+  ENSURE(diverges(gpu, &pair, FL_MS_HO, 2.0625, 400, &ho_flag));
   fl_ms_system_destroy(&pair);
   ENSURE_MSG(e_flag && !ho_flag, "one spring at mu 2.0625: E flagged %d (want 1), HO flagged %d (want 0)", e_flag,
              ho_flag);
   fl_ms_system cloth;
   ENSURE(make_cloth(400, 0.3, &cloth));
   bool hy_flag = true;
-  ENSURE(diverges(gpu, &pipes, &cloth, FL_MS_E, 2.0, 400, &e_flag));
-  ENSURE(diverges(gpu, &pipes, &cloth, FL_MS_HY, 2.0, 400, &hy_flag));
+  ENSURE(diverges(gpu, &cloth, FL_MS_E, 2.0, 400, &e_flag));
+  ENSURE(diverges(gpu, &cloth, FL_MS_HY, 2.0, 400, &hy_flag));
   fl_ms_system_destroy(&cloth);
   ENSURE_MSG(e_flag && !hy_flag, "cloth at mu 2: E flagged %d (want 1), HY flagged %d (want 0)", e_flag, hy_flag);
-  fl_ms_pipelines_destroy(gpu, &pipes);
 }
 FL_GPU_TEST(test_stability_beyond_critical_step, stability_body)
 
 static void reset_body(fl_gpu *gpu)
 {
-  fl_ms_pipelines pipes;
-  ENSURE(fl_ms_pipelines_create(gpu, &pipes));
   fl_ms_system s;
   ENSURE(make_cloth(400, 0.3, &s));
   uint32_t n = s.particle_count;
@@ -201,18 +190,18 @@ static void reset_body(fl_gpu *gpu)
   fl_ms_gpu_params p = params_for(FL_MS_E, &s);
   p.divergence_strain = 2.0f;
   fl_ms_gpu bad, good;
-  ENSURE(fl_ms_gpu_create(gpu, &pipes, &s, &p, "diverging", &bad));
+  ENSURE(fl_ms_gpu_create(gpu, &s, &p, "diverging", &bad));
   p.method = FL_MS_HY;
-  ENSURE(fl_ms_gpu_create(gpu, &pipes, &s, &p, "healthy", &good));
-  VkCommandBuffer cmd;
-  ENSURE(fl_gpu_begin_once(gpu, &cmd));
+  ENSURE(fl_ms_gpu_create(gpu, &s, &p, "healthy", &good));
+  fl_fixture_once once;
+  ENSURE(fl_fixture_once_begin(gpu, &once));
   for (int k = 0; k < 400; k++) {
-    fl_ms_gpu_record_step(&bad, cmd, (float)(2.0 * hc), NULL, 0, "ms");
-    fl_ms_gpu_record_step(&good, cmd, (float)(2.0 * hc), NULL, 0, "ms");
+    fl_ms_gpu_record_step(&bad, &once.rec, (float)(2.0 * hc), "ms");
+    fl_ms_gpu_record_step(&good, &once.rec, (float)(2.0 * hc), "ms");
   }
-  fl_ms_gpu_record_watch(&bad, cmd, true);
-  fl_ms_gpu_record_watch(&good, cmd, true);
-  ENSURE(fl_gpu_end_once(gpu, cmd));
+  fl_ms_gpu_record_watch(&bad, &once.rec, true);
+  fl_ms_gpu_record_watch(&good, &once.rec, true);
+  ENSURE(fl_fixture_once_end(&once));
   uint32_t status[FL_MS_STATUS_WORDS], it;
   float res;
   ENSURE(fl_ms_gpu_read(&bad, pos, vel) && fl_ms_gpu_read_status(&bad, status, &it, &res));
@@ -233,7 +222,6 @@ static void reset_body(fl_gpu *gpu)
   free(pos);
   free(vel);
   fl_ms_system_destroy(&s);
-  fl_ms_pipelines_destroy(gpu, &pipes);
 }
 FL_GPU_TEST(test_divergence_reset, reset_body)
 

@@ -14,20 +14,18 @@
 /* Computes the normals of `mesh` on the GPU into `out` (vertex_count vec4s). */
 static bool gpu_normals(fl_gpu *gpu, const fl_cpu_mesh *mesh, float (*out)[4])
 {
-  fl_mesh_normals mn;
   fl_gpu_mesh gm = {0};
-  bool ok = fl_mesh_normals_create(gpu, &mn) && fl_gpu_mesh_create(gpu, &mn, mesh, "test mesh", &gm);
+  bool ok = fl_gpu_mesh_create(gpu, mesh, "test mesh", &gm);
   /* Poison the output so an unwritten normal cannot pass. */
   if (ok) ok = fl_buffer_fill(gpu, &gm.normals, 0x7fc00000u); /* NaN */
-  VkCommandBuffer cmd;
-  if (ok && (ok = fl_gpu_begin_once(gpu, &cmd))) {
-    fl_mesh_normals_record(&mn, cmd, &gm);
-    ok = fl_gpu_end_once(gpu, cmd);
+  fl_fixture_once once;
+  if (ok && (ok = fl_fixture_once_begin(gpu, &once))) {
+    fl_mesh_normals_record(&once.rec, &gm);
+    ok = fl_fixture_once_end(&once);
   }
   ok = ok && fl_buffer_readback(gpu, &gm.normals, 0, out, (VkDeviceSize)mesh->vertex_count * 16);
   if (!ok) fprintf(stderr, "  GPU normals failed: %s\n", fl_error_message());
   fl_gpu_mesh_destroy(gpu, &gm);
-  fl_mesh_normals_destroy(gpu, &mn);
   return ok;
 }
 

@@ -116,14 +116,15 @@ static bool check(float F[3][3], const float *o, const float *p, const double *w
 }
 
 /* Runs svd_test.comp over `count` matrices with counts.y = `polar`, reading 7 vec4 per matrix into out. */
-static bool run(fl_gpu *gpu, const fl_pipeline *pipe, VkDescriptorSet set, const fl_buffer *out_buf, uint32_t count,
-                uint32_t polar, float *out)
+static bool run(fl_gpu *gpu, const fl_buffer *in_buf, const fl_buffer *out_buf, uint32_t count, uint32_t polar,
+                float *out)
 {
-  VkCommandBuffer cmd;
-  if (!fl_gpu_begin_once(gpu, &cmd)) return false;
+  fl_fixture_once once;
+  if (!fl_fixture_once_begin(gpu, &once)) return false;
   fl_count_push push = {.counts = {count, polar, 0, 0}};
-  fl_cmd_dispatch(cmd, pipe, set, &push, count);
-  return fl_gpu_end_once(gpu, cmd) && fl_buffer_readback(gpu, out_buf, 0, out, (VkDeviceSize)count * 7 * 16);
+  fl_rec_pass(&once.rec, &(fl_pass){.kernel = "mpm/svd_test", FL_PUSH(push), .threads = count,
+                                    FL_BUFFERS(in_buf, out_buf)});
+  return fl_fixture_once_end(&once) && fl_buffer_readback(gpu, out_buf, 0, out, (VkDeviceSize)count * 7 * 16);
 }
 
 static void svd_body(fl_gpu *gpu)
@@ -140,15 +141,10 @@ static void svd_body(fl_gpu *gpu)
     known[i] = make((int)(i / PER_FAMILY), (int)(i % PER_FAMILY), F, &want[3 * i]);
     for (int r = 0; r < 3; r++) memcpy(&in[12 * i + 4 * r], F[r], sizeof F[r]);
   }
-  fl_pipeline pipe = {0};
   fl_buffer in_buf = {0}, out_buf = {0};
-  VkDescriptorSet set = VK_NULL_HANDLE;
-  bool ok = fl_pipeline_compute(gpu, "mpm/svd_test.comp", sizeof(fl_count_push), 0, &pipe) &&
-            fl_fixture_buffer_with(gpu, (VkDeviceSize)count * 48, in, "svd test matrices", &in_buf) &&
-            fl_fixture_buffer_with(gpu, (VkDeviceSize)count * 112, NULL, "svd test results", &out_buf);
-  fl_binding bindings[] = {{&in_buf, 0, 0}, {&out_buf, 0, 0}};
-  ok = ok && fl_pipeline_bind(gpu, &pipe, bindings, 2, &set) && run(gpu, &pipe, set, &out_buf, count, 0, out) &&
-       run(gpu, &pipe, set, &out_buf, count, 1, pol);
+  bool ok = fl_fixture_buffer_with(gpu, (VkDeviceSize)count * 48, in, "svd test matrices", &in_buf) &&
+            fl_fixture_buffer_with(gpu, (VkDeviceSize)count * 112, NULL, "svd test results", &out_buf) &&
+            run(gpu, &in_buf, &out_buf, count, 0, out) && run(gpu, &in_buf, &out_buf, count, 1, pol);
   uint32_t bad = 0;
   for (int f = 0; ok && f < FAMILIES; f++) {
     errors e = {0};
@@ -160,10 +156,8 @@ static void svd_body(fl_gpu *gpu)
     fprintf(stderr, "  %-16s max reconstruction %.2e, orthonormality %.2e, |det - 1| %.2e, |s - s_cpu| %.2e,"
             " |s - s_true| %.2e, polar %.2e\n", family_name(f), e.recon, e.orth, e.det, e.cpu, e.want, e.polar);
   }
-  if (set) vkFreeDescriptorSets(gpu->device, gpu->descriptor_pool, 1, &set);
   fl_buffer_destroy(gpu, &in_buf);
   fl_buffer_destroy(gpu, &out_buf);
-  fl_pipeline_destroy(gpu, &pipe);
   free(in), free(out), free(pol), free(want), free(known);
   ENSURE_MSG(ok, "%s", fl_error_message());
   ENSURE_MSG(bad == 0, "%u of %u matrices failed", bad, count);

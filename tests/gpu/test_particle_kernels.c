@@ -51,7 +51,6 @@ static void rnd_dir(float d[3])
 
 typedef struct {
   fl_gpu *gpu;
-  fl_particles_pipelines pp;
   fl_buffer colliders;
   fl_particles p;
   fl_sim_desc sim;
@@ -73,10 +72,9 @@ static bool rig_create(fl_gpu *gpu, uint32_t count, const fl_gpu_collider *colli
   fl_particles_desc desc = {.count = count, .center = {0, 1, 0}, .half_extents = {0.5f, 0.5f, 0.5f},
                             .radius = radius, .mass = (float)count, .restitution = restitution,
                             .friction = friction, .seed = 1};
-  bool ok = fl_particles_pipelines_create(gpu, &r->pp) &&
-            fl_buffer_create(gpu, bytes, FL_MEMORY_DEVICE, "test colliders", &r->colliders) &&
+  bool ok = fl_buffer_create(gpu, bytes, FL_MEMORY_DEVICE, "test colliders", &r->colliders) &&
             fl_buffer_upload(gpu, &r->colliders, 0, block, bytes) &&
-            fl_particles_create(gpu, &r->pp, "test particles", &desc, &r->colliders, &r->p);
+            fl_particles_create(gpu, "test particles", &desc, &r->p);
   if (!ok) fprintf(stderr, "  rig: %s\n", fl_error_message());
   return ok;
 }
@@ -85,7 +83,6 @@ static void rig_destroy(rig *r)
 {
   fl_particles_destroy(r->gpu, &r->p);
   fl_buffer_destroy(r->gpu, &r->colliders);
-  fl_particles_pipelines_destroy(r->gpu, &r->pp);
 }
 
 static bool rig_set(rig *r, const void *pos, const void *vel)
@@ -100,30 +97,32 @@ static bool rig_get(rig *r, vec4f *pos, vec4f *vel)
   return fl_buffer_readback(r->gpu, &r->p.pos, 0, pos, bytes) && fl_buffer_readback(r->gpu, &r->p.vel, 0, vel, bytes);
 }
 
+/* The step of a substep of length h ending at `time`. */
+static fl_step rig_step(const rig *r, float h, float time)
+{
+  return (fl_step){.sim = &r->sim, .colliders = &r->colliders, .collider_count = r->collider_count, .h = h,
+                   .inv_h = 1.0f / h, .t = time};
+}
+
 static void rig_push(const rig *r, float h, float time, fl_particles_push *push)
 {
-  fl_particles_push_fill(&r->p, &r->sim, r->collider_count, h, time, push);
+  fl_step step = rig_step(r, h, time);
+  fl_particles_push_fill(&r->p, &step, push);
 }
 
 /* Records `steps` substeps of h ending at t0 + h (s + 1) with the raw dispatches:
  * integrate and/or collide, a barrier after each, in one command buffer. */
 static bool rig_run(rig *r, int steps, float h, float t0, bool integrate, bool collide)
 {
-  VkCommandBuffer cmd;
-  if (!fl_gpu_begin_once(r->gpu, &cmd)) return false;
+  fl_fixture_once once;
+  if (!fl_fixture_once_begin(r->gpu, &once)) return false;
   for (int s = 0; s < steps; s++) {
     fl_particles_push push;
     rig_push(r, h, t0 + h * (float)(s + 1), &push);
-    if (integrate) {
-      fl_cmd_dispatch(cmd, &r->pp.integrate, r->p.integrate_set, &push, r->p.count);
-      fl_cmd_compute_barrier(cmd);
-    }
-    if (collide) {
-      fl_cmd_dispatch(cmd, &r->pp.collide, r->p.collide_set, &push, r->p.count);
-      fl_cmd_compute_barrier(cmd);
-    }
+    if (integrate) fl_particles_record_integrate(&r->p, &once.rec, &push);
+    if (collide) fl_particles_record_collide(&r->p, &once.rec, &push, &r->colliders);
   }
-  return fl_gpu_end_once(r->gpu, cmd);
+  return fl_fixture_once_end(&once);
 }
 
 /* Same on the CPU references. */
@@ -431,16 +430,16 @@ FL_GPU_TEST(test_collide_container, collide_container_body)
 /* Records `steps` substeps through fl_particles_record_substep (the world's path) with profiler scopes. */
 static bool record_substeps(rig *r, fl_profiler *prof, int steps, float h, double *time)
 {
-  VkCommandBuffer cmd;
-  if (!fl_gpu_begin_once(r->gpu, &cmd)) return false;
-  fl_profiler_reset(prof, 0, FL_QUEUE_COMPUTE, cmd);
+  fl_fixture_once once;
+  if (!fl_fixture_once_begin(r->gpu, &once)) return false;
+  once.rec.prof = prof;
+  fl_profiler_reset(prof, 0, FL_QUEUE_COMPUTE, once.rec.cmd);
   for (int s = 0; s < steps; s++) {
-    fl_particles_push push;
     *time += h;
-    rig_push(r, h, (float)*time, &push);
-    fl_particles_record_substep(&r->p, &r->pp, cmd, &push, prof, 0);
+    fl_step step = rig_step(r, h, (float)*time);
+    fl_particles_record_substep(&r->p, &once.rec, &step);
   }
-  bool ok = fl_gpu_end_once(r->gpu, cmd);
+  bool ok = fl_fixture_once_end(&once);
   if (ok) fl_profiler_collect(prof, 0);
   return ok;
 }

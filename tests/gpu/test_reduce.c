@@ -41,10 +41,10 @@ static float rnd_float(float lo, float hi) { return lo + (hi - lo) * (float)(rnd
 /* Records one binding over `count` elements, waits, and reads its slot back. */
 static bool run_one(fl_gpu *gpu, const fl_reduce *r, const fl_reduce_binding *b, uint32_t count, float *result)
 {
-  VkCommandBuffer cmd;
-  if (!fl_gpu_begin_once(gpu, &cmd)) return false;
-  fl_reduce_record(r, b, cmd, count);
-  return fl_gpu_end_once(gpu, cmd) &&
+  fl_fixture_once once;
+  if (!fl_fixture_once_begin(gpu, &once)) return false;
+  fl_reduce_record(r, b, &once.rec, count);
+  return fl_fixture_once_end(&once) &&
          fl_buffer_readback(gpu, fl_reduce_results(r), (VkDeviceSize)b->slot * 4, result, 4);
 }
 
@@ -79,7 +79,7 @@ static void sum_body(fl_gpu *gpu)
   bool ok = fl_reduce_create(gpu, SUM_MAX, 2, &r) &&
             fl_fixture_buffer_with(gpu, (VkDeviceSize)SUM_MAX * 4, pos, "reduce test positive", &pos_buf) &&
             fl_fixture_buffer_with(gpu, (VkDeviceSize)SUM_MAX * 4, mixed, "reduce test mixed", &mixed_buf) &&
-            fl_reduce_bind_sum(gpu, &r, &pos_buf, 0, &bp) && fl_reduce_bind_sum(gpu, &r, &mixed_buf, 1, &bm);
+            fl_reduce_bind_sum(&r, &pos_buf, 0, &bp) && fl_reduce_bind_sum(&r, &mixed_buf, 1, &bm);
   if (ok) fprintf(stderr, "  reduce: blocks of %u, %u levels for %u elements\n", r.block, r.level_count, SUM_MAX);
   uint32_t bad = 0, tests = 0;
   const size_t listed = sizeof counts / sizeof counts[0];
@@ -108,8 +108,6 @@ static void sum_body(fl_gpu *gpu)
       fprintf(stderr, "  sum n=%u: relative error %.2g (positive), %.2g of sum |x| (mixed)\n", n,
               fabs(got_p - want_p) / want_p, fabs(got_m - want_m) / scale_m);
   }
-  fl_reduce_unbind(gpu, &bp);
-  fl_reduce_unbind(gpu, &bm);
   fl_buffer_destroy(gpu, &pos_buf);
   fl_buffer_destroy(gpu, &mixed_buf);
   fl_reduce_destroy(gpu, &r);
@@ -140,8 +138,8 @@ static void dot_body(fl_gpu *gpu)
   bool ok = fl_reduce_create(gpu, DOT_MAX, 3, &r) &&
             fl_fixture_buffer_with(gpu, (VkDeviceSize)DOT_MAX * 16, a, "reduce test a", &a_buf) &&
             fl_fixture_buffer_with(gpu, (VkDeviceSize)DOT_MAX * 16, b, "reduce test b", &b_buf) &&
-            fl_reduce_bind_dot(gpu, &r, &a_buf, &b_buf, 2, &bab) &&
-            fl_reduce_bind_dot(gpu, &r, &a_buf, &a_buf, 0, &baa);
+            fl_reduce_bind_dot(&r, &a_buf, &b_buf, 2, &bab) &&
+            fl_reduce_bind_dot(&r, &a_buf, &a_buf, 0, &baa);
   uint32_t bad = 0, tests = 0;
   for (size_t t = 0; ok && t < sizeof counts / sizeof counts[0]; t++) {
     uint32_t n = counts[t];
@@ -167,8 +165,6 @@ static void dot_body(fl_gpu *gpu)
     if (memcmp(&got_ab, &got_ab2, 4) != 0)
       bad++, fprintf(stderr, "  dot n=%u: two runs differ (%.9g, %.9g)\n", n, got_ab, got_ab2);
   }
-  fl_reduce_unbind(gpu, &bab);
-  fl_reduce_unbind(gpu, &baa);
   fl_buffer_destroy(gpu, &a_buf);
   fl_buffer_destroy(gpu, &b_buf);
   fl_reduce_destroy(gpu, &r);
@@ -188,13 +184,13 @@ FL_GPU_TEST(test_dot, dot_body)
 static bool run_slots(fl_gpu *gpu, const fl_reduce *r, const fl_reduce_binding *bindings, const uint32_t *order,
                       float *results)
 {
-  VkCommandBuffer cmd;
-  if (!fl_gpu_begin_once(gpu, &cmd)) return false;
+  fl_fixture_once once;
+  if (!fl_fixture_once_begin(gpu, &once)) return false;
   for (uint32_t i = 0; i < SLOTS; i++) {
-    if (i > 0) fl_cmd_compute_barrier(cmd);
-    fl_reduce_record(r, &bindings[order[i]], cmd, SLOTS_N);
+    if (i > 0) fl_rec_barrier(&once.rec);
+    fl_reduce_record(r, &bindings[order[i]], &once.rec, SLOTS_N);
   }
-  return fl_gpu_end_once(gpu, cmd) && fl_buffer_readback(gpu, fl_reduce_results(r), 0, results, SLOTS * 4);
+  return fl_fixture_once_end(&once) && fl_buffer_readback(gpu, fl_reduce_results(r), 0, results, SLOTS * 4);
 }
 
 static void slots_body(fl_gpu *gpu)
@@ -225,14 +221,14 @@ static void slots_body(fl_gpu *gpu)
   bool ok = fl_reduce_create(gpu, SLOTS_N, SLOTS, &r) && fl_fixture_buffer_with(gpu, sizeof x, x, "reduce test x", &xb) &&
             fl_fixture_buffer_with(gpu, sizeof y, y, "reduce test y", &yb) &&
             fl_fixture_buffer_with(gpu, (SLOTS_N / 2) * 4, y, "reduce test y half", &y_half) &&
-            fl_reduce_bind_dot(gpu, &r, &xb, &xb, 0, &b[0]) && /* replaced by the sum next: a rebind */
-            fl_reduce_bind_sum(gpu, &r, &xb, 0, &b[0]) && fl_reduce_bind_sum(gpu, &r, &yb, 1, &b[1]) &&
-            fl_reduce_bind_dot(gpu, &r, &xb, &xb, 2, &b[2]) && fl_reduce_bind_dot(gpu, &r, &xb, &yb, 3, &b[3]) &&
-            fl_reduce_bind_dot(gpu, &r, &yb, &yb, 4, &b[4]) &&
-            fl_reduce_bind_sum(gpu, &r, &y_half, 5, &b[5]); /* records clamp to its N/2 floats */
+            fl_reduce_bind_dot(&r, &xb, &xb, 0, &b[0]) && /* replaced by the sum next: a rebind */
+            fl_reduce_bind_sum(&r, &xb, 0, &b[0]) && fl_reduce_bind_sum(&r, &yb, 1, &b[1]) &&
+            fl_reduce_bind_dot(&r, &xb, &xb, 2, &b[2]) && fl_reduce_bind_dot(&r, &xb, &yb, 3, &b[3]) &&
+            fl_reduce_bind_dot(&r, &yb, &yb, 4, &b[4]) &&
+            fl_reduce_bind_sum(&r, &y_half, 5, &b[5]); /* records clamp to its N/2 floats */
   uint32_t bad = 0;
   if (ok) { /* a slot out of range fails and keeps the binding */
-    if (fl_reduce_bind_sum(gpu, &r, &yb, SLOTS, &b[5]) || !fl_fixture_error_has("slot 6 of 6") ||
+    if (fl_reduce_bind_sum(&r, &yb, SLOTS, &b[5]) || !fl_fixture_error_has("slot 6 of 6") ||
         b[5].capacity != SLOTS_N / 2)
       bad++, fprintf(stderr, "  binding slot %u of %u did not fail cleanly\n", SLOTS, SLOTS);
     fl_error_clear();
@@ -247,7 +243,6 @@ static void slots_body(fl_gpu *gpu)
     if (memcmp(&first[s], &again[s], 4) != 0)
       bad++, fprintf(stderr, "  slot %u: %.9g, then %.9g in another order\n", s, first[s], again[s]);
   }
-  for (uint32_t s = 0; s < SLOTS; s++) fl_reduce_unbind(gpu, &b[s]);
   fl_buffer_destroy(gpu, &xb);
   fl_buffer_destroy(gpu, &yb);
   fl_buffer_destroy(gpu, &y_half);
@@ -268,13 +263,14 @@ static bool bench_best(fl_gpu *gpu, fl_profiler *prof, const char *name, const f
   double best = 0;
   uint64_t bytes = fl_reduce_bytes(r, b, count);
   for (int rep = 0; rep <= BENCH_REPEATS; rep++) { /* rep = 0 warms up */
-    VkCommandBuffer cmd;
-    if (!fl_gpu_begin_once(gpu, &cmd)) return false;
-    fl_profiler_reset(prof, 0, FL_QUEUE_COMPUTE, cmd);
-    int scope = fl_profiler_begin(prof, 0, FL_QUEUE_COMPUTE, cmd, name, bytes);
-    fl_reduce_record(r, b, cmd, count);
-    fl_profiler_end(prof, 0, FL_QUEUE_COMPUTE, cmd, scope);
-    if (!fl_gpu_end_once(gpu, cmd)) return false;
+    fl_fixture_once once;
+    if (!fl_fixture_once_begin(gpu, &once)) return false;
+    once.rec.prof = prof;
+    fl_profiler_reset(prof, 0, FL_QUEUE_COMPUTE, once.rec.cmd);
+    fl_rec_begin(&once.rec, name, bytes);
+    fl_reduce_record(r, b, &once.rec, count);
+    fl_rec_end(&once.rec);
+    if (!fl_fixture_once_end(&once)) return false;
     fl_profiler_collect(prof, 0);
     const fl_profile_stat *st = fl_profiler_find(prof, name);
     if (!st || !st->count) return fl_error_set("bench %s: no timestamps", name);
@@ -305,11 +301,9 @@ static void bench_body(void)
        fl_fixture_buffer_with(&gpu, (VkDeviceSize)big * 4, data, "bench reduce floats", &floats) &&
        fl_fixture_buffer_with(&gpu, (VkDeviceSize)big * 16, data, "bench reduce a", &a) &&
        fl_fixture_buffer_with(&gpu, (VkDeviceSize)big * 16, data, "bench reduce b", &b) &&
-       fl_reduce_bind_sum(&gpu, &r, &floats, 0, &bs) && fl_reduce_bind_dot(&gpu, &r, &a, &b, 1, &bd);
+       fl_reduce_bind_sum(&r, &floats, 0, &bs) && fl_reduce_bind_dot(&r, &a, &b, 1, &bd);
   ok = ok && bench_best(&gpu, &prof, "sum 1M", &r, &bs, mega) && bench_best(&gpu, &prof, "sum 4M", &r, &bs, big) &&
        bench_best(&gpu, &prof, "dot 1M", &r, &bd, mega) && bench_best(&gpu, &prof, "dot 4M", &r, &bd, big);
-  fl_reduce_unbind(&gpu, &bs);
-  fl_reduce_unbind(&gpu, &bd);
   fl_buffer_destroy(&gpu, &floats);
   fl_buffer_destroy(&gpu, &a);
   fl_buffer_destroy(&gpu, &b);

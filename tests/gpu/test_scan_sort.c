@@ -41,13 +41,13 @@ static uint32_t rnd32(void)
 #define SENTINEL 0xDEADBEEFu
 
 /* Fills out with the sentinel, scans count elements, reads out[0..count] and the total. */
-static bool run_scan(fl_gpu *gpu, const fl_scan *scan, fl_buffer *out, uint32_t count, uint32_t *result,
-                     uint32_t *total)
+static bool run_scan(fl_gpu *gpu, const fl_scan *scan, const fl_buffer *in, fl_buffer *out, uint32_t count,
+                     uint32_t *result, uint32_t *total)
 {
-  VkCommandBuffer cmd;
-  if (!fl_buffer_fill(gpu, out, SENTINEL) || !fl_gpu_begin_once(gpu, &cmd)) return false;
-  fl_scan_record(scan, cmd, count);
-  return fl_gpu_end_once(gpu, cmd) &&
+  fl_fixture_once once;
+  if (!fl_buffer_fill(gpu, out, SENTINEL) || !fl_fixture_once_begin(gpu, &once)) return false;
+  fl_scan_record(scan, &once.rec, in, out, count);
+  return fl_fixture_once_end(&once) &&
          fl_buffer_readback(gpu, out, 0, result, (VkDeviceSize)(count + (count < SCAN_MAX)) * 4) &&
          fl_buffer_readback(gpu, fl_scan_total(scan), 0, total, 4);
 }
@@ -63,13 +63,12 @@ static void scan_body(fl_gpu *gpu)
   fl_buffer in_buf = {0}, out_buf = {0};
   bool ok = fl_scan_create(gpu, SCAN_MAX, &scan) &&
             fl_fixture_buffer_with(gpu, (VkDeviceSize)SCAN_MAX * 4, in, "scan test in", &in_buf) &&
-            fl_fixture_buffer_with(gpu, (VkDeviceSize)SCAN_MAX * 4, NULL, "scan test out", &out_buf) &&
-            fl_scan_bind(gpu, &scan, &in_buf, &out_buf);
+            fl_fixture_buffer_with(gpu, (VkDeviceSize)SCAN_MAX * 4, NULL, "scan test out", &out_buf);
   if (ok) fprintf(stderr, "  scan: blocks of %u, %u levels for %u elements\n", scan.block, scan.level_count, SCAN_MAX);
   uint32_t bad_count = 0;
   for (size_t t = 0; ok && t < sizeof lengths / sizeof lengths[0]; t++) {
     uint32_t n = lengths[t], total = 0;
-    ok = run_scan(gpu, &scan, &out_buf, n, result, &total);
+    ok = run_scan(gpu, &scan, &in_buf, &out_buf, n, result, &total);
     uint32_t sum = 0, bad = 0, first_bad = 0;
     for (uint32_t i = 0; ok && i < n; i++) {
       if (result[i] != sum && bad++ == 0) first_bad = i;
@@ -111,15 +110,15 @@ static void scan_inplace_body(fl_gpu *gpu)
   fl_scan scan;
   fl_buffer buf = {0};
   uint32_t total = 0;
-  VkCommandBuffer cmd;
+  fl_fixture_once rec;
   bool ok = fl_scan_create(gpu, INPLACE_N, &scan) &&
-            fl_fixture_buffer_with(gpu, sizeof data, data, "scan test in place", &buf) && fl_scan_bind(gpu, &scan, &buf, &buf) &&
-            fl_gpu_begin_once(gpu, &cmd);
+            fl_fixture_buffer_with(gpu, sizeof data, data, "scan test in place", &buf) &&
+            fl_fixture_once_begin(gpu, &rec);
   if (ok) {
-    fl_scan_record(&scan, cmd, INPLACE_N);
-    fl_cmd_compute_barrier(cmd); /* the caller's barrier between a scan and what reads it */
-    fl_scan_record(&scan, cmd, INPLACE_N);
-    ok = fl_gpu_end_once(gpu, cmd) && fl_buffer_readback(gpu, &buf, 0, got, sizeof got) &&
+    fl_scan_record(&scan, &rec.rec, &buf, &buf, INPLACE_N);
+    fl_rec_barrier(&rec.rec); /* the caller's barrier between a scan and what reads it */
+    fl_scan_record(&scan, &rec.rec, &buf, &buf, INPLACE_N);
+    ok = fl_fixture_once_end(&rec) && fl_buffer_readback(gpu, &buf, 0, got, sizeof got) &&
          fl_buffer_readback(gpu, fl_scan_total(&scan), 0, &total, 4);
   }
   fl_buffer_destroy(gpu, &buf);
@@ -171,16 +170,15 @@ static bool check_sort(fl_gpu *gpu, fl_radix_sort *sort, uint32_t n, uint32_t ke
     ok = fl_fixture_buffer_with(gpu, (VkDeviceSize)sort->max_count * 4, NULL, "sort test keys", &in_keys) &&
          fl_fixture_buffer_with(gpu, (VkDeviceSize)sort->max_count * 4, NULL, "sort test values", &in_values) &&
          fl_buffer_upload(gpu, &in_keys, 0, keys, (VkDeviceSize)n * 4) &&
-         fl_buffer_upload(gpu, &in_values, 0, values, (VkDeviceSize)n * 4) &&
-         fl_radix_sort_bind(gpu, sort, &in_keys, &in_values);
+         fl_buffer_upload(gpu, &in_values, 0, values, (VkDeviceSize)n * 4);
   } else {
-    ok = fl_radix_sort_bind(gpu, sort, NULL, NULL) && fl_buffer_upload(gpu, &sort->keys[0], 0, keys, (VkDeviceSize)n * 4) &&
+    ok = fl_buffer_upload(gpu, &sort->keys[0], 0, keys, (VkDeviceSize)n * 4) &&
          fl_buffer_upload(gpu, &sort->values[0], 0, values, (VkDeviceSize)n * 4);
   }
-  VkCommandBuffer cmd;
-  if (ok && (ok = fl_gpu_begin_once(gpu, &cmd))) {
-    fl_radix_sort_record(sort, cmd, n, key_bits);
-    ok = fl_gpu_end_once(gpu, cmd);
+  fl_fixture_once once;
+  if (ok && (ok = fl_fixture_once_begin(gpu, &once))) {
+    fl_radix_sort_record(sort, &once.rec, external ? &in_keys : NULL, external ? &in_values : NULL, n, key_bits);
+    ok = fl_fixture_once_end(&once);
   }
   ok = ok && fl_buffer_readback(gpu, fl_radix_sort_keys(sort, key_bits), 0, got_keys, (VkDeviceSize)n * 4) &&
        fl_buffer_readback(gpu, fl_radix_sort_values(sort, key_bits), 0, got_values, (VkDeviceSize)n * 4);
@@ -241,19 +239,33 @@ typedef struct {
 } bench_result;
 
 /* Times BENCH_REPEATS command buffers of one recorded operation (after one to warm up); keeps the fastest. */
+/* What a bench records: a scan of in (in place), or a sort from keys/values by key_bits. */
+typedef struct {
+  const fl_scan *scan;
+  const fl_radix_sort *sort;
+  const fl_buffer *in, *keys, *values;
+  uint32_t key_bits;
+} bench_op;
+
+static void record_op(const bench_op *op, fl_rec *r, uint32_t count)
+{
+  if (op->scan) fl_scan_record(op->scan, r, op->in, op->in, count);
+  else fl_radix_sort_record(op->sort, r, op->keys, op->values, count, op->key_bits);
+}
+
 static bool bench_best(fl_gpu *gpu, fl_profiler *prof, const char *name, uint64_t bytes, uint32_t elements,
-                       void (*record)(const void *, VkCommandBuffer, uint32_t, uint32_t),
-                       const void *object, uint32_t arg, bench_result *out)
+                       const bench_op *op, bench_result *out)
 {
   double best = 0;
   for (int r = 0; r <= BENCH_REPEATS; r++) { /* r = 0 warms up */
-    VkCommandBuffer cmd;
-    if (!fl_gpu_begin_once(gpu, &cmd)) return false;
-    fl_profiler_reset(prof, 0, FL_QUEUE_COMPUTE, cmd);
-    int scope = fl_profiler_begin(prof, 0, FL_QUEUE_COMPUTE, cmd, name, bytes);
-    record(object, cmd, elements, arg);
-    fl_profiler_end(prof, 0, FL_QUEUE_COMPUTE, cmd, scope);
-    if (!fl_gpu_end_once(gpu, cmd)) return false;
+    fl_fixture_once once;
+    if (!fl_fixture_once_begin(gpu, &once)) return false;
+    once.rec.prof = prof;
+    fl_profiler_reset(prof, 0, FL_QUEUE_COMPUTE, once.rec.cmd);
+    fl_rec_begin(&once.rec, name, bytes);
+    record_op(op, &once.rec, elements);
+    fl_rec_end(&once.rec);
+    if (!fl_fixture_once_end(&once)) return false;
     fl_profiler_collect(prof, 0);
     const fl_profile_stat *st = fl_profiler_find(prof, name);
     if (!st || !st->count) return fl_error_set("bench %s: no timestamps", name);
@@ -265,16 +277,6 @@ static bool bench_best(fl_gpu *gpu, fl_profiler *prof, const char *name, uint64_
   fprintf(stderr, "  %-12s %9u elements  %8.2f ms  %7.1f M elements/s  %6.2f GB/s (%llu bytes)\n", name, elements,
           best, out->elements_per_s * 1e-6, out->gbps, (unsigned long long)bytes);
   return true;
-}
-
-static void record_scan(const void *object, VkCommandBuffer cmd, uint32_t count, uint32_t arg)
-{
-  fl_scan_record(object, cmd, count);
-}
-
-static void record_sort(const void *object, VkCommandBuffer cmd, uint32_t count, uint32_t key_bits)
-{
-  fl_radix_sort_record(object, cmd, count, key_bits);
 }
 
 static void bench_body(void)
@@ -292,20 +294,21 @@ static void bench_body(void)
   if (ok) fprintf(stderr, "  copy ceiling (16 MiB buffers): %.2f GB/s\n", ceiling);
   rng_state = 0xbe7c4u;
   for (uint32_t i = 0; data && i < big; i++) data[i] = rnd32() & 255u;
-  ok = ok && fl_scan_create(&gpu, big, &scan) && fl_fixture_buffer_with(&gpu, (VkDeviceSize)big * 4, data, "bench scan", &buf) &&
-       fl_scan_bind(&gpu, &scan, &buf, &buf);
+  ok = ok && fl_scan_create(&gpu, big, &scan) &&
+       fl_fixture_buffer_with(&gpu, (VkDeviceSize)big * 4, data, "bench scan", &buf);
   bench_result r;
-  ok = ok && bench_best(&gpu, &prof, "scan 1M", fl_scan_bytes(&scan, mega), mega, record_scan, &scan, 0, &r) &&
-       bench_best(&gpu, &prof, "scan 4M", fl_scan_bytes(&scan, big), big, record_scan, &scan, 0, &r);
+  bench_op scan_op = {.scan = &scan, .in = &buf};
+  ok = ok && bench_best(&gpu, &prof, "scan 1M", fl_scan_bytes(&scan, mega), mega, &scan_op, &r) &&
+       bench_best(&gpu, &prof, "scan 4M", fl_scan_bytes(&scan, big), big, &scan_op, &r);
   for (uint32_t i = 0; data && i < mega; i++) data[i] = rnd32();
   /* Caller buffers as the input, so every repeat sorts the same random keys. */
   fl_buffer keys = {0}, values = {0};
   ok = ok && fl_radix_sort_create(&gpu, mega, &sort) && fl_fixture_buffer_with(&gpu, (VkDeviceSize)mega * 4, data, "bench sort keys", &keys) &&
-       fl_fixture_buffer_with(&gpu, (VkDeviceSize)mega * 4, data, "bench sort values", &values) &&
-       fl_radix_sort_bind(&gpu, &sort, &keys, &values);
-  ok = ok &&
-       bench_best(&gpu, &prof, "sort 1M/16", fl_radix_sort_bytes(&sort, mega, 16), mega, record_sort, &sort, 16, &r) &&
-       bench_best(&gpu, &prof, "sort 1M/32", fl_radix_sort_bytes(&sort, mega, 32), mega, record_sort, &sort, 32, &r);
+       fl_fixture_buffer_with(&gpu, (VkDeviceSize)mega * 4, data, "bench sort values", &values);
+  bench_op sort16 = {.sort = &sort, .keys = &keys, .values = &values, .key_bits = 16}, sort32 = sort16;
+  sort32.key_bits = 32;
+  ok = ok && bench_best(&gpu, &prof, "sort 1M/16", fl_radix_sort_bytes(&sort, mega, 16), mega, &sort16, &r) &&
+       bench_best(&gpu, &prof, "sort 1M/32", fl_radix_sort_bytes(&sort, mega, 32), mega, &sort32, &r);
   fl_buffer_destroy(&gpu, &keys);
   fl_buffer_destroy(&gpu, &values);
   fl_radix_sort_destroy(&gpu, &sort);

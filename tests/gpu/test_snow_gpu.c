@@ -36,14 +36,18 @@ static void compare_case(fl_gpu *gpu, const char *json)
   fl_buffer collider_buffer;
   ENSURE(fl_buffer_create_with(gpu, colliders, sizeof colliders, "colliders", &collider_buffer));
   fl_snow_system s;
-  ENSURE_MSG(fl_snow_create(gpu, &scene, snow, snow_count, &collider_buffer, collider_count, &s), "%s",
-             fl_error_message());
+  fl_descriptor_cache sets;
+  ENSURE(fl_descriptor_cache_create(gpu, "test", &sets));
+  fl_material_env env = {.gpu = gpu, .sets = &sets, .scene = &scene, .colliders = &collider_buffer,
+                         .collider_count = collider_count};
+  ENSURE_MSG(fl_snow_create(&env, snow, snow_count, &s), "%s", fl_error_message());
+  fl_descriptor_cache_destroy(&sets);
   float t = 0;
   for (int f = 0; f < WARM_FRAMES; f++) {
-    VkCommandBuffer cmd;
-    ENSURE(fl_gpu_begin_once(gpu, &cmd));
-    fl_snow_record_frame(&s, cmd, scene.sim.dt, t, NULL, f % FL_GPU_FRAMES_IN_FLIGHT);
-    ENSURE(fl_gpu_end_once(gpu, cmd));
+    fl_fixture_once once;
+    ENSURE(fl_fixture_once_begin_slot(gpu, f % FL_GPU_FRAMES_IN_FLIGHT, &once));
+    fl_snow_record_frame(&s, &once.rec, scene.sim.dt, t);
+    ENSURE(fl_fixture_once_end(&once));
     fl_snow_collect(&s, f % FL_GPU_FRAMES_IN_FLIGHT);
     t += scene.sim.dt;
   }
@@ -58,10 +62,10 @@ static void compare_case(fl_gpu *gpu, const char *json)
   ENSURE(acc_cpu && acc_gpu);
   ENSURE(fl_snow_cpu_p2g(&push, s.build.materials, &cpu, acc_cpu));
   ENSURE(fl_snow_cpu_substep(&push, s.build.materials, colliders, &cpu, stats));
-  VkCommandBuffer cmd;
-  ENSURE(fl_gpu_begin_once(gpu, &cmd));
-  fl_snow_record_substep(&s, cmd, dt, t + dt, NULL, 0);
-  ENSURE(fl_gpu_end_once(gpu, cmd));
+  fl_fixture_once once;
+  ENSURE(fl_fixture_once_begin(gpu, &once));
+  fl_snow_record_substep(&s, &once.rec, dt, t + dt);
+  ENSURE(fl_fixture_once_end(&once));
   ENSURE(fl_snow_read_state(&s, &gpu_state));
   ENSURE(fl_buffer_readback(gpu, &s.acc, 0, acc_gpu, (VkDeviceSize)s.build.node_count * 32));
 

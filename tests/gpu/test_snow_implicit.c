@@ -52,8 +52,14 @@ static bool fixture_create(fl_gpu *gpu, const char *json, fixture *f)
       fl_collider_pack(&f->scene.objects[i].collider, &f->colliders[f->collider_count++]);
     if (f->scene.objects[i].type == FL_OBJECT_SNOW) f->snow[f->snow_count++] = i;
   }
-  return fl_buffer_create_with(gpu, f->colliders, sizeof f->colliders, "colliders", &f->collider_buffer) &&
-         fl_snow_create(gpu, &f->scene, f->snow, f->snow_count, &f->collider_buffer, f->collider_count, &f->s);
+  fl_descriptor_cache sets;
+  fl_material_env env = {.gpu = gpu, .sets = &sets, .scene = &f->scene, .colliders = &f->collider_buffer,
+                         .collider_count = f->collider_count};
+  bool ok = fl_descriptor_cache_create(gpu, "test", &sets) &&
+            fl_buffer_create_with(gpu, f->colliders, sizeof f->colliders, "colliders", &f->collider_buffer) &&
+            fl_snow_create(&env, f->snow, f->snow_count, &f->s);
+  fl_descriptor_cache_destroy(&sets);
+  return ok;
 }
 
 static void fixture_destroy(fl_gpu *gpu, fixture *f)
@@ -64,10 +70,10 @@ static void fixture_destroy(fl_gpu *gpu, fixture *f)
 
 static bool substep(fl_gpu *gpu, fl_snow_system *s, float dt, float t)
 {
-  VkCommandBuffer cmd;
-  if (!fl_gpu_begin_once(gpu, &cmd)) return false;
-  fl_snow_record_substep(s, cmd, dt, t, NULL, 0);
-  return fl_gpu_end_once(gpu, cmd);
+  fl_fixture_once once;
+  if (!fl_fixture_once_begin(gpu, &once)) return false;
+  fl_snow_record_substep(s, &once.rec, dt, t);
+  return fl_fixture_once_end(&once);
 }
 
 static void compare_case(fl_gpu *gpu, const char *json)
@@ -78,10 +84,10 @@ static void compare_case(fl_gpu *gpu, const char *json)
   ENSURE(s->implicit.gpu != NULL && s->build.beta > 0);
   float t = 0;
   for (int k = 0; k < WARM_FRAMES; k++) {
-    VkCommandBuffer cmd;
-    ENSURE(fl_gpu_begin_once(gpu, &cmd));
-    fl_snow_record_frame(s, cmd, f.scene.sim.dt, t, NULL, k % FL_GPU_FRAMES_IN_FLIGHT);
-    ENSURE(fl_gpu_end_once(gpu, cmd));
+    fl_fixture_once once;
+    ENSURE(fl_fixture_once_begin_slot(gpu, k % FL_GPU_FRAMES_IN_FLIGHT, &once));
+    fl_snow_record_frame(s, &once.rec, f.scene.sim.dt, t);
+    ENSURE(fl_fixture_once_end(&once));
     fl_snow_collect(s, k % FL_GPU_FRAMES_IN_FLIGHT);
     t += f.scene.sim.dt;
   }

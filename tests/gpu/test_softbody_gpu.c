@@ -103,7 +103,6 @@ static fl_sim_desc sim_desc(fl_solver solver)
 typedef struct {
   fl_gpu *gpu;
   fl_sim_desc sim;
-  fl_mesh_normals mn;
   fl_gpu_collider colliders[FL_MAX_COLLIDERS]; /* the whole uniform block, unused records zero */
   uint32_t collider_count;
   fl_buffer collider_buf;
@@ -119,7 +118,6 @@ static void rig_destroy(rig *r)
   fl_cloth_system_destroy(&r->sys);
   fl_profiler_destroy(&r->prof);
   fl_buffer_destroy(r->gpu, &r->collider_buf);
-  fl_mesh_normals_destroy(r->gpu, &r->mn);
 }
 
 /* The system for `count` built bodies over a ground plane at y = 0. */
@@ -130,10 +128,10 @@ static bool rig_create(fl_gpu *gpu, const fl_sim_desc *sim, const fl_body_build 
   r->sim = *sim;
   fl_collider_desc ground = {.shape = FL_SHAPE_PLANE, .normal = {0, 1, 0}, .offset = 0.0f, .friction = 0.5f};
   fl_collider_pack(&ground, &r->colliders[r->collider_count++]);
-  bool ok = fl_mesh_normals_create(gpu, &r->mn) && fl_profiler_create(gpu, &r->prof) &&
+  bool ok = fl_profiler_create(gpu, &r->prof) &&
             fl_buffer_create(gpu, sizeof r->colliders, FL_MEMORY_DEVICE, "test colliders", &r->collider_buf) &&
             fl_buffer_upload(gpu, &r->collider_buf, 0, r->colliders, sizeof r->colliders) &&
-            fl_cloth_system_create(gpu, &r->mn, NULL, NULL, 0, bodies, count, &r->collider_buf, &r->sys) &&
+            fl_cloth_system_create(gpu, NULL, NULL, 0, bodies, count, &r->sys) &&
             fl_cloth_cpu_create(&r->sys.build, &r->cpu);
   r->prof.enabled = false; /* scopes only label the passes */
   if (ok) r->n = r->sys.build.particle_count;
@@ -162,12 +160,16 @@ static bool rig_jitter(rig *r)
 /* `steps` substeps on both sides (the GPU's in one command buffer). */
 static bool rig_run(rig *r, int steps)
 {
-  VkCommandBuffer cmd;
-  if (!fl_gpu_begin_once(r->gpu, &cmd)) return false;
-  fl_profiler_reset(&r->prof, 0, FL_QUEUE_COMPUTE, cmd);
-  for (int s = 0; s < steps; s++)
-    fl_cloth_record_substep(&r->sys, cmd, &r->sim, r->collider_count, rig_h(r), rig_time(r, s), NULL, &r->prof, 0);
-  if (!fl_gpu_end_once(r->gpu, cmd)) return false;
+  fl_fixture_once once;
+  if (!fl_fixture_once_begin(r->gpu, &once)) return false;
+  once.rec.prof = &r->prof;
+  fl_profiler_reset(&r->prof, 0, FL_QUEUE_COMPUTE, once.rec.cmd);
+  for (int s = 0; s < steps; s++) {
+    fl_step step = {.sim = &r->sim, .colliders = &r->collider_buf, .collider_count = r->collider_count,
+                    .h = rig_h(r), .inv_h = 1.0f / rig_h(r), .t = rig_time(r, s)};
+    fl_cloth_record_substep(&r->sys, &once.rec, &step);
+  }
+  if (!fl_fixture_once_end(&once)) return false;
   fl_profiler_collect(&r->prof, 0);
   for (int s = 0; s < steps; s++)
     fl_cloth_cpu_substep(&r->cpu, &r->sim, r->colliders, r->collider_count, rig_h(r), rig_time(r, s));

@@ -100,13 +100,15 @@ static void tables_free(tables *t)
 }
 
 /* Records one build of n particles (with a profiler) and reads the three tables back. */
-static bool gpu_build(fl_gpu *gpu, const fl_spatial_hash *hash, fl_profiler *prof, uint32_t n, float cell, tables *out)
+static bool gpu_build(fl_gpu *gpu, const fl_spatial_hash *hash, const fl_buffer *positions, fl_profiler *prof,
+                      uint32_t n, float cell, tables *out)
 {
-  VkCommandBuffer cmd;
-  if (!fl_gpu_begin_once(gpu, &cmd)) return false;
-  fl_profiler_reset(prof, 0, FL_QUEUE_COMPUTE, cmd);
-  fl_spatial_hash_record(hash, cmd, n, cell, prof, 0);
-  if (!fl_gpu_end_once(gpu, cmd)) return false;
+  fl_fixture_once once;
+  if (!fl_fixture_once_begin(gpu, &once)) return false;
+  once.rec.prof = prof;
+  fl_profiler_reset(prof, 0, FL_QUEUE_COMPUTE, once.rec.cmd);
+  fl_spatial_hash_record(hash, &once.rec, positions, n, cell);
+  if (!fl_fixture_once_end(&once)) return false;
   fl_profiler_collect(prof, 0);
   VkDeviceSize table_bytes = (VkDeviceSize)hash->table_size * 4;
   return fl_buffer_readback(gpu, fl_spatial_hash_sorted_index(hash), 0, out->sorted, (VkDeviceSize)n * 4) &&
@@ -140,8 +142,7 @@ static void build_body(fl_gpu *gpu)
   tables g = {0}, c = {0};
   bool ok = fl_spatial_hash_create(gpu, N_BUILD, &hash) && fl_profiler_create(gpu, &prof) &&
             fl_buffer_create(gpu, (VkDeviceSize)N_BUILD * 16, FL_MEMORY_DEVICE, "hash test positions", &positions) &&
-            fl_buffer_upload(gpu, &positions, 0, pos, (VkDeviceSize)N_BUILD * 16) &&
-            fl_spatial_hash_bind(gpu, &hash, &positions);
+            fl_buffer_upload(gpu, &positions, 0, pos, (VkDeviceSize)N_BUILD * 16);
   uint32_t table = ok ? fl_spatial_hash_table_size(&hash) : 0, bad = 0, used = 0;
   ok = ok && tables_alloc(&g, N_BUILD, table) && tables_alloc(&c, N_BUILD, table);
   /* Two builds by the same object: the second must not see the first's entries. */
@@ -150,7 +151,7 @@ static void build_body(fl_gpu *gpu)
     float cell;
   } runs[] = {{N_BUILD, 0.25f}, {N_BUILD * 3 / 5, 0.61f}};
   for (int r = 0; ok && r < 2; r++) {
-    ok = gpu_build(gpu, &hash, &prof, runs[r].n, runs[r].cell, &g) &&
+    ok = gpu_build(gpu, &hash, &positions, &prof, runs[r].n, runs[r].cell, &g) &&
          fl_spatial_hash_cpu(pos, runs[r].n, runs[r].cell, table, c.sorted, c.start, c.end);
     if (ok) bad += compare_tables(&g, &c, runs[r].n, table, r ? "rebuild" : "build");
     for (uint32_t h = 0; ok && r == 0 && h < table; h++) used += c.start[h] != FL_HASH_EMPTY;
@@ -255,23 +256,19 @@ static long reference_pairs(const float *pos, uint32_t n, float r, uint32_t **fi
 static bool gpu_neighbour_counts(fl_gpu *gpu, const fl_spatial_hash *hash, const fl_buffer *positions, uint32_t n,
                                  float cell, float r, uint32_t *counts)
 {
-  fl_pipeline pipe = {0};
   fl_buffer out = {0};
-  VkDescriptorSet set = VK_NULL_HANDLE;
-  VkCommandBuffer cmd;
-  bool ok = fl_pipeline_compute(gpu, "common/hash_neighbours.comp", sizeof(fl_hash_push), 0, &pipe) &&
-            fl_buffer_create(gpu, (VkDeviceSize)n * 4, FL_MEMORY_DEVICE, "neighbour counts", &out);
-  fl_binding b[] = {{positions, 0, 0}, {fl_spatial_hash_sorted_index(hash), 0, 0},
-                    {fl_spatial_hash_cell_start(hash), 0, 0}, {fl_spatial_hash_cell_end(hash), 0, 0}, {&out, 0, 0}};
-  ok = ok && fl_pipeline_bind(gpu, &pipe, b, 5, &set) && fl_gpu_begin_once(gpu, &cmd);
+  fl_fixture_once once;
+  bool ok = fl_buffer_create(gpu, (VkDeviceSize)n * 4, FL_MEMORY_DEVICE, "neighbour counts", &out) &&
+            fl_fixture_once_begin(gpu, &once);
   if (ok) {
     fl_hash_push push = {.cell = {1.0f / cell, r, 0, 0}, .counts = {n, hash->table_size, 0, 0}};
-    fl_cmd_dispatch(cmd, &pipe, set, &push, n);
-    ok = fl_gpu_end_once(gpu, cmd) && fl_buffer_readback(gpu, &out, 0, counts, (VkDeviceSize)n * 4);
+    fl_rec_pass(&once.rec, &(fl_pass){.kernel = "common/hash_neighbours", FL_PUSH(push), .threads = n,
+                                      FL_BUFFERS(positions, fl_spatial_hash_sorted_index(hash),
+                                                 fl_spatial_hash_cell_start(hash), fl_spatial_hash_cell_end(hash),
+                                                 &out)});
+    ok = fl_fixture_once_end(&once) && fl_buffer_readback(gpu, &out, 0, counts, (VkDeviceSize)n * 4);
   }
-  if (set) vkFreeDescriptorSets(gpu->device, gpu->descriptor_pool, 1, &set);
   fl_buffer_destroy(gpu, &out);
-  fl_pipeline_destroy(gpu, &pipe);
   return ok;
 }
 
@@ -288,10 +285,9 @@ static void neighbours_body(fl_gpu *gpu)
   tables g = {0};
   bool ok = fl_spatial_hash_create(gpu, N_NEIGH, &hash) && fl_profiler_create(gpu, &prof) &&
             fl_buffer_create(gpu, (VkDeviceSize)N_NEIGH * 16, FL_MEMORY_DEVICE, "hash test positions", &positions) &&
-            fl_buffer_upload(gpu, &positions, 0, pos, (VkDeviceSize)N_NEIGH * 16) &&
-            fl_spatial_hash_bind(gpu, &hash, &positions);
+            fl_buffer_upload(gpu, &positions, 0, pos, (VkDeviceSize)N_NEIGH * 16);
   uint32_t table = ok ? hash.table_size : 0;
-  ok = ok && tables_alloc(&g, N_NEIGH, table) && gpu_build(gpu, &hash, &prof, N_NEIGH, CELL, &g);
+  ok = ok && tables_alloc(&g, N_NEIGH, table) && gpu_build(gpu, &hash, &positions, &prof, N_NEIGH, CELL, &g);
   /* The GLSL loop with radius = the cell size. */
   ok = ok && gpu_neighbour_counts(gpu, &hash, &positions, N_NEIGH, CELL, CELL, gpu_counts);
   fl_profiler_destroy(&prof);
@@ -389,8 +385,7 @@ static void bench_body(void)
   bool ok = pos && fl_profiler_create(&gpu, &prof) && fl_bench_copy_ceiling(&gpu, (uint64_t)n * 16, 16, &ceiling) &&
             fl_spatial_hash_create(&gpu, n, &hash) &&
             fl_buffer_create(&gpu, (VkDeviceSize)n * 16, FL_MEMORY_DEVICE, "bench positions", &positions) &&
-            fl_buffer_upload(&gpu, &positions, 0, pos, (VkDeviceSize)n * 16) &&
-            fl_spatial_hash_bind(&gpu, &hash, &positions);
+            fl_buffer_upload(&gpu, &positions, 0, pos, (VkDeviceSize)n * 16);
   if (ok) fprintf(stderr, "  copy ceiling (16 MiB buffers): %.2f GB/s\n", ceiling);
   const char *names[4] = {"hash/keys", "hash/sort", "hash/cells", "hash build"};
   double best[4] = {0, 0, 0, 0};
@@ -398,14 +393,15 @@ static void bench_body(void)
   if (ok) fl_spatial_hash_bytes(&hash, n, bytes);
   bytes[3] = bytes[0] + bytes[1] + bytes[2];
   for (int r = 0; ok && r <= BENCH_REPEATS; r++) { /* r = 0 warms up */
-    VkCommandBuffer cmd;
-    ok = fl_gpu_begin_once(&gpu, &cmd);
+    fl_fixture_once once;
+    ok = fl_fixture_once_begin(&gpu, &once);
     if (!ok) break;
-    fl_profiler_reset(&prof, 0, FL_QUEUE_COMPUTE, cmd);
-    int all = fl_profiler_begin(&prof, 0, FL_QUEUE_COMPUTE, cmd, names[3], bytes[3]);
-    fl_spatial_hash_record(&hash, cmd, n, cell, &prof, 0);
-    fl_profiler_end(&prof, 0, FL_QUEUE_COMPUTE, cmd, all);
-    ok = fl_gpu_end_once(&gpu, cmd);
+    once.rec.prof = &prof;
+    fl_profiler_reset(&prof, 0, FL_QUEUE_COMPUTE, once.rec.cmd);
+    fl_rec_begin(&once.rec, names[3], bytes[3]);
+    fl_spatial_hash_record(&hash, &once.rec, &positions, n, cell);
+    fl_rec_end(&once.rec);
+    ok = fl_fixture_once_end(&once);
     fl_profiler_collect(&prof, 0);
     for (int s = 0; ok && r > 0 && s < 4; s++) {
       const fl_profile_stat *st = fl_profiler_find(&prof, names[s]);

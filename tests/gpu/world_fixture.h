@@ -34,13 +34,20 @@ static inline bool fl_fixture_step_frames(fl_gpu *gpu, fl_world *world, fl_profi
     VkCommandBuffer cmd;
     if (!fl_gpu_begin_once(gpu, &cmd)) return false;
     fl_profiler_reset(prof, slot, FL_QUEUE_COMPUTE, cmd);
-    fl_world_record_frame(world, cmd, prof, slot, simulate);
-    if (!fl_gpu_end_once(gpu, cmd)) return false;
+    fl_rec r = fl_world_rec(world, cmd, prof, slot);
+    bool recorded = fl_world_record_frame(world, &r, simulate);
+    if (!fl_gpu_end_once(gpu, cmd) || !recorded) return false;
     fl_profiler_collect(prof, slot);
     fl_world_collect(world, slot);
     if (last_slot) *last_slot = slot;
   }
   return true;
+}
+
+/* A number the material reported for an object ("max_strain"; group NULL: top level), NaN if none. */
+static inline double fl_fixture_stat(const fl_object_stats *s, const char *group, const char *key)
+{
+  return fl_stats_value(&s->material, group, key);
 }
 
 /* Makes the world of `json`, steps `frames` frames and fills the report stats of

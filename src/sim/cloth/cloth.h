@@ -19,25 +19,17 @@
  * mesh normals computed from it (common/face_normals, vertex_normals); soft
  * bodies draw a finer surface skinned to their tets (skin.comp).
  * Kernels declare their buffers at fixed binding numbers (cloth/buffers.glsl);
- * descriptor sets are built from each kernel's reflected bindings. */
+ * each pass hands fl_rec_pass the table of the system's buffers by number. */
 #pragma once
-#include "gpu/gpu.h"
-#include "gpu/profiler.h"
+#include "gpu/rec.h"
 #include "sim/cloth/cloth_build.h"
 #include "sim/common/gpu_mesh.h"
-#include "sim/common/pick.h"
 #include "sim/common/spatial_hash.h"
+#include "sim/step.h"
 
-typedef struct {
-  fl_pipeline predict, distance_gs, bend_gs, distance_lambda, bend_lambda, distance_gather, bend_gather, add_delta,
-      wind_faces, wind_gather, contacts, velocity, edge_damping, self_collide, tet_gs, tet_lambda, tet_gather,
-      body_volume, skin;
-} fl_cloth_pipelines;
-
-/* One constraint family's GPU buffers and descriptor sets. */
+/* One constraint family's GPU buffers. */
 typedef struct {
   fl_buffer constraints, lambda, dlambda, first, items;
-  VkDescriptorSet gs_set, lambda_set, gather_set;
 } fl_cloth_family;
 
 /* A soft body's drawn surface: skinning records and one skinned mesh per frame slot. */
@@ -45,24 +37,18 @@ typedef struct {
   uint32_t object;               /* the system object it draws */
   fl_buffer skin;                /* fl_gpu_skin per vertex (global particle indices) */
   fl_gpu_mesh mesh[FL_GPU_FRAMES_IN_FLIGHT];
-  VkDescriptorSet set[FL_GPU_FRAMES_IN_FLIGHT];
 } fl_cloth_skin;
 
 typedef struct {
   fl_gpu *gpu;
   fl_cloth_build build;          /* the CPU arrays (kept for stats: rest lengths, grids) */
-  fl_cloth_pipelines pipes;
   fl_buffer pos, prev, vel, accel, delta, object_of, objects;
   fl_buffer triangles, tri_object, face_force, tri_first, tri_items, face_normals;
   fl_cloth_family distance, bend, tet;
   fl_buffer contact, bodies, body_state, scratch; /* contact flags; closed bodies (softbody_spec.h) */
-  VkDescriptorSet body_set;
   fl_cloth_skin skins[FL_SCENE_MAX_OBJECTS];
   uint32_t skin_count;
   fl_buffer snapshot[FL_GPU_FRAMES_IN_FLIGHT], normals[FL_GPU_FRAMES_IN_FLIGHT];
-  fl_mesh_normals_binding normals_binding[FL_GPU_FRAMES_IN_FLIGHT];
-  VkDescriptorSet predict_set, add_pos_set, add_vel_set, wind_faces_set, wind_gather_set, contacts_set,
-      velocity_set, edge_damping_set, self_collide_set;
   uint32_t object_first_triangle[FL_SCENE_MAX_OBJECTS], object_triangles[FL_SCENE_MAX_OBJECTS]; /* per object */
   fl_spatial_hash hash;           /* particle collisions: built over every particle */
   bool any_wind, any_edge_damping, any_self_collision;
@@ -71,23 +57,16 @@ typedef struct {
 } fl_cloth_system;
 
 /* Builds the GPU system for `count` cloth objects (names for error messages)
- * and `body_count` soft bodies and balloons (objects count.. after them);
- * `colliders` is the world's collider uniform buffer. */
-bool fl_cloth_system_create(fl_gpu *gpu, const fl_mesh_normals *mn, const fl_cloth_desc *descs,
-                            const char (*names)[FL_SCENE_NAME_MAX], uint32_t count, const fl_body_build *bodies,
-                            uint32_t body_count, const fl_buffer *colliders, fl_cloth_system *out);
+ * and `body_count` soft bodies and balloons (objects count.. after them). */
+bool fl_cloth_system_create(fl_gpu *gpu, const fl_cloth_desc *descs, const char (*names)[FL_SCENE_NAME_MAX],
+                            uint32_t count, const fl_body_build *bodies, uint32_t body_count, fl_cloth_system *out);
 /* Reads every body's state (FL_BODY_STATE_VEC4S vec4s each; body_count of them). Waits for the GPU. */
 bool fl_cloth_read_body_state(fl_cloth_system *s, float (*state)[4]);
 void fl_cloth_system_destroy(fl_cloth_system *s);
-/* Records one substep of length h ending at time t. When `picker` holds a
- * cloth particle (its last target is the cloth), the drag constraint runs
- * after the constraint iterations. */
-void fl_cloth_record_substep(fl_cloth_system *s, VkCommandBuffer cmd, const fl_sim_desc *sim,
-                             uint32_t collider_count, float h, float t, const fl_picker *picker, fl_profiler *prof,
-                             uint32_t slot);
-/* Copies positions into the slot's snapshot and computes its normals. */
-void fl_cloth_record_publish(fl_cloth_system *s, const fl_mesh_normals *mn, VkCommandBuffer cmd, fl_profiler *prof,
-                             uint32_t slot);
+/* Records one substep. When the step's picker holds one of the system's
+ * particles, the drag constraint runs after the constraint iterations. */
+void fl_cloth_record_substep(fl_cloth_system *s, fl_rec *r, const fl_step *step);
+/* Copies positions into the rec's slot's snapshot and computes its normals. */
+void fl_cloth_record_publish(fl_cloth_system *s, fl_rec *r);
 /* The push constants every cloth kernel gets for a substep. */
-void fl_cloth_push_fill(const fl_cloth_system *s, const fl_sim_desc *sim, uint32_t collider_count, float h, float t,
-                        fl_cloth_push *out);
+void fl_cloth_push_fill(const fl_cloth_system *s, const fl_step *step, fl_cloth_push *out);

@@ -11,12 +11,8 @@ bool fl_picker_create(fl_gpu *gpu, fl_picker *p)
   memset(p, 0, sizeof *p);
   p->gpu = gpu;
   p->drag_compliance = 1e-6f;
-  VkDeviceSize align = gpu->props.limits.minStorageBufferOffsetAlignment;
-  p->result_stride = (uint32_t)((8 + align - 1) / align * align);
-  VkDeviceSize bytes = (VkDeviceSize)p->result_stride * FL_PICK_MAX_TARGETS;
-  bool ok = fl_pipeline_compute(gpu, "common/pick.comp", sizeof(fl_pick_push), 0, &p->pick) &&
-            fl_pipeline_compute(gpu, "common/drag.comp", sizeof(fl_pick_push), 0, &p->drag) &&
-            fl_buffer_create(gpu, bytes, FL_MEMORY_DEVICE, "pick result", &p->result);
+  VkDeviceSize bytes = 8 * FL_PICK_MAX_TARGETS;
+  bool ok = fl_buffer_create(gpu, bytes, FL_MEMORY_DEVICE, "pick result", &p->result);
   for (uint32_t s = 0; s < FL_GPU_FRAMES_IN_FLIGHT && ok; s++)
     ok = fl_buffer_create(gpu, bytes, FL_MEMORY_READBACK, "pick readback", &p->readback[s]);
   if (!ok) fl_picker_destroy(p);
@@ -26,29 +22,18 @@ bool fl_picker_create(fl_gpu *gpu, fl_picker *p)
 void fl_picker_destroy(fl_picker *p)
 {
   if (!p->gpu) return;
-  for (uint32_t t = 0; t < p->target_count; t++) {
-    if (p->pick_sets[t]) vkFreeDescriptorSets(p->gpu->device, p->gpu->descriptor_pool, 1, &p->pick_sets[t]);
-    if (p->drag_sets[t]) vkFreeDescriptorSets(p->gpu->device, p->gpu->descriptor_pool, 1, &p->drag_sets[t]);
-  }
   fl_buffer_destroy(p->gpu, &p->result);
   for (uint32_t s = 0; s < FL_GPU_FRAMES_IN_FLIGHT; s++) fl_buffer_destroy(p->gpu, &p->readback[s]);
-  fl_pipeline_destroy(p->gpu, &p->pick);
-  fl_pipeline_destroy(p->gpu, &p->drag);
   memset(p, 0, sizeof *p);
 }
 
-int fl_picker_add_target(fl_picker *p, const fl_buffer *positions, uint32_t first, uint32_t count)
+bool fl_picker_add_target(fl_picker *p, const fl_buffer *positions, uint32_t first, uint32_t count)
 {
-  if (p->target_count == FL_PICK_MAX_TARGETS) return -1;
-  uint32_t t = p->target_count;
-  fl_binding pick_b[] = {{positions, 0, 0}, {&p->result, (VkDeviceSize)p->result_stride * t, 8}};
-  fl_binding drag_b[] = {{positions, 0, 0}};
-  if (!fl_pipeline_bind(p->gpu, &p->pick, pick_b, 2, &p->pick_sets[t]) ||
-      !fl_pipeline_bind(p->gpu, &p->drag, drag_b, 1, &p->drag_sets[t]))
-    return -1;
-  p->targets[t] = (fl_pick_target){positions, first, count};
-  p->target_count++;
-  return (int)t;
+  if (p->target_count == FL_PICK_MAX_TARGETS)
+    return fl_error_set("more than %d objects made of particles: the mouse can grab at most %d", FL_PICK_MAX_TARGETS,
+                        FL_PICK_MAX_TARGETS);
+  p->targets[p->target_count++] = (fl_pick_target){positions, first, count};
+  return true;
 }
 
 void fl_picker_request(fl_picker *p, const float origin[3], const float direction[3], float radius)
@@ -59,25 +44,26 @@ void fl_picker_request(fl_picker *p, const float origin[3], const float directio
   p->request_pending = true;
 }
 
-void fl_picker_record(fl_picker *p, VkCommandBuffer cmd, uint32_t slot)
+void fl_picker_record(fl_picker *p, fl_rec *r)
 {
   if (!p->request_pending || !p->target_count) return;
   p->request_pending = false;
-  vkCmdFillBuffer(cmd, p->result.buffer, 0, VK_WHOLE_SIZE, 0xFFFFFFFFu);
-  fl_cmd_compute_barrier(cmd);
+  vkCmdFillBuffer(r->cmd, p->result.buffer, 0, VK_WHOLE_SIZE, 0xFFFFFFFFu);
+  fl_rec_barrier(r);
   for (uint32_t pass = 0; pass < 2; pass++) {
     for (uint32_t t = 0; t < p->target_count; t++) {
       fl_pick_push push = {.origin = {p->ray_origin[0], p->ray_origin[1], p->ray_origin[2], p->radius},
                            .direction = {p->ray_direction[0], p->ray_direction[1], p->ray_direction[2], 0},
-                           .counts = {p->targets[t].count, pass, p->targets[t].first, 0}};
-      fl_cmd_dispatch(cmd, &p->pick, p->pick_sets[t], &push, p->targets[t].count);
+                           .counts = {p->targets[t].count, pass, p->targets[t].first, t}};
+      fl_rec_pass(r, &(fl_pass){.kernel = "common/pick", FL_PUSH(push), .threads = p->targets[t].count,
+                                .no_barrier = true, FL_BUFFERS(p->targets[t].positions, &p->result)});
     }
-    fl_cmd_compute_barrier(cmd);
+    fl_rec_barrier(r);
   }
   VkBufferCopy region = {0, 0, p->result.size};
-  vkCmdCopyBuffer(cmd, p->result.buffer, p->readback[slot].buffer, 1, &region);
-  fl_cmd_transfer_to_host_barrier(cmd);
-  p->slot_pending[slot] = true;
+  vkCmdCopyBuffer(r->cmd, p->result.buffer, p->readback[r->slot].buffer, 1, &region);
+  fl_cmd_transfer_to_host_barrier(r->cmd);
+  p->slot_pending[r->slot] = true;
 }
 
 bool fl_picker_collect(fl_picker *p, uint32_t slot)
@@ -87,7 +73,7 @@ bool fl_picker_collect(fl_picker *p, uint32_t slot)
   float best = 0;
   bool found = false;
   for (uint32_t t = 0; t < p->target_count; t++) {
-    const uint32_t *r = (const uint32_t *)((const char *)p->readback[slot].mapped + (size_t)p->result_stride * t);
+    const uint32_t *r = (const uint32_t *)p->readback[slot].mapped + 2 * t;
     if (r[0] == 0xFFFFFFFFu || r[1] == 0xFFFFFFFFu) continue;
     float d;
     memcpy(&d, &r[0], sizeof d);
@@ -106,15 +92,19 @@ bool fl_picker_collect(fl_picker *p, uint32_t slot)
   return found;
 }
 
-void fl_picker_record_drag(const fl_picker *p, VkCommandBuffer cmd, float h)
+bool fl_picker_holds(const fl_picker *p, const fl_buffer *positions)
+{
+  return p->held && p->targets[p->held_target].positions == positions;
+}
+
+void fl_picker_record_drag(const fl_picker *p, fl_rec *r, float h)
 {
   if (!p->held) return;
   const fl_pick_target *t = &p->targets[p->held_target];
   fl_pick_push push = {.origin = {0, 0, 0, h},
                        .direction = {p->drag_target[0], p->drag_target[1], p->drag_target[2], p->drag_compliance},
                        .counts = {t->count, p->held_index, t->first, 0}};
-  fl_cmd_dispatch(cmd, &p->drag, p->drag_sets[p->held_target], &push, 1);
-  fl_cmd_compute_barrier(cmd);
+  fl_rec_pass(r, &(fl_pass){.kernel = "common/drag", FL_PUSH(push), .threads = 1, FL_BUFFERS(t->positions)});
 }
 
 void fl_picker_release(fl_picker *p) { p->held = false; }

@@ -11,24 +11,8 @@ _Static_assert(FL_SORT_DIGITS == 1 << FL_SORT_RADIX_BITS, "FL_SORT_DIGITS is 2^F
 _Static_assert(FL_SORT_DIGITS == 16, "sort_scatter.comp packs exactly 16 digit counters");
 _Static_assert(FL_SORT_WORKGROUP * FL_SORT_ITEMS <= 65535, "a tile's counts must fit 16 bits");
 
-/* Makes the histogram and scatter sets of one ping-pong direction. */
-static bool bind_pass(fl_gpu *gpu, fl_radix_sort *s, uint32_t i, const fl_buffer *keys_in,
-                      const fl_buffer *values_in, uint32_t dst)
-{
-  fl_binding hist_b[] = {{keys_in, 0, 0}, {&s->hist, 0, 0}};
-  fl_binding scatter_b[] = {{keys_in, 0, 0}, {values_in, 0, 0}, {&s->hist, 0, 0}, {&s->keys[dst], 0, 0},
-                            {&s->values[dst], 0, 0}};
-  return fl_pipeline_bind(gpu, &s->histogram, hist_b, 2, &s->hist_set[i]) &&
-         fl_pipeline_bind(gpu, &s->scatter, scatter_b, 5, &s->scatter_set[i]);
-}
-
-/* Frees the descriptor sets of direction i. */
-static void free_pass(fl_gpu *gpu, fl_radix_sort *s, uint32_t i)
-{
-  if (s->hist_set[i]) vkFreeDescriptorSets(gpu->device, gpu->descriptor_pool, 1, &s->hist_set[i]);
-  if (s->scatter_set[i]) vkFreeDescriptorSets(gpu->device, gpu->descriptor_pool, 1, &s->scatter_set[i]);
-  s->hist_set[i] = s->scatter_set[i] = VK_NULL_HANDLE;
-}
+#define HISTOGRAM_KERNEL "common/sort_histogram"
+#define SCATTER_KERNEL "common/sort_scatter"
 
 bool fl_radix_sort_create(fl_gpu *gpu, uint32_t max_count, fl_radix_sort *out)
 {
@@ -39,15 +23,15 @@ bool fl_radix_sort_create(fl_gpu *gpu, uint32_t max_count, fl_radix_sort *out)
     return fl_error_set("radix sort: %u pairs need %llu-byte key buffers, over maxStorageBufferRange of %u bytes",
                         max_count, (unsigned long long)bytes, gpu->props.limits.maxStorageBufferRange);
   out->max_count = max_count;
-  bool ok = fl_pipeline_compute(gpu, "common/sort_histogram.comp", sizeof(fl_sort_push), FL_SORT_WORKGROUP,
-                                &out->histogram) &&
-            fl_pipeline_compute(gpu, "common/sort_scatter.comp", sizeof(fl_sort_push), FL_SORT_WORKGROUP,
-                                &out->scatter);
-  if (ok && out->histogram.workgroup_size != out->scatter.workgroup_size)
-    ok = fl_error_set("radix sort: the two kernels got workgroup sizes %u and %u", out->histogram.workgroup_size,
-                      out->scatter.workgroup_size);
+  const fl_pipeline *histogram = fl_kernel(gpu, HISTOGRAM_KERNEL, sizeof(fl_sort_push), FL_SORT_WORKGROUP);
+  const fl_pipeline *scatter = fl_kernel(gpu, SCATTER_KERNEL, sizeof(fl_sort_push), FL_SORT_WORKGROUP);
+  bool ok = histogram && scatter;
+  if (ok && histogram->workgroup_size != scatter->workgroup_size)
+    ok = fl_error_set("radix sort: the two kernels got workgroup sizes %u and %u", histogram->workgroup_size,
+                      scatter->workgroup_size);
   if (ok) {
-    out->tile = out->scatter.workgroup_size * FL_SORT_ITEMS;
+    out->workgroup = scatter->workgroup_size;
+    out->tile = out->workgroup * FL_SORT_ITEMS;
     out->max_tiles = (max_count - 1) / out->tile + 1;
   }
   for (int i = 0; ok && i < 2; i++) {
@@ -59,10 +43,7 @@ bool fl_radix_sort_create(fl_gpu *gpu, uint32_t max_count, fl_radix_sort *out)
   }
   uint32_t hist_count = ok ? out->max_tiles * FL_SORT_DIGITS : 0;
   ok = ok && fl_buffer_create(gpu, (VkDeviceSize)hist_count * 4, FL_MEMORY_DEVICE, "radix sort histogram", &out->hist) &&
-       fl_scan_create(gpu, hist_count, &out->scan) && fl_scan_bind(gpu, &out->scan, &out->hist, &out->hist) &&
-       bind_pass(gpu, out, 0, &out->keys[0], &out->values[0], 1) &&
-       bind_pass(gpu, out, 1, &out->keys[1], &out->values[1], 0) &&
-       bind_pass(gpu, out, 2, &out->keys[0], &out->values[0], 1);
+       fl_scan_create(gpu, hist_count, &out->scan);
   if (!ok) {
     fl_error_wrap("radix sort of %u pairs", max_count);
     fl_radix_sort_destroy(gpu, out);
@@ -72,39 +53,26 @@ bool fl_radix_sort_create(fl_gpu *gpu, uint32_t max_count, fl_radix_sort *out)
 
 void fl_radix_sort_destroy(fl_gpu *gpu, fl_radix_sort *sort)
 {
-  if (gpu->device)
-    for (uint32_t i = 0; i < 3; i++) free_pass(gpu, sort, i);
   fl_scan_destroy(gpu, &sort->scan);
   for (int i = 0; i < 2; i++) {
     fl_buffer_destroy(gpu, &sort->keys[i]);
     fl_buffer_destroy(gpu, &sort->values[i]);
   }
   fl_buffer_destroy(gpu, &sort->hist);
-  fl_pipeline_destroy(gpu, &sort->histogram);
-  fl_pipeline_destroy(gpu, &sort->scatter);
   memset(sort, 0, sizeof *sort);
 }
 
-bool fl_radix_sort_bind(fl_gpu *gpu, fl_radix_sort *sort, const fl_buffer *keys_in, const fl_buffer *values_in)
+/* Checks the caller's input buffers (see fl_radix_sort_record). */
+static bool check_input(const fl_radix_sort *sort, const fl_buffer *keys_in, const fl_buffer *values_in)
 {
-  if (!keys_in != !values_in) return fl_error_set("radix sort: bind needs both input buffers or neither");
-  if (!keys_in) {
-    keys_in = &sort->keys[0];
-    values_in = &sort->values[0];
-  }
   VkDeviceSize need = (VkDeviceSize)sort->max_count * 4;
-  if (!keys_in->buffer || !values_in->buffer) return fl_error_set("radix sort: bind: an input buffer is missing");
+  if (!keys_in->buffer || !values_in->buffer) return fl_error_set("radix sort: an input buffer is missing");
   if (keys_in->buffer == sort->keys[1].buffer || values_in->buffer == sort->values[1].buffer)
-    return fl_error_set("radix sort: bind: the input cannot be keys[1] or values[1], which the first pass writes");
+    return fl_error_set("radix sort: the input cannot be keys[1] or values[1], which the first pass writes");
   if (keys_in->size < need || values_in->size < need)
     return fl_error_set("radix sort: inputs of %llu and %llu bytes cannot hold max_count = %u uints (%llu bytes)",
                         (unsigned long long)keys_in->size, (unsigned long long)values_in->size, sort->max_count,
                         (unsigned long long)need);
-  free_pass(gpu, sort, 0);
-  if (!bind_pass(gpu, sort, 0, keys_in, values_in, 1)) {
-    free_pass(gpu, sort, 0);
-    return fl_error_wrap("radix sort: bind");
-  }
   return true;
 }
 
@@ -115,22 +83,37 @@ uint32_t fl_radix_sort_passes(uint32_t key_bits)
   return (key_bits + FL_SORT_RADIX_BITS - 1) / FL_SORT_RADIX_BITS;
 }
 
-void fl_radix_sort_record(const fl_radix_sort *sort, VkCommandBuffer cmd, uint32_t count, uint32_t key_bits)
+void fl_radix_sort_record(const fl_radix_sort *sort, fl_rec *r, const fl_buffer *keys_in, const fl_buffer *values_in,
+                          uint32_t count, uint32_t key_bits)
 {
+  if (!keys_in != !values_in) {
+    r->failed = !fl_error_set("radix sort: give both input buffers or neither");
+    return;
+  }
+  if (!keys_in) {
+    keys_in = &sort->keys[0];
+    values_in = &sort->values[0];
+  } else if (!check_input(sort, keys_in, values_in)) {
+    r->failed = true;
+    return;
+  }
   if (count > sort->max_count) count = sort->max_count;
   if (count == 0) return;
   uint32_t passes = fl_radix_sort_passes(key_bits);
   uint32_t tiles = (count - 1) / sort->tile + 1;
-  uint32_t threads = tiles * sort->scatter.workgroup_size;
+  uint32_t threads = tiles * sort->workgroup;
   for (uint32_t p = 0; p < passes; p++) {
-    uint32_t set = p == 0 ? 0 : p % 2 == 1 ? 1 : 2;
+    /* pass p reads [p % 2] (the caller's input first) and writes [(p + 1) % 2] */
+    const fl_buffer *keys = p == 0 ? keys_in : &sort->keys[p % 2], *values = p == 0 ? values_in : &sort->values[p % 2];
+    uint32_t dst = (p + 1) % 2;
     fl_sort_push push = {.counts = {count, tiles, p * FL_SORT_RADIX_BITS, 0}};
-    fl_cmd_dispatch(cmd, &sort->histogram, sort->hist_set[set], &push, threads);
-    fl_cmd_compute_barrier(cmd);
-    fl_scan_record(&sort->scan, cmd, tiles * FL_SORT_DIGITS);
-    fl_cmd_compute_barrier(cmd);
-    fl_cmd_dispatch(cmd, &sort->scatter, sort->scatter_set[set], &push, threads);
-    if (p + 1 < passes) fl_cmd_compute_barrier(cmd);
+    fl_rec_pass(r, &(fl_pass){.kernel = HISTOGRAM_KERNEL, .workgroup = FL_SORT_WORKGROUP, FL_PUSH(push),
+                              .threads = threads, FL_BUFFERS(keys, &sort->hist)});
+    fl_scan_record(&sort->scan, r, &sort->hist, &sort->hist, tiles * FL_SORT_DIGITS);
+    fl_rec_barrier(r);
+    fl_rec_pass(r, &(fl_pass){.kernel = SCATTER_KERNEL, .workgroup = FL_SORT_WORKGROUP, FL_PUSH(push),
+                              .threads = threads, .no_barrier = p + 1 == passes,
+                              FL_BUFFERS(keys, values, &sort->hist, &sort->keys[dst], &sort->values[dst])});
   }
 }
 

@@ -12,38 +12,34 @@
  * Passes ping-pong between keys[0]/values[0] and keys[1]/values[1]: pass p
  * writes keys[(p + 1) % 2], so the result is in keys[passes % 2]
  * (fl_radix_sort_keys / _values say which). The input is keys[0]/values[0]
- * unless fl_radix_sort_bind names other buffers, which are then only read.
+ * unless fl_radix_sort_record names other buffers, which are then only read.
  *
- * Descriptor sets are made at creation and bind, so recording allocates
- * nothing. fl_radix_sort_record inserts the barriers between its passes; the
- * caller puts one before (input written) and one after (result read). */
+ * fl_radix_sort_record inserts the barriers between its passes; the caller
+ * puts one before (input written) and one after (result read). */
 #pragma once
-#include "gpu/gpu.h"
+#include "gpu/rec.h"
 #include "sim/common/scan.h"
 #include "sort_shared.h"
 
 typedef struct {
-  fl_pipeline histogram, scatter;   /* common/sort_histogram.comp, common/sort_scatter.comp */
   fl_scan scan;                     /* scans `hist` in place */
   uint32_t max_count;
+  uint32_t workgroup;               /* the kernels' workgroup size */
   uint32_t tile;                    /* elements per workgroup: workgroup size x FL_SORT_ITEMS */
   uint32_t max_tiles;
   fl_buffer keys[2], values[2];     /* ping-pong; [0] is the default input */
   fl_buffer hist;                   /* FL_SORT_DIGITS x tiles counts, then their scan */
-  /* [0]: input -> [1]; [1]: keys[1] -> keys[0]; [2]: keys[0] -> keys[1] */
-  VkDescriptorSet hist_set[3], scatter_set[3];
 } fl_radix_sort;
 
-/* Creates the pipelines and buffers for up to max_count (>= 1) pairs; the input is keys[0]/values[0]. */
+/* Creates the buffers for up to max_count (>= 1) pairs. */
 bool fl_radix_sort_create(fl_gpu *gpu, uint32_t max_count, fl_radix_sort *out);
 /* Frees everything; accepts a zeroed sort. */
 void fl_radix_sort_destroy(fl_gpu *gpu, fl_radix_sort *sort);
-/* Sorts from the caller's buffers (each holding max_count uints, neither
- * keys[1] nor values[1]) from now on; NULL, NULL goes back to keys[0]/values[0]. */
-bool fl_radix_sort_bind(fl_gpu *gpu, fl_radix_sort *sort, const fl_buffer *keys_in, const fl_buffer *values_in);
 /* Records the sort of the first `count` pairs (clamped to max_count) by their
- * low key_bits bits (1..32; clamped). */
-void fl_radix_sort_record(const fl_radix_sort *sort, VkCommandBuffer cmd, uint32_t count, uint32_t key_bits);
+ * low key_bits bits (1..32; clamped), from keys_in/values_in (each holding
+ * max_count uints, neither keys[1] nor values[1]; NULL, NULL: keys[0]/values[0]). */
+void fl_radix_sort_record(const fl_radix_sort *sort, fl_rec *r, const fl_buffer *keys_in, const fl_buffer *values_in,
+                          uint32_t count, uint32_t key_bits);
 /* Passes a sort by key_bits bits takes: ceil(key_bits / FL_SORT_RADIX_BITS), at least 1. */
 uint32_t fl_radix_sort_passes(uint32_t key_bits);
 /* The buffer that holds the sorted keys after a sort by key_bits bits. */

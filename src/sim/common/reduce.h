@@ -6,9 +6,9 @@
  * (results[slot]) or copied out by the caller.
  *
  * Usage: create once with the largest count and the number of slots; bind
- * each reduction the loop needs once ("dot(r, r) into slot 1"), which makes
- * its descriptor set; then record bindings as often as wanted (every CG
- * iteration): recording allocates nothing and reads nothing back.
+ * each reduction the loop needs once ("dot(r, r) into slot 1": a checked
+ * description of its inputs and slot); then record bindings as often as
+ * wanted (every CG iteration): recording reads nothing back.
  *
  * Algorithm: a multi-level tree reduction. A block is workgroup_size x
  * FL_REDUCE_ITEMS elements (16384). Level 0 (common/reduce_sum.comp or
@@ -36,46 +36,43 @@
  * between two records, even into different slots: every record writes the
  * shared scratch and results buffers (results of other slots are kept). */
 #pragma once
-#include "gpu/gpu.h"
+#include "gpu/rec.h"
 
 #define FL_REDUCE_WORKGROUP 256 /* requested workgroup size: the kernels' shared arrays are sized for it */
 #define FL_REDUCE_ITEMS 64      /* elements per invocation (the kernels' FL_REDUCE_ITEMS) */
 #define FL_REDUCE_MAX_LEVELS 4  /* blocks of at least 128 x 64 elements: 2^32 takes 3 */
 
 typedef struct {
-  fl_pipeline sum, dot;           /* common/reduce_sum.comp, common/reduce_dot.comp */
   uint32_t max_count, result_slots;
+  uint32_t workgroup;             /* the kernels' workgroup size */
   uint32_t block;                 /* elements per workgroup: workgroup size x FL_REDUCE_ITEMS */
   uint32_t level_count;           /* levels max_count needs; 1 = a single block */
   uint32_t level_offset[FL_REDUCE_MAX_LEVELS]; /* [k >= 1]: level k's first float in a slot's partials */
   uint32_t slot_stride;           /* partials floats per slot */
   fl_buffer partials;             /* scratch: slot_stride floats per slot */
   fl_buffer results;              /* result_slots floats (at least 16 bytes allocated) */
-  VkDescriptorSet level_set;      /* reduce_sum over the partials, for every level above 0 */
 } fl_reduce;
 
-/* One bound reduction: its input(s), its slot, its level-0 descriptor set. */
+/* One bound reduction: its input(s) and its slot. */
 typedef struct {
-  VkDescriptorSet set;
+  const fl_buffer *a, *b;         /* sum: a; dot: a . b */
   uint32_t slot;
   uint32_t capacity;              /* elements the bound input holds */
   bool dot;                       /* dot product of two vec4 arrays, else sum of floats */
 } fl_reduce_binding;
 
-/* Creates the pipelines, scratch and results: up to max_count elements, result_slots slots (each >= 1). */
+/* Creates the scratch and results: up to max_count elements, result_slots slots (each >= 1). */
 bool fl_reduce_create(fl_gpu *gpu, uint32_t max_count, uint32_t result_slots, fl_reduce *out);
-/* Frees everything but the bindings' sets (fl_reduce_unbind them first); accepts a zeroed reduce. */
+/* Frees everything; accepts a zeroed reduce. */
 void fl_reduce_destroy(fl_gpu *gpu, fl_reduce *r);
-/* Binds the sum of the floats of `in` into `slot`. `out` is zeroed or an earlier binding (its set is freed). */
-bool fl_reduce_bind_sum(fl_gpu *gpu, fl_reduce *r, const fl_buffer *in, uint32_t slot, fl_reduce_binding *out);
-/* Binds sum_i a[i].xyz . b[i].xyz (vec4 arrays; a may be b) into `slot`; `out` as for fl_reduce_bind_sum. */
-bool fl_reduce_bind_dot(fl_gpu *gpu, fl_reduce *r, const fl_buffer *a, const fl_buffer *b, uint32_t slot,
+/* Binds the sum of the floats of `in` into `slot`. */
+bool fl_reduce_bind_sum(const fl_reduce *r, const fl_buffer *in, uint32_t slot, fl_reduce_binding *out);
+/* Binds sum_i a[i].xyz . b[i].xyz (vec4 arrays; a may be b) into `slot`. */
+bool fl_reduce_bind_dot(const fl_reduce *r, const fl_buffer *a, const fl_buffer *b, uint32_t slot,
                         fl_reduce_binding *out);
-/* Frees a binding's descriptor set and zeroes it; accepts a zeroed binding. */
-void fl_reduce_unbind(fl_gpu *gpu, fl_reduce_binding *binding);
 /* Records the reduction of the first `count` elements (clamped to max_count and the bound
  * input) into results[slot]; count 0 writes 0 (a transfer fill). */
-void fl_reduce_record(const fl_reduce *r, const fl_reduce_binding *binding, VkCommandBuffer cmd, uint32_t count);
+void fl_reduce_record(const fl_reduce *r, const fl_reduce_binding *binding, fl_rec *rec, uint32_t count);
 /* The results buffer: one float per slot, results[slot]. */
 const fl_buffer *fl_reduce_results(const fl_reduce *r);
 /* Bytes a record of `count` elements moves (input: 4 B a float, 32 B a vec4 pair; partials; result), for GB/s. */

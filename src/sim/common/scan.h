@@ -13,36 +13,32 @@
  * move about 12 bytes per element.
  *
  * In place is allowed: `in` and `out` may be the same buffer. The input is
- * otherwise only read. Descriptor sets are made by fl_scan_bind, so recording
- * allocates nothing and can be done every frame. fl_scan_record inserts the
+ * otherwise only read. fl_scan_record names both at the call; it inserts the
  * barriers between its own passes; the caller puts one before (input written)
  * and one after (output or total read). */
 #pragma once
-#include "gpu/gpu.h"
+#include "gpu/rec.h"
 #include "scan_shared.h"
 
 #define FL_SCAN_MAX_LEVELS 4 /* blocks of at least 128 x 16 elements: enough for 2^32 */
 
 typedef struct {
-  fl_pipeline reduce, scan;             /* common/scan_reduce.comp, common/scan_block.comp */
   uint32_t max_count;
+  uint32_t workgroup;                   /* the kernels' workgroup size */
   uint32_t block;                       /* elements per workgroup: workgroup size x FL_SCAN_ITEMS */
   uint32_t level_count;                 /* levels max_count needs; 1 = a single block */
   fl_buffer sums[FL_SCAN_MAX_LEVELS];   /* sums[k]: level k+1, the block sums of level k */
   fl_buffer total;                      /* one uint (16 bytes allocated): the sum of the input */
-  VkDescriptorSet reduce_set[FL_SCAN_MAX_LEVELS], scan_set[FL_SCAN_MAX_LEVELS];
 } fl_scan;
 
-/* Creates the pipelines and the block-sum buffers for up to max_count elements (>= 1). */
+/* Creates the block-sum buffers for up to max_count elements (>= 1). */
 bool fl_scan_create(fl_gpu *gpu, uint32_t max_count, fl_scan *out);
 /* Frees everything; accepts a zeroed scan. */
 void fl_scan_destroy(fl_gpu *gpu, fl_scan *scan);
-/* Makes the descriptor sets for scanning `in` into `out` (may be the same
- * buffer; each must hold max_count uints). Rebinding replaces the old sets. */
-bool fl_scan_bind(fl_gpu *gpu, fl_scan *scan, const fl_buffer *in, const fl_buffer *out);
-/* Records the scan of the first `count` elements (clamped to max_count); out
- * beyond count is not written. count 0 only zeroes the total. */
-void fl_scan_record(const fl_scan *scan, VkCommandBuffer cmd, uint32_t count);
+/* Records the scan of the first `count` elements of `in` (clamped to
+ * max_count) into `out` (may be `in`; each must hold max_count uints, else the
+ * rec fails); out beyond count is not written. count 0 only zeroes the total. */
+void fl_scan_record(const fl_scan *scan, fl_rec *r, const fl_buffer *in, const fl_buffer *out, uint32_t count);
 /* The one-uint buffer that holds the sum of the last recorded scan's input. */
 const fl_buffer *fl_scan_total(const fl_scan *scan);
 /* Bytes a scan of `count` elements must move (every level's reads and writes), for GB/s. */

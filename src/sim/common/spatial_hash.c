@@ -30,14 +30,9 @@ bool fl_spatial_hash_create(fl_gpu *gpu, uint32_t max_particles, fl_spatial_hash
   out->max_particles = max_particles;
   out->table_size = table;
   while ((1u << out->key_bits) < table) out->key_bits++;
-  bool ok = fl_pipeline_compute(gpu, "common/hash_keys.comp", sizeof(fl_hash_push), 0, &out->keys) &&
-            fl_pipeline_compute(gpu, "common/hash_cells.comp", sizeof(fl_hash_push), 0, &out->cells) &&
-            fl_radix_sort_create(gpu, max_particles, &out->sort) &&
+  bool ok = fl_radix_sort_create(gpu, max_particles, &out->sort) &&
             fl_buffer_create(gpu, table_bytes, FL_MEMORY_DEVICE, "spatial hash cell start", &out->cell_start) &&
             fl_buffer_create(gpu, table_bytes, FL_MEMORY_DEVICE, "spatial hash cell end", &out->cell_end);
-  fl_binding cells_b[] = {{fl_radix_sort_keys(&out->sort, out->key_bits), 0, 0}, {&out->cell_start, 0, 0},
-                          {&out->cell_end, 0, 0}};
-  ok = ok && fl_pipeline_bind(gpu, &out->cells, cells_b, 3, &out->cells_set);
   if (!ok) {
     fl_error_wrap("spatial hash of %u particles", max_particles);
     fl_spatial_hash_destroy(gpu, out);
@@ -47,30 +42,10 @@ bool fl_spatial_hash_create(fl_gpu *gpu, uint32_t max_particles, fl_spatial_hash
 
 void fl_spatial_hash_destroy(fl_gpu *gpu, fl_spatial_hash *hash)
 {
-  if (gpu->device) {
-    if (hash->keys_set) vkFreeDescriptorSets(gpu->device, gpu->descriptor_pool, 1, &hash->keys_set);
-    if (hash->cells_set) vkFreeDescriptorSets(gpu->device, gpu->descriptor_pool, 1, &hash->cells_set);
-  }
   fl_radix_sort_destroy(gpu, &hash->sort);
   fl_buffer_destroy(gpu, &hash->cell_start);
   fl_buffer_destroy(gpu, &hash->cell_end);
-  fl_pipeline_destroy(gpu, &hash->keys);
-  fl_pipeline_destroy(gpu, &hash->cells);
   memset(hash, 0, sizeof *hash);
-}
-
-bool fl_spatial_hash_bind(fl_gpu *gpu, fl_spatial_hash *hash, const fl_buffer *positions)
-{
-  VkDeviceSize need = (VkDeviceSize)hash->max_particles * 16;
-  if (!positions || !positions->buffer) return fl_error_set("spatial hash: bind needs a positions buffer");
-  if (positions->size < need)
-    return fl_error_set("spatial hash: a positions buffer of %llu bytes cannot hold max_particles = %u vec4s",
-                        (unsigned long long)positions->size, hash->max_particles);
-  if (hash->keys_set) vkFreeDescriptorSets(gpu->device, gpu->descriptor_pool, 1, &hash->keys_set);
-  hash->keys_set = VK_NULL_HANDLE;
-  fl_binding b[] = {{positions, 0, 0}, {&hash->sort.keys[0], 0, 0}, {&hash->sort.values[0], 0, 0}};
-  if (!fl_pipeline_bind(gpu, &hash->keys, b, 3, &hash->keys_set)) return fl_error_wrap("spatial hash: bind");
-  return true;
 }
 
 void fl_spatial_hash_bytes(const fl_spatial_hash *hash, uint32_t count, uint64_t bytes[3])
@@ -82,30 +57,33 @@ void fl_spatial_hash_bytes(const fl_spatial_hash *hash, uint32_t count, uint64_t
                                                                           * write at most start and end each */
 }
 
-void fl_spatial_hash_record(const fl_spatial_hash *hash, VkCommandBuffer cmd, uint32_t count, float cell_size,
-                            fl_profiler *prof, uint32_t slot)
+void fl_spatial_hash_record(const fl_spatial_hash *hash, fl_rec *r, const fl_buffer *positions, uint32_t count,
+                            float cell_size)
 {
+  if (!positions || !positions->buffer || positions->size < (VkDeviceSize)hash->max_particles * 16) {
+    r->failed = !fl_error_set("spatial hash: a positions buffer must hold max_particles = %u vec4s",
+                              hash->max_particles);
+    return;
+  }
   if (count > hash->max_particles) count = hash->max_particles;
   uint64_t bytes[3];
   fl_spatial_hash_bytes(hash, count, bytes);
   fl_hash_push push = {.cell = {1.0f / cell_size, 0, 0, 0}, .counts = {count, hash->table_size, 0, 0}};
-
-  int scope = prof ? fl_profiler_begin(prof, slot, FL_QUEUE_COMPUTE, cmd, "hash/keys", bytes[0]) : -1;
-  fl_cmd_dispatch(cmd, &hash->keys, hash->keys_set, &push, count);
-  fl_cmd_compute_barrier(cmd);
-  if (prof) fl_profiler_end(prof, slot, FL_QUEUE_COMPUTE, cmd, scope);
-
-  scope = prof ? fl_profiler_begin(prof, slot, FL_QUEUE_COMPUTE, cmd, "hash/sort", bytes[1]) : -1;
-  fl_radix_sort_record(&hash->sort, cmd, count, hash->key_bits);
-  fl_cmd_compute_barrier(cmd);
-  if (prof) fl_profiler_end(prof, slot, FL_QUEUE_COMPUTE, cmd, scope);
-
-  scope = prof ? fl_profiler_begin(prof, slot, FL_QUEUE_COMPUTE, cmd, "hash/cells", bytes[2]) : -1;
-  vkCmdFillBuffer(cmd, hash->cell_start.buffer, 0, (VkDeviceSize)hash->table_size * 4, FL_HASH_EMPTY);
-  vkCmdFillBuffer(cmd, hash->cell_end.buffer, 0, (VkDeviceSize)hash->table_size * 4, FL_HASH_EMPTY);
-  fl_cmd_compute_barrier(cmd);
-  fl_cmd_dispatch(cmd, &hash->cells, hash->cells_set, &push, count);
-  if (prof) fl_profiler_end(prof, slot, FL_QUEUE_COMPUTE, cmd, scope);
+  fl_rec_pass(r, &(fl_pass){.name = "hash/keys", .bytes = bytes[0], .kernel = "common/hash_keys", FL_PUSH(push),
+                            .threads = count,
+                            FL_BUFFERS(positions, &hash->sort.keys[0], &hash->sort.values[0])});
+  fl_rec_begin(r, "hash/sort", bytes[1]);
+  fl_radix_sort_record(&hash->sort, r, NULL, NULL, count, hash->key_bits);
+  fl_rec_barrier(r);
+  fl_rec_end(r);
+  fl_rec_begin(r, "hash/cells", bytes[2]);
+  vkCmdFillBuffer(r->cmd, hash->cell_start.buffer, 0, (VkDeviceSize)hash->table_size * 4, FL_HASH_EMPTY);
+  vkCmdFillBuffer(r->cmd, hash->cell_end.buffer, 0, (VkDeviceSize)hash->table_size * 4, FL_HASH_EMPTY);
+  fl_rec_barrier(r);
+  fl_rec_pass(r, &(fl_pass){.kernel = "common/hash_cells", FL_PUSH(push), .threads = count, .no_barrier = true,
+                            FL_BUFFERS(fl_radix_sort_keys(&hash->sort, hash->key_bits), &hash->cell_start,
+                                       &hash->cell_end)});
+  fl_rec_end(r);
 }
 
 const fl_buffer *fl_spatial_hash_sorted_index(const fl_spatial_hash *hash)

@@ -24,31 +24,27 @@
  * its passes; the caller puts one before (positions written; previous
  * readers of the tables done) and one after. */
 #pragma once
-#include "gpu/gpu.h"
-#include "gpu/profiler.h"
+#include "gpu/rec.h"
 #include "hash_shared.h"
 #include "sim/common/radix_sort.h"
 
 typedef struct {
-  fl_pipeline keys, cells;          /* common/hash_keys.comp, common/hash_cells.comp */
   fl_radix_sort sort;               /* its keys[0]/values[0] take the (hash, index) pairs */
   uint32_t max_particles, table_size, key_bits;
   fl_buffer cell_start, cell_end;   /* uint per table entry */
-  VkDescriptorSet keys_set, cells_set;
 } fl_spatial_hash;
 
 /* The table size for max_particles: the smallest power of two >= 2 x max_particles. */
 uint32_t fl_spatial_hash_table_size_for(uint32_t max_particles);
-/* Creates pipelines, the sorter and the tables for up to max_particles (>= 1). */
+/* Creates the sorter and the tables for up to max_particles (>= 1). */
 bool fl_spatial_hash_create(fl_gpu *gpu, uint32_t max_particles, fl_spatial_hash *out);
 /* Frees everything; accepts a zeroed hash. */
 void fl_spatial_hash_destroy(fl_gpu *gpu, fl_spatial_hash *hash);
-/* Builds from `positions` (vec4 per particle, at least max_particles) from now on. */
-bool fl_spatial_hash_bind(fl_gpu *gpu, fl_spatial_hash *hash, const fl_buffer *positions);
 /* Records a build over the first `count` particles (clamped to max_particles)
- * with cells of cell_size (> 0); prof may be NULL. */
-void fl_spatial_hash_record(const fl_spatial_hash *hash, VkCommandBuffer cmd, uint32_t count, float cell_size,
-                            fl_profiler *prof, uint32_t slot);
+ * of `positions` (vec4 per particle, at least max_particles, else the rec
+ * fails) with cells of cell_size (> 0), in the scopes hash/keys, hash/sort, hash/cells. */
+void fl_spatial_hash_record(const fl_spatial_hash *hash, fl_rec *r, const fl_buffer *positions, uint32_t count,
+                            float cell_size);
 /* Particle indices in hash order (uint per particle). */
 const fl_buffer *fl_spatial_hash_sorted_index(const fl_spatial_hash *hash);
 /* First position in sorted_index of each table entry (uint per entry). */

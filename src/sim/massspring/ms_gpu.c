@@ -11,33 +11,6 @@
 
 #include "../massspring/buffers.glsl" /* found through the shaders/common include path */
 
-bool fl_ms_pipelines_create(fl_gpu *gpu, fl_ms_pipelines *out)
-{
-  memset(out, 0, sizeof *out);
-  struct {
-    fl_pipeline *pipe;
-    const char *name;
-  } list[] = {
-      {&out->explicit_step, "massspring/explicit.comp"}, {&out->ho, "massspring/ho.comp"},
-      {&out->setup, "massspring/setup.comp"},            {&out->jacobi, "massspring/jacobi.comp"},
-      {&out->cg_apply, "massspring/cg_apply.comp"},      {&out->cg_step, "massspring/cg_step.comp"},
-      {&out->cg_direction, "massspring/cg_direction.comp"}, {&out->advance, "massspring/advance.comp"},
-      {&out->check, "massspring/check.comp"},            {&out->reset, "massspring/reset.comp"},
-  };
-  for (size_t i = 0; i < sizeof list / sizeof list[0]; i++)
-    if (!fl_pipeline_compute(gpu, list[i].name, sizeof(fl_ms_push), 0, list[i].pipe)) {
-      fl_ms_pipelines_destroy(gpu, out);
-      return false;
-    }
-  return true;
-}
-
-void fl_ms_pipelines_destroy(fl_gpu *gpu, fl_ms_pipelines *p)
-{
-  fl_pipeline *all = (fl_pipeline *)p;
-  for (size_t i = 0; i < sizeof *p / sizeof(fl_pipeline); i++) fl_pipeline_destroy(gpu, &all[i]);
-}
-
 const char *fl_ms_method_name(fl_ms_method m)
 {
   static const char *const NAMES[] = {"E", "HO", "JI", "IM", "HY"};
@@ -79,37 +52,23 @@ static bool device_buffer(fl_ms_gpu *s, const void *data, uint64_t bytes, const 
   return fl_buffer_create_with(s->gpu, data, bytes, name, out);
 }
 
-/* The buffer at a kernel binding; `swap` exchanges dv and dv_next. */
-static const fl_buffer *buffer_for(fl_ms_gpu *s, uint32_t binding, bool swap)
+/* The buffers by binding number; `swap` exchanges dv and dv_next. */
+static void fill_table(const fl_ms_gpu *s, bool swap, const fl_buffer **t)
 {
-  switch (binding) {
-  case FL_MS_B_POS: return &s->pos;
-  case FL_MS_B_VEL: return &s->vel;
-  case FL_MS_B_FIRST: return &s->first;
-  case FL_MS_B_LINKS: return &s->links;
-  case FL_MS_B_DV: return swap ? &s->dv_next : &s->dv;
-  case FL_MS_B_DV_NEXT: return swap ? &s->dv : &s->dv_next;
-  case FL_MS_B_RHS: return &s->rhs;
-  case FL_MS_B_DIAG: return &s->diag;
-  case FL_MS_B_CG_R: return &s->cg_r;
-  case FL_MS_B_CG_P: return &s->cg_p;
-  case FL_MS_B_CG_Q: return &s->cg_q;
-  case FL_MS_B_RESULTS: return s->reduce.max_count ? fl_reduce_results(&s->reduce) : NULL;
-  case FL_MS_B_INITIAL: return &s->initial;
-  case FL_MS_B_STATUS: return &s->status;
-  default: return NULL;
-  }
-}
-
-static bool bind(fl_ms_gpu *s, const fl_pipeline *p, bool swap, VkDescriptorSet *out)
-{
-  fl_binding b[FL_MAX_BINDINGS];
-  for (uint32_t i = 0; i < p->binding_count; i++) {
-    b[i] = (fl_binding){buffer_for(s, p->binding_numbers[i], swap), 0, 0};
-    if (!b[i].buffer)
-      return fl_error_set("pipeline %s: binding %u has no mass_spring buffer", p->name, p->binding_numbers[i]);
-  }
-  return fl_pipeline_bind(s->gpu, p, b, p->binding_count, out);
+  t[FL_MS_B_POS] = &s->pos;
+  t[FL_MS_B_VEL] = &s->vel;
+  t[FL_MS_B_FIRST] = &s->first;
+  t[FL_MS_B_LINKS] = &s->links;
+  t[FL_MS_B_DV] = swap ? &s->dv_next : &s->dv;
+  t[FL_MS_B_DV_NEXT] = swap ? &s->dv : &s->dv_next;
+  t[FL_MS_B_RHS] = &s->rhs;
+  t[FL_MS_B_DIAG] = &s->diag;
+  t[FL_MS_B_CG_R] = &s->cg_r;
+  t[FL_MS_B_CG_P] = &s->cg_p;
+  t[FL_MS_B_CG_Q] = &s->cg_q;
+  t[FL_MS_B_RESULTS] = s->reduce.max_count ? fl_reduce_results(&s->reduce) : NULL;
+  t[FL_MS_B_INITIAL] = &s->initial;
+  t[FL_MS_B_STATUS] = &s->status;
 }
 
 /* Float copies of the CPU state: positions (w = inverse mass), velocities,
@@ -145,26 +104,11 @@ static bool upload_state(fl_ms_gpu *s, const fl_ms_system *c)
   return ok;
 }
 
-static bool create_sets(fl_ms_gpu *s)
-{
-  const fl_ms_pipelines *p = s->pipes;
-  bool ok = bind(s, &p->explicit_step, false, &s->explicit_set) && bind(s, &p->ho, false, &s->ho_set) &&
-            bind(s, &p->setup, false, &s->setup_set) && bind(s, &p->jacobi, false, &s->jacobi_set[0]) &&
-            bind(s, &p->jacobi, true, &s->jacobi_set[1]) && bind(s, &p->advance, false, &s->advance_set[0]) &&
-            bind(s, &p->advance, true, &s->advance_set[1]) && bind(s, &p->check, false, &s->check_set) &&
-            bind(s, &p->reset, false, &s->reset_set);
-  if (ok && s->params.method == FL_MS_IM)
-    ok = bind(s, &p->cg_apply, false, &s->cg_apply_set) && bind(s, &p->cg_step, false, &s->cg_step_set) &&
-         bind(s, &p->cg_direction, false, &s->cg_direction_set);
-  return ok;
-}
-
-bool fl_ms_gpu_create(fl_gpu *gpu, const fl_ms_pipelines *pipes, const fl_ms_system *initial,
-                      const fl_ms_gpu_params *params, const char *name, fl_ms_gpu *out)
+bool fl_ms_gpu_create(fl_gpu *gpu, const fl_ms_system *initial, const fl_ms_gpu_params *params, const char *name,
+                      fl_ms_gpu *out)
 {
   memset(out, 0, sizeof *out);
   out->gpu = gpu;
-  out->pipes = pipes;
   out->params = *params;
   snprintf(out->name, sizeof out->name, "%s", name);
   if (!fl_ms_gpu_params_check(params, name)) return false;
@@ -191,11 +135,10 @@ bool fl_ms_gpu_create(fl_gpu *gpu, const fl_ms_pipelines *pipes, const fl_ms_sys
             device_buffer(out, NULL, FL_MS_STATUS_WORDS * 4, "status", &out->status);
   if (ok && im)
     ok = fl_reduce_create(gpu, n, FL_MS_SLOT_COUNT, &out->reduce) &&
-         fl_reduce_bind_dot(gpu, &out->reduce, &out->rhs, &out->rhs, FL_MS_SLOT_BB, &out->dot_bb) &&
-         fl_reduce_bind_dot(gpu, &out->reduce, &out->cg_p, &out->cg_q, FL_MS_SLOT_PQ, &out->dot_pq) &&
-         fl_reduce_bind_dot(gpu, &out->reduce, &out->cg_r, &out->cg_r, FL_MS_SLOT_RR0, &out->dot_rr[0]) &&
-         fl_reduce_bind_dot(gpu, &out->reduce, &out->cg_r, &out->cg_r, FL_MS_SLOT_RR1, &out->dot_rr[1]);
-  ok = ok && create_sets(out);
+         fl_reduce_bind_dot(&out->reduce, &out->rhs, &out->rhs, FL_MS_SLOT_BB, &out->dot_bb) &&
+         fl_reduce_bind_dot(&out->reduce, &out->cg_p, &out->cg_q, FL_MS_SLOT_PQ, &out->dot_pq) &&
+         fl_reduce_bind_dot(&out->reduce, &out->cg_r, &out->cg_r, FL_MS_SLOT_RR0, &out->dot_rr[0]) &&
+         fl_reduce_bind_dot(&out->reduce, &out->cg_r, &out->cg_r, FL_MS_SLOT_RR1, &out->dot_rr[1]);
   if (!ok) {
     fl_error_wrap("mass_spring \"%s\"", name);
     fl_ms_gpu_destroy(out);
@@ -206,15 +149,6 @@ bool fl_ms_gpu_create(fl_gpu *gpu, const fl_ms_pipelines *pipes, const fl_ms_sys
 void fl_ms_gpu_destroy(fl_ms_gpu *s)
 {
   if (!s->gpu) return;
-  VkDescriptorSet sets[] = {s->explicit_set,   s->ho_set,           s->setup_set,  s->jacobi_set[0],
-                            s->jacobi_set[1],  s->cg_apply_set,     s->cg_step_set, s->cg_direction_set,
-                            s->advance_set[0], s->advance_set[1],   s->check_set,  s->reset_set};
-  for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
-    if (sets[i]) vkFreeDescriptorSets(s->gpu->device, s->gpu->descriptor_pool, 1, &sets[i]);
-  fl_reduce_unbind(s->gpu, &s->dot_bb);
-  fl_reduce_unbind(s->gpu, &s->dot_pq);
-  fl_reduce_unbind(s->gpu, &s->dot_rr[0]);
-  fl_reduce_unbind(s->gpu, &s->dot_rr[1]);
   fl_reduce_destroy(s->gpu, &s->reduce);
   fl_buffer *buffers[] = {&s->pos,  &s->vel,  &s->first, &s->links, &s->dv,      &s->dv_next, &s->rhs,
                           &s->diag, &s->cg_r, &s->cg_p,  &s->cg_q,  &s->initial, &s->status};
@@ -256,96 +190,93 @@ fl_ms_pass_bytes fl_ms_gpu_pass_bytes(const fl_ms_gpu *s)
   return b;
 }
 
-static void pass(VkCommandBuffer cmd, const fl_pipeline *p, VkDescriptorSet set, const fl_ms_push *push, uint32_t n)
+/* One pass of `kernel` over the particles (dv and dv_next swapped when `swap`), then a barrier. */
+static void pass(const fl_ms_gpu *s, fl_rec *r, const char *kernel, uint32_t swap, const fl_ms_push *push)
 {
-  fl_cmd_dispatch(cmd, p, set, push, n);
-  fl_cmd_compute_barrier(cmd);
+  const fl_buffer *table[FL_MS_B_COUNT];
+  fill_table(s, swap, table);
+  fl_rec_pass(r, &(fl_pass){.kernel = kernel, FL_PUSH(*push), .threads = s->particle_count, .table = table,
+                            .table_count = FL_MS_B_COUNT});
 }
 
-/* Opens a profiler scope "<prefix>/<pass>" (or nothing without a profiler). */
-static int scope_begin(fl_profiler *prof, uint32_t slot, VkCommandBuffer cmd, const char *prefix, const char *what,
-                       uint64_t bytes)
+/* Opens the scope "<prefix>/<pass>". */
+static void scope(fl_rec *r, const char *prefix, const char *what, uint64_t bytes)
 {
-  if (!prof) return -1;
   char name[48];
   snprintf(name, sizeof name, "%s/%s", prefix, what);
-  return fl_profiler_begin(prof, slot, FL_QUEUE_COMPUTE, cmd, name, bytes);
+  fl_rec_begin(r, name, bytes);
 }
 
-static void scope_end(fl_profiler *prof, uint32_t slot, VkCommandBuffer cmd, int scope)
+static void record_cg(fl_ms_gpu *s, fl_rec *r, fl_ms_push push)
 {
-  if (prof) fl_profiler_end(prof, slot, FL_QUEUE_COMPUTE, cmd, scope);
-}
-
-static void record_cg(fl_ms_gpu *s, VkCommandBuffer cmd, fl_ms_push push)
-{
-  const fl_ms_pipelines *p = s->pipes;
   uint32_t n = s->particle_count;
   /* iteration count and breakdown flag: slots ITERATIONS and STOP, adjacent */
-  vkCmdFillBuffer(cmd, fl_reduce_results(&s->reduce)->buffer, FL_MS_SLOT_ITERATIONS * 4, 8, 0);
-  fl_cmd_compute_barrier(cmd);
-  fl_reduce_record(&s->reduce, &s->dot_bb, cmd, n);
-  fl_cmd_compute_barrier(cmd);
-  fl_reduce_record(&s->reduce, &s->dot_rr[0], cmd, n);
-  fl_cmd_compute_barrier(cmd);
+  vkCmdFillBuffer(r->cmd, fl_reduce_results(&s->reduce)->buffer, FL_MS_SLOT_ITERATIONS * 4, 8, 0);
+  fl_rec_barrier(r);
+  fl_reduce_record(&s->reduce, &s->dot_bb, r, n);
+  fl_rec_barrier(r);
+  fl_reduce_record(&s->reduce, &s->dot_rr[0], r, n);
+  fl_rec_barrier(r);
   s->cg_recorded = s->cg_budget;
   for (uint32_t it = 0; it < s->cg_budget; it++) {
     uint32_t old = it & 1u;
     push.cg[0] = FL_MS_SLOT_RR0 + old;
     push.cg[1] = FL_MS_SLOT_RR0 + (old ^ 1u);
     push.cg[2] = it;
-    pass(cmd, &p->cg_apply, s->cg_apply_set, &push, n);
-    fl_reduce_record(&s->reduce, &s->dot_pq, cmd, n);
-    fl_cmd_compute_barrier(cmd);
-    pass(cmd, &p->cg_step, s->cg_step_set, &push, n);
-    fl_reduce_record(&s->reduce, &s->dot_rr[old ^ 1u], cmd, n);
-    fl_cmd_compute_barrier(cmd);
-    pass(cmd, &p->cg_direction, s->cg_direction_set, &push, n);
+    pass(s, r, "massspring/cg_apply", 0, &push);
+    fl_reduce_record(&s->reduce, &s->dot_pq, r, n);
+    fl_rec_barrier(r);
+    pass(s, r, "massspring/cg_step", 0, &push);
+    fl_reduce_record(&s->reduce, &s->dot_rr[old ^ 1u], r, n);
+    fl_rec_barrier(r);
+    pass(s, r, "massspring/cg_direction", 0, &push);
   }
 }
 
-void fl_ms_gpu_record_step(fl_ms_gpu *s, VkCommandBuffer cmd, float h, fl_profiler *prof, uint32_t slot,
-                           const char *prefix)
+void fl_ms_gpu_record_step(fl_ms_gpu *s, fl_rec *r, float h, const char *prefix)
 {
-  const fl_ms_pipelines *p = s->pipes;
-  uint32_t n = s->particle_count;
   fl_ms_push push = push_for(s, h);
   fl_ms_pass_bytes bytes = fl_ms_gpu_pass_bytes(s);
   uint32_t final_dv = 0; /* 0: dv, 1: dv_next */
-  int scope = scope_begin(prof, slot, cmd, prefix, s->params.method == FL_MS_E    ? "explicit"
-                                                   : s->params.method == FL_MS_HO ? "ho"
-                                                                                   : "setup",
-                          bytes.method);
   switch (s->params.method) {
-  case FL_MS_E: pass(cmd, &p->explicit_step, s->explicit_set, &push, n); break;
-  case FL_MS_HO: pass(cmd, &p->ho, s->ho_set, &push, n); break;
-  default: pass(cmd, &p->setup, s->setup_set, &push, n); break;
+  case FL_MS_E:
+    scope(r, prefix, "explicit", bytes.method);
+    pass(s, r, "massspring/explicit", 0, &push);
+    break;
+  case FL_MS_HO:
+    scope(r, prefix, "ho", bytes.method);
+    pass(s, r, "massspring/ho", 0, &push);
+    break;
+  default:
+    scope(r, prefix, "setup", bytes.method);
+    pass(s, r, "massspring/setup", 0, &push);
+    break;
   }
-  scope_end(prof, slot, cmd, scope);
+  fl_rec_end(r);
   if (s->params.method == FL_MS_JI || s->params.method == FL_MS_HY) {
-    scope = scope_begin(prof, slot, cmd, prefix, "jacobi", bytes.jacobi * (s->params.jacobi_iterations - 1));
+    scope(r, prefix, "jacobi", bytes.jacobi * (s->params.jacobi_iterations - 1));
     for (uint32_t it = 1; it < s->params.jacobi_iterations; it++, final_dv ^= 1u)
-      pass(cmd, &p->jacobi, s->jacobi_set[final_dv], &push, n);
-    scope_end(prof, slot, cmd, scope);
+      pass(s, r, "massspring/jacobi", final_dv, &push);
+    fl_rec_end(r);
   } else if (s->params.method == FL_MS_IM) {
-    scope = scope_begin(prof, slot, cmd, prefix, "cg", bytes.cg_iteration * s->cg_budget);
-    record_cg(s, cmd, push);
-    scope_end(prof, slot, cmd, scope);
+    scope(r, prefix, "cg", bytes.cg_iteration * s->cg_budget);
+    record_cg(s, r, push);
+    fl_rec_end(r);
   }
-  scope = scope_begin(prof, slot, cmd, prefix, "advance", bytes.advance);
-  pass(cmd, &p->advance, s->advance_set[final_dv], &push, n);
-  scope_end(prof, slot, cmd, scope);
+  scope(r, prefix, "advance", bytes.advance);
+  pass(s, r, "massspring/advance", final_dv, &push);
+  fl_rec_end(r);
 }
 
-void fl_ms_gpu_record_watch(fl_ms_gpu *s, VkCommandBuffer cmd, bool reset)
+void fl_ms_gpu_record_watch(fl_ms_gpu *s, fl_rec *r, bool reset)
 {
   fl_ms_push push = push_for(s, 0.0f);
   if (reset) {
-    vkCmdFillBuffer(cmd, s->status.buffer, FL_MS_STATUS_DIVERGED * 4, 4, 0);
-    fl_cmd_compute_barrier(cmd);
+    vkCmdFillBuffer(r->cmd, s->status.buffer, FL_MS_STATUS_DIVERGED * 4, 4, 0);
+    fl_rec_barrier(r);
   }
-  pass(cmd, &s->pipes->check, s->check_set, &push, s->particle_count);
-  if (reset) pass(cmd, &s->pipes->reset, s->reset_set, &push, s->particle_count);
+  pass(s, r, "massspring/check", 0, &push);
+  if (reset) pass(s, r, "massspring/reset", 0, &push);
 }
 
 /* ---- readback (not on the hot path) ---- */

@@ -17,15 +17,10 @@
  * a flag; reset puts the object back to its initial state when it is set and
  * counts the reset (fl_ms_gpu_record_watch). */
 #pragma once
-#include "gpu/gpu.h"
+#include "gpu/rec.h"
 #include "flurry_shared.h"
-#include "gpu/profiler.h"
 #include "sim/common/reduce.h"
 #include "sim/massspring/ms_cpu.h"
-
-typedef struct {
-  fl_pipeline explicit_step, ho, setup, jacobi, cg_apply, cg_step, cg_direction, advance, check, reset;
-} fl_ms_pipelines;
 
 typedef struct {
   fl_ms_method method;
@@ -41,7 +36,6 @@ typedef struct {
 
 typedef struct {
   fl_gpu *gpu;
-  const fl_ms_pipelines *pipes;
   fl_ms_gpu_params params;
   uint32_t cg_budget;          /* IM: CG iterations recorded per step, 1..params.cg_iterations
                                 * (fl_ms_gpu_create sets the maximum; ms_object adapts it) */
@@ -51,9 +45,6 @@ typedef struct {
   fl_buffer pos, vel, first, links, dv, dv_next, rhs, diag, cg_r, cg_p, cg_q, initial, status;
   fl_reduce reduce;            /* IM only */
   fl_reduce_binding dot_bb, dot_pq, dot_rr[2];
-  /* Descriptor sets: [0] reads dv, writes dv_next; [1] the other way round. */
-  VkDescriptorSet explicit_set, ho_set, setup_set, jacobi_set[2], cg_apply_set, cg_step_set, cg_direction_set,
-      advance_set[2], check_set, reset_set;
 } fl_ms_gpu;
 
 /* What a step's passes must move, bytes (for the profiler's GB/s). */
@@ -61,25 +52,21 @@ typedef struct {
   uint64_t method, jacobi, cg_iteration, advance;
 } fl_ms_pass_bytes;
 
-bool fl_ms_pipelines_create(fl_gpu *gpu, fl_ms_pipelines *out);
-void fl_ms_pipelines_destroy(fl_gpu *gpu, fl_ms_pipelines *p);
-
 /* Uploads the CPU system's state (x, v, inverse masses, springs) as the GPU
  * object's initial state; `name` names its buffers and errors. False with one
  * line on bad parameters or too little memory (sizes are checked first). */
-bool fl_ms_gpu_create(fl_gpu *gpu, const fl_ms_pipelines *pipes, const fl_ms_system *initial,
-                      const fl_ms_gpu_params *params, const char *name, fl_ms_gpu *out);
+bool fl_ms_gpu_create(fl_gpu *gpu, const fl_ms_system *initial, const fl_ms_gpu_params *params, const char *name,
+                      fl_ms_gpu *out);
 void fl_ms_gpu_destroy(fl_ms_gpu *s);
 /* Checks params: one line naming what is wrong. */
 bool fl_ms_gpu_params_check(const fl_ms_gpu_params *p, const char *name);
-/* Records one step of length h (every pass followed by a barrier). With a
- * profiler, each pass is a scope named "<prefix>/<pass>" (prefix e.g. "ms/HY"). */
-void fl_ms_gpu_record_step(fl_ms_gpu *s, VkCommandBuffer cmd, float h, fl_profiler *prof, uint32_t slot,
-                           const char *prefix);
+/* Records one step of length h (every pass followed by a barrier); each
+ * pass is a scope named "<prefix>/<pass>" (prefix e.g. "ms/HY"). */
+void fl_ms_gpu_record_step(fl_ms_gpu *s, fl_rec *r, float h, const char *prefix);
 /* Records the divergence check; with `reset`, the flag is cleared first and a
  * flagged object is put back to its initial state (counted). Without, the flag
  * is sticky: it says whether the object ever diverged since creation. */
-void fl_ms_gpu_record_watch(fl_ms_gpu *s, VkCommandBuffer cmd, bool reset);
+void fl_ms_gpu_record_watch(fl_ms_gpu *s, fl_rec *r, bool reset);
 /* Bytes each pass must move (compulsory traffic: every array read or written once). */
 fl_ms_pass_bytes fl_ms_gpu_pass_bytes(const fl_ms_gpu *s);
 /* Reads positions and velocities back (xyz of each; w of positions: inverse

@@ -47,8 +47,8 @@ fl_ms_gpu_params fl_ms_object_params(const fl_mass_spring_desc *d, const fl_sim_
                             .divergence_strain = d->divergence_strain};
 }
 
-bool fl_ms_object_create(fl_gpu *gpu, const fl_ms_pipelines *pipes, const fl_mesh_normals *mn,
-                         const fl_mass_spring_desc *d, const fl_sim_desc *sim, const char *name, fl_ms_object *out)
+bool fl_ms_object_create(fl_gpu *gpu, const fl_mass_spring_desc *d, const fl_sim_desc *sim, const char *name,
+                         fl_ms_object *out)
 {
   memset(out, 0, sizeof *out);
   fl_ms_system cpu;
@@ -68,13 +68,13 @@ bool fl_ms_object_create(fl_gpu *gpu, const fl_ms_pipelines *pipes, const fl_mes
       pos[k][3] = 1.0f;
     }
   }
-  ok = ok && fl_ms_gpu_create(gpu, pipes, &cpu, &params, name, &out->sim);
+  ok = ok && fl_ms_gpu_create(gpu, &cpu, &params, name, &out->sim);
   fl_cpu_mesh mesh = {0};
   ok = ok && fl_mesh_grid((const float(*)[4])pos, out->nx, out->ny, &mesh);
   for (uint32_t slot = 0; slot < FL_GPU_FRAMES_IN_FLIGHT && ok; slot++) {
     char what[96];
     snprintf(what, sizeof what, "mass_spring %s slot %u", name, (unsigned)slot);
-    ok = fl_gpu_mesh_create(gpu, mn, &mesh, what, &out->mesh[slot]) &&
+    ok = fl_gpu_mesh_create(gpu, &mesh, what, &out->mesh[slot]) &&
          fl_buffer_create(gpu, FL_MS_STATUS_WORDS * 4 + 16, FL_MEMORY_READBACK, what, &out->status_readback[slot]);
   }
   fl_cpu_mesh_free(&mesh);
@@ -97,32 +97,34 @@ void fl_ms_object_destroy(fl_ms_object *o)
   memset(o, 0, sizeof *o);
 }
 
-void fl_ms_object_record_step(fl_ms_object *o, VkCommandBuffer cmd, float h, fl_profiler *prof, uint32_t slot)
+void fl_ms_object_record_step(fl_ms_object *o, fl_rec *r, const fl_step *step)
 {
   char prefix[16];
   snprintf(prefix, sizeof prefix, "ms/%s", fl_ms_method_name(o->sim.params.method));
-  fl_ms_gpu_record_step(&o->sim, cmd, h, prof, slot, prefix);
+  fl_ms_gpu_record_step(&o->sim, r, step->h, prefix);
+  if (step->picker && fl_picker_holds(step->picker, &o->sim.pos)) fl_picker_record_drag(step->picker, r, step->h);
 }
 
-void fl_ms_object_record_publish(fl_ms_object *o, const fl_mesh_normals *mn, VkCommandBuffer cmd, fl_profiler *prof,
-                                 uint32_t slot)
+void fl_ms_object_record_publish(fl_ms_object *o, fl_rec *r)
 {
   uint64_t n = o->sim.particle_count;
-  int scope = fl_profiler_begin(prof, slot, FL_QUEUE_COMPUTE, cmd, "ms/watch", n * 16 * 3 + o->sim.link_count * 8ull);
-  fl_ms_gpu_record_watch(&o->sim, cmd, true);
-  fl_profiler_end(prof, slot, FL_QUEUE_COMPUTE, cmd, scope);
+  uint32_t slot = r->slot;
+  fl_rec_begin(r, "ms/watch", n * 16 * 3 + o->sim.link_count * 8ull);
+  fl_ms_gpu_record_watch(&o->sim, r, true);
+  fl_rec_end(r);
   VkBufferCopy status = {0, 0, FL_MS_STATUS_WORDS * 4}, positions = {0, 0, n * 16};
-  vkCmdCopyBuffer(cmd, o->sim.status.buffer, o->status_readback[slot].buffer, 1, &status);
+  vkCmdCopyBuffer(r->cmd, o->sim.status.buffer, o->status_readback[slot].buffer, 1, &status);
   if (o->sim.params.method == FL_MS_IM) {
     VkBufferCopy iterations = {FL_MS_SLOT_ITERATIONS * 4, FL_MS_STATUS_WORDS * 4, 4};
-    vkCmdCopyBuffer(cmd, fl_reduce_results(&o->sim.reduce)->buffer, o->status_readback[slot].buffer, 1, &iterations);
+    vkCmdCopyBuffer(r->cmd, fl_reduce_results(&o->sim.reduce)->buffer, o->status_readback[slot].buffer, 1,
+                    &iterations);
   }
-  vkCmdCopyBuffer(cmd, o->sim.pos.buffer, o->mesh[slot].positions.buffer, 1, &positions);
-  fl_cmd_transfer_to_host_barrier(cmd);
+  vkCmdCopyBuffer(r->cmd, o->sim.pos.buffer, o->mesh[slot].positions.buffer, 1, &positions);
+  fl_cmd_transfer_to_host_barrier(r->cmd);
   o->status_pending[slot] = true;
-  scope = fl_profiler_begin(prof, slot, FL_QUEUE_COMPUTE, cmd, "ms/normals", fl_mesh_normals_bytes(&o->mesh[slot]));
-  fl_mesh_normals_record(mn, cmd, &o->mesh[slot]);
-  fl_profiler_end(prof, slot, FL_QUEUE_COMPUTE, cmd, scope);
+  fl_rec_begin(r, "ms/normals", fl_mesh_normals_bytes(&o->mesh[slot]));
+  fl_mesh_normals_record(r, &o->mesh[slot]);
+  fl_rec_end(r);
 }
 
 /* Next frame's CG budget from the iterations a recent solve used (ms_object.h). */

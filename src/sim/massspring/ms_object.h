@@ -12,6 +12,7 @@
 #include "scene/scene.h"
 #include "sim/common/gpu_mesh.h"
 #include "sim/massspring/ms_gpu.h"
+#include "sim/step.h"
 
 #define FL_MS_RESET_FLASH_FRAMES 30 /* frames a reset object is drawn highlighted */
 
@@ -30,14 +31,13 @@ typedef struct {
 bool fl_ms_object_build(const fl_mass_spring_desc *d, const fl_sim_desc *sim, const char *name, fl_ms_system *out);
 /* The GPU params of a scene desc. */
 fl_ms_gpu_params fl_ms_object_params(const fl_mass_spring_desc *d, const fl_sim_desc *sim);
-bool fl_ms_object_create(fl_gpu *gpu, const fl_ms_pipelines *pipes, const fl_mesh_normals *mn,
-                         const fl_mass_spring_desc *d, const fl_sim_desc *sim, const char *name, fl_ms_object *out);
+bool fl_ms_object_create(fl_gpu *gpu, const fl_mass_spring_desc *d, const fl_sim_desc *sim, const char *name,
+                         fl_ms_object *out);
 void fl_ms_object_destroy(fl_ms_object *o);
-/* Records one step of length h (profiler scopes "ms/<integrator>/<pass>"). */
-void fl_ms_object_record_step(fl_ms_object *o, VkCommandBuffer cmd, float h, fl_profiler *prof, uint32_t slot);
+/* Records one substep (profiler scopes "ms/<integrator>/<pass>"), and the drag when the grabbed particle is its. */
+void fl_ms_object_record_step(fl_ms_object *o, fl_rec *r, const fl_step *step);
 /* Once a frame: the divergence check and reset, the status copy, the slot's snapshot and normals. */
-void fl_ms_object_record_publish(fl_ms_object *o, const fl_mesh_normals *mn, VkCommandBuffer cmd, fl_profiler *prof,
-                                 uint32_t slot);
+void fl_ms_object_record_publish(fl_ms_object *o, fl_rec *r);
 /* After the slot's fence: reads its status copy; true when a new reset happened since the last collect. */
 bool fl_ms_object_collect(fl_ms_object *o, uint32_t slot);
 /* Largest and mean |l - l0| / l0 over the springs, from positions read back. */

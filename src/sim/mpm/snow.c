@@ -10,30 +10,9 @@
 
 #define VEC4 16u
 
-static bool pipelines_create(fl_gpu *gpu, bool fixed_point, fl_snow_pipelines *p)
+static const char *p2g_kernel(const fl_snow_system *s)
 {
-  uint32_t push = sizeof(fl_mpm_push);
-  return (fixed_point ? fl_pipeline_compute(gpu, "mpm/p2g_fixed.comp", push, 0, &p->p2g_fixed)
-                      : fl_pipeline_compute(gpu, "mpm/p2g_float.comp", push, 0, &p->p2g_float)) &&
-         fl_pipeline_compute(gpu, "mpm/grid_update.comp", push, 0, &p->grid_update) &&
-         fl_pipeline_compute(gpu, "mpm/g2p.comp", push, 0, &p->g2p) &&
-         fl_pipeline_compute(gpu, "mpm/volumes.comp", push, 0, &p->volumes) &&
-         fl_pipeline_compute(gpu, "mpm/cell_keys.comp", push, 0, &p->cell_keys) &&
-         fl_pipeline_compute(gpu, "mpm/permute.comp", push, 0, &p->permute) &&
-         fl_pipeline_compute(gpu, "mpm/publish.comp", push, 0, &p->publish) &&
-         fl_pipeline_compute(gpu, "mpm/density_grid.comp", push, 0, &p->density_grid);
-}
-
-static void pipelines_destroy(fl_gpu *gpu, fl_snow_pipelines *p)
-{
-  fl_pipeline *all[] = {&p->p2g_float, &p->p2g_fixed, &p->grid_update, &p->g2p,         &p->volumes,
-                        &p->cell_keys, &p->permute,   &p->publish,     &p->density_grid};
-  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) fl_pipeline_destroy(gpu, all[i]);
-}
-
-static const fl_pipeline *p2g_pipeline(const fl_snow_system *s)
-{
-  return s->fixed_point ? &s->pipes.p2g_fixed : &s->pipes.p2g_float;
+  return s->fixed_point ? "mpm/p2g_fixed" : "mpm/p2g_float";
 }
 
 /* Chooses the P2G path from sim.mpm_atomics and the device. */
@@ -87,81 +66,47 @@ static bool create_buffers(fl_snow_system *s)
   return ok;
 }
 
-static bool create_sets(fl_snow_system *s, const fl_buffer *colliders)
-{
-  fl_gpu *gpu = s->gpu;
-  fl_snow_pipelines *p = &s->pipes;
-  fl_binding p2g[] = {{&s->pos, 0, 0}, {&s->vel, 0, 0}, {&s->stress, 0, 0}, {&s->affine, 0, 0},
-                      {&s->acc, 0, 0}, {&s->materials, 0, 0}};
-  fl_binding grid[] = {{&s->acc, 0, 0}, {&s->gridv, 0, 0}, {colliders, 0, 0}, {&s->materials, 0, 0}};
-  fl_binding g2p[] = {{&s->pos, 0, 0},    {&s->vel, 0, 0},   {&s->fe, 0, 0},        {&s->stress, 0, 0},
-                      {&s->affine, 0, 0}, {&s->gridv, 0, 0}, {&s->stats, 0, 0},     {colliders, 0, 0},
-                      {&s->materials, 0, 0}};
-  fl_binding volumes[] = {{&s->pos, 0, 0}, {&s->vel, 0, 0}, {&s->stress, 0, 0}, {&s->gridv, 0, 0},
-                          {&s->materials, 0, 0}};
-  fl_binding keys[] = {{&s->pos, 0, 0}, {&s->sort.keys[0], 0, 0}, {&s->sort.values[0], 0, 0}};
-  bool ok = fl_pipeline_bind(gpu, p2g_pipeline(s), p2g, 6, &s->p2g_set) &&
-            fl_pipeline_bind(gpu, &p->grid_update, grid, 4, &s->grid_set) &&
-            fl_pipeline_bind(gpu, &p->g2p, g2p, 9, &s->g2p_set) &&
-            fl_pipeline_bind(gpu, &p->volumes, volumes, 5, &s->volumes_set) &&
-            fl_pipeline_bind(gpu, &p->cell_keys, keys, 3, &s->keys_set);
-  const fl_buffer *arrays[FL_SNOW_PERMUTED_ARRAYS] = {&s->pos, &s->vel, &s->fe, &s->stress, &s->affine};
-  for (uint32_t k = 0; k < FL_SNOW_PERMUTED_ARRAYS && ok; k++) {
-    fl_binding perm[] = {{fl_radix_sort_values(&s->sort, s->key_bits), 0, 0}, {arrays[k], 0, 0}, {&s->scratch, 0, 0}};
-    ok = fl_pipeline_bind(gpu, &p->permute, perm, 3, &s->permute_set[k]);
-  }
-  for (uint32_t k = 0; k < FL_GPU_FRAMES_IN_FLIGHT && ok; k++) {
-    fl_binding pub[] = {{&s->pos, 0, 0}, {&s->stress, 0, 0}, {&s->gridv, 0, 0}, {&s->snapshot[k], 0, 0},
-                        {&s->materials, 0, 0}};
-    fl_binding den[] = {{&s->gridv, 0, 0}, {&s->density[k], 0, 0}};
-    ok = fl_pipeline_bind(gpu, &p->publish, pub, 5, &s->publish_set[k]) &&
-         fl_pipeline_bind(gpu, &p->density_grid, den, 2, &s->density_set[k]);
-  }
-  return ok;
-}
-
 static void push_for(const fl_snow_system *s, float dt, float t, fl_mpm_push *out)
 {
   fl_snow_push_fill(&s->build, s->sim, s->collider_count, s->fixed_point, dt, t, out);
 }
 
 /* Clear, P2G and grid update of one substep (dt 0: the load-time pass for the volumes). */
-static void record_p2g_grid(const fl_snow_system *s, VkCommandBuffer cmd, const fl_mpm_push *push, fl_profiler *prof,
-                            uint32_t slot)
+static void record_p2g_grid(const fl_snow_system *s, fl_rec *r, const fl_mpm_push *push)
 {
-  int scope = fl_profiler_begin(prof, slot, FL_QUEUE_COMPUTE, cmd, "snow/clear", (uint64_t)s->build.node_count * 32);
-  vkCmdFillBuffer(cmd, s->acc.buffer, 0, VK_WHOLE_SIZE, 0);
-  vkCmdFillBuffer(cmd, s->stats.buffer, FL_SNOW_STAT_CLAMPED * 4, 4, 0);
-  fl_profiler_end(prof, slot, FL_QUEUE_COMPUTE, cmd, scope);
-  fl_cmd_compute_barrier(cmd);
-  scope = fl_profiler_begin(prof, slot, FL_QUEUE_COMPUTE, cmd, "snow/p2g", fl_snow_p2g_bytes(s));
-  fl_cmd_dispatch(cmd, p2g_pipeline(s), s->p2g_set, push, s->build.count);
-  fl_profiler_end(prof, slot, FL_QUEUE_COMPUTE, cmd, scope);
-  fl_cmd_compute_barrier(cmd);
-  scope = fl_profiler_begin(prof, slot, FL_QUEUE_COMPUTE, cmd, "snow/grid", fl_snow_grid_bytes(s));
-  fl_cmd_dispatch(cmd, &s->pipes.grid_update, s->grid_set, push, s->build.node_count);
-  fl_profiler_end(prof, slot, FL_QUEUE_COMPUTE, cmd, scope);
-  fl_cmd_compute_barrier(cmd);
+  fl_rec_begin(r, "snow/clear", (uint64_t)s->build.node_count * 32);
+  vkCmdFillBuffer(r->cmd, s->acc.buffer, 0, VK_WHOLE_SIZE, 0);
+  vkCmdFillBuffer(r->cmd, s->stats.buffer, FL_SNOW_STAT_CLAMPED * 4, 4, 0);
+  fl_rec_end(r);
+  fl_rec_barrier(r);
+  fl_rec_pass(r, &(fl_pass){.name = "snow/p2g", .bytes = fl_snow_p2g_bytes(s), .kernel = p2g_kernel(s),
+                            FL_PUSH(*push), .threads = s->build.count,
+                            FL_BUFFERS(&s->pos, &s->vel, &s->stress, &s->affine, &s->acc, &s->materials)});
+  fl_rec_pass(r, &(fl_pass){.name = "snow/grid", .bytes = fl_snow_grid_bytes(s), .kernel = "mpm/grid_update",
+                            FL_PUSH(*push), .threads = s->build.node_count,
+                            FL_BUFFERS(&s->acc, &s->gridv, s->colliders, &s->materials)});
 }
 
 /* The semi-implicit solve of step 6 (snow_implicit.h), for build.beta > 0. */
-static bool create_implicit(fl_snow_system *s, const fl_buffer *colliders)
+static bool create_implicit(fl_snow_system *s)
 {
   fl_snow_implicit_inputs in = {.pos = &s->pos, .vel = &s->vel, .fe = &s->fe, .acc = &s->acc, .gridv = &s->gridv,
-                                .colliders = colliders, .materials = &s->materials, .particles = s->build.count,
+                                .colliders = s->colliders, .materials = &s->materials, .particles = s->build.count,
                                 .nodes = s->build.node_count, .compare_and_swap = s->fixed_point};
   return fl_snow_implicit_create(s->gpu, &in, &s->implicit);
 }
 
 static const uint32_t STATS_RESET[FL_SNOW_STAT_WORDS] = {0u, 0x7f7fffffu, 0u, 0u, 0u, 0u, 0u, 0u};
 
-bool fl_snow_create(fl_gpu *gpu, const fl_scene *scene, const uint32_t *indices, uint32_t count,
-                    const fl_buffer *colliders, uint32_t collider_count, fl_snow_system *out)
+bool fl_snow_create(const fl_material_env *env, const uint32_t *indices, uint32_t count, fl_snow_system *out)
 {
   memset(out, 0, sizeof *out);
+  fl_gpu *gpu = env->gpu;
+  const fl_scene *scene = env->scene;
   out->gpu = gpu;
   out->sim = &scene->sim;
-  out->collider_count = collider_count;
+  out->colliders = env->colliders;
+  out->collider_count = env->collider_count;
   bool ok = choose_atomics(gpu, &scene->sim, &out->fixed_point) &&
             fl_snow_build_create(scene, indices, count, &out->build);
   if (!ok) {
@@ -170,20 +115,19 @@ bool fl_snow_create(fl_gpu *gpu, const fl_scene *scene, const uint32_t *indices,
   }
   out->key_bits = 1;
   while (out->key_bits < 32 && (1ull << out->key_bits) < out->build.node_count) out->key_bits++;
-  ok = pipelines_create(gpu, out->fixed_point, &out->pipes) && create_buffers(out) &&
-       fl_radix_sort_create(gpu, out->build.count ? out->build.count : 1, &out->sort) && create_sets(out, colliders) &&
-       (!(out->build.beta > 0) || create_implicit(out, colliders)) &&
+  ok = create_buffers(out) && fl_radix_sort_create(gpu, out->build.count ? out->build.count : 1, &out->sort) &&
+       (!(out->build.beta > 0) || create_implicit(out)) &&
        fl_buffer_upload(gpu, &out->stats, 0, STATS_RESET, sizeof STATS_RESET);
   /* First step (Stomakhin 2013 step 2): volumes from the grid density. */
-  VkCommandBuffer cmd;
-  ok = ok && fl_gpu_begin_once(gpu, &cmd);
+  fl_rec once, *r = &once;
+  ok = ok && fl_rec_begin_once(gpu, env->sets, r);
   if (ok) {
-    fl_mpm_push push;
-    push_for(out, 0.0f, 0.0f, &push);
-    record_p2g_grid(out, cmd, &push, NULL, 0);
-    fl_cmd_dispatch(cmd, &out->pipes.volumes, out->volumes_set, &push, out->build.count);
-    fl_cmd_compute_barrier(cmd);
-    ok = fl_gpu_end_once(gpu, cmd);
+    fl_mpm_push pc, *push = &pc;
+    push_for(out, 0.0f, 0.0f, push);
+    record_p2g_grid(out, r, push);
+    fl_rec_pass(r, &(fl_pass){.kernel = "mpm/volumes", FL_PUSH(*push), .threads = out->build.count,
+                              FL_BUFFERS(&out->pos, &out->vel, &out->stress, &out->gridv, &out->materials)});
+    ok = fl_rec_end_once(r);
   }
   free(out->build.pos);
   free(out->build.vel);
@@ -199,16 +143,6 @@ void fl_snow_destroy(fl_snow_system *s)
 {
   if (!s->gpu) return;
   fl_gpu *gpu = s->gpu;
-  VkDescriptorSet sets[5 + FL_SNOW_PERMUTED_ARRAYS + 2 * FL_GPU_FRAMES_IN_FLIGHT] = {
-      s->p2g_set, s->grid_set, s->g2p_set, s->volumes_set, s->keys_set};
-  uint32_t n = 5;
-  for (uint32_t k = 0; k < FL_SNOW_PERMUTED_ARRAYS; k++) sets[n++] = s->permute_set[k];
-  for (uint32_t k = 0; k < FL_GPU_FRAMES_IN_FLIGHT; k++) {
-    sets[n++] = s->publish_set[k];
-    sets[n++] = s->density_set[k];
-  }
-  for (uint32_t i = 0; i < n; i++)
-    if (sets[i]) vkFreeDescriptorSets(gpu->device, gpu->descriptor_pool, 1, &sets[i]);
   fl_buffer *buffers[] = {&s->pos, &s->vel, &s->fe, &s->stress, &s->affine, &s->acc, &s->gridv, &s->stats,
                           &s->materials, &s->scratch};
   for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++) fl_buffer_destroy(gpu, buffers[i]);
@@ -219,7 +153,6 @@ void fl_snow_destroy(fl_snow_system *s)
   }
   fl_radix_sort_destroy(gpu, &s->sort);
   fl_snow_implicit_destroy(&s->implicit);
-  pipelines_destroy(gpu, &s->pipes);
   fl_snow_build_free(&s->build);
   memset(s, 0, sizeof *s);
 }
@@ -241,79 +174,77 @@ uint32_t fl_snow_plan_substeps(const fl_snow_system *s, float frame_dt)
 }
 
 /* Sorts the particles by cell and permutes every array into that order. */
-static void record_sort(fl_snow_system *s, VkCommandBuffer cmd, const fl_mpm_push *push, fl_profiler *prof,
-                        uint32_t slot)
+static void record_sort(fl_snow_system *s, fl_rec *r, const fl_mpm_push *push)
 {
   uint32_t n = s->build.count;
   uint64_t bytes = (uint64_t)n * (16 + 8) + fl_radix_sort_bytes(&s->sort, n, s->key_bits) + (uint64_t)n * 10 * 16 * 4;
-  int scope = fl_profiler_begin(prof, slot, FL_QUEUE_COMPUTE, cmd, "snow/sort", bytes);
-  fl_cmd_dispatch(cmd, &s->pipes.cell_keys, s->keys_set, push, n);
-  fl_cmd_compute_barrier(cmd);
-  fl_radix_sort_record(&s->sort, cmd, n, s->key_bits);
-  fl_cmd_compute_barrier(cmd);
+  fl_rec_begin(r, "snow/sort", bytes);
+  fl_rec_pass(r, &(fl_pass){.kernel = "mpm/cell_keys", FL_PUSH(*push), .threads = n,
+                            FL_BUFFERS(&s->pos, &s->sort.keys[0], &s->sort.values[0])});
+  fl_radix_sort_record(&s->sort, r, NULL, NULL, n, s->key_bits);
+  fl_rec_barrier(r);
   const fl_buffer *arrays[FL_SNOW_PERMUTED_ARRAYS] = {&s->pos, &s->vel, &s->fe, &s->stress, &s->affine};
   const uint32_t vec4s[FL_SNOW_PERMUTED_ARRAYS] = {1, 1, 3, 2, 3};
   for (uint32_t k = 0; k < FL_SNOW_PERMUTED_ARRAYS; k++) {
     fl_mpm_push p = *push;
     p.counts[3] = vec4s[k];
-    fl_cmd_dispatch(cmd, &s->pipes.permute, s->permute_set[k], &p, n * vec4s[k]);
-    fl_cmd_compute_barrier(cmd);
+    fl_rec_pass(r, &(fl_pass){.kernel = "mpm/permute", FL_PUSH(p), .threads = n * vec4s[k],
+                              FL_BUFFERS(fl_radix_sort_values(&s->sort, s->key_bits), arrays[k], &s->scratch)});
     VkBufferCopy copy = {0, 0, (VkDeviceSize)n * vec4s[k] * VEC4};
-    vkCmdCopyBuffer(cmd, s->scratch.buffer, arrays[k]->buffer, 1, &copy);
-    fl_cmd_compute_barrier(cmd);
+    vkCmdCopyBuffer(r->cmd, s->scratch.buffer, arrays[k]->buffer, 1, &copy);
+    fl_rec_barrier(r);
   }
-  fl_profiler_end(prof, slot, FL_QUEUE_COMPUTE, cmd, scope);
+  fl_rec_end(r);
 }
 
-void fl_snow_record_substep(fl_snow_system *s, VkCommandBuffer cmd, float dt, float t, fl_profiler *prof,
-                            uint32_t slot)
+void fl_snow_record_substep(fl_snow_system *s, fl_rec *r, float dt, float t)
 {
-  fl_mpm_push push;
-  push_for(s, dt, t, &push);
-  record_p2g_grid(s, cmd, &push, prof, slot);
+  fl_mpm_push pc, *push = &pc;
+  push_for(s, dt, t, push);
+  record_p2g_grid(s, r, push);
   if (s->implicit.gpu) { /* step 6, beta > 0 */
-    uint64_t bytes = fl_snow_implicit_bytes(&s->implicit);
-    int im = fl_profiler_begin(prof, slot, FL_QUEUE_COMPUTE, cmd, "snow/implicit", bytes);
-    fl_snow_implicit_record(&s->implicit, cmd, &push, s->build.beta);
-    fl_profiler_end(prof, slot, FL_QUEUE_COMPUTE, cmd, im);
+    fl_rec_begin(r, "snow/implicit", fl_snow_implicit_bytes(&s->implicit));
+    fl_snow_implicit_record(&s->implicit, r, push, s->build.beta);
+    fl_rec_end(r);
   }
-  int scope = fl_profiler_begin(prof, slot, FL_QUEUE_COMPUTE, cmd, "snow/g2p", fl_snow_g2p_bytes(s));
-  fl_cmd_dispatch(cmd, &s->pipes.g2p, s->g2p_set, &push, s->build.count);
-  fl_profiler_end(prof, slot, FL_QUEUE_COMPUTE, cmd, scope);
-  fl_cmd_compute_barrier(cmd);
+  fl_rec_pass(r, &(fl_pass){.name = "snow/g2p", .bytes = fl_snow_g2p_bytes(s), .kernel = "mpm/g2p", FL_PUSH(*push),
+                            .threads = s->build.count,
+                            FL_BUFFERS(&s->pos, &s->vel, &s->fe, &s->stress, &s->affine, &s->gridv, &s->stats,
+                                       s->colliders, &s->materials)});
 }
 
-void fl_snow_record_frame(fl_snow_system *s, VkCommandBuffer cmd, float frame_dt, float t0, fl_profiler *prof,
-                          uint32_t slot)
+void fl_snow_record_frame(fl_snow_system *s, fl_rec *r, float frame_dt, float t0)
 {
   uint32_t n = fl_snow_plan_substeps(s, frame_dt);
   if (n == FL_SNOW_MAX_SUBSTEPS) s->capped_frames++;
   float dt = frame_dt / (float)n;
   fl_mpm_push push;
   push_for(s, dt, t0, &push);
-  vkCmdUpdateBuffer(cmd, s->stats.buffer, 0, sizeof STATS_RESET, STATS_RESET);
-  if (s->build.count > 1) record_sort(s, cmd, &push, prof, slot);
-  fl_cmd_compute_barrier(cmd);
-  for (uint32_t k = 0; k < n; k++) fl_snow_record_substep(s, cmd, dt, t0 + dt * (float)(k + 1), prof, slot);
+  vkCmdUpdateBuffer(r->cmd, s->stats.buffer, 0, sizeof STATS_RESET, STATS_RESET);
+  if (s->build.count > 1) record_sort(s, r, &push);
+  fl_rec_barrier(r);
+  for (uint32_t k = 0; k < n; k++) fl_snow_record_substep(s, r, dt, t0 + dt * (float)(k + 1));
   VkBufferCopy copy = {0, 0, FL_SNOW_STAT_WORDS * 4};
-  vkCmdCopyBuffer(cmd, s->stats.buffer, s->stats_readback[slot].buffer, 1, &copy);
-  fl_cmd_transfer_to_host_barrier(cmd);
-  s->stats_pending[slot] = true;
+  vkCmdCopyBuffer(r->cmd, s->stats.buffer, s->stats_readback[r->slot].buffer, 1, &copy);
+  fl_cmd_transfer_to_host_barrier(r->cmd);
+  s->stats_pending[r->slot] = true;
   s->substeps_last = n;
   s->substeps_total += n;
+  s->frames_total++;
   s->frames_since_stats++;
 }
 
-void fl_snow_record_publish(fl_snow_system *s, VkCommandBuffer cmd, fl_profiler *prof, uint32_t slot)
+void fl_snow_record_publish(fl_snow_system *s, fl_rec *r)
 {
-  fl_mpm_push push;
-  push_for(s, 0.0f, 0.0f, &push);
+  fl_mpm_push pc, *push = &pc;
+  push_for(s, 0.0f, 0.0f, push);
   uint32_t stencil = s->build.any_pic_flip ? 64 : 27;
-  int scope = fl_profiler_begin(prof, slot, FL_QUEUE_COMPUTE, cmd, "snow/publish",
-                                (uint64_t)s->build.count * (16 + 32 + 16 + 16 * stencil / 8));
-  fl_cmd_dispatch(cmd, &s->pipes.publish, s->publish_set[slot], &push, s->build.count);
-  fl_cmd_dispatch(cmd, &s->pipes.density_grid, s->density_set[slot], &push, s->build.node_count);
-  fl_profiler_end(prof, slot, FL_QUEUE_COMPUTE, cmd, scope);
+  fl_rec_begin(r, "snow/publish", (uint64_t)s->build.count * (16 + 32 + 16 + 16 * stencil / 8));
+  fl_rec_pass(r, &(fl_pass){.kernel = "mpm/publish", FL_PUSH(*push), .threads = s->build.count, .no_barrier = true,
+                            FL_BUFFERS(&s->pos, &s->stress, &s->gridv, &s->snapshot[r->slot], &s->materials)});
+  fl_rec_pass(r, &(fl_pass){.kernel = "mpm/density_grid", FL_PUSH(*push), .threads = s->build.node_count,
+                            .no_barrier = true, FL_BUFFERS(&s->gridv, &s->density[r->slot])});
+  fl_rec_end(r);
 }
 
 void fl_snow_collect(fl_snow_system *s, uint32_t slot)

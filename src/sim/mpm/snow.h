@@ -13,17 +13,13 @@
  * Publish, once a frame: the slot's snapshot (position, grid density at the
  * particle) and the slot's grid density volume, for the renderer. */
 #pragma once
-#include "gpu/gpu.h"
-#include "gpu/profiler.h"
+#include "gpu/rec.h"
 #include "scene/scene.h"
+#include "sim/material.h"
 #include "sim/common/radix_sort.h"
 #include "sim/mpm/snow_build.h"
 #include "sim/mpm/snow_cpu.h"
 #include "sim/mpm/snow_implicit.h"
-
-typedef struct {
-  fl_pipeline p2g_float, p2g_fixed, grid_update, g2p, volumes, cell_keys, permute, publish, density_grid;
-} fl_snow_pipelines;
 
 /* The stats of the latest frame collected (snow_spec.h G2P stats). */
 typedef struct {
@@ -38,7 +34,6 @@ typedef struct {
 typedef struct {
   fl_gpu *gpu;
   fl_snow_build build;               /* metadata; the CPU particle arrays are freed after upload */
-  fl_snow_pipelines pipes;
   bool fixed_point;                  /* P2G through int32 fixed point */
   fl_buffer pos, vel, fe, stress, affine;
   fl_buffer acc, gridv, stats, materials, scratch;
@@ -47,40 +42,36 @@ typedef struct {
   fl_buffer snapshot[FL_GPU_FRAMES_IN_FLIGHT], density[FL_GPU_FRAMES_IN_FLIGHT];
   fl_buffer stats_readback[FL_GPU_FRAMES_IN_FLIGHT];
   bool stats_pending[FL_GPU_FRAMES_IN_FLIGHT];
-  VkDescriptorSet p2g_set, grid_set, g2p_set, volumes_set, keys_set;
-  VkDescriptorSet permute_set[FL_SNOW_PERMUTED_ARRAYS];
-  VkDescriptorSet publish_set[FL_GPU_FRAMES_IN_FLIGHT], density_set[FL_GPU_FRAMES_IN_FLIGHT];
   const fl_sim_desc *sim;
+  const fl_buffer *colliders;
   uint32_t collider_count;
   fl_snow_frame_stats last;          /* of the latest collected frame */
   uint32_t frames_since_stats;       /* frames recorded since the stats in `last` */
   uint32_t substeps_last;            /* substeps of the latest recorded frame */
   uint32_t capped_frames;            /* frames whose substeps hit FL_SNOW_MAX_SUBSTEPS */
   uint64_t substeps_total;
+  uint64_t frames_total;             /* frames recorded */
   fl_snow_implicit implicit;         /* the semi-implicit solve (build.beta > 0), else zeroed */
 } fl_snow_system;
 
 /* Builds the scene's snow objects (scene indices `indices`), uploads them, and computes the
- * first step's volumes on the GPU (waits). `sim` must outlive the system. */
-bool fl_snow_create(fl_gpu *gpu, const fl_scene *scene, const uint32_t *indices, uint32_t count,
-                    const fl_buffer *colliders, uint32_t collider_count, fl_snow_system *out);
+ * first step's volumes on the GPU (waits). The env's scene and colliders must outlive the system. */
+bool fl_snow_create(const fl_material_env *env, const uint32_t *indices, uint32_t count, fl_snow_system *out);
 /* Frees everything; accepts a zeroed system. */
 void fl_snow_destroy(fl_snow_system *s);
 /* The substeps the next frame of length frame_dt takes (snow_spec.h SUBSTEPS). */
 uint32_t fl_snow_plan_substeps(const fl_snow_system *s, float frame_dt);
 /* Records one frame of length frame_dt starting at time t0 (profiler scopes "snow/<pass>"). */
-void fl_snow_record_frame(fl_snow_system *s, VkCommandBuffer cmd, float frame_dt, float t0, fl_profiler *prof,
-                          uint32_t slot);
+void fl_snow_record_frame(fl_snow_system *s, fl_rec *r, float frame_dt, float t0);
 /* Records one substep (clear, P2G, grid update, G2P) of length dt ending at time t, without the
  * frame's sort, stats reset or stats copy (tests step the system with it). */
-void fl_snow_record_substep(fl_snow_system *s, VkCommandBuffer cmd, float dt, float t, fl_profiler *prof,
-                            uint32_t slot);
+void fl_snow_record_substep(fl_snow_system *s, fl_rec *r, float dt, float t);
 /* Reads every particle array back into malloc'd arrays (free with fl_snow_state_free); waits. */
 bool fl_snow_read_state(fl_snow_system *s, fl_snow_cpu_particles *out);
 /* Frees what fl_snow_read_state allocated; accepts a zeroed struct. */
 void fl_snow_state_free(fl_snow_cpu_particles *p);
-/* Records the slot's render snapshot and density volume. */
-void fl_snow_record_publish(fl_snow_system *s, VkCommandBuffer cmd, fl_profiler *prof, uint32_t slot);
+/* Records the rec's slot's render snapshot and density volume. */
+void fl_snow_record_publish(fl_snow_system *s, fl_rec *r);
 /* After the slot's fence: reads its stats copy into s->last. */
 void fl_snow_collect(fl_snow_system *s, uint32_t slot);
 /* Sums the grid after the last P2G in double: mass and momentum (reads back; waits). */

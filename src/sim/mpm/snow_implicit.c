@@ -20,47 +20,20 @@ bool fl_snow_implicit_create(fl_gpu *gpu, const fl_snow_implicit_inputs *in, fl_
   out->particles = in->particles;
   out->nodes = in->nodes;
   out->compare_and_swap = in->compare_and_swap;
-  uint32_t push = sizeof(fl_mpm_push);
+  out->in = *in;
   uint64_t n = in->nodes, np = in->particles;
-  bool ok = fl_pipeline_compute(gpu, "mpm/implicit_prepare.comp", push, 0, &out->prepare) &&
-            fl_pipeline_compute(gpu, "mpm/implicit_init.comp", push, 0, &out->init) &&
-            fl_pipeline_compute(gpu, in->compare_and_swap ? "mpm/implicit_apply_cas.comp"
-                                                          : "mpm/implicit_apply_float.comp",
-                                push, 0, &out->apply) &&
-            fl_pipeline_compute(gpu, "mpm/implicit_update.comp", push, 0, &out->update) &&
-            fl_pipeline_compute(gpu, "mpm/implicit_finish.comp", push, 0, &out->finish) &&
-            make(gpu, np * FL_SNOW_CR_PARTICLE_VEC4S * VEC4, "snow implicit particle data", &out->pdata) &&
+  bool ok = make(gpu, np * FL_SNOW_CR_PARTICLE_VEC4S * VEC4, "snow implicit particle data", &out->pdata) &&
             make(gpu, n * 4, "snow implicit node info", &out->info) &&
             make(gpu, n * VEC4, "snow implicit Hessian accumulator", &out->hacc) &&
             make(gpu, n * VEC4, "snow implicit z", &out->z) && make(gpu, n * VEC4, "snow implicit r", &out->r) &&
             make(gpu, n * VEC4, "snow implicit p", &out->p) && make(gpu, n * VEC4, "snow implicit Br", &out->br) &&
             make(gpu, n * VEC4, "snow implicit Bp", &out->bp) && fl_buffer_fill(gpu, &out->hacc, 0) &&
             fl_reduce_create(gpu, in->nodes ? in->nodes : 1, FL_SNOW_CR_SLOT_COUNT, &out->reduce);
-  ok = ok && fl_reduce_bind_dot(gpu, &out->reduce, &out->z, &out->z, FL_SNOW_CR_SLOT_BB, &out->dot_bb) &&
-       fl_reduce_bind_dot(gpu, &out->reduce, &out->bp, &out->bp, FL_SNOW_CR_SLOT_APAP, &out->dot_bpbp) &&
-       fl_reduce_bind_dot(gpu, &out->reduce, &out->r, &out->br, FL_SNOW_CR_SLOT_RAR0, &out->dot_rbr[0]) &&
-       fl_reduce_bind_dot(gpu, &out->reduce, &out->r, &out->br, FL_SNOW_CR_SLOT_RAR1, &out->dot_rbr[1]) &&
-       fl_reduce_bind_dot(gpu, &out->reduce, &out->r, &out->r, FL_SNOW_CR_SLOT_RR, &out->dot_rr);
-  if (ok) {
-    const fl_buffer *results = fl_reduce_results(&out->reduce);
-    fl_binding prepare[] = {{in->vel, 0, 0}, {in->fe, 0, 0}, {&out->pdata, 0, 0}, {in->materials, 0, 0}};
-    fl_binding init[] = {{in->acc, 0, 0},       {in->gridv, 0, 0}, {in->colliders, 0, 0}, {in->materials, 0, 0},
-                         {&out->info, 0, 0},    {&out->z, 0, 0},   {&out->hacc, 0, 0}};
-    fl_binding update[] = {{&out->info, 0, 0}, {&out->hacc, 0, 0}, {&out->z, 0, 0},  {&out->r, 0, 0},
-                           {&out->p, 0, 0},    {&out->br, 0, 0},   {&out->bp, 0, 0}, {results, 0, 0}};
-    fl_binding finish[] = {{&out->info, 0, 0}, {&out->z, 0, 0}, {in->colliders, 0, 0}, {in->materials, 0, 0},
-                           {in->gridv, 0, 0}};
-    ok = fl_pipeline_bind(gpu, &out->prepare, prepare, 4, &out->prepare_set) &&
-         fl_pipeline_bind(gpu, &out->init, init, 7, &out->init_set) &&
-         fl_pipeline_bind(gpu, &out->update, update, 8, &out->update_set) &&
-         fl_pipeline_bind(gpu, &out->finish, finish, 5, &out->finish_set);
-    const fl_buffer *vectors[2] = {&out->z, &out->r};
-    for (int k = 0; k < 2 && ok; k++) {
-      fl_binding apply[] = {{in->pos, 0, 0},  {in->fe, 0, 0},     {&out->pdata, 0, 0}, {&out->info, 0, 0},
-                            {vectors[k], 0, 0}, {&out->hacc, 0, 0}, {results, 0, 0}};
-      ok = fl_pipeline_bind(gpu, &out->apply, apply, 7, &out->apply_set[k]);
-    }
-  }
+  ok = ok && fl_reduce_bind_dot(&out->reduce, &out->z, &out->z, FL_SNOW_CR_SLOT_BB, &out->dot_bb) &&
+       fl_reduce_bind_dot(&out->reduce, &out->bp, &out->bp, FL_SNOW_CR_SLOT_APAP, &out->dot_bpbp) &&
+       fl_reduce_bind_dot(&out->reduce, &out->r, &out->br, FL_SNOW_CR_SLOT_RAR0, &out->dot_rbr[0]) &&
+       fl_reduce_bind_dot(&out->reduce, &out->r, &out->br, FL_SNOW_CR_SLOT_RAR1, &out->dot_rbr[1]) &&
+       fl_reduce_bind_dot(&out->reduce, &out->r, &out->r, FL_SNOW_CR_SLOT_RR, &out->dot_rr);
   if (!ok) {
     fl_snow_implicit_destroy(out);
     return fl_error_wrap("snow semi-implicit solve: create");
@@ -72,72 +45,70 @@ void fl_snow_implicit_destroy(fl_snow_implicit *im)
 {
   if (!im->gpu) return;
   fl_gpu *gpu = im->gpu;
-  VkDescriptorSet sets[] = {im->prepare_set,  im->init_set,   im->apply_set[0],
-                            im->apply_set[1], im->update_set, im->finish_set};
-  for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
-    if (sets[i]) vkFreeDescriptorSets(gpu->device, gpu->descriptor_pool, 1, &sets[i]);
-  fl_reduce_binding *bindings[] = {&im->dot_bb, &im->dot_bpbp, &im->dot_rbr[0], &im->dot_rbr[1], &im->dot_rr};
-  for (size_t i = 0; i < sizeof bindings / sizeof bindings[0]; i++) fl_reduce_unbind(gpu, bindings[i]);
   fl_reduce_destroy(gpu, &im->reduce);
   fl_buffer *buffers[] = {&im->pdata, &im->info, &im->hacc, &im->z, &im->r, &im->p, &im->br, &im->bp};
   for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++) fl_buffer_destroy(gpu, buffers[i]);
-  fl_pipeline *pipes[] = {&im->prepare, &im->init, &im->apply, &im->update, &im->finish};
-  for (size_t i = 0; i < sizeof pipes / sizeof pipes[0]; i++) fl_pipeline_destroy(gpu, pipes[i]);
   memset(im, 0, sizeof *im);
 }
 
 /* One node-wise CR step (mpm/implicit_update.comp) of `mode` at iteration `it`, then a barrier. */
-static void update(const fl_snow_implicit *im, VkCommandBuffer cmd, fl_mpm_push *pc, uint32_t mode, uint32_t it)
+static void update(const fl_snow_implicit *im, fl_rec *r, fl_mpm_push *pc, uint32_t mode, uint32_t it)
 {
   pc->counts[3] = mode | it << 8;
-  fl_cmd_dispatch(cmd, &im->update, im->update_set, pc, im->nodes);
-  fl_cmd_compute_barrier(cmd);
+  fl_rec_pass(r, &(fl_pass){.kernel = "mpm/implicit_update", FL_PUSH(*pc), .threads = im->nodes,
+                            FL_BUFFERS(&im->info, &im->hacc, &im->z, &im->r, &im->p, &im->br, &im->bp,
+                                       fl_reduce_results(&im->reduce))});
 }
 
-/* hacc += H (info vec): vec = z (set 0, whatever the residual) or r (set 1), then a barrier. */
-static void apply(const fl_snow_implicit *im, VkCommandBuffer cmd, fl_mpm_push *pc, int set)
+/* hacc += H (info vec): vec = z (whatever the residual) or r, then a barrier. */
+static void apply(const fl_snow_implicit *im, fl_rec *r, fl_mpm_push *pc, bool of_z)
 {
-  pc->counts[3] = set == 0 ? FL_SNOW_CR_APPLY_ALWAYS : 0u;
-  fl_cmd_dispatch(cmd, &im->apply, im->apply_set[set], pc, im->particles);
-  fl_cmd_compute_barrier(cmd);
+  pc->counts[3] = of_z ? FL_SNOW_CR_APPLY_ALWAYS : 0u;
+  fl_rec_pass(r, &(fl_pass){.kernel = im->compare_and_swap ? "mpm/implicit_apply_cas" : "mpm/implicit_apply_float",
+                            FL_PUSH(*pc), .threads = im->particles,
+                            FL_BUFFERS(im->in.pos, im->in.fe, &im->pdata, &im->info, of_z ? &im->z : &im->r,
+                                       &im->hacc, fl_reduce_results(&im->reduce))});
 }
 
-static void dot(const fl_snow_implicit *im, VkCommandBuffer cmd, const fl_reduce_binding *b)
+static void dot(const fl_snow_implicit *im, fl_rec *r, const fl_reduce_binding *b)
 {
-  fl_reduce_record(&im->reduce, b, cmd, im->nodes);
-  fl_cmd_compute_barrier(cmd);
+  fl_reduce_record(&im->reduce, b, r, im->nodes);
+  fl_rec_barrier(r);
 }
 
-void fl_snow_implicit_record(const fl_snow_implicit *im, VkCommandBuffer cmd, const fl_mpm_push *push, float beta)
+void fl_snow_implicit_record(const fl_snow_implicit *im, fl_rec *r, const fl_mpm_push *push, float beta)
 {
+  const fl_snow_implicit_inputs *in = &im->in;
   fl_mpm_push pc = *push;
   pc.params[3] = beta;
   pc.counts[3] = 0;
   /* ITERATIONS and STOP are adjacent slots */
-  vkCmdFillBuffer(cmd, fl_reduce_results(&im->reduce)->buffer, FL_SNOW_CR_SLOT_ITERATIONS * 4, 8, 0);
-  fl_cmd_dispatch(cmd, &im->prepare, im->prepare_set, &pc, im->particles);
-  fl_cmd_dispatch(cmd, &im->init, im->init_set, &pc, im->nodes);
-  fl_cmd_compute_barrier(cmd);
-  dot(im, cmd, &im->dot_bb); /* b.b, b = z0 */
-  apply(im, cmd, &pc, 0);    /* H z0 */
-  update(im, cmd, &pc, FL_SNOW_CR_RESIDUAL, 0);
-  dot(im, cmd, &im->dot_rr);
-  apply(im, cmd, &pc, 1);
-  update(im, cmd, &pc, FL_SNOW_CR_PRODUCT_FIRST, 0);
-  dot(im, cmd, &im->dot_rbr[0]);
+  vkCmdFillBuffer(r->cmd, fl_reduce_results(&im->reduce)->buffer, FL_SNOW_CR_SLOT_ITERATIONS * 4, 8, 0);
+  fl_rec_pass(r, &(fl_pass){.kernel = "mpm/implicit_prepare", FL_PUSH(pc), .threads = im->particles,
+                            .no_barrier = true, FL_BUFFERS(in->vel, in->fe, &im->pdata, in->materials)});
+  fl_rec_pass(r, &(fl_pass){.kernel = "mpm/implicit_init", FL_PUSH(pc), .threads = im->nodes,
+                            FL_BUFFERS(in->acc, in->gridv, in->colliders, in->materials, &im->info, &im->z,
+                                       &im->hacc)});
+  dot(im, r, &im->dot_bb); /* b.b, b = z0 */
+  apply(im, r, &pc, true); /* H z0 */
+  update(im, r, &pc, FL_SNOW_CR_RESIDUAL, 0);
+  dot(im, r, &im->dot_rr);
+  apply(im, r, &pc, false);
+  update(im, r, &pc, FL_SNOW_CR_PRODUCT_FIRST, 0);
+  dot(im, r, &im->dot_rbr[0]);
   for (uint32_t k = 0; k < FL_SNOW_CR_ITERATIONS; k++) {
-    dot(im, cmd, &im->dot_bpbp);
-    update(im, cmd, &pc, FL_SNOW_CR_STEP, k);
-    dot(im, cmd, &im->dot_rr);
+    dot(im, r, &im->dot_bpbp);
+    update(im, r, &pc, FL_SNOW_CR_STEP, k);
+    dot(im, r, &im->dot_rr);
     if (k + 1 == FL_SNOW_CR_ITERATIONS) break; /* the last update of z needs no new direction */
-    apply(im, cmd, &pc, 1);
-    update(im, cmd, &pc, FL_SNOW_CR_PRODUCT, k);
-    dot(im, cmd, &im->dot_rbr[(k + 1) & 1]);
-    update(im, cmd, &pc, FL_SNOW_CR_DIRECTION, k);
+    apply(im, r, &pc, false);
+    update(im, r, &pc, FL_SNOW_CR_PRODUCT, k);
+    dot(im, r, &im->dot_rbr[(k + 1) & 1]);
+    update(im, r, &pc, FL_SNOW_CR_DIRECTION, k);
   }
   pc.counts[3] = 0;
-  fl_cmd_dispatch(cmd, &im->finish, im->finish_set, &pc, im->nodes);
-  fl_cmd_compute_barrier(cmd);
+  fl_rec_pass(r, &(fl_pass){.kernel = "mpm/implicit_finish", FL_PUSH(pc), .threads = im->nodes,
+                            FL_BUFFERS(&im->info, &im->z, in->colliders, in->materials, in->gridv)});
 }
 
 uint64_t fl_snow_implicit_bytes(const fl_snow_implicit *im)

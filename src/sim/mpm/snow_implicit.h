@@ -78,7 +78,7 @@
  * limit grow by FL_SNOW_IMPLICIT_ELASTIC_GAIN when beta > 0, so the solve buys
  * fewer substeps; the particle-speed limit stays. */
 #pragma once
-#include "gpu/gpu.h"
+#include "gpu/rec.h"
 #include "sim/common/reduce.h"
 #include "mpm_shared.h"
 
@@ -94,7 +94,7 @@ typedef struct {
 
 typedef struct {
   fl_gpu *gpu;
-  fl_pipeline prepare, init, apply, update, finish;
+  fl_snow_implicit_inputs in;
   uint32_t particles, nodes;
   bool compare_and_swap;
   fl_buffer pdata;                      /* FL_SNOW_CR_PARTICLE_VEC4S vec4 per particle */
@@ -103,16 +103,15 @@ typedef struct {
   fl_buffer z, r, p, br, bp;            /* vec4 per node: the CR vectors */
   fl_reduce reduce;                     /* FL_SNOW_CR_SLOT_COUNT result slots */
   fl_reduce_binding dot_bb, dot_bpbp, dot_rbr[2], dot_rr;
-  VkDescriptorSet prepare_set, init_set, apply_set[2], update_set, finish_set; /* apply: [0] z, [1] r */
 } fl_snow_implicit;
 
-/* Creates the pipelines, buffers and descriptor sets; the inputs must outlive the solver. */
+/* Creates the buffers; the inputs' buffers must outlive the solver. */
 bool fl_snow_implicit_create(fl_gpu *gpu, const fl_snow_implicit_inputs *in, fl_snow_implicit *out);
 /* Frees everything; accepts a zeroed solver. */
 void fl_snow_implicit_destroy(fl_snow_implicit *im);
 /* Records the solve of one substep after the grid update (its barrier recorded), with the
  * substep's push constants (dt, t) and beta; ends with a compute barrier. */
-void fl_snow_implicit_record(const fl_snow_implicit *im, VkCommandBuffer cmd, const fl_mpm_push *push, float beta);
+void fl_snow_implicit_record(const fl_snow_implicit *im, fl_rec *r, const fl_mpm_push *push, float beta);
 /* Bytes one recorded solve moves (for GB/s; the full iteration count, no early out). */
 uint64_t fl_snow_implicit_bytes(const fl_snow_implicit *im);
 /* After a solve (waits; off the hot path): CR updates taken, and sqrt(r.r / b.b) of the last

@@ -7,21 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool fl_particles_pipelines_create(fl_gpu *gpu, fl_particles_pipelines *pp)
-{
-  memset(pp, 0, sizeof *pp);
-  return fl_pipeline_compute(gpu, "particles/integrate.comp", sizeof(fl_particles_push), 0, &pp->integrate) &&
-         fl_pipeline_compute(gpu, "particles/collide.comp", sizeof(fl_particles_push), 0, &pp->collide) &&
-         fl_pipeline_compute(gpu, "particles/publish.comp", sizeof(fl_count_push), 0, &pp->publish);
-}
-
-void fl_particles_pipelines_destroy(fl_gpu *gpu, fl_particles_pipelines *pp)
-{
-  fl_pipeline_destroy(gpu, &pp->integrate);
-  fl_pipeline_destroy(gpu, &pp->collide);
-  fl_pipeline_destroy(gpu, &pp->publish);
-}
-
 /* xorshift32: a small seeded generator, so a scene starts the same every run. */
 static float next_unit(uint32_t *state)
 {
@@ -57,8 +42,7 @@ bool fl_particles_initial_state(const fl_particles_desc *d, float (**pos_out)[4]
   return true;
 }
 
-bool fl_particles_create(fl_gpu *gpu, const fl_particles_pipelines *pp, const char *name,
-                         const fl_particles_desc *desc, const fl_buffer *colliders, fl_particles *out)
+bool fl_particles_create(fl_gpu *gpu, const char *name, const fl_particles_desc *desc, fl_particles *out)
 {
   memset(out, 0, sizeof *out);
   snprintf(out->name, sizeof out->name, "%s", name);
@@ -80,13 +64,6 @@ bool fl_particles_create(fl_gpu *gpu, const fl_particles_pipelines *pp, const ch
   ok = ok && fl_buffer_upload(gpu, &out->pos, 0, pos, bytes) && fl_buffer_upload(gpu, &out->vel, 0, vel, bytes);
   free(pos);
   free(vel);
-  fl_binding state[] = {{&out->pos, 0, 0}, {&out->vel, 0, 0}, {colliders, 0, 0}};
-  ok = ok && fl_pipeline_bind(gpu, &pp->integrate, state, 2, &out->integrate_set) &&
-       fl_pipeline_bind(gpu, &pp->collide, state, 3, &out->collide_set);
-  for (uint32_t s = 0; s < FL_GPU_FRAMES_IN_FLIGHT && ok; s++) {
-    fl_binding pub[] = {{&out->pos, 0, 0}, {&out->vel, 0, 0}, {&out->snapshot[s], 0, 0}};
-    ok = fl_pipeline_bind(gpu, &pp->publish, pub, 3, &out->publish_set[s]);
-  }
   if (!ok) fl_particles_destroy(gpu, out);
   return ok;
 }
@@ -95,57 +72,59 @@ void fl_particles_destroy(fl_gpu *gpu, fl_particles *p)
 {
   fl_buffer_destroy(gpu, &p->pos);
   fl_buffer_destroy(gpu, &p->vel);
-  VkDescriptorSet sets[2 + FL_GPU_FRAMES_IN_FLIGHT] = {p->integrate_set, p->collide_set};
-  for (uint32_t s = 0; s < FL_GPU_FRAMES_IN_FLIGHT; s++) {
-    fl_buffer_destroy(gpu, &p->snapshot[s]);
-    sets[2 + s] = p->publish_set[s];
-  }
-  for (uint32_t i = 0; i < 2 + FL_GPU_FRAMES_IN_FLIGHT; i++)
-    if (sets[i]) vkFreeDescriptorSets(gpu->device, gpu->descriptor_pool, 1, &sets[i]);
+  for (uint32_t s = 0; s < FL_GPU_FRAMES_IN_FLIGHT; s++) fl_buffer_destroy(gpu, &p->snapshot[s]);
   memset(p, 0, sizeof *p);
 }
 
-void fl_particles_push_fill(const fl_particles *p, const fl_sim_desc *sim, uint32_t collider_count,
-                            float h, float time, fl_particles_push *out)
+void fl_particles_push_fill(const fl_particles *p, const fl_step *step, fl_particles_push *out)
 {
+  const fl_sim_desc *sim = step->sim;
   memset(out, 0, sizeof *out);
   for (int a = 0; a < 3; a++) {
     out->gravity_dt[a] = sim->gravity[a];
     out->domain_min[a] = sim->domain_min[a];
     out->domain_max[a] = sim->domain_max[a];
   }
-  out->gravity_dt[3] = h;
+  out->gravity_dt[3] = step->h;
   out->domain_min[3] = p->desc.radius;
   out->domain_max[3] = p->desc.restitution;
-  out->params[0] = time;
+  out->params[0] = step->t;
   out->params[1] = p->desc.friction;
   out->params[2] = sim->collider_normals == FL_NORMALS_TETRAHEDRAL ? 1.0f : 0.0f;
   out->counts[0] = p->count;
-  out->counts[1] = collider_count;
+  out->counts[1] = step->collider_count;
 }
 
 uint64_t fl_particles_pass_bytes(const fl_particles *p) { return (uint64_t)p->count * 64; }
 
-void fl_particles_record_substep(const fl_particles *p, const fl_particles_pipelines *pp,
-                                 VkCommandBuffer cmd, const fl_particles_push *push, fl_profiler *prof,
-                                 uint32_t slot)
+void fl_particles_record_integrate(const fl_particles *p, fl_rec *r, const fl_particles_push *push)
 {
-  uint64_t bytes = fl_particles_pass_bytes(p);
-  int scope = fl_profiler_begin(prof, slot, FL_QUEUE_COMPUTE, cmd, "particles/integrate", bytes);
-  fl_cmd_dispatch(cmd, &pp->integrate, p->integrate_set, push, p->count);
-  fl_profiler_end(prof, slot, FL_QUEUE_COMPUTE, cmd, scope);
-  fl_cmd_compute_barrier(cmd);
-  scope = fl_profiler_begin(prof, slot, FL_QUEUE_COMPUTE, cmd, "particles/collide", bytes);
-  fl_cmd_dispatch(cmd, &pp->collide, p->collide_set, push, p->count);
-  fl_profiler_end(prof, slot, FL_QUEUE_COMPUTE, cmd, scope);
-  fl_cmd_compute_barrier(cmd);
+  fl_rec_pass(r, &(fl_pass){.name = "particles/integrate", .bytes = fl_particles_pass_bytes(p),
+                            .kernel = "particles/integrate", FL_PUSH(*push), .threads = p->count,
+                            FL_BUFFERS(&p->pos, &p->vel)});
 }
 
-void fl_particles_record_publish(const fl_particles *p, const fl_particles_pipelines *pp,
-                                 VkCommandBuffer cmd, fl_profiler *prof, uint32_t slot)
+void fl_particles_record_collide(const fl_particles *p, fl_rec *r, const fl_particles_push *push,
+                                 const fl_buffer *colliders)
+{
+  fl_rec_pass(r, &(fl_pass){.name = "particles/collide", .bytes = fl_particles_pass_bytes(p),
+                            .kernel = "particles/collide", FL_PUSH(*push), .threads = p->count,
+                            FL_BUFFERS(&p->pos, &p->vel, colliders)});
+}
+
+void fl_particles_record_substep(const fl_particles *p, fl_rec *r, const fl_step *step)
+{
+  fl_particles_push push;
+  fl_particles_push_fill(p, step, &push);
+  fl_particles_record_integrate(p, r, &push);
+  fl_particles_record_collide(p, r, &push, step->colliders);
+  if (step->picker && fl_picker_holds(step->picker, &p->pos)) fl_picker_record_drag(step->picker, r, step->h);
+}
+
+void fl_particles_record_publish(const fl_particles *p, fl_rec *r)
 {
   fl_count_push push = {.counts = {p->count, 0, 0, 0}};
-  int scope = fl_profiler_begin(prof, slot, FL_QUEUE_COMPUTE, cmd, "particles/publish", (uint64_t)p->count * 48);
-  fl_cmd_dispatch(cmd, &pp->publish, p->publish_set[slot], &push, p->count);
-  fl_profiler_end(prof, slot, FL_QUEUE_COMPUTE, cmd, scope);
+  fl_rec_pass(r, &(fl_pass){.name = "particles/publish", .bytes = (uint64_t)p->count * 48,
+                            .kernel = "particles/publish", FL_PUSH(push), .threads = p->count, .no_barrier = true,
+                            FL_BUFFERS(&p->pos, &p->vel, &p->snapshot[r->slot])});
 }
