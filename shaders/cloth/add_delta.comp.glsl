@@ -12,7 +12,7 @@ layout(std430, binding = FL_CLOTH_B_DELTA) readonly buffer Delta { vec4 delta[];
 void main()
 {
   uint k = fl_thread_index();
-  if (k >= pc.range.w) return;
+  if (k >= pc.particle_count) return;
   vec4 d = delta[k];
-  if (d.w > 0.0) target[k].xyz += pc.domain_max.w * d.xyz / d.w;
+  if (d.w > 0.0) target[k].xyz += pc.omega * d.xyz / d.w;
 }

@@ -88,7 +88,7 @@ void overpressure(uint body, fl_gpu_body b, float target)
     S += pos[i].w * dot(g, g);
   }
   S = workgroup_sum(S); // its barriers also end every gradient read before the update below
-  float h = pc.gravity_dt.w, alpha = b.volume.z / (h * h);
+  float h = pc.h, alpha = b.volume.z / (h * h);
   if (!(S + alpha > 0.0)) return;
   float dl = (-(V - target) - alpha * lambda) / (S + alpha);
   for (uint i = b.range.x + gl_LocalInvocationID.x; i < b.range.x + b.range.y; i += gl_WorkGroupSize.x)
@@ -152,16 +152,16 @@ void conserve(fl_gpu_body b, float target)
 void main()
 {
   uint body = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
-  if (body >= pc.range.y) return; // uniform over the workgroup
+  if (body >= pc.count) return; // uniform over the workgroup
   fl_gpu_body b = bodies[body];
   float target = b.volume.x * b.volume.y;
-  if (pc.range.x == FL_BODY_PASS_MEASURE) {
+  if (pc.body_pass == FL_BODY_PASS_MEASURE) {
     float V = body_volume(b);
     if (gl_LocalInvocationID.x == 0u) {
       vec4 s = state[body];
       s.x = V;
       s.y = 0.0; // the next substep starts with lambda = 0
-      if (pc.domain_min.w >= b.conserve.z) {
+      if (pc.time >= b.conserve.z) {
         s.z = min(s.z, V / target);
         s.w = max(s.w, V / target);
       }

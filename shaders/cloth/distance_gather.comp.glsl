@@ -18,7 +18,7 @@ layout(std430, binding = FL_CLOTH_B_DELTA) writeonly buffer Delta { vec4 delta[]
 void main()
 {
   uint k = fl_thread_index();
-  if (k >= pc.range.w) return;
+  if (k >= pc.particle_count) return;
   vec4 xk = pos[k];
   vec3 sum = vec3(0.0);
   float count = 0.0;

@@ -15,14 +15,14 @@ layout(std430, binding = FL_CLOTH_B_LAMBDA) buffer Lambda { float lambda[]; };
 void main()
 {
   uint t = fl_thread_index();
-  if (t >= pc.range.y) return;
-  uint c = pc.range.x + t;
+  if (t >= pc.count) return;
+  uint c = pc.first + t;
   fl_gpu_distance d = cons[c];
   vec4 xi = pos[d.ij.x], xj = pos[d.ij.y];
   float C;
   vec3 n;
   if (!fl_distance_eval(xi.xyz, xj.xyz, d.params.x, C, n)) return;
-  float dl = fl_xpbd_dlambda(C, xi.w + xj.w, d.params.y, pc.gravity_dt.w, lambda[c]);
+  float dl = fl_xpbd_dlambda(C, xi.w + xj.w, d.params.y, pc.h, lambda[c]);
   lambda[c] += dl;
   pos[d.ij.x].xyz = xi.xyz + n * (xi.w * dl);
   pos[d.ij.y].xyz = xj.xyz - n * (xj.w * dl);

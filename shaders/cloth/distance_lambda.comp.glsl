@@ -15,14 +15,14 @@ layout(std430, binding = FL_CLOTH_B_DLAMBDA) writeonly buffer DLambda { float dl
 void main()
 {
   uint c = fl_thread_index();
-  if (c >= pc.range.y) return;
+  if (c >= pc.count) return;
   fl_gpu_distance d = cons[c];
   vec4 xi = pos[d.ij.x], xj = pos[d.ij.y];
   float C;
   vec3 n;
   float dl = 0.0;
   if (fl_distance_eval(xi.xyz, xj.xyz, d.params.x, C, n))
-    dl = fl_xpbd_dlambda(C, xi.w + xj.w, d.params.y, pc.gravity_dt.w, lambda[c]);
+    dl = fl_xpbd_dlambda(C, xi.w + xj.w, d.params.y, pc.h, lambda[c]);
   lambda[c] += dl;
   dlambda[c] = dl;
 }

@@ -21,12 +21,12 @@ layout(std430, binding = FL_CLOTH_B_DELTA) writeonly buffer Delta { vec4 delta[]
 void main()
 {
   uint k = fl_thread_index();
-  if (k >= pc.range.w) return;
+  if (k >= pc.particle_count) return;
   fl_gpu_cloth_object o = objects[object_of[k]];
   vec3 dv = vec3(0.0);
   float wk = pos[k].w;
   if (o.params.y != 0.0 && wk > 0.0) {
-    float kd = min(o.contact.w * pc.gravity_dt.w, 1.0) / 8.0;
+    float kd = min(o.contact.w * pc.h, 1.0) / 8.0;
     for (uint e = first[k]; e < first[k + 1u]; e++) {
       fl_gpu_distance d = cons[items[e]];
       uint j = d.ij.x == k ? d.ij.y : d.ij.x;

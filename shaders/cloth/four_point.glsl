@@ -40,15 +40,15 @@ float fl_four_dlambda(uint c, FL_FOUR_RECORD r, out vec4 p[4], out vec3 g[4], fl
   float C;
   if (!FL_FOUR_EVAL(r, x, C, g)) return 0.0;
   float sum = p[0].w * dot(g[0], g[0]) + p[1].w * dot(g[1], g[1]) + p[2].w * dot(g[2], g[2]) + p[3].w * dot(g[3], g[3]);
-  return fl_xpbd_dlambda(C, sum, r.params.y, pc.gravity_dt.w, lambda_c);
+  return fl_xpbd_dlambda(C, sum, r.params.y, pc.h, lambda_c);
 }
 
 void main()
 {
 #if FL_FOUR_KERNEL == FL_FOUR_GS
   uint t = fl_thread_index();
-  if (t >= pc.range.y) return;
-  uint c = pc.range.x + t;
+  if (t >= pc.count) return;
+  uint c = pc.first + t;
   FL_FOUR_RECORD r = cons[c];
   vec4 p[4];
   vec3 g[4];
@@ -61,7 +61,7 @@ void main()
   pos[r.idx.w].xyz = p[3].xyz + g[3] * (p[3].w * dl);
 #elif FL_FOUR_KERNEL == FL_FOUR_LAMBDA
   uint c = fl_thread_index();
-  if (c >= pc.range.y) return;
+  if (c >= pc.count) return;
   vec4 p[4];
   vec3 g[4];
   float dl = fl_four_dlambda(c, cons[c], p, g, lambda[c]);
@@ -69,7 +69,7 @@ void main()
   dlambda[c] = dl;
 #else
   uint k = fl_thread_index();
-  if (k >= pc.range.w) return;
+  if (k >= pc.particle_count) return;
   float wk = pos[k].w;
   vec3 sum = vec3(0.0);
   float count = 0.0;

@@ -14,15 +14,15 @@ layout(std430, binding = FL_CLOTH_B_ACCEL) readonly buffer Accel { vec4 accel[];
 void main()
 {
   uint k = fl_thread_index();
-  if (k >= pc.range.w) return;
+  if (k >= pc.particle_count) return;
   vec4 x = pos[k];
   prev[k] = x;
   if (x.w == 0.0) {
     vel[k] = vec4(0.0);
     return;
   }
-  float h = pc.gravity_dt.w;
-  vec3 v = vel[k].xyz + h * (pc.gravity_dt.xyz + accel[k].xyz);
+  float h = pc.h;
+  vec3 v = vel[k].xyz + h * (pc.gravity + accel[k].xyz);
   vel[k] = vec4(v, 0.0);
   pos[k] = vec4(x.xyz + h * v, x.w);
 }

@@ -38,7 +38,7 @@ vec3 friction(vec3 D, vec3 n, float depth, float mu_s, float mu_k)
 void main()
 {
   uint i = fl_thread_index();
-  if (i >= pc.range.w) return;
+  if (i >= pc.particle_count) return;
   vec4 pi = pos[i];
   uint oi = object_of[i];
   fl_gpu_cloth_object obi = objects[oi];
@@ -49,11 +49,11 @@ void main()
   bool body_i = obi.params.w != 0.0, self_i = obi.params.z != 0.0;
   uint nx = max(obi.grid.z, 1u), li = i - obi.grid.x;
   int gi = int(li % nx), gj = int(li / nx);
-  float thick = obi.contact.z, cell = 1.0 / pc.hash.x;
+  float thick = obi.contact.z, cell = 1.0 / pc.inv_hash_cell;
   vec3 sum = vec3(0.0);
   float count = 0.0;
-  ivec3 c = fl_hash_cell_inv(pi.xyz, pc.hash.x);
-  FL_HASH_FOR_NEIGHBOURS(c, uint(pc.hash.y), hash_start, hash_end, hash_sorted, j) {
+  ivec3 c = fl_hash_cell_inv(pi.xyz, pc.inv_hash_cell);
+  FL_HASH_FOR_NEIGHBOURS(c, pc.hash_table_size, hash_start, hash_end, hash_sorted, j) {
     if (j == i) continue;
     // Cheapest test first: most candidates are farther than any reach (the cell size).
     vec4 pj = pos[j];

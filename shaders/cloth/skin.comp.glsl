@@ -14,7 +14,7 @@ layout(std430, binding = FL_CLOTH_B_SKINNED) writeonly buffer Skinned { vec4 ski
 void main()
 {
   uint k = fl_thread_index();
-  if (k >= pc.range.y) return;
+  if (k >= pc.count) return;
   fl_gpu_skin s = skin[k];
   vec3 p = s.weights.x * pos[s.idx.x].xyz + s.weights.y * pos[s.idx.y].xyz + s.weights.z * pos[s.idx.z].xyz +
            s.weights.w * pos[s.idx.w].xyz;

@@ -15,8 +15,8 @@ layout(std430, binding = FL_CLOTH_B_OBJECTS) readonly buffer Objects { fl_gpu_cl
 void main()
 {
   uint k = fl_thread_index();
-  if (k >= pc.range.w) return;
-  float h = pc.gravity_dt.w;
+  if (k >= pc.particle_count) return;
+  float h = pc.h;
   vec3 v = (pos[k].xyz - prev[k].xyz) / h;
   fl_gpu_cloth_object o = objects[object_of[k]];
   if (o.params.y == 0.0) v *= max(0.0, 1.0 - o.contact.w * h);

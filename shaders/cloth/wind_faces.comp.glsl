@@ -17,7 +17,7 @@ layout(std430, binding = FL_CLOTH_B_FACE_FORCE) writeonly buffer FaceForce { vec
 void main()
 {
   uint t = fl_thread_index();
-  if (t >= pc.range.y) return;
+  if (t >= pc.count) return;
   uint a = tri[3u * t], b = tri[3u * t + 1u], c = tri[3u * t + 2u];
   fl_gpu_cloth_object o = objects[tri_object[t]];
   vec3 u = (vel[a].xyz + vel[b].xyz + vel[c].xyz) / 3.0 - o.wind.xyz;

@@ -15,7 +15,7 @@ layout(std430, binding = FL_CLOTH_B_ACCEL) writeonly buffer Accel { vec4 accel[]
 void main()
 {
   uint k = fl_thread_index();
-  if (k >= pc.range.w) return;
+  if (k >= pc.particle_count) return;
   vec3 f = vec3(0.0);
   for (uint e = first[k]; e < first[k + 1u]; e++) f += face_force[items[e]].xyz;
   accel[k] = vec4(pos[k].w * f / 3.0, 0.0);

@@ -13,5 +13,5 @@ layout(push_constant) uniform Push { fl_count_push pc; };
 void main()
 {
   uint i = fl_thread_index();
-  if (i < pc.counts.x) dst[i] = src[i];
+  if (i < pc.count) dst[i] = src[i];
 }

@@ -8,17 +8,17 @@
 #include "flurry_shared.h"
 
 layout(std430, binding = 0) buffer Positions { vec4 pos[]; };
-layout(push_constant) uniform Push { fl_pick_push pc; };  // origin.w: substep h
+layout(push_constant) uniform Push { fl_pick_push pc; };
 
 void main()
 {
   if (fl_thread_index() != 0u) return;
-  uint k = pc.counts.z + pc.counts.y;
+  uint k = pc.first + pc.index;
   vec4 p = pos[k];
-  vec3 d = p.xyz - pc.direction.xyz;
+  vec3 d = p.xyz - pc.target;
   float C = length(d);
   if (p.w == 0.0 || C < 1e-9) return;
-  float h = pc.origin.w;
-  float dl = -C / (p.w + pc.direction.w / (h * h));
+  float h = pc.h;
+  float dl = -C / (p.w + pc.compliance / (h * h));
   pos[k].xyz = p.xyz + p.w * (d / C) * dl;
 }

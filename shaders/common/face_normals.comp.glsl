@@ -8,12 +8,12 @@
 layout(std430, binding = 0) readonly buffer Positions { vec4 pos[]; };
 layout(std430, binding = 1) readonly buffer Indices { uint idx[]; };
 layout(std430, binding = 2) writeonly buffer Faces { vec4 face[]; };
-layout(push_constant) uniform Push { fl_count_push pc; };  // x: triangles
+layout(push_constant) uniform Push { fl_count_push pc; };
 
 void main()
 {
   uint t = fl_thread_index();
-  if (t >= pc.counts.x) return;
+  if (t >= pc.count) return;
   vec3 a = pos[idx[3u * t]].xyz, b = pos[idx[3u * t + 1u]].xyz, c = pos[idx[3u * t + 2u]].xyz;
   face[t] = vec4(cross(b - a, c - a), 0.0);
 }

@@ -1,6 +1,10 @@
 /* shaders/common/flurry_shared.h: struct layouts and workgroup sizes shared by
- * C and GLSL. Every struct is std430/std140-compatible (vec4 members only) and
- * its C size is checked by a static assert in src/gpu/shared_layout.c. */
+ * C and GLSL. Every field has a name: a value keeps its name from the scene
+ * key to the shader. Layouts follow std430 (push constants, storage buffers)
+ * and std140 (the frame uniforms) by construction: members are 4-byte scalars,
+ * vec4s, and vec3/uvec3s that start a 16-byte row and are followed by one
+ * scalar; so C (cglm's vec3 is float[3]) and GLSL agree. Each struct's size
+ * and field offsets are checked by static asserts in src/sim/shared_layout.c. */
 #ifndef FLURRY_SHARED_H
 #define FLURRY_SHARED_H
 
@@ -11,6 +15,8 @@
 #include <cglm/cglm.h>
 #include <stdint.h>
 typedef CGLM_ALIGN(16) uint32_t uvec4[4];
+typedef uint32_t uvec3[3];
+typedef uint32_t uint;
 #define FL_STRUCT_BEGIN(name) typedef struct name {
 #define FL_STRUCT_END(name) } name;
 #endif
@@ -40,16 +46,26 @@ FL_STRUCT_END(fl_gpu_collider)
 
 /* Push constants of the kernels in shaders/particles/. */
 FL_STRUCT_BEGIN(fl_particles_push)
-  vec4 gravity_dt;  /* xyz: gravity, w: substep length (s) */
-  vec4 domain_min;  /* xyz: domain min, w: particle radius */
-  vec4 domain_max;  /* xyz: domain max, w: restitution */
-  vec4 params;      /* x: time at the end of the substep (s), y: friction scale, z: 1 = tetrahedral normals */
-  uvec4 counts;     /* x: particle count, y: collider count */
+  vec3 gravity;     /* m/s^2 */
+  float h;          /* substep length (s) */
+  vec3 domain_min;
+  float radius;     /* particle radius (m) */
+  vec3 domain_max;
+  float restitution;
+  float time;       /* at the end of the substep (s) */
+  float friction;   /* scales each collider's friction coefficient */
+  uint tetrahedral_normals; /* 1: collider normals from the tetrahedral SDF gradient */
+  uint count;       /* particles */
+  uint collider_count;
+  uint unused0, unused1, unused2;
 FL_STRUCT_END(fl_particles_push)
 
-/* Push constants of shaders/common/mesh_normals.comp and copy.comp. */
+/* Push constants of kernels that need only a count: common/face_normals,
+ * vertex_normals, copy, particles/publish, mpm/svd_test. */
 FL_STRUCT_BEGIN(fl_count_push)
-  uvec4 counts;     /* x: element count, y: secondary count (triangles) */
+  uint count;       /* elements (triangles, vertices, vec4s, particles) */
+  uint mode;        /* mpm/svd_test: 1 = the polar decomposition */
+  uint unused0, unused1;
 FL_STRUCT_END(fl_count_push)
 
 /* ---- XPBD cloth (src/sim/cloth/cloth.h has the algorithm) ---- */
@@ -84,22 +100,36 @@ FL_STRUCT_BEGIN(fl_gpu_cloth_object)
   uvec4 grid;       /* x: first particle, y: particle count, z: nx, w: ny */
 FL_STRUCT_END(fl_gpu_cloth_object)
 
-/* Push constants of the kernels in shaders/cloth/. */
+/* Push constants of the kernels in shaders/cloth/ (the XPBD system). */
 FL_STRUCT_BEGIN(fl_cloth_push)
-  vec4 gravity_dt;  /* xyz: gravity, w: substep length h (s) */
-  vec4 domain_min;  /* xyz: domain min, w: time at the end of the substep (s) */
-  vec4 domain_max;  /* xyz: domain max, w: Jacobi over-relaxation omega */
-  uvec4 range;      /* x: first element, y: element count, z: collider count, w: particle count */
-  vec4 hash;        /* x: 1 / hash cell size, y: hash table size (a power of two) (self-collision);
-                     * z: 1 = tetrahedral collider normals */
+  vec3 gravity;     /* m/s^2 */
+  float h;          /* substep length (s) */
+  vec3 domain_min;
+  float time;       /* at the end of the substep (s) */
+  vec3 domain_max;
+  float omega;      /* Jacobi over-relaxation: the weight of averaged corrections */
+  uint first;       /* the pass's first element (constraint of a colour) */
+  uint count;       /* the pass's elements (constraints, triangles, bodies, drawn vertices) */
+  uint collider_count;
+  uint particle_count;
+  float inv_hash_cell; /* self-collision: 1 / hash cell size (m^-1) */
+  uint hash_table_size; /* self-collision: entries of the spatial hash (a power of two) */
+  uint tetrahedral_normals; /* 1: collider normals from the tetrahedral SDF gradient */
+  uint body_pass;   /* body_volume: FL_BODY_PASS_SOLVE or FL_BODY_PASS_MEASURE */
 FL_STRUCT_END(fl_cloth_push)
 
 /* Push constants of common/pick.comp and common/drag.comp (any vec4 positions). */
 FL_STRUCT_BEGIN(fl_pick_push)
-  vec4 origin;      /* xyz: ray origin, w: pick radius (m) around the ray */
-  vec4 direction;   /* xyz: unit ray direction | drag: target point; w: drag compliance */
-  uvec4 counts;     /* x: particle count, y: pass (0: nearest key, 1: its index) | drag: particle index; z: first;
-                     * w: pick: the target (its result is result[2w], result[2w + 1]) */
+  vec3 origin;      /* pick: the ray's origin */
+  float radius;     /* pick: how far from the ray a particle may be (m) */
+  vec3 direction;   /* pick: the ray's unit direction */
+  float h;          /* drag: the substep length (s) */
+  vec3 target;      /* drag: where the held particle is pulled */
+  float compliance; /* drag: XPBD compliance of the attachment (m/N) */
+  uint first;       /* the positions' first particle */
+  uint count;       /* and how many */
+  uint pass;        /* pick: 0 finds the nearest distance, 1 the smallest index at it */
+  uint index;       /* pick: the target's result slot (result[2 index], result[2 index + 1]) | drag: the particle */
 FL_STRUCT_END(fl_pick_push)
 
 /* Per-frame camera and lighting, a uniform buffer read by every render pass. */
@@ -107,15 +137,19 @@ FL_STRUCT_BEGIN(fl_frame_uniforms)
   mat4 view;
   mat4 proj;
   mat4 view_proj;
-  vec4 eye;         /* xyz: camera position */
-  vec4 light_dir;   /* xyz: direction towards the light, normalized */
-  vec4 viewport;    /* xy: size in pixels, z: time (s), w: ground height */
+  vec3 eye;         /* camera position */
+  float time;       /* simulated time of the frame (s) */
+  vec3 light_dir;   /* towards the light, normalized */
+  float ground_height; /* y of the ground plane drawn */
+  vec2 viewport;    /* size in pixels */
+  float unused0, unused1;
 FL_STRUCT_END(fl_frame_uniforms)
 
 /* Push constants of the mesh and particle draws. */
 FL_STRUCT_BEGIN(fl_draw_push)
   vec4 color;       /* rgb: base colour, a: alpha */
-  vec4 offset;      /* xyz: translation added to positions, w: particle radius */
+  vec3 offset;      /* translation added to positions (moving colliders) */
+  float radius;     /* particle radius (m) */
 FL_STRUCT_END(fl_draw_push)
 
 /* Push constants of the snow passes: render/snow (impostors shaded by density),
@@ -124,11 +158,18 @@ FL_STRUCT_END(fl_draw_push)
  * (the grid's density ray-marched through the occupied bricks' box). */
 FL_STRUCT_BEGIN(fl_snow_push)
   vec4 color;       /* rgb: colour of packed snow, a: alpha */
-  vec4 offset;      /* impostors: xyz translation added to positions, w: particle radius (m) */
-  vec4 grid;        /* volume: xyz position of node (0,0,0), w: node spacing h (m) */
-  uvec4 dims;       /* xyz: nodes per axis; w: volume: the most ray-march steps | brick distance: the axis */
-  vec4 params;      /* x: rest density rho0 (kg/m^3), y: volume extinction at rho0 (1/m),
-                     * z: volume step length (m), w: density below which the volume is empty (kg/m^3) */
+  vec3 offset;      /* impostors: translation added to positions */
+  float radius;     /* impostors: particle radius (m) */
+  vec3 grid_origin; /* position of node (0,0,0) */
+  float h;          /* node spacing (m) */
+  uvec3 dims;       /* nodes per axis */
+  uint max_steps;   /* volume: the most ray-march steps */
+  float rest_density; /* rho0 (kg/m^3) */
+  float extinction; /* volume: extinction at rho0 (1/m) */
+  float step;       /* volume: ray-march step length (m) */
+  float empty_density; /* volume: density below which it is empty space (kg/m^3) */
+  uint axis;        /* brick distance: the axis of this pass */
+  uint unused0, unused1, unused2;
 FL_STRUCT_END(fl_snow_push)
 
 /* Cells per side of a brick of the snow volume's empty-space skipping, and
@@ -182,7 +223,7 @@ FL_STRUCT_END(fl_gpu_skin)
 
 /* ---- Mass-spring cloth, Kang 2018 (src/sim/massspring/ms_spec.h has the algorithm) ---- */
 
-/* Flags of fl_ms_push.counts.y. */
+/* Flags of fl_ms_push.flags. */
 #define FL_MS_FLAG_HYBRID 1u     /* setup: b = (b + phi) / 2 (HY, Eq. 32) */
 #define FL_MS_FLAG_MOMENTUM 2u   /* HO impulse split: +phi / -phi (else the paper's Eq. 22) */
 #define FL_MS_FLAG_DEFINITE 4u   /* Jacobian: clamp 1 - l0/l to >= 0 */
@@ -204,10 +245,18 @@ FL_STRUCT_END(fl_gpu_skin)
 
 /* Push constants of every kernel in shaders/massspring/. */
 FL_STRUCT_BEGIN(fl_ms_push)
-  vec4 gravity_h;   /* xyz: gravity, w: step h (s) */
-  vec4 params;      /* x: stiffness kappa, y: damping c_d, z: divergence strain, w: CG tolerance^2 */
-  uvec4 counts;     /* x: particle count, y: FL_MS_FLAG_*, zw: unused */
-  uvec4 cg;         /* x: slot of r.r before the iteration, y: after, z: iteration, w: unused */
+  vec3 gravity;     /* m/s^2 */
+  float h;          /* step length (s) */
+  float kappa;      /* spring stiffness (N/m) */
+  float damping;    /* spring damping c_d (N s/m) */
+  float divergence_strain; /* check: |l - l0| / l0 above this is a divergence */
+  float cg_tolerance2; /* IM: (relative residual tolerance)^2 */
+  uint count;       /* particles */
+  uint flags;       /* FL_MS_FLAG_* */
+  uint cg_rr_old;   /* IM: result slot of r.r before the iteration */
+  uint cg_rr_new;   /* IM: and after it */
+  uint cg_iteration; /* IM: this CG iteration */
+  uint unused0, unused1, unused2;
 FL_STRUCT_END(fl_ms_push)
 
 #endif

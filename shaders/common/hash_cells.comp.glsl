@@ -15,7 +15,7 @@ layout(push_constant) uniform Push { fl_hash_push pc; };
 
 void main()
 {
-  uint i = fl_thread_index(), n = pc.counts.x;
+  uint i = fl_thread_index(), n = pc.count;
   if (i >= n) return;
   uint key = sorted_keys[i];
   if (i == 0u || sorted_keys[i - 1u] != key) cell_start[key] = i;

@@ -15,7 +15,7 @@ layout(push_constant) uniform Push { fl_hash_push pc; };
 void main()
 {
   uint i = fl_thread_index();
-  if (i >= pc.counts.x) return;
-  keys[i] = fl_hash_index(fl_hash_cell_inv(pos[i].xyz, pc.cell.x), pc.counts.y);
+  if (i >= pc.count) return;
+  keys[i] = fl_hash_index(fl_hash_cell_inv(pos[i].xyz, pc.inv_cell_size), pc.table_size);
   values[i] = i;
 }

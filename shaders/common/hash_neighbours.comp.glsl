@@ -17,12 +17,12 @@ layout(push_constant) uniform Push { fl_hash_push pc; };  // cell.x: 1 / cell si
 void main()
 {
   uint i = fl_thread_index();
-  if (i >= pc.counts.x) return;
+  if (i >= pc.count) return;
   vec3 xi = pos[i].xyz;
-  float r2 = pc.cell.y * pc.cell.y;
+  float r2 = pc.radius * pc.radius;
   uint found = 0u;
-  ivec3 c = fl_hash_cell_inv(xi, pc.cell.x);
-  FL_HASH_FOR_NEIGHBOURS(c, pc.counts.y, hash_start, hash_end, hash_sorted, j) {
+  ivec3 c = fl_hash_cell_inv(xi, pc.inv_cell_size);
+  FL_HASH_FOR_NEIGHBOURS(c, pc.table_size, hash_start, hash_end, hash_sorted, j) {
     if (j == i) continue;
     vec3 d = pos[j].xyz - xi;
     if (dot(d, d) < r2) found++;

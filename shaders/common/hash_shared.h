@@ -15,8 +15,10 @@
 #define FL_HASH_EMPTY 0xFFFFFFFFu
 
 FL_STRUCT_BEGIN(fl_hash_push)
-  vec4 cell;    /* x: 1 / cell size (computed on the CPU, see spatial_hash.glsl), y: query radius, zw: unused */
-  uvec4 counts; /* x: particle count, y: table size (a power of two), zw: unused */
+  float inv_cell_size; /* 1 / cell size (computed on the CPU, see spatial_hash.glsl) */
+  float radius;        /* hash_neighbours: the query radius (m) */
+  uint count;          /* particles */
+  uint table_size;     /* entries (a power of two) */
 FL_STRUCT_END(fl_hash_push)
 
 #endif

@@ -17,7 +17,7 @@
 #define FL_SNOW_TRANSFER_PIC_FLIP 0  /* the paper: cubic B-splines, PIC/FLIP blend */
 #define FL_SNOW_TRANSFER_APIC 1      /* MLS-MPM: quadratic B-splines, APIC */
 
-/* push.counts.z flags */
+/* fl_mpm_push.flags */
 #define FL_MPM_FIXED_POINT 1u        /* the accumulator holds int32 fixed point */
 #define FL_MPM_FOLD_IMPULSE 2u       /* no pic_flip material: Q folded into P */
 #define FL_MPM_TETRA_NORMALS 4u      /* collider normals by the tetrahedral difference */
@@ -38,18 +38,29 @@ FL_STRUCT_END(fl_snow_material)
 
 /* Push constants of every MPM kernel. */
 FL_STRUCT_BEGIN(fl_mpm_push)
-  vec4 grid_origin;  /* xyz: position of node (0,0,0); w: h */
-  uvec4 grid_dims;   /* xyz: nodes per axis; w: node count */
-  vec4 domain_min;   /* xyz; w: dt of the substep */
-  vec4 domain_max;   /* xyz; w: time at the end of the substep */
-  vec4 gravity;      /* xyz; w: fixed-point mass scale */
-  vec4 params;       /* x: fixed-point momentum scale, y: 1 / h, z: light-node mass, w: unused */
-  uvec4 counts;      /* x: particles, y: colliders, z: FL_MPM_* flags, w: kernel-specific */
+  vec3 grid_origin;  /* position of node (0,0,0) */
+  float h;           /* node spacing (m) */
+  uvec3 grid_dims;   /* nodes per axis */
+  uint node_count;
+  vec3 domain_min;
+  float dt;          /* substep length (s) */
+  vec3 domain_max;
+  float time;        /* at the end of the substep (s) */
+  vec3 gravity;      /* m/s^2 */
+  float mass_scale;  /* fixed-point P2G: units per kg */
+  float momentum_scale; /* fixed-point P2G: units per kg m/s */
+  float inv_h;       /* 1 / h */
+  float light_node_mass; /* nodes lighter than this get no elastic impulse (kg; snow_spec.h step 2) */
+  float beta;        /* the semi-implicit solve's weight (snow_implicit.h) */
+  uint count;        /* particles */
+  uint collider_count;
+  uint flags;        /* FL_MPM_* */
+  uint arg;          /* kernel-specific: permute: vec4s per particle | implicit: mode | iteration << 8 */
 FL_STRUCT_END(fl_mpm_push)
 
 /* Semi-implicit velocity solve (Stomakhin 2013 step 6, beta > 0; src/sim/mpm/snow_implicit.h):
  * conjugate residual on the mass-scaled unknowns z_i = sqrt(m_i) v_i, a fixed iteration count per
- * substep with a device-side early out. The implicit kernels read beta from push params.w. */
+ * substep with a device-side early out. The implicit kernels read beta from the push's beta. */
 #define FL_SNOW_CR_ITERATIONS 20     /* CR updates of v recorded per substep */
 #define FL_SNOW_CR_TOLERANCE 1e-4    /* early out: |r|_M <= this |v*|_M (mass-weighted, free nodes) */
 #define FL_SNOW_CR_PARTICLE_VEC4S 5  /* per-particle data of the solve (snow_implicit.h PARTICLE DATA) */
@@ -62,13 +73,13 @@ FL_STRUCT_END(fl_mpm_push)
 #define FL_SNOW_CR_SLOT_ITERATIONS 5 /* CR updates that changed v in the latest solve */
 #define FL_SNOW_CR_SLOT_STOP 6       /* 1 after a breakdown */
 #define FL_SNOW_CR_SLOT_COUNT 7
-/* push.counts.w of mpm/implicit_update.comp: mode | iteration << 8 */
+/* fl_mpm_push.arg of mpm/implicit_update.comp: mode | iteration << 8 */
 #define FL_SNOW_CR_RESIDUAL 0u       /* r = p = b - A x0 */
 #define FL_SNOW_CR_PRODUCT_FIRST 1u  /* A r, and A p = A r */
 #define FL_SNOW_CR_PRODUCT 2u        /* A r */
 #define FL_SNOW_CR_STEP 3u           /* x += alpha p, r -= alpha A p */
 #define FL_SNOW_CR_DIRECTION 4u      /* p = r + beta p, A p = A r + beta A p */
-/* push.counts.w of mpm/implicit_apply_*.comp */
+/* fl_mpm_push.arg of mpm/implicit_apply_*.comp */
 #define FL_SNOW_CR_APPLY_ALWAYS 1u   /* run whatever the residual (the product with x0) */
 
 #endif

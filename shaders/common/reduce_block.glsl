@@ -2,8 +2,9 @@
 // common/reduce_dot.comp: each workgroup adds one block of workgroup_size x
 // FL_REDUCE_ITEMS elements in a fixed pairwise order (registers, then raking
 // through shared memory with two barriers) and writes the block sum to
-// partials[pc.z + block], or to results[pc.z] on the final level. The kernel
-// that includes it declares pc (uvec4: x count, z out_offset, w flags), the
+// partials[pc.out_offset + block], or to results[pc.out_offset] on the final
+// level. The kernel
+// that includes it declares pc (fl_reduce_push: count, out_offset, flags), the
 // partials and results buffers, and `float fl_reduce_load(uint i)`, which
 // returns element i (called only for i < count).
 #ifndef FL_REDUCE_BLOCK_GLSL
@@ -11,7 +12,6 @@
 #define FL_REDUCE_WORKGROUP 256u // requested workgroup size: FL_REDUCE_WORKGROUP in src/sim/common/reduce.h
 #define FL_REDUCE_ITEMS 64u      // elements per invocation: FL_REDUCE_ITEMS in src/sim/common/reduce.h
 #define CHUNK 16u                // elements added pairwise in registers at a time
-#define FL_REDUCE_FINAL 1u       // push flag: write results[out_offset]
 
 #define SEG 16u // raking segment length: <= CHUNK (v holds a segment), >= FL_REDUCE_WORKGROUP / SEG
 shared float s_sum[FL_REDUCE_WORKGROUP];
@@ -19,7 +19,7 @@ shared float s_seg[FL_REDUCE_WORKGROUP / SEG];
 
 void main()
 {
-  uint n = pc.x, wg = gl_WorkGroupSize.x, lid = gl_LocalInvocationID.x;
+  uint n = pc.count, wg = gl_WorkGroupSize.x, lid = gl_LocalInvocationID.x;
   uint block = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
   uint base = block * wg * FL_REDUCE_ITEMS;
   if (base >= n) return; // a whole workgroup of the folded grid's tail: uniform
@@ -56,10 +56,10 @@ void main()
     for (uint k = 0u; k < SEG; k++) v[k] = k < (wg + SEG - 1u) / SEG ? s_seg[k] : 0.0;
     for (uint s = SEG / 2u; s > 0u; s >>= 1u)
       for (uint k = 0u; k < s; k++) v[k] = v[k] + v[k + s];
-    if ((pc.w & FL_REDUCE_FINAL) != 0u)
-      results[pc.z] = v[0];
+    if ((pc.flags & FL_REDUCE_FINAL) != 0u)
+      results[pc.out_offset] = v[0];
     else
-      partials[pc.z + block] = v[0];
+      partials[pc.out_offset + block] = v[0];
   }
 }
 #endif

@@ -9,12 +9,13 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "compute.glsl"
+#include "reduce_shared.h"
 
 layout(std430, binding = 0) readonly buffer A { vec4 a[]; };
 layout(std430, binding = 1) readonly buffer B { vec4 b[]; };
 layout(std430, binding = 2) writeonly buffer Partials { float partials[]; };
 layout(std430, binding = 3) writeonly buffer Results { float results[]; };
-layout(push_constant) uniform Push { uvec4 pc; }; // x: count, y: unused, z: out_offset, w: flags
+layout(push_constant) uniform Push { fl_reduce_push pc; }; // in_offset unused
 
 // (x*x' + y*y') + z*z', unfused.
 float fl_reduce_load(uint i)

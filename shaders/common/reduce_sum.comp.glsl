@@ -14,12 +14,13 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "compute.glsl"
+#include "reduce_shared.h"
 
 layout(std430, binding = 0) readonly buffer DataIn { float data_in[]; };
 layout(std430, binding = 1) writeonly buffer Partials { float partials[]; };
 layout(std430, binding = 2) writeonly buffer Results { float results[]; };
-layout(push_constant) uniform Push { uvec4 pc; }; // x: count, y: in_offset, z: out_offset, w: flags
+layout(push_constant) uniform Push { fl_reduce_push pc; };
 
-float fl_reduce_load(uint i) { return data_in[pc.y + i]; }
+float fl_reduce_load(uint i) { return data_in[pc.in_offset + i]; }
 
 #include "reduce_block.glsl"

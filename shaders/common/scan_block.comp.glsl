@@ -31,7 +31,7 @@ shared uint s_block_sum;
 
 void main()
 {
-  uint n = pc.counts.x, flags = pc.counts.y, wg = gl_WorkGroupSize.x, lid = gl_LocalInvocationID.x;
+  uint n = pc.count, flags = pc.flags, wg = gl_WorkGroupSize.x, lid = gl_LocalInvocationID.x;
   uint block = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
   uint base = block * wg * FL_SCAN_ITEMS;
   if (base >= n) return;  // a whole workgroup of the folded grid's tail: uniform

@@ -19,7 +19,7 @@ shared uint s_seg[(FL_SCAN_WORKGROUP + SEG - 1u) / SEG];
 
 void main()
 {
-  uint n = pc.counts.x, wg = gl_WorkGroupSize.x, lid = gl_LocalInvocationID.x;
+  uint n = pc.count, wg = gl_WorkGroupSize.x, lid = gl_LocalInvocationID.x;
   uint block = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
   uint base = block * wg * FL_SCAN_ITEMS;
   if (base >= n) return;  // a whole workgroup of the folded grid's tail: uniform

@@ -17,12 +17,14 @@
 #define FL_SCAN_WORKGROUP 256 /* requested (and largest) workgroup size */
 #define FL_SCAN_ITEMS 16      /* elements per invocation */
 
-/* fl_scan_push.counts.y flags of common/scan_block.comp */
+/* fl_scan_push.flags of common/scan_block.comp */
 #define FL_SCAN_ADD_OFFSETS 1u /* add block_offsets[block] (the scanned block sums) */
 #define FL_SCAN_WRITE_TOTAL 2u /* the last block writes the grand total to total[0] */
 
 FL_STRUCT_BEGIN(fl_scan_push)
-  uvec4 counts; /* x: element count, y: FL_SCAN_* flags, zw: unused */
+  uint count;   /* elements of this level */
+  uint flags;   /* FL_SCAN_* */
+  uint unused0, unused1;
 FL_STRUCT_END(fl_scan_push)
 
 #endif

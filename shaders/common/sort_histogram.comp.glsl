@@ -21,7 +21,7 @@ shared uint s_count[FL_SORT_DIGITS];
 
 void main()
 {
-  uint n = pc.counts.x, tiles = pc.counts.y, shift = pc.counts.z;
+  uint n = pc.count, tiles = pc.tiles, shift = pc.shift;
   uint wg = gl_WorkGroupSize.x, lid = gl_LocalInvocationID.x;
   uint tile = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
   if (tile >= tiles) return;  // a whole workgroup of the folded grid's tail: uniform

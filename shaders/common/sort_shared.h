@@ -20,7 +20,10 @@
 #define FL_SORT_DIGITS 16     /* 1 << FL_SORT_RADIX_BITS */
 
 FL_STRUCT_BEGIN(fl_sort_push)
-  uvec4 counts; /* x: element count, y: tile count, z: shift of this pass's digit, w: unused */
+  uint count;   /* elements */
+  uint tiles;   /* workgroups of FL_SORT_ITEMS x workgroup size elements */
+  uint shift;   /* of this pass's digit (bits) */
+  uint unused;
 FL_STRUCT_END(fl_sort_push)
 
 #endif

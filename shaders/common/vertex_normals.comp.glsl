@@ -10,12 +10,12 @@ layout(std430, binding = 0) readonly buffer Faces { vec4 face[]; };
 layout(std430, binding = 1) readonly buffer Offsets { uint first[]; };  // vertices + 1
 layout(std430, binding = 2) readonly buffer VertexFaces { uint faces[]; };
 layout(std430, binding = 3) writeonly buffer Normals { vec4 normal[]; };
-layout(push_constant) uniform Push { fl_count_push pc; };  // x: vertices
+layout(push_constant) uniform Push { fl_count_push pc; };
 
 void main()
 {
   uint v = fl_thread_index();
-  if (v >= pc.counts.x) return;
+  if (v >= pc.count) return;
   vec3 n = vec3(0.0);
   for (uint k = first[v]; k < first[v + 1u]; k++) n += face[faces[k]].xyz;
   float len = length(n);

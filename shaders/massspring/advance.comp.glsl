@@ -13,10 +13,10 @@ layout(std430, binding = FL_MS_B_DV) readonly buffer Dv { vec4 dv[]; };
 void main()
 {
   uint k = fl_thread_index();
-  if (k >= pc.counts.x) return;
+  if (k >= pc.count) return;
   vec4 p = pos[k];
   if (p.w == 0.0) return;
   vec3 v = vel[k].xyz + dv[k].xyz;
   vel[k] = vec4(v, 0.0);
-  pos[k] = vec4(p.xyz + pc.gravity_h.w * v, p.w);
+  pos[k] = vec4(p.xyz + pc.h * v, p.w);
 }

@@ -10,13 +10,13 @@ layout(std430, binding = FL_MS_B_CG_Q) writeonly buffer CgQ { vec4 cg_q[]; };
 void main()
 {
   uint k = fl_thread_index();
-  if (k >= pc.counts.x) return;
+  if (k >= pc.count) return;
   vec4 p = pos[k];
   if (p.w == 0.0) {
     cg_q[k] = vec4(0.0);
     return;
   }
-  float h = pc.gravity_h.w, kappa = pc.params.x, damping = pc.params.y;
+  float h = pc.h, kappa = pc.kappa, damping = pc.damping;
   bool definite = fl_ms_flag(FL_MS_FLAG_DEFINITE);
   vec3 dd = diag[2 * k].xyz, off = diag[2 * k + 1].xyz, pk = cg_p[k].xyz;
   vec3 q = vec3(dot(vec3(dd.x, off.x, off.y), pk), dot(vec3(off.x, dd.y, off.z), pk), dot(vec3(off.y, off.z, dd.z), pk));

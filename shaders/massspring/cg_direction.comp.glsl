@@ -14,9 +14,9 @@ layout(std430, binding = FL_MS_B_RESULTS) buffer Results { float results[]; };
 void main()
 {
   uint k = fl_thread_index();
-  if (k >= pc.counts.x) return;
-  float rr_old = results[pc.cg.x], rr_new = results[pc.cg.y];
-  if (k == 0u && !(results[FL_MS_SLOT_PQ] > 0.0) && rr_old > pc.params.w * results[FL_MS_SLOT_BB])
+  if (k >= pc.count) return;
+  float rr_old = results[pc.cg_rr_old], rr_new = results[pc.cg_rr_new];
+  if (k == 0u && !(results[FL_MS_SLOT_PQ] > 0.0) && rr_old > pc.cg_tolerance2 * results[FL_MS_SLOT_BB])
     results[FL_MS_SLOT_STOP] = 1.0;
   float beta = rr_old > 0.0 ? rr_new / rr_old : 0.0;
   cg_p[k] = cg_r[k] + beta * cg_p[k];

@@ -18,13 +18,13 @@ layout(std430, binding = FL_MS_B_RESULTS) buffer Results { float results[]; };
 void main()
 {
   uint k = fl_thread_index();
-  if (k >= pc.counts.x) return;
-  float rr = results[pc.cg.x], pq = results[FL_MS_SLOT_PQ];
-  bool running = results[FL_MS_SLOT_STOP] == 0.0 && rr > pc.params.w * results[FL_MS_SLOT_BB] && pq > 0.0;
+  if (k >= pc.count) return;
+  float rr = results[pc.cg_rr_old], pq = results[FL_MS_SLOT_PQ];
+  bool running = results[FL_MS_SLOT_STOP] == 0.0 && rr > pc.cg_tolerance2 * results[FL_MS_SLOT_BB] && pq > 0.0;
   float alpha = running ? rr / pq : 0.0;
   if (isinf(alpha) || isnan(alpha)) alpha = 0.0;
   if (alpha == 0.0) return;
   dv[k] += alpha * cg_p[k];
   cg_r[k] -= alpha * cg_q[k];
-  if (k == 0u) results[FL_MS_SLOT_ITERATIONS] = float(pc.cg.z + 1u);
+  if (k == 0u) results[FL_MS_SLOT_ITERATIONS] = float(pc.cg_iteration + 1u);
 }

@@ -9,13 +9,13 @@ layout(std430, binding = FL_MS_B_STATUS) buffer Status { uint status[]; };
 void main()
 {
   uint k = fl_thread_index();
-  if (k >= pc.counts.x) return;
+  if (k >= pc.count) return;
   vec3 x = pos[k].xyz;
   bool bad = any(isnan(x)) || any(isinf(x));
   for (uint e = first[k]; e < first[k + 1] && !bad; e++) {
     fl_ms_spring_view s;
     fl_ms_spring_at(e, x, s);
-    bad = !(abs(s.len - s.rest) <= pc.params.z * s.rest);  // also catches a NaN length
+    bad = !(abs(s.len - s.rest) <= pc.divergence_strain * s.rest);  // also catches a NaN length
   }
   if (bad) atomicOr(status[FL_MS_STATUS_DIVERGED], 1u);
 }

@@ -12,7 +12,7 @@ layout(std430, binding = FL_MS_B_POS) readonly buffer Pos { vec4 pos[]; };
 layout(std430, binding = FL_MS_B_FIRST) readonly buffer First { uint first[]; };
 layout(std430, binding = FL_MS_B_LINKS) readonly buffer Links { uvec2 links[]; };
 
-bool fl_ms_flag(uint flag) { return (pc.counts.y & flag) != 0u; }
+bool fl_ms_flag(uint flag) { return (pc.flags & flag) != 0u; }
 
 // Link e of the particle at x: the spring's far end, unit direction (from x),
 // length and rest length; false for a spring too short to have a direction,

@@ -10,7 +10,7 @@ layout(std430, binding = FL_MS_B_DV) writeonly buffer Dv { vec4 dv[]; };
 void main()
 {
   uint k = fl_thread_index();
-  if (k >= pc.counts.x) return;
+  if (k >= pc.count) return;
   vec4 p = pos[k];
   if (p.w == 0.0) {
     dv[k] = vec4(0.0);
@@ -21,8 +21,8 @@ void main()
     fl_ms_spring_view s;
     if (!fl_ms_spring_at(e, p.xyz, s)) continue;
     float rate = dot(s.xhat, vel[s.other].xyz - vi);
-    f += (pc.params.x * (s.len - s.rest) + pc.params.y * rate) * s.xhat;
+    f += (pc.kappa * (s.len - s.rest) + pc.damping * rate) * s.xhat;
   }
-  float h = pc.gravity_h.w;
-  dv[k] = vec4(h * (pc.gravity_h.xyz + p.w * f), 0.0);
+  float h = pc.h;
+  dv[k] = vec4(h * (pc.gravity + p.w * f), 0.0);
 }

@@ -12,21 +12,21 @@ layout(std430, binding = FL_MS_B_DV) writeonly buffer Dv { vec4 dv[]; };
 void main()
 {
   uint k = fl_thread_index();
-  if (k >= pc.counts.x) return;
+  if (k >= pc.count) return;
   vec4 p = pos[k];
   if (p.w == 0.0) {
     dv[k] = vec4(0.0);
     return;
   }
-  float h = pc.gravity_h.w;
+  float h = pc.h;
   bool momentum = fl_ms_flag(FL_MS_FLAG_MOMENTUM);
   vec3 vi = vel[k].xyz, impulse = vec3(0.0);
   for (uint e = first[k]; e < first[k + 1]; e++) {
     fl_ms_spring_view s;
     if (!fl_ms_spring_at(e, p.xyz, s)) continue;
     float wj = pos[s.other].w, rate = dot(s.xhat, vel[s.other].xyz - vi);
-    float phi = fl_ms_ho_impulse(s.len - s.rest, rate, 1.0 / (p.w + wj), pc.params.x, pc.params.y, h);
+    float phi = fl_ms_ho_impulse(s.len - s.rest, rate, 1.0 / (p.w + wj), pc.kappa, pc.damping, h);
     impulse += fl_ms_split(p.w, wj, momentum) * phi * s.xhat;
   }
-  dv[k] = vec4(p.w * impulse + pc.gravity_h.xyz * h, 0.0);
+  dv[k] = vec4(p.w * impulse + pc.gravity * h, 0.0);
 }

@@ -12,13 +12,13 @@ layout(std430, binding = FL_MS_B_DIAG) readonly buffer Diag { vec4 diag[]; };
 void main()
 {
   uint k = fl_thread_index();
-  if (k >= pc.counts.x) return;
+  if (k >= pc.count) return;
   vec4 p = pos[k];
   if (p.w == 0.0) {
     dv_next[k] = vec4(0.0);
     return;
   }
-  float h = pc.gravity_h.w, kappa = pc.params.x, damping = pc.params.y;
+  float h = pc.h, kappa = pc.kappa, damping = pc.damping;
   bool definite = fl_ms_flag(FL_MS_FLAG_DEFINITE);
   vec3 r = rhs[k].xyz;
   for (uint e = first[k]; e < first[k + 1]; e++) {

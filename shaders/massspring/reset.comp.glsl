@@ -15,7 +15,7 @@ layout(std430, binding = FL_MS_B_STATUS) buffer Status { uint status[]; };
 void main()
 {
   uint k = fl_thread_index();
-  if (k >= pc.counts.x || status[FL_MS_STATUS_DIVERGED] == 0u) return;
+  if (k >= pc.count || status[FL_MS_STATUS_DIVERGED] == 0u) return;
   pos[k] = initial[k];
   vel[k] = vec4(0.0);
   if (k == 0u) status[FL_MS_STATUS_RESETS] += 1u;

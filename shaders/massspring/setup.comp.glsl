@@ -18,7 +18,7 @@ layout(std430, binding = FL_MS_B_CG_P) writeonly buffer CgP { vec4 cg_p[]; };
 void main()
 {
   uint k = fl_thread_index();
-  if (k >= pc.counts.x) return;
+  if (k >= pc.count) return;
   vec4 p = pos[k];
   bool cg = fl_ms_flag(FL_MS_FLAG_CG);
   if (p.w == 0.0) {
@@ -29,11 +29,11 @@ void main()
     if (cg) cg_r[k] = cg_p[k] = vec4(0.0);
     return;
   }
-  float h = pc.gravity_h.w, kappa = pc.params.x, damping = pc.params.y;
+  float h = pc.h, kappa = pc.kappa, damping = pc.damping;
   bool definite = fl_ms_flag(FL_MS_FLAG_DEFINITE), hybrid = fl_ms_flag(FL_MS_FLAG_HYBRID);
   bool momentum = fl_ms_flag(FL_MS_FLAG_MOMENTUM);
   float m = 1.0 / p.w;
-  vec3 vi = vel[k].xyz, f = m * pc.gravity_h.xyz, kv = vec3(0.0), impulse = m * pc.gravity_h.xyz * h;
+  vec3 vi = vel[k].xyz, f = m * pc.gravity, kv = vec3(0.0), impulse = m * pc.gravity * h;
   // A_ii = a_iso I + sum a_s xhat xhat^T
   float a_iso = m;
   vec3 a_diag = vec3(0.0), a_off = vec3(0.0);  // (xx, yy, zz), (xy, xz, yz) of sum a_s P_s

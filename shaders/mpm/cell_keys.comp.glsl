@@ -15,9 +15,9 @@ layout(push_constant) uniform Push { fl_mpm_push pc; };
 void main()
 {
   uint p = fl_thread_index();
-  if (p >= pc.counts.x) return;
-  uvec3 n = pc.grid_dims.xyz;
-  uvec3 c = uvec3(clamp(ivec3(floor((pos[p].xyz - pc.grid_origin.xyz) * pc.params.y)), ivec3(0), ivec3(n) - 1));
+  if (p >= pc.count) return;
+  uvec3 n = pc.grid_dims;
+  uvec3 c = uvec3(clamp(ivec3(floor((pos[p].xyz - pc.grid_origin) * pc.inv_h)), ivec3(0), ivec3(n) - 1));
   keys[p] = (c.z * n.y + c.y) * n.x + c.x;
   values[p] = p;
 }

@@ -14,7 +14,7 @@ float fl_mpm_density(vec3 x, bool quadratic, fl_mpm_push pc)
   } else {
     FL_MPM_FOR_STENCIL(4, m += fl_mpm_weight(s, a, b, c) * gridv[2u * fl_mpm_node(s, a, b, c, pc)].w)
   }
-  float h = pc.grid_origin.w;
+  float h = pc.h;
   return m / (h * h * h);
 }
 #endif

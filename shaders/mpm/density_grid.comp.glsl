@@ -12,7 +12,7 @@ layout(push_constant) uniform Push { fl_mpm_push pc; };
 void main()
 {
   uint i = fl_thread_index();
-  if (i >= pc.grid_dims.w) return;
-  float h = pc.grid_origin.w;
+  if (i >= pc.node_count) return;
+  float h = pc.h;
   density[i] = gridv[2u * i].w / (h * h * h);
 }

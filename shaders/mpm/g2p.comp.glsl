@@ -36,7 +36,7 @@ void step_particle(uint p, out float speed, out float jp, out bool was_clamped, 
 {
   vec4 xm = pos[p], vv = vel[p];
   vec3 x = xm.xyz, v_old = vv.xyz;
-  float dt = pc.domain_min.w, inv_h = pc.params.y, V0 = vv.w;
+  float dt = pc.dt, inv_h = pc.inv_h, V0 = vv.w;
   vec4 f0 = fe[3u * p], f1 = fe[3u * p + 1u], f2 = fe[3u * p + 2u];
   uint mi = uint(f1.w);
   fl_snow_material mat = materials[mi];
@@ -96,7 +96,7 @@ void step_particle(uint p, out float speed, out float jp, out bool was_clamped, 
 
   // Collisions, advection, the domain.
   v = fl_mpm_collide(x, v, mat.plastic.z, pc);
-  x = clamp(x + dt * v, pc.domain_min.xyz, pc.domain_max.xyz);
+  x = clamp(x + dt * v, pc.domain_min, pc.domain_max);
 
   mat3 Ft = transpose(F);
   pos[p] = vec4(x, xm.w);
@@ -124,7 +124,7 @@ void main()
     s_nonfinite = 0u;
   }
   barrier();
-  if (p < pc.counts.x) {
+  if (p < pc.count) {
     float speed, jp;
     bool was_clamped, bad;
     step_particle(p, speed, jp, was_clamped, bad);

@@ -22,14 +22,14 @@ layout(push_constant) uniform Push { fl_mpm_push pc; };
 
 float decode(uint word, float scale)
 {
-  return (pc.counts.z & FL_MPM_FIXED_POINT) != 0u ? float(int(word)) / scale : uintBitsToFloat(word);
+  return (pc.flags & FL_MPM_FIXED_POINT) != 0u ? float(int(word)) / scale : uintBitsToFloat(word);
 }
 
 void main()
 {
   uint i = fl_thread_index();
-  if (i >= pc.grid_dims.w) return;
-  float ms = pc.gravity.w, ps = pc.params.x;
+  if (i >= pc.node_count) return;
+  float ms = pc.mass_scale, ps = pc.momentum_scale;
   float m = decode(acc[8u * i + 3u], ms);
   if (!(m > 0.0)) {
     gridv[2u * i] = vec4(0.0);
@@ -39,9 +39,9 @@ void main()
   vec3 P = vec3(decode(acc[8u * i], ps), decode(acc[8u * i + 1u], ps), decode(acc[8u * i + 2u], ps));
   vec3 Q = vec3(decode(acc[8u * i + 4u], ps), decode(acc[8u * i + 5u], ps), decode(acc[8u * i + 6u], ps));
   vec3 v_n = P / m;
-  vec3 v = (m < pc.params.z ? P : P + Q) / m + pc.domain_min.w * pc.gravity.xyz;  // light nodes: no internal force
+  vec3 v = (m < pc.light_node_mass ? P : P + Q) / m + pc.dt * pc.gravity;  // light nodes: no internal force
   uint nx = pc.grid_dims.x, ny = pc.grid_dims.y;
-  vec3 x = pc.grid_origin.xyz + vec3(i % nx, (i / nx) % ny, i / (nx * ny)) * pc.grid_origin.w;
+  vec3 x = pc.grid_origin + vec3(i % nx, (i / nx) % ny, i / (nx * ny)) * pc.h;
   v = fl_mpm_collide(x, v, materials[0].plastic.z, pc);
   gridv[2u * i] = vec4(v, m);
   gridv[2u * i + 1u] = vec4(v_n, 0.0);

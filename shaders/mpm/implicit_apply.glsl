@@ -56,8 +56,8 @@ layout(push_constant) uniform Push { fl_mpm_push pc; };
 void main()
 {
   uint p = fl_thread_index();
-  if (p >= pc.counts.x) return;
-  if ((pc.counts.w & FL_SNOW_CR_APPLY_ALWAYS) == 0u &&
+  if (p >= pc.count) return;
+  if ((pc.arg & FL_SNOW_CR_APPLY_ALWAYS) == 0u &&
       !(results[FL_SNOW_CR_SLOT_STOP] == 0.0 &&
         results[FL_SNOW_CR_SLOT_RR] > float(FL_SNOW_CR_TOLERANCE * FL_SNOW_CR_TOLERANCE) * results[FL_SNOW_CR_SLOT_BB]))
     return;
@@ -69,7 +69,7 @@ void main()
   mat3 R = transpose(mat3(d0.xyz, d1.xyz, d2.xyz));
   mat3 M = mat3(d0.w, d3.x, d3.y, d3.x, d1.w, d3.z, d3.y, d3.z, d2.w);
   fl_mpm_stencil s = fl_mpm_stencil_of(x, pc, apic);
-  float inv_h = pc.params.y, mls = 4.0 * inv_h * inv_h;
+  float inv_h = pc.inv_h, mls = 4.0 * inv_h * inv_h;
   if (apic)
     FL_IMPLICIT_PRODUCT(3, (mls * fl_mpm_weight(s, a, b, c)) * (fl_mpm_node_position(s, a, b, c, pc) - x))
   else

@@ -20,10 +20,10 @@ layout(push_constant) uniform Push { fl_mpm_push pc; };
 void main()
 {
   uint i = fl_thread_index();
-  if (i >= pc.grid_dims.w) return;
+  if (i >= pc.node_count) return;
   float s = info[i];
   if (s == 0.0) return;
   uint nx = pc.grid_dims.x, ny = pc.grid_dims.y;
-  vec3 x = pc.grid_origin.xyz + vec3(i % nx, (i / nx) % ny, i / (nx * ny)) * pc.grid_origin.w;
+  vec3 x = pc.grid_origin + vec3(i % nx, (i / nx) % ny, i / (nx * ny)) * pc.h;
   gridv[2u * i].xyz = fl_mpm_collide(x, s * xs[i].xyz, materials[0].plastic.z, pc);
 }

@@ -27,23 +27,23 @@ layout(push_constant) uniform Push { fl_mpm_push pc; };
 
 float decode(uint word, float scale)
 {
-  return (pc.counts.z & FL_MPM_FIXED_POINT) != 0u ? float(int(word)) / scale : uintBitsToFloat(word);
+  return (pc.flags & FL_MPM_FIXED_POINT) != 0u ? float(int(word)) / scale : uintBitsToFloat(word);
 }
 
 void main()
 {
   uint i = fl_thread_index();
-  if (i >= pc.grid_dims.w) return;
+  if (i >= pc.node_count) return;
   for (uint k = 0u; k < 4u; k++) hacc[4u * i + k] = 0u;
   float m = gridv[2u * i].w;
-  bool free_node = m >= pc.params.z && m > 0.0;
+  bool free_node = m >= pc.light_node_mass && m > 0.0;
   if (free_node) {  // the grid update's v* before collisions (grid_update.comp)
-    float ps = pc.params.x;
+    float ps = pc.momentum_scale;
     vec3 P = vec3(decode(acc[8u * i], ps), decode(acc[8u * i + 1u], ps), decode(acc[8u * i + 2u], ps));
     vec3 Q = vec3(decode(acc[8u * i + 4u], ps), decode(acc[8u * i + 5u], ps), decode(acc[8u * i + 6u], ps));
-    vec3 v = (P + Q) / m + pc.domain_min.w * pc.gravity.xyz;
+    vec3 v = (P + Q) / m + pc.dt * pc.gravity;
     uint nx = pc.grid_dims.x, ny = pc.grid_dims.y;
-    vec3 x = pc.grid_origin.xyz + vec3(i % nx, (i / nx) % ny, i / (nx * ny)) * pc.grid_origin.w;
+    vec3 x = pc.grid_origin + vec3(i % nx, (i / nx) % ny, i / (nx * ny)) * pc.h;
     free_node = fl_mpm_collide(x, v, materials[0].plastic.z, pc) == v;
   }
   float s = free_node ? sqrt(m) : 0.0;

@@ -22,7 +22,7 @@ layout(push_constant) uniform Push { fl_mpm_push pc; };
 void main()
 {
   uint p = fl_thread_index();
-  if (p >= pc.counts.x) return;
+  if (p >= pc.count) return;
   vec4 f0 = fe[3u * p], f1 = fe[3u * p + 1u], f2 = fe[3u * p + 2u];
   fl_snow_material mat = materials[uint(f1.w)];
   mat3 F = transpose(mat3(f0.xyz, f1.xyz, f2.xyz));

@@ -3,7 +3,7 @@
 // unknowns z = sqrt(m) v, with the operator
 //   (A z)_i = z_i + beta dt^2 info_i hacc_i,  hacc = H (info * z)  (implicit_apply),
 // info_i = 1 / sqrt(m_i) on free nodes, 0 on held ones (whose entries stay 0).
-// push.counts.w = mode | iteration << 8 (FL_SNOW_CR_*), params.w = beta:
+// push arg = mode | iteration << 8 (FL_SNOW_CR_*), push beta:
 //   RESIDUAL       r = b - A x0 = -beta dt^2 info hacc (x0 = b), p = r
 //   PRODUCT_FIRST  A r = r + beta dt^2 info hacc, A p = A r
 //   PRODUCT        A r
@@ -44,9 +44,9 @@ bool finite(float f) { return !isnan(f) && !isinf(f); }
 void main()
 {
   uint i = fl_thread_index();
-  if (i >= pc.grid_dims.w) return;
-  uint mode = pc.counts.w & 255u, it = pc.counts.w >> 8u;
-  float dt = pc.domain_min.w, c = pc.params.w * dt * dt * info[i];
+  if (i >= pc.node_count) return;
+  uint mode = pc.arg & 255u, it = pc.arg >> 8u;
+  float dt = pc.dt, c = pc.beta * dt * dt * info[i];
   uint rar_old = FL_SNOW_CR_SLOT_RAR0 + (it & 1u), rar_new = FL_SNOW_CR_SLOT_RAR0 + ((it + 1u) & 1u);
   bool converged = !(results[FL_SNOW_CR_SLOT_RR] >
                      float(FL_SNOW_CR_TOLERANCE * FL_SNOW_CR_TOLERANCE) * results[FL_SNOW_CR_SLOT_BB]);

@@ -48,7 +48,7 @@ void fl_mpm_quadratic(float fx, out int base, out vec4 w)
 
 fl_mpm_stencil fl_mpm_stencil_of(vec3 x, fl_mpm_push pc, bool quadratic)
 {
-  vec3 fx = (x - pc.grid_origin.xyz) * pc.params.y;
+  vec3 fx = (x - pc.grid_origin) * pc.inv_h;
   fl_mpm_stencil s;
   s.dx = s.dy = s.dz = vec4(0.0);
   if (quadratic) {
@@ -81,14 +81,14 @@ vec3 fl_mpm_weight_gradient(fl_mpm_stencil s, int a, int b, int c, float inv_h)
 // The linear index of stencil node (a, b, c).
 uint fl_mpm_node(fl_mpm_stencil s, int a, int b, int c, fl_mpm_push pc)
 {
-  uvec3 n = pc.grid_dims.xyz;
+  uvec3 n = pc.grid_dims;
   return (uint(s.base.z + c) * n.y + uint(s.base.y + b)) * n.x + uint(s.base.x + a);
 }
 
 // The world position of stencil node (a, b, c).
 vec3 fl_mpm_node_position(fl_mpm_stencil s, int a, int b, int c, fl_mpm_push pc)
 {
-  return pc.grid_origin.xyz + vec3(s.base + ivec3(a, b, c)) * pc.grid_origin.w;
+  return pc.grid_origin + vec3(s.base + ivec3(a, b, c)) * pc.h;
 }
 
 // Fixed point: round half to even (the CPU reference uses rintf), saturated to int32.
@@ -114,9 +114,9 @@ vec3 fl_mpm_collide_rule(vec3 v, vec3 v_co, vec3 n, float mu)
 // Applies every collider with phi(x, t) <= 0, then every domain wall x is on or beyond.
 vec3 fl_mpm_collide(vec3 x, vec3 v, float mu, fl_mpm_push pc)
 {
-  float t = pc.domain_max.w;
-  bool tetra = (pc.counts.z & FL_MPM_TETRA_NORMALS) != 0u;
-  for (uint c = 0u; c < pc.counts.y; c++) {
+  float t = pc.time;
+  bool tetra = (pc.flags & FL_MPM_TETRA_NORMALS) != 0u;
+  for (uint c = 0u; c < pc.collider_count; c++) {
     fl_gpu_collider col = colliders[c];
     if (fl_collider_sdf(col, x, t) <= 0.0)
       v = fl_mpm_collide_rule(v, fl_collider_velocity(col, t), fl_collider_normal_select(col, x, t, tetra), mu);

@@ -20,7 +20,7 @@ layout(push_constant) uniform Push { fl_mpm_push pc; };
 // Adds one particle's mass, momentum and impulse to node i (the impulse folded into the momentum when `fold`).
 void scatter(uint i, float mass, vec3 mom, vec3 imp, bool fold)
 {
-  float mass_scale = pc.gravity.w, momentum_scale = pc.params.x;
+  float mass_scale = pc.mass_scale, momentum_scale = pc.momentum_scale;
   if (fold) mom += imp;
   FL_ACC_ADD(8u * i + 0u, mom.x, momentum_scale);
   FL_ACC_ADD(8u * i + 1u, mom.y, momentum_scale);
@@ -36,19 +36,19 @@ void scatter(uint i, float mass, vec3 mom, vec3 imp, bool fold)
 void main()
 {
   uint p = fl_thread_index();
-  if (p >= pc.counts.x) return;
+  if (p >= pc.count) return;
   vec4 xm = pos[p];
   vec3 x = xm.xyz, v = vel[p].xyz;
-  float m = xm.w, dt = pc.domain_min.w;
+  float m = xm.w, dt = pc.dt;
   vec4 s0 = stress[2u * p], s1 = stress[2u * p + 1u];
   mat3 K = mat3(s0.x, s0.w, s1.x, s0.w, s0.y, s1.y, s1.x, s1.y, s0.z);  // symmetric
   fl_snow_material mat = materials[uint(s1.w)];
   bool apic = mat.plastic.w == float(FL_SNOW_TRANSFER_APIC);
-  bool fold = (pc.counts.z & FL_MPM_FOLD_IMPULSE) != 0u;
+  bool fold = (pc.flags & FL_MPM_FOLD_IMPULSE) != 0u;
   mat3 C = mat3(0.0);
   if (apic) C = transpose(mat3(affine[3u * p].xyz, affine[3u * p + 1u].xyz, affine[3u * p + 2u].xyz));
   fl_mpm_stencil s = fl_mpm_stencil_of(x, pc, apic);
-  float inv_h = pc.params.y, mls = 4.0 * inv_h * inv_h;
+  float inv_h = pc.inv_h, mls = 4.0 * inv_h * inv_h;
   if (apic) {
     FL_MPM_FOR_STENCIL(3, {
       float w = fl_mpm_weight(s, a, b, c);

@@ -1,5 +1,5 @@
 // mpm/permute.comp: dst[i * k + j] = src[order[i] * k + j] for j < k vec4s
-// per element (push counts.w): one particle array into sorted order. One
+// per element (push arg): one particle array into sorted order. One
 // thread per vec4 of the output.
 #version 450
 #extension GL_GOOGLE_include_directive : require
@@ -13,8 +13,8 @@ layout(push_constant) uniform Push { fl_mpm_push pc; };
 
 void main()
 {
-  uint t = fl_thread_index(), k = pc.counts.w;
-  if (t >= pc.counts.x * k) return;
+  uint t = fl_thread_index(), k = pc.arg;
+  if (t >= pc.count * k) return;
   uint i = t / k, j = t - i * k;
   dst[t] = src[order[i] * k + j];
 }

@@ -17,7 +17,7 @@ layout(push_constant) uniform Push { fl_mpm_push pc; };
 void main()
 {
   uint p = fl_thread_index();
-  if (p >= pc.counts.x) return;
+  if (p >= pc.count) return;
   vec3 x = pos[p].xyz;
   bool apic = materials[uint(stress[2u * p + 1u].w)].plastic.w == float(FL_SNOW_TRANSFER_APIC);
   snap[p] = vec4(x, fl_mpm_density(x, apic, pc));

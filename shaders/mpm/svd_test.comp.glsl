@@ -1,7 +1,7 @@
 // mpm/svd_test.comp: the test kernel of mpm/svd3.glsl (tests/gpu/test_mpm_svd.c).
 // Matrix n is rows 3n..3n+2 of `mats` (xyz: row r of F, row-major; w unused);
 // it writes U (3 rows), sigma (xyz) and V (3 rows) to out[7n .. 7n+6], rows
-// row-major as in the input. pc.counts.x: the matrix count; pc.counts.y = 1:
+// row-major as in the input. pc.count: the matrix count; pc.mode = 1:
 // rows 0..2 hold R = fl_polar3(F) instead of U.
 #version 450
 #extension GL_GOOGLE_include_directive : require
@@ -16,13 +16,13 @@ layout(push_constant) uniform Push { fl_count_push pc; };
 void main()
 {
   uint n = fl_thread_index();
-  if (n >= pc.counts.x) return;
+  if (n >= pc.count) return;
   // Rows in, so the columns of F are transpose(mat3(rows)).
   mat3 F = transpose(mat3(mats[3 * n].xyz, mats[3 * n + 1].xyz, mats[3 * n + 2].xyz));
   mat3 U, V;
   vec3 sigma;
   fl_svd3(F, U, sigma, V);
-  if (pc.counts.y == 1u) U = fl_polar3(F);
+  if (pc.mode == 1u) U = fl_polar3(F);
   mat3 Ut = transpose(U), Vt = transpose(V); // Ut[r] = row r of U
   outv[7 * n + 0] = vec4(Ut[0], 0.0);
   outv[7 * n + 1] = vec4(Ut[1], 0.0);

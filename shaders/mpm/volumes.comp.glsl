@@ -17,7 +17,7 @@ layout(push_constant) uniform Push { fl_mpm_push pc; };
 void main()
 {
   uint p = fl_thread_index();
-  if (p >= pc.counts.x) return;
+  if (p >= pc.count) return;
   vec4 xm = pos[p];
   bool apic = materials[uint(stress[2u * p + 1u].w)].plastic.w == float(FL_SNOW_TRANSFER_APIC);
   float rho = fl_mpm_density(xm.xyz, apic, pc);

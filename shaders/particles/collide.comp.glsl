@@ -32,15 +32,15 @@ void contact(inout vec3 x, inout vec3 v, vec3 n, float depth, vec3 vs, float mu,
 void main()
 {
   uint i = fl_thread_index();
-  if (i >= pc.counts.x) return;
+  if (i >= pc.count) return;
   vec4 p = pos[i];
   if (p.w == 0.0) return;  // pinned
   vec3 x = p.xyz, v = vel[i].xyz;
-  float r = pc.domain_min.w, e = pc.domain_max.w, t = pc.params.x, mu_scale = pc.params.y;
-  for (uint c = 0u; c < pc.counts.y; c++) {
+  float r = pc.radius, e = pc.restitution, t = pc.time, mu_scale = pc.friction;
+  for (uint c = 0u; c < pc.collider_count; c++) {
     fl_gpu_collider col = colliders[c];
     float d = fl_collider_sdf(col, x, t) - r;
-    if (d < 0.0) contact(x, v, fl_collider_normal_select(col, x, t, pc.params.z != 0.0), -d, fl_collider_velocity(col, t), col.velocity.w * mu_scale, e);
+    if (d < 0.0) contact(x, v, fl_collider_normal_select(col, x, t, pc.tetrahedral_normals != 0u), -d, fl_collider_velocity(col, t), col.velocity.w * mu_scale, e);
   }
   for (int a = 0; a < 3; a++) {  // domain walls: static, friction = mu_scale
     vec3 n = vec3(0.0);

@@ -13,11 +13,11 @@ layout(push_constant) uniform Push { fl_particles_push pc; };
 void main()
 {
   uint i = fl_thread_index();
-  if (i >= pc.counts.x) return;
-  float h = pc.gravity_dt.w;
+  if (i >= pc.count) return;
+  float h = pc.h;
   vec4 p = pos[i];
   vec3 v = vel[i].xyz;
-  if (p.w > 0.0) v += pc.gravity_dt.xyz * h;
+  if (p.w > 0.0) v += pc.gravity * h;
   p.xyz += v * h;
   pos[i] = p;
   vel[i] = vec4(v, 0.0);

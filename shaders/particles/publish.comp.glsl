@@ -14,6 +14,6 @@ layout(push_constant) uniform Push { fl_count_push pc; };
 void main()
 {
   uint i = fl_thread_index();
-  if (i >= pc.counts.x) return;
+  if (i >= pc.count) return;
   snap[i] = vec4(pos[i].xyz, length(vel[i].xyz));
 }

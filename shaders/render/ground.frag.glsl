@@ -15,6 +15,6 @@ void main()
   float checker = mix(g.x, 1.0 - g.x, g.y);
   vec3 base = mix(vec3(0.32, 0.33, 0.35), vec3(0.42, 0.43, 0.45), checker);
   float fade = exp(-length(v_world.xz - frame.eye.xz) * 0.03);
-  vec3 color = fl_shade(base, vec3(0, 1, 0), normalize(frame.eye.xyz - v_world));
+  vec3 color = fl_shade(base, vec3(0, 1, 0), normalize(frame.eye - v_world));
   out_color = vec4(mix(vec3(0.55, 0.6, 0.68), color, fade), 1.0);
 }

@@ -11,6 +11,6 @@ const vec2 corners[6] = vec2[](vec2(-1, -1), vec2(1, -1), vec2(1, 1), vec2(-1, -
 void main()
 {
   vec2 c = corners[gl_VertexIndex] * 60.0;
-  v_world = vec3(c.x, frame.viewport.w, c.y);
+  v_world = vec3(c.x, frame.ground_height, c.y);
   gl_Position = frame.view_proj * vec4(v_world, 1.0);
 }

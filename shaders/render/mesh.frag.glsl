@@ -18,6 +18,6 @@ void main()
     n = -n;
     base *= vec3(0.75, 0.65, 0.6);
   }
-  vec3 view_dir = normalize(frame.eye.xyz - v_world);
+  vec3 view_dir = normalize(frame.eye - v_world);
   out_color = vec4(fl_shade(base, n, view_dir), pc.color.a);
 }

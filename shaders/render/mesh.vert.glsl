@@ -14,7 +14,7 @@ layout(location = 1) out vec3 v_normal;
 
 void main()
 {
-  vec3 x = pos[gl_VertexIndex].xyz + pc.offset.xyz;
+  vec3 x = pos[gl_VertexIndex].xyz + pc.offset;
   v_world = x;
   v_normal = nrm[gl_VertexIndex].xyz;
   gl_Position = frame.view_proj * vec4(x, 1.0);

@@ -10,7 +10,7 @@ layout(location = 0) out vec4 v_color;
 
 void main()
 {
-  vec2 ndc = in_pos / frame.viewport.xy * 2.0 - 1.0;
+  vec2 ndc = in_pos / frame.viewport * 2.0 - 1.0;
   gl_Position = vec4(ndc, 0.0, 1.0);
   v_color = in_color;
 }

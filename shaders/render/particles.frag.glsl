@@ -15,7 +15,7 @@ void main()
 {
   vec3 n_world, view_dir;
   float depth;
-  if (!fl_impostor_hit(v_corner, v_center_view, pc.offset.w, n_world, view_dir, depth)) discard;
+  if (!fl_impostor_hit(v_corner, v_center_view, pc.radius, n_world, view_dir, depth)) discard;
   gl_FragDepth = depth;
   vec3 base = mix(pc.color.rgb, vec3(1.0, 0.55, 0.2), clamp(v_speed / 8.0, 0.0, 1.0));
   out_color = vec4(fl_shade(base, n_world, view_dir), 1.0);

@@ -15,6 +15,6 @@ layout(location = 2) out float v_speed;
 void main()
 {
   vec4 s = snap[gl_VertexIndex / 6];
-  gl_Position = fl_impostor_vertex(gl_VertexIndex, s.xyz + pc.offset.xyz, pc.offset.w, v_corner, v_center_view);
+  gl_Position = fl_impostor_vertex(gl_VertexIndex, s.xyz + pc.offset, pc.radius, v_corner, v_center_view);
   v_speed = s.w;
 }

@@ -31,7 +31,7 @@ vec3 fl_snow_albedo(vec3 base, float q)
 vec3 fl_snow_shade(vec3 albedo, float q, vec3 n, vec3 view_dir)
 {
   float looseness = fl_snow_looseness(q);
-  float ndl = dot(n, frame.light_dir.xyz);
+  float ndl = dot(n, frame.light_dir);
   float wrap = mix(0.35, 0.8, looseness);
   float lambert = max(ndl, 0.0);
   float wrapped = max((ndl + wrap) / (1.0 + wrap), 0.0);

@@ -20,9 +20,9 @@ void main()
 {
   uint p = uint(gl_VertexIndex) / 6u;
   vec4 s = snap[p];
-  v_q = max(s.w, 0.0) / pc.params.x;
-  v_radius = pc.offset.w * mix(1.0, 0.7, fl_snow_looseness(v_q));
-  gl_Position = fl_impostor_vertex(gl_VertexIndex, s.xyz + pc.offset.xyz, v_radius, v_corner, v_center_view);
+  v_q = max(s.w, 0.0) / pc.rest_density;
+  v_radius = pc.radius * mix(1.0, 0.7, fl_snow_looseness(v_q));
+  gl_Position = fl_impostor_vertex(gl_VertexIndex, s.xyz + pc.offset, v_radius, v_corner, v_center_view);
   uint h = p * 747796405u + 2891336453u;  // PCG hash of the index
   h = ((h >> ((h >> 28u) + 4u)) ^ h) * 277803737u;
   v_grain = float((h >> 22u) ^ h) * (1.0 / 4294967296.0);

@@ -22,7 +22,7 @@ void main()
   uint index = fl_thread_index();
   if (index >= bd.x * bd.y * bd.z) return;
   uvec3 b = uvec3(index % bd.x, (index / bd.x) % bd.y, index / (bd.x * bd.y));
-  uint axis = pc.dims.w;
+  uint axis = pc.axis;
   int c = int(b[axis]), far = FL_SNOW_BRICK_FAR;
   uint best = uint(far);
   for (int o = max(c - far + 1, 0); o <= min(c + far - 1, int(bd[axis]) - 1); o++) {

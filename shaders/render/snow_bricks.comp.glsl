@@ -23,12 +23,12 @@ void main()
   uint index = fl_thread_index();
   if (index >= bd.x * bd.y * bd.z) return;
   uvec3 b = uvec3(index % bd.x, (index / bd.x) % bd.y, index / (bd.x * bd.y));
-  uvec3 lo = b * uint(FL_SNOW_BRICK), hi = min(lo + uint(FL_SNOW_BRICK), pc.dims.xyz - 1u);
+  uvec3 lo = b * uint(FL_SNOW_BRICK), hi = min(lo + uint(FL_SNOW_BRICK), pc.dims - 1u);
   float m = 0.0;
   for (uint k = lo.z; k <= hi.z; k++)
     for (uint j = lo.y; j <= hi.y; j++)
       for (uint i = lo.x; i <= hi.x; i++) m = max(m, density[fl_snow_node_index(uvec3(i, j, k))]);
-  bool occupied = m > pc.params.w;
+  bool occupied = m > pc.empty_density;
   distance[index] = occupied ? 0u : uint(FL_SNOW_BRICK_FAR);
   if (occupied) {
     for (int a = 0; a < 3; a++) {

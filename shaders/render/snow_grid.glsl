@@ -9,7 +9,7 @@
 // Bricks per axis: ceil(cells / B), cells = nodes - 1.
 uvec3 fl_snow_brick_dims()
 {
-  return (pc.dims.xyz + uvec3(FL_SNOW_BRICK - 2)) / uint(FL_SNOW_BRICK);
+  return (pc.dims + uvec3(FL_SNOW_BRICK - 2)) / uint(FL_SNOW_BRICK);
 }
 
 uint fl_snow_node_index(uvec3 i)

@@ -31,7 +31,7 @@ layout(location = 0) out vec4 out_color;
 // kg/m^3 per node (discontinuous across cell faces: surfaces use a smoother one).
 float density_at(vec3 g, out vec3 grad)
 {
-  uvec3 dims = pc.dims.xyz;
+  uvec3 dims = pc.dims;
   g = clamp(g, vec3(0.0), vec3(dims - 1u));
   uvec3 i = min(uvec3(g), dims - 2u);
   vec3 f = g - vec3(i);
@@ -63,26 +63,26 @@ float henyey_greenstein(float cos_theta, float g)
 
 void main()
 {
-  float h = pc.grid.w;
-  vec3 rd = normalize(v_world - frame.eye.xyz);
-  vec3 ro = (frame.eye.xyz - pc.grid.xyz) / h;     // grid units; t stays in metres
+  float h = pc.h;
+  vec3 rd = normalize(v_world - frame.eye);
+  vec3 ro = (frame.eye - pc.grid_origin) / h;     // grid units; t stays in metres
   vec3 rd_g = rd / h;
   vec3 safe = mix(vec3(1e-8), rd_g, greaterThan(abs(rd_g), vec3(1e-8)));
-  vec3 ta = ((v_box_min - pc.grid.xyz) / h - ro) / safe, tb = ((v_box_max - pc.grid.xyz) / h - ro) / safe;
+  vec3 ta = ((v_box_min - pc.grid_origin) / h - ro) / safe, tb = ((v_box_max - pc.grid_origin) / h - ro) / safe;
   vec3 tn = min(ta, tb), tf = max(ta, tb);
   float t0 = max(max(max(tn.x, tn.y), tn.z), 0.0);
   float t1 = min(min(tf.x, tf.y), tf.z);
-  float ground = frame.viewport.w;
+  float ground = frame.ground_height;
   if (rd.y < 0.0 && frame.eye.y > ground) t1 = min(t1, (ground - frame.eye.y) / rd.y);
   if (t1 <= t0) discard;
 
-  float rho0 = pc.params.x, empty = pc.params.w;
-  float dt = max(pc.params.z, (t1 - t0) / float(pc.dims.w));
-  int steps = min(int(ceil((t1 - t0) / dt)), int(pc.dims.w));
+  float rho0 = pc.rest_density, empty = pc.empty_density;
+  float dt = max(pc.step, (t1 - t0) / float(pc.max_steps));
+  int steps = min(int(ceil((t1 - t0) / dt)), int(pc.max_steps));
   // interleaved gradient noise: a per-pixel start offset turns banding into fine grain
   float jitter = fract(52.9829189 * fract(dot(gl_FragCoord.xy, vec2(0.06711056, 0.00583715))));
-  float sigma = pc.params.y / rho0 * dt;           // optical depth of one step per kg/m^3
-  float forward = henyey_greenstein(dot(rd, frame.light_dir.xyz), 0.6);  // looking towards the sun
+  float sigma = pc.extinction / rho0 * dt;           // optical depth of one step per kg/m^3
+  float forward = henyey_greenstein(dot(rd, frame.light_dir), 0.6);  // looking towards the sun
   uvec3 last_brick = fl_snow_brick_dims() - 1u;
   vec3 exit_side = vec3(greaterThan(rd, vec3(0.0)));  // 1 where the ray leaves a brick by its upper face
   const float B = float(FL_SNOW_BRICK);
@@ -133,7 +133,7 @@ void main()
   vec3 n = glen > 1e-6 * rho0 ? -surface_grad / glen : -rd;
   vec3 color = fl_snow_shade(albedo / weight_sum, q, n, -rd);
   color += vec3(1.0, 0.96, 0.9) * forward * 0.8 * fl_snow_looseness(q);
-  vec4 clip = frame.view_proj * vec4(frame.eye.xyz + rd * t_surface, 1.0);
+  vec4 clip = frame.view_proj * vec4(frame.eye + rd * t_surface, 1.0);
   gl_FragDepth = clamp(clip.z / clip.w, 0.0, 1.0);
   out_color = vec4(color, alpha);
 }

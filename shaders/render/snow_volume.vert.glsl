@@ -24,9 +24,9 @@ void main()
     return;
   }
   uvec3 lo = uvec3(~bounds[0], ~bounds[1], ~bounds[2]) * uint(FL_SNOW_BRICK);
-  uvec3 hi = min(uvec3(bounds[4], bounds[5], bounds[6]) * uint(FL_SNOW_BRICK), pc.dims.xyz - 1u);
-  v_box_min = pc.grid.xyz + vec3(lo) * pc.grid.w;
-  v_box_max = pc.grid.xyz + vec3(hi) * pc.grid.w;
+  uvec3 hi = min(uvec3(bounds[4], bounds[5], bounds[6]) * uint(FL_SNOW_BRICK), pc.dims - 1u);
+  v_box_min = pc.grid_origin + vec3(lo) * pc.h;
+  v_box_max = pc.grid_origin + vec3(hi) * pc.h;
   int c = corners[gl_VertexIndex];
   v_world = mix(v_box_min, v_box_max, vec3(c & 1, (c >> 1) & 1, (c >> 2) & 1));
   gl_Position = frame.view_proj * vec4(v_world, 1.0);

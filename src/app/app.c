@@ -148,8 +148,8 @@ static void fill_uniforms(const fl_app *app, VkExtent2D extent, fl_frame_uniform
   glm_vec3_copy(light, u->light_dir);
   u->viewport[0] = (float)extent.width;
   u->viewport[1] = (float)extent.height;
-  u->viewport[2] = (float)app->frames_drawn * app->scene.sim.dt;
-  u->viewport[3] = fl_world_ground_height(app->world);
+  u->time = (float)app->frames_drawn * app->scene.sim.dt;
+  u->ground_height = fl_world_ground_height(app->world);
 }
 
 /* Right button: grab the particle under the cursor, pull it while held, let go. */

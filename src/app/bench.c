@@ -35,7 +35,7 @@ bool fl_bench_copy_ceiling(fl_gpu *gpu, uint64_t bytes, uint32_t repeats, double
   if (ok && (ok = fl_rec_begin_once(gpu, &sets, &rec))) {
     vkCmdResetQueryPool(rec.cmd, pool, 0, qi.queryCount);
     uint32_t elements = (uint32_t)(bytes / 16);
-    fl_count_push push = {.counts = {elements, 0, 0, 0}};
+    fl_count_push push = {.count = elements};
     for (uint32_t r = 0; r <= repeats; r++) { /* r = 0 warms caches and clocks */
       fl_rec_barrier(&rec);
       fl_cmd_timestamp_begin(gpu, rec.cmd, pool, 2 * r);

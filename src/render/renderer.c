@@ -163,11 +163,16 @@ static fl_snow_push snow_push(const fl_render_view *v)
   float h = v->grid_spacing, rho0 = v->rest_density > 0.0f ? v->rest_density : 400.0f;
   return (fl_snow_push){
       .color = {v->color[0], v->color[1], v->color[2], v->color[3]},
-      .offset = {v->offset[0], v->offset[1], v->offset[2], v->radius},
-      .grid = {v->grid_origin[0], v->grid_origin[1], v->grid_origin[2], h},
-      .dims = {v->grid_dims[0], v->grid_dims[1], v->grid_dims[2], SNOW_VOLUME_MAX_STEPS},
-      .params = {rho0, h > 0.0f ? SNOW_VOLUME_OPACITY / h : 0.0f, SNOW_VOLUME_STEP * h,
-                 SNOW_VOLUME_EMPTY * rho0}};
+      .offset = {v->offset[0], v->offset[1], v->offset[2]},
+      .radius = v->radius,
+      .grid_origin = {v->grid_origin[0], v->grid_origin[1], v->grid_origin[2]},
+      .h = h,
+      .dims = {v->grid_dims[0], v->grid_dims[1], v->grid_dims[2]},
+      .max_steps = SNOW_VOLUME_MAX_STEPS,
+      .rest_density = rho0,
+      .extinction = h > 0.0f ? SNOW_VOLUME_OPACITY / h : 0.0f,
+      .step = SNOW_VOLUME_STEP * h,
+      .empty_density = SNOW_VOLUME_EMPTY * rho0};
 }
 
 /* Draws every view of `kind` (meshes, particles, snow impostors). */
@@ -188,7 +193,7 @@ static void draw_views(fl_renderer *r, fl_rec *rec, const fl_render_view *views,
       vkCmdPushConstants(cmd, p->layout, p->push_stages, 0, sizeof push, &push);
     } else {
       fl_draw_push push = {.color = {v->color[0], v->color[1], v->color[2], v->color[3]},
-                           .offset = {v->offset[0], v->offset[1], v->offset[2], v->radius}};
+                           .offset = {v->offset[0], v->offset[1], v->offset[2]}, .radius = v->radius};
       vkCmdPushConstants(cmd, p->layout, p->push_stages, 0, sizeof push, &push);
     }
     if (kind == FL_VIEW_MESH) {
@@ -252,7 +257,7 @@ static const fl_snow_bricks *record_snow_bricks(fl_renderer *r, fl_rec *rec, con
                               FL_BUFFERS(v->density, &b->distance[0], &b->bounds)});
   /* the distance transform along x (0 -> 1), y (1 -> 0), z (0 -> 1) */
   for (uint32_t axis = 0; axis < 3; axis++) {
-    push.dims[3] = axis;
+    push.axis = axis;
     fl_rec_pass(rec, &(fl_pass){.kernel = "render/snow_brick_distance", FL_PUSH(push), .threads = b->brick_count,
                                 .no_barrier = axis == 2,
                                 FL_BUFFERS(&b->distance[axis % 2], &b->distance[1 - axis % 2])});

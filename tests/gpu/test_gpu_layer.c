@@ -266,7 +266,7 @@ static void profiler_body(fl_gpu *gpu)
   ENSURE(fl_buffer_create(gpu, elements * 16, FL_MEMORY_DEVICE, "profiled src", &src));
   ENSURE(fl_buffer_create(gpu, elements * 16, FL_MEMORY_DEVICE, "profiled dst", &dst));
   ENSURE(fl_buffer_fill(gpu, &src, 0x40000000u));
-  fl_count_push push = {.counts = {elements, 0, 0, 0}};
+  fl_count_push push = {.count = elements};
 
   const int frames = 5;
   for (int f = 0; f < frames; f++) {

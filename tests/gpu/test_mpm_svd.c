@@ -121,7 +121,7 @@ static bool run(fl_gpu *gpu, const fl_buffer *in_buf, const fl_buffer *out_buf, 
 {
   fl_fixture_once once;
   if (!fl_fixture_once_begin(gpu, &once)) return false;
-  fl_count_push push = {.counts = {count, polar, 0, 0}};
+  fl_count_push push = {.count = count, .mode = polar};
   fl_rec_pass(&once.rec, &(fl_pass){.kernel = "mpm/svd_test", FL_PUSH(push), .threads = count,
                                     FL_BUFFERS(in_buf, out_buf)});
   return fl_fixture_once_end(&once) && fl_buffer_readback(gpu, out_buf, 0, out, (VkDeviceSize)count * 7 * 16);

@@ -75,7 +75,7 @@ static void compare_case(fl_gpu *gpu, const char *json)
     for (int k = 0; k < 7; k++) {
       double a, b;
       if (s.fixed_point) {
-        double scale = k == 3 ? push.gravity[3] : push.params[0];
+        double scale = k == 3 ? push.mass_scale : push.momentum_scale;
         a = (int32_t)acc_cpu[8 * i + k] / scale;
         b = (int32_t)acc_gpu[8 * i + k] / scale;
       } else {

@@ -142,7 +142,7 @@ static void compare_case(fl_gpu *gpu, const char *json)
       vm += m * (double)gridv[2 * i][a] * gridv[2 * i][a];
       /* node by node only where the solve acts: a held light node's v* = p / m carries the
        * rounding of p over a tiny m (one fixed-point unit of momentum is 0.5 m/s at 1e-6 kg) */
-      if (m >= push.params[2] && !(fabs(d) <= dnode)) dnode = isnan(d) ? INFINITY : (float)fabs(d);
+      if (m >= push.light_node_mass && !(fabs(d) <= dnode)) dnode = isnan(d) ? INFINITY : (float)fabs(d);
     }
   }
   double dgrid = sqrt(dm / vm);

@@ -261,7 +261,7 @@ static bool gpu_neighbour_counts(fl_gpu *gpu, const fl_spatial_hash *hash, const
   bool ok = fl_buffer_create(gpu, (VkDeviceSize)n * 4, FL_MEMORY_DEVICE, "neighbour counts", &out) &&
             fl_fixture_once_begin(gpu, &once);
   if (ok) {
-    fl_hash_push push = {.cell = {1.0f / cell, r, 0, 0}, .counts = {n, hash->table_size, 0, 0}};
+    fl_hash_push push = {.inv_cell_size = 1.0f / cell, .radius = r, .count = n, .table_size = hash->table_size};
     fl_rec_pass(&once.rec, &(fl_pass){.kernel = "common/hash_neighbours", FL_PUSH(push), .threads = n,
                                       FL_BUFFERS(positions, fl_spatial_hash_sorted_index(hash),
                                                  fl_spatial_hash_cell_start(hash), fl_spatial_hash_cell_end(hash),

@@ -52,12 +52,12 @@ static fl_mpm_push make_push(const float lo[3], const float hi[3], float dt, flo
     push.grid_dims[a] = (uint32_t)ceil((double)(hi[a] - lo[a]) / (double)H - 1e-6) + 5u;
     nodes *= push.grid_dims[a];
   }
-  push.grid_dims[3] = nodes;
-  push.grid_origin[3] = H;
-  push.params[1] = 1.0f / H;
-  push.domain_min[3] = dt;
-  push.domain_max[3] = t;
-  push.counts[2] = flags;
+  push.node_count = nodes;
+  push.h = H;
+  push.inv_h = 1.0f / H;
+  push.dt = dt;
+  push.time = t;
+  push.flags = flags;
   return push;
 }
 
@@ -156,17 +156,17 @@ static void test_grid_mass(void)
         m_max = fmax(m_max, g_pos[i][3]);
       }
       fl_mpm_push push = make_push(unit_lo, unit_hi, 1e-3f, 0, fixed ? FL_MPM_FIXED_POINT : 0);
-      push.counts[0] = n;
-      push.gravity[3] = (float)(1048576.0 / m_max);
-      push.params[0] = (float)(16384.0 / m_max);
+      push.count = n;
+      push.mass_scale = (float)(1048576.0 / m_max);
+      push.momentum_scale = (float)(16384.0 / m_max);
       fl_snow_cpu_particles p = particles(n);
       ENSURE(fl_snow_cpu_p2g(&push, &mat, &p, g_acc));
       double grid = 0;
-      for (uint32_t k = 0; k < push.grid_dims[3]; k++) {
+      for (uint32_t k = 0; k < push.node_count; k++) {
         uint32_t u = g_acc[8 * k + 3];
         float f;
         memcpy(&f, &u, sizeof f);
-        grid += fixed ? (double)(int32_t)u / (double)push.gravity[3] : (double)f;
+        grid += fixed ? (double)(int32_t)u / (double)push.mass_scale : (double)f;
         ENSURE(g_acc[8 * k + 7] == 0);
       }
       printf("  grid_mass fixed=%d transfer=%u: particles %.9g grid %.9g rel %.2e\n", fixed, transfer, total, grid,
@@ -199,16 +199,16 @@ static void momentum_case(uint32_t transfer, uint32_t flags, double tolerance)
     m_max = fmax(m_max, g_pos[i][3]);
   }
   fl_mpm_push push = make_push(unit_lo, unit_hi, 1e-3f, 0, flags);
-  push.counts[0] = n;
-  push.gravity[3] = (float)(1048576.0 / m_max);
-  push.params[0] = (float)(16384.0 / m_max);
+  push.count = n;
+  push.mass_scale = (float)(1048576.0 / m_max);
+  push.momentum_scale = (float)(16384.0 / m_max);
   fl_snow_cpu_particles p = particles(n);
   uint32_t stats[FL_SNOW_STAT_WORDS];
   init_stats(stats);
   double P0[3], P[3], k_max = 0;
   momentum(P0, n);
   for (int step = 1; step <= 20; step++) {
-    push.domain_max[3] = (float)step * push.domain_min[3];
+    push.time = (float)step * push.dt;
     ENSURE(fl_snow_cpu_substep(&push, &mat, NULL, &p, stats));
     for (uint32_t i = 0; i < 2 * n; i++)
       for (int c = 0; c < 4; c++) k_max = fmax(k_max, fabs(g_stress[i][c]));
@@ -258,7 +258,7 @@ static void test_free_fall(void)
     uint32_t n = seed_block(lo, hi, 0.05f, 400.0f, true, 0);
     const int steps = 300;
     fl_mpm_push push = make_push(dlo, dhi, 0.3f / (float)steps, 0, 0);
-    push.counts[0] = n;
+    push.count = n;
     push.gravity[1] = -9.81f;
     fl_snow_cpu_particles p = particles(n);
     uint32_t stats[FL_SNOW_STAT_WORDS];
@@ -269,7 +269,7 @@ static void test_free_fall(void)
       for (int a = 0; a < 3; a++) c0[a] += g_pos[i][3] * g_pos[i][a];
     }
     for (int step = 1; step <= steps; step++) {
-      push.domain_max[3] = (float)step * push.domain_min[3];
+      push.time = (float)step * push.dt;
       ENSURE(fl_snow_cpu_substep(&push, &mat, NULL, &p, stats));
     }
     for (uint32_t i = 0; i < n; i++)
@@ -289,7 +289,7 @@ static void test_free_fall(void)
 static void linear_grid(const fl_mpm_push *push, const float A[3][3])
 {
   uint32_t nx = push->grid_dims[0], ny = push->grid_dims[1];
-  for (uint32_t n = 0; n < push->grid_dims[3]; n++) {
+  for (uint32_t n = 0; n < push->node_count; n++) {
     uint32_t idx[3] = {n % nx, (n / nx) % ny, n / (nx * ny)};
     float x[3];
     for (int a = 0; a < 3; a++) x[a] = push->grid_origin[a] + (float)idx[a] * H;
@@ -311,7 +311,7 @@ static void test_plastic_clamp(void)
   const float F0[3][3] = {{1.1f, 0, 0}, {0, 1, 0}, {0, 0, 0.9f}};
   float dt = 0.01f;
   fl_mpm_push push = make_push(unit_lo, unit_hi, dt, 0, 0);
-  push.counts[0] = 3;
+  push.count = 3;
   linear_grid(&push, A);
   for (uint32_t i = 0; i < 3; i++) {
     float x[3] = {0.43f + 0.07f * (float)i, 0.51f, 0.47f}, v[3] = {0, 0, 0};
@@ -375,7 +375,7 @@ static void stress_of(const fl_snow_material *mat, const float F[3][3], float K[
 {
   memset(g_gridv, 0, sizeof g_gridv);
   fl_mpm_push push = make_push(unit_lo, unit_hi, 1e-3f, 0, 0);
-  push.counts[0] = 1;
+  push.count = 1;
   float x[3] = {0.5f, 0.5f, 0.5f}, v[3] = {0, 0, 0};
   set_particle(0, x, v, 0.05f, 1.25e-4f, 0);
   for (int r = 0; r < 3; r++)
@@ -436,7 +436,7 @@ static void test_volumes(void)
     uint32_t n = seed_block(lo, hi, s, 400.0f, false, 0);
     for (uint32_t i = 0; i < n; i++) g_vel[i][3] = 0.0f;
     fl_mpm_push push = make_push(unit_lo, unit_hi, 0.0f, 0, 0);
-    push.counts[0] = n;
+    push.count = n;
     push.gravity[1] = -9.81f;
     fl_snow_cpu_particles p = particles(n);
     ENSURE(fl_snow_cpu_p2g(&push, &mat, &p, g_acc));
@@ -479,7 +479,7 @@ static void test_collision_rule(void)
   const float still[3] = {0, 0, 0};
   fl_gpu_collider plane = ground_plane(0.2f, still);
   fl_mpm_push push = make_push(unit_lo, unit_hi, 1e-3f, 0, 0);
-  push.counts[1] = 1;
+  push.collider_count = 1;
   const float x[3] = {0.5f, 0.19f, 0.5f};
   float v[3];
   /* slip: v_t + mu v_n v_t / |v_t| */
@@ -515,7 +515,7 @@ static void test_collision_rule(void)
   ENSURE_NEAR(v[1], 1.0, 1e-6);
   ENSURE_NEAR(v[2], 0.0, 1e-6);
   /* the x-min wall (v_co = 0), on or beyond it */
-  push.counts[1] = 0;
+  push.collider_count = 0;
   const float wall[3] = {0.0f, 0.5f, 0.5f};
   v[0] = -1, v[1] = 0.3f, v[2] = 0;
   fl_snow_cpu_collide(&push, NULL, 0.25f, wall, v);
@@ -538,8 +538,8 @@ static void test_collision_in_g2p(void)
   memset(g_gridv, 0, sizeof g_gridv);
   float dt = 1e-3f;
   fl_mpm_push push = make_push(unit_lo, unit_hi, dt, 0.5f, FL_MPM_TETRA_NORMALS);
-  push.counts[0] = 1;
-  push.counts[1] = 1;
+  push.count = 1;
+  push.collider_count = 1;
   float x[3] = {0.5f, 0.19f, 0.5f}, v[3] = {1, -2, 0.5f};
   set_particle(0, x, v, 0.05f, 1.25e-4f, 0);
   fl_snow_cpu_particles p = particles(1);
@@ -558,7 +558,7 @@ static void test_collision_in_g2p(void)
   /* advection ends clamped into the domain */
   float out[3] = {0.5f, 0.9995f, 0.5f}, fast[3] = {0, 3, 0};
   set_particle(0, out, fast, 0.05f, 1.25e-4f, 0);
-  push.counts[1] = 0;
+  push.collider_count = 0;
   fl_snow_cpu_g2p(&push, &mat, NULL, (const float(*)[4])g_gridv, &p, stats);
   ENSURE(g_pos[0][1] == 1.0f);
   ENSURE(g_vel[0][1] == 3.0f);
@@ -570,7 +570,7 @@ static void test_stats_nonfinite(void)
   fl_snow_material mat = make_material(1.4e5f, 0.2f, 10, 1.0f, 0.025f, 0.0075f, 0.25f, FL_SNOW_TRANSFER_PIC_FLIP);
   memset(g_gridv, 0, sizeof g_gridv);
   fl_mpm_push push = make_push(unit_lo, unit_hi, 1e-3f, 0, 0);
-  push.counts[0] = 2;
+  push.count = 2;
   float x[3] = {0.5f, 0.5f, 0.5f}, v[3] = {NAN, 0, 0}, fast[3] = {3, 0, 4};
   set_particle(0, x, v, 0.05f, 1.25e-4f, 0);
   set_particle(1, x, fast, 0.05f, 1.25e-4f, 0);

@@ -52,16 +52,16 @@ static fl_mpm_push make_push(uint32_t n, float dt, float m_max)
     push.grid_origin[a] = -2.0f * H;
     push.grid_dims[a] = 15;
   }
-  push.grid_dims[3] = NODES;
-  push.grid_origin[3] = H;
-  push.params[1] = 1.0f / H;
-  push.params[2] = (float)FL_SNOW_LIGHT_NODE * m_max;
+  push.node_count = NODES;
+  push.h = H;
+  push.inv_h = 1.0f / H;
+  push.light_node_mass = (float)FL_SNOW_LIGHT_NODE * m_max;
   push.gravity[1] = -9.81f;
-  push.gravity[3] = 1048576.0f / m_max;
-  push.params[0] = 65536.0f / m_max;
-  push.domain_min[3] = dt;
-  push.domain_max[3] = dt;
-  push.counts[0] = n;
+  push.mass_scale = 1048576.0f / m_max;
+  push.momentum_scale = 65536.0f / m_max;
+  push.dt = dt;
+  push.time = dt;
+  push.count = n;
   return push;
 }
 
@@ -267,7 +267,7 @@ static void solve_residual(float beta)
   memset(&sphere, 0, sizeof sphere);
   fl_collider_desc desc = {.shape = FL_SHAPE_SPHERE, .center = {0.45f, 0.1f, 0.5f}, .radius = 0.12f};
   fl_collider_pack(&desc, &sphere);
-  push.counts[1] = 1;
+  push.collider_count = 1;
   ENSURE(fl_snow_cpu_p2g(&push, materials, &p, g_acc));
   fl_snow_cpu_grid_update(&push, &materials[0], &sphere, g_acc, g_gridv);
   memcpy(g_vstar, g_gridv, sizeof g_gridv);

@@ -57,8 +57,8 @@ static void pass(const fl_cloth_system *s, fl_rec *r, const char *kernel, const 
 {
   const fl_buffer *table[FL_CLOTH_B_COUNT];
   fill_table(s, c, table);
-  push.range[0] = first;
-  push.range[1] = count;
+  push.first = first;
+  push.count = count;
   fl_rec_pass(r, &(fl_pass){.kernel = kernel, FL_PUSH(push), .threads = threads, .table = table,
                             .table_count = FL_CLOTH_B_COUNT});
 }
@@ -283,21 +283,15 @@ void fl_cloth_system_destroy(fl_cloth_system *s)
 void fl_cloth_push_fill(const fl_cloth_system *s, const fl_step *step, fl_cloth_push *out)
 {
   const fl_sim_desc *sim = step->sim;
-  memset(out, 0, sizeof *out);
-  for (int a = 0; a < 3; a++) {
-    out->gravity_dt[a] = sim->gravity[a];
-    out->domain_min[a] = sim->domain_min[a];
-    out->domain_max[a] = sim->domain_max[a];
-  }
-  out->gravity_dt[3] = step->h;
-  out->domain_min[3] = step->t;
-  out->domain_max[3] = sim->relaxation;
-  out->range[2] = step->collider_count;
-  out->range[3] = s->build.particle_count;
-  out->hash[2] = sim->collider_normals == FL_NORMALS_TETRAHEDRAL ? 1.0f : 0.0f;
+  *out = (fl_cloth_push){.h = step->h, .time = step->t, .omega = sim->relaxation,
+                         .collider_count = step->collider_count, .particle_count = s->build.particle_count,
+                         .tetrahedral_normals = sim->collider_normals == FL_NORMALS_TETRAHEDRAL};
+  memcpy(out->gravity, sim->gravity, sizeof out->gravity);
+  memcpy(out->domain_min, sim->domain_min, sizeof out->domain_min);
+  memcpy(out->domain_max, sim->domain_max, sizeof out->domain_max);
   if (s->any_self_collision) {
-    out->hash[0] = 1.0f / s->self_cell_size;
-    out->hash[1] = (float)fl_spatial_hash_table_size(&s->hash);
+    out->inv_hash_cell = 1.0f / s->self_cell_size;
+    out->hash_table_size = fl_spatial_hash_table_size(&s->hash);
   }
 }
 
@@ -374,8 +368,8 @@ static void record_body_pass(const fl_cloth_system *s, fl_rec *r, const char *na
   const fl_buffer *table[FL_CLOTH_B_COUNT];
   fill_table(s, &(bind_choice){.first = &s->tri_first, .items = &s->tri_items}, table);
   fl_cloth_push p = *push;
-  p.range[0] = mode;
-  p.range[1] = s->build.body_count;
+  p.body_pass = mode;
+  p.count = s->build.body_count;
   fl_rec_pass(r, &(fl_pass){.name = name, .bytes = body_volume_bytes(&s->build, mode == FL_BODY_PASS_SOLVE),
                             .kernel = "cloth/body_volume", .workgroup = FL_BODY_WORKGROUP, FL_PUSH(p),
                             .groups = s->build.body_count, .table = table,
@@ -433,7 +427,7 @@ void fl_cloth_record_substep(fl_cloth_system *s, fl_rec *r, const fl_step *step)
      * neighbours' (positions, previous positions, objects) through the hash. */
     fl_rec_begin(r, "cloth/self", (uint64_t)n * (9 * (32 + 4 + 4) + 16));
     fl_cloth_push once = push;
-    once.domain_max[3] = 1.0f; /* contacts are averaged, not over-relaxed */
+    once.omega = 1.0f; /* contacts are averaged, not over-relaxed */
     pass(s, r, "cloth/self_collide", &plain, push, 0, n, n);
     pass(s, r, "cloth/add_delta", &plain, once, 0, n, n);
     fl_rec_end(r);
@@ -442,7 +436,7 @@ void fl_cloth_record_substep(fl_cloth_system *s, fl_rec *r, const fl_step *step)
   pass(s, r, "cloth/velocity", &plain, push, 0, n, n);
   if (s->any_edge_damping) {
     fl_cloth_push once = push;
-    once.domain_max[3] = 1.0f; /* the damping deltas are applied as they are */
+    once.omega = 1.0f; /* the damping deltas are applied as they are */
     pass(s, r, "cloth/edge_damping",
          &(bind_choice){.family = &s->distance, .first = &s->distance.first, .items = &s->distance.items}, push, 0,
          n, n);
@@ -478,7 +472,7 @@ void fl_cloth_record_publish(fl_cloth_system *s, fl_rec *r)
     fill_table(s, &(bind_choice){.target = &s->snapshot[slot], .skin = &sk->skin, .skinned = &sk->mesh[slot].positions},
                table);
     fl_cloth_push push = {0};
-    push.range[1] = sk->mesh[slot].vertex_count;
+    push.count = sk->mesh[slot].vertex_count;
     fl_rec_pass(r, &(fl_pass){.kernel = "cloth/skin", FL_PUSH(push), .threads = sk->mesh[slot].vertex_count,
                               .no_barrier = true, .table = table, .table_count = FL_CLOTH_B_COUNT});
     fl_mesh_normals_record(r, &sk->mesh[slot]); /* barriers before and after */

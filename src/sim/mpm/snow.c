@@ -187,7 +187,7 @@ static void record_sort(fl_snow_system *s, fl_rec *r, const fl_mpm_push *push)
   const uint32_t vec4s[FL_SNOW_PERMUTED_ARRAYS] = {1, 1, 3, 2, 3};
   for (uint32_t k = 0; k < FL_SNOW_PERMUTED_ARRAYS; k++) {
     fl_mpm_push p = *push;
-    p.counts[3] = vec4s[k];
+    p.arg = vec4s[k];
     fl_rec_pass(r, &(fl_pass){.kernel = "mpm/permute", FL_PUSH(p), .threads = n * vec4s[k],
                               FL_BUFFERS(fl_radix_sort_values(&s->sort, s->key_bits), arrays[k], &s->scratch)});
     VkBufferCopy copy = {0, 0, (VkDeviceSize)n * vec4s[k] * VEC4};

@@ -241,18 +241,18 @@ void fl_snow_push_fill(const fl_snow_build *b, const fl_sim_desc *sim, uint32_t 
     out->domain_max[a] = sim->domain_max[a];
     out->gravity[a] = sim->gravity[a];
   }
-  out->grid_origin[3] = b->h;
-  out->grid_dims[3] = b->node_count;
-  out->domain_min[3] = dt;
-  out->domain_max[3] = t;
-  out->gravity[3] = b->mass_scale;
-  out->params[0] = b->momentum_scale;
-  out->params[1] = 1.0f / b->h;
-  out->params[2] = b->light_node_mass;
-  out->counts[0] = b->count;
-  out->counts[1] = collider_count;
-  out->counts[2] = (fixed_point ? FL_MPM_FIXED_POINT : 0u) | (b->any_pic_flip ? 0u : FL_MPM_FOLD_IMPULSE) |
-                   (sim->collider_normals == FL_NORMALS_TETRAHEDRAL ? FL_MPM_TETRA_NORMALS : 0u);
+  out->h = b->h;
+  out->node_count = b->node_count;
+  out->dt = dt;
+  out->time = t;
+  out->mass_scale = b->mass_scale;
+  out->momentum_scale = b->momentum_scale;
+  out->inv_h = 1.0f / b->h;
+  out->light_node_mass = b->light_node_mass;
+  out->count = b->count;
+  out->collider_count = collider_count;
+  out->flags = (fixed_point ? FL_MPM_FIXED_POINT : 0u) | (b->any_pic_flip ? 0u : FL_MPM_FOLD_IMPULSE) |
+               (sim->collider_normals == FL_NORMALS_TETRAHEDRAL ? FL_MPM_TETRA_NORMALS : 0u);
 }
 
 float fl_snow_stable_dt(const fl_snow_build *b, float max_speed, float jp_min)

@@ -93,7 +93,7 @@ static const fl_snow_material *material_of(const fl_snow_material *materials, co
 /* WEIGHTS of snow_spec.h; false when fx is not finite or far outside the grid. */
 static bool make_stencil(const fl_mpm_push *push, const float x[3], bool apic, stencil *s)
 {
-  float inv_h = push->params[1];
+  float inv_h = push->inv_h;
   s->width = apic ? 3 : 4;
   for (int a = 0; a < 3; a++) {
     float fx = (x[a] - push->grid_origin[a]) * inv_h;
@@ -116,7 +116,7 @@ static long node_index(const fl_mpm_push *push, const stencil *s, int i, int j, 
       gk >= (long)push->grid_dims[2])
     return -1;
   long n = (gk * (long)push->grid_dims[1] + gj) * (long)push->grid_dims[0] + gi;
-  return n < (long)push->grid_dims[3] ? n : -1;
+  return n < (long)push->node_count ? n : -1;
 }
 
 /* Stencil node (i, j, k) of a particle at x: weight w, gradient gw (cubic) and x_i - x (dx). */
@@ -124,7 +124,7 @@ static float node_weight(const fl_mpm_push *push, const stencil *s, const float 
                          float dx[3])
 {
   const int o[3] = {i, j, k};
-  float inv_h = push->params[1], h = push->grid_origin[3];
+  float inv_h = push->inv_h, h = push->h;
   float nx = s->n[0][i], ny = s->n[1][j], nz = s->n[2][k];
   gw[0] = s->dn[0][i] * ny * nz * inv_h;
   gw[1] = nx * s->dn[1][j] * nz * inv_h;
@@ -135,7 +135,7 @@ static float node_weight(const fl_mpm_push *push, const stencil *s, const float 
 
 static uint32_t particle_count(const fl_mpm_push *push, const fl_snow_cpu_particles *p)
 {
-  return push->counts[0] < p->count ? push->counts[0] : p->count;
+  return push->count < p->count ? push->count : p->count;
 }
 
 /* K_p (symmetric) from stress[2p], stress[2p+1]. */
@@ -159,16 +159,16 @@ static int32_t to_fixed(float value, float scale)
 bool fl_snow_cpu_p2g(const fl_mpm_push *push, const fl_snow_material *materials, const fl_snow_cpu_particles *p,
                      uint32_t *acc)
 {
-  uint32_t nodes = push->grid_dims[3];
-  bool fixed = (push->counts[2] & FL_MPM_FIXED_POINT) != 0, fold = (push->counts[2] & FL_MPM_FOLD_IMPULSE) != 0;
+  uint32_t nodes = push->node_count;
+  bool fixed = (push->flags & FL_MPM_FIXED_POINT) != 0, fold = (push->flags & FL_MPM_FOLD_IMPULSE) != 0;
   double *sum = NULL; /* float mode: 7 sums per node (P, m, Q) */
   if (!fixed) {
     sum = calloc((size_t)nodes * 7u + 1u, sizeof *sum);
     if (!sum) return fl_error_set("snow CPU reference: out of memory for %u grid nodes", nodes);
   }
   memset(acc, 0, (size_t)nodes * 8u * sizeof *acc);
-  float dt = push->domain_min[3], inv_h = push->params[1], d_inv = 4.0f * inv_h * inv_h;
-  float mass_scale = push->gravity[3], momentum_scale = push->params[0];
+  float dt = push->dt, inv_h = push->inv_h, d_inv = 4.0f * inv_h * inv_h;
+  float mass_scale = push->mass_scale, momentum_scale = push->momentum_scale;
   for (uint32_t pi = 0; pi < particle_count(push, p); pi++) {
     const fl_snow_material *mat = material_of(materials, p, pi);
     bool apic = is_apic(mat);
@@ -232,9 +232,9 @@ static void collide_one(float v[3], const float n[3], const float vco[3], float 
 void fl_snow_cpu_collide(const fl_mpm_push *push, const fl_gpu_collider *colliders, float mu, const float x[3],
                          float v[3])
 {
-  float t = push->domain_max[3];
-  bool tetra = (push->counts[2] & FL_MPM_TETRA_NORMALS) != 0;
-  for (uint32_t c = 0; c < push->counts[1]; c++) {
+  float t = push->time;
+  bool tetra = (push->flags & FL_MPM_TETRA_NORMALS) != 0;
+  for (uint32_t c = 0; c < push->collider_count; c++) {
     if (!(fl_collider_sdf_cpu(&colliders[c], x, t) <= 0.0f)) continue;
     float n[3], vco[3];
     fl_collider_normal_select_cpu(&colliders[c], x, t, tetra, n);
@@ -258,14 +258,14 @@ void fl_snow_cpu_collide(const fl_mpm_push *push, const fl_gpu_collider *collide
 void fl_snow_cpu_grid_update(const fl_mpm_push *push, const fl_snow_material *grid_material,
                              const fl_gpu_collider *colliders, const uint32_t *acc, float (*gridv)[4])
 {
-  bool fixed = (push->counts[2] & FL_MPM_FIXED_POINT) != 0;
-  float dt = push->domain_min[3], h = push->grid_origin[3];
+  bool fixed = (push->flags & FL_MPM_FIXED_POINT) != 0;
+  float dt = push->dt, h = push->h;
   uint32_t nx = push->grid_dims[0], ny = push->grid_dims[1];
-  for (uint32_t n = 0; n < push->grid_dims[3]; n++) {
+  for (uint32_t n = 0; n < push->node_count; n++) {
     float w[8];
     for (int q = 0; q < 8; q++) {
       uint32_t u = acc[8u * n + (uint32_t)q];
-      w[q] = fixed ? (float)fl_snow_bits_int(u) / (q == 3 ? push->gravity[3] : push->params[0]) : fl_snow_bits_float(u);
+      w[q] = fixed ? (float)fl_snow_bits_int(u) / (q == 3 ? push->mass_scale : push->momentum_scale) : fl_snow_bits_float(u);
     }
     float m = w[3];
     float *out = gridv[2u * n], *old = gridv[2u * n + 1];
@@ -279,7 +279,7 @@ void fl_snow_cpu_grid_update(const fl_mpm_push *push, const fl_snow_material *gr
     for (int a = 0; a < 3; a++) {
       old[a] = w[a] / m;                                     /* v_n = P / m */
       /* v* = (P + Q) / m + dt g (Eq. 4); a light node gets no internal force (snow_spec.h) */
-      vs[a] = (m < push->params[2] ? w[a] : w[a] + w[4 + a]) / m + dt * push->gravity[a];
+      vs[a] = (m < push->light_node_mass ? w[a] : w[a] + w[4 + a]) / m + dt * push->gravity[a];
       x[a] = push->grid_origin[a] + (float)idx[a] * h;
     }
     fl_snow_cpu_collide(push, colliders, grid_material->plastic[2], x, vs);
@@ -305,7 +305,7 @@ static void stat_min(uint32_t *word, float f)
 void fl_snow_cpu_g2p(const fl_mpm_push *push, const fl_snow_material *materials, const fl_gpu_collider *colliders,
                      const float (*gridv)[4], fl_snow_cpu_particles *p, uint32_t stats[FL_SNOW_STAT_WORDS])
 {
-  float dt = push->domain_min[3], inv_h = push->params[1], d_inv = 4.0f * inv_h * inv_h;
+  float dt = push->dt, inv_h = push->inv_h, d_inv = 4.0f * inv_h * inv_h;
   const float ln_hmax = logf((float)FL_SNOW_HARDENING_MAX);
   for (uint32_t pi = 0; pi < particle_count(push, p); pi++) {
     const fl_snow_material *mat = material_of(materials, p, pi);
@@ -405,7 +405,7 @@ void fl_snow_cpu_g2p(const fl_mpm_push *push, const fl_snow_material *materials,
 void fl_snow_cpu_volumes(const fl_mpm_push *push, const fl_snow_material *materials, const float (*gridv)[4],
                          fl_snow_cpu_particles *p)
 {
-  float h = push->grid_origin[3], h3 = h * h * h;
+  float h = push->h, h3 = h * h * h;
   for (uint32_t pi = 0; pi < particle_count(push, p); pi++) {
     stencil s;
     float sum = 0.0f;
@@ -427,7 +427,7 @@ bool fl_snow_cpu_substep(const fl_mpm_push *push, const fl_snow_material *materi
                          const fl_gpu_collider *colliders, fl_snow_cpu_particles *p,
                          uint32_t stats[FL_SNOW_STAT_WORDS])
 {
-  size_t nodes = push->grid_dims[3];
+  size_t nodes = push->node_count;
   uint32_t *acc = malloc((nodes * 8u + 1u) * sizeof *acc);
   float(*gridv)[4] = malloc((nodes * 2u + 1u) * sizeof *gridv);
   bool ok = acc && gridv;

@@ -54,7 +54,7 @@ void fl_snow_implicit_destroy(fl_snow_implicit *im)
 /* One node-wise CR step (mpm/implicit_update.comp) of `mode` at iteration `it`, then a barrier. */
 static void update(const fl_snow_implicit *im, fl_rec *r, fl_mpm_push *pc, uint32_t mode, uint32_t it)
 {
-  pc->counts[3] = mode | it << 8;
+  pc->arg = mode | it << 8;
   fl_rec_pass(r, &(fl_pass){.kernel = "mpm/implicit_update", FL_PUSH(*pc), .threads = im->nodes,
                             FL_BUFFERS(&im->info, &im->hacc, &im->z, &im->r, &im->p, &im->br, &im->bp,
                                        fl_reduce_results(&im->reduce))});
@@ -63,7 +63,7 @@ static void update(const fl_snow_implicit *im, fl_rec *r, fl_mpm_push *pc, uint3
 /* hacc += H (info vec): vec = z (whatever the residual) or r, then a barrier. */
 static void apply(const fl_snow_implicit *im, fl_rec *r, fl_mpm_push *pc, bool of_z)
 {
-  pc->counts[3] = of_z ? FL_SNOW_CR_APPLY_ALWAYS : 0u;
+  pc->arg = of_z ? FL_SNOW_CR_APPLY_ALWAYS : 0u;
   fl_rec_pass(r, &(fl_pass){.kernel = im->compare_and_swap ? "mpm/implicit_apply_cas" : "mpm/implicit_apply_float",
                             FL_PUSH(*pc), .threads = im->particles,
                             FL_BUFFERS(im->in.pos, im->in.fe, &im->pdata, &im->info, of_z ? &im->z : &im->r,
@@ -80,8 +80,8 @@ void fl_snow_implicit_record(const fl_snow_implicit *im, fl_rec *r, const fl_mpm
 {
   const fl_snow_implicit_inputs *in = &im->in;
   fl_mpm_push pc = *push;
-  pc.params[3] = beta;
-  pc.counts[3] = 0;
+  pc.beta = beta;
+  pc.arg = 0;
   /* ITERATIONS and STOP are adjacent slots */
   vkCmdFillBuffer(r->cmd, fl_reduce_results(&im->reduce)->buffer, FL_SNOW_CR_SLOT_ITERATIONS * 4, 8, 0);
   fl_rec_pass(r, &(fl_pass){.kernel = "mpm/implicit_prepare", FL_PUSH(pc), .threads = im->particles,
@@ -106,7 +106,7 @@ void fl_snow_implicit_record(const fl_snow_implicit *im, fl_rec *r, const fl_mpm
     dot(im, r, &im->dot_rbr[(k + 1) & 1]);
     update(im, r, &pc, FL_SNOW_CR_DIRECTION, k);
   }
-  pc.counts[3] = 0;
+  pc.arg = 0;
   fl_rec_pass(r, &(fl_pass){.kernel = "mpm/implicit_finish", FL_PUSH(pc), .threads = im->nodes,
                             FL_BUFFERS(&im->info, &im->z, in->colliders, in->materials, in->gridv)});
 }

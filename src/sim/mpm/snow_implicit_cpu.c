@@ -187,7 +187,7 @@ static double quadratic_n(double d)
 
 static bool make_stencil(const fl_mpm_push *push, const float x[3], bool apic, stencil *s)
 {
-  double inv_h = push->params[1];
+  double inv_h = push->inv_h;
   s->width = apic ? 3 : 4;
   for (int a = 0; a < 3; a++) {
     double fx = ((double)x[a] - push->grid_origin[a]) * inv_h;
@@ -212,7 +212,7 @@ static long node_gradient(const fl_mpm_push *push, const stencil *s, const float
     idx[a] = (long)s->base[a] + o[a];
     if (idx[a] < 0 || idx[a] >= (long)push->grid_dims[a]) return -1;
   }
-  double inv_h = push->params[1], h = push->grid_origin[3];
+  double inv_h = push->inv_h, h = push->h;
   double nx = s->n[0][i], ny = s->n[1][j], nz = s->n[2][k];
   if (s->width == 3) {
     double w = nx * ny * nz;
@@ -227,7 +227,7 @@ static long node_gradient(const fl_mpm_push *push, const stencil *s, const float
 
 static uint32_t particle_count(const fl_mpm_push *push, const fl_snow_cpu_particles *p)
 {
-  return push->counts[0] < p->count ? push->counts[0] : p->count;
+  return push->count < p->count ? push->count : p->count;
 }
 
 /* G = sum_j u_j g_jp^T over the stencil (u may be NULL: G = 0). */
@@ -263,7 +263,7 @@ static void scatter(const fl_mpm_push *push, const stencil *s, const float x[3],
 bool fl_snow_implicit_cpu_hessian(const fl_mpm_push *push, const fl_snow_material *materials,
                                   const fl_snow_cpu_particles *p, const double (*u)[3], double (*hu)[3])
 {
-  memset(hu, 0, (size_t)push->grid_dims[3] * sizeof *hu);
+  memset(hu, 0, (size_t)push->node_count * sizeof *hu);
   for (uint32_t pi = 0; pi < particle_count(push, p); pi++) {
     particle_data d;
     particle_prepare(materials, p, pi, &d);
@@ -282,7 +282,7 @@ bool fl_snow_implicit_cpu_hessian(const fl_mpm_push *push, const fl_snow_materia
 bool fl_snow_implicit_cpu_forces(const fl_mpm_push *push, const fl_snow_material *materials,
                                  const fl_snow_cpu_particles *p, const double (*dx)[3], double (*f)[3])
 {
-  memset(f, 0, (size_t)push->grid_dims[3] * sizeof *f);
+  memset(f, 0, (size_t)push->node_count * sizeof *f);
   for (uint32_t pi = 0; pi < particle_count(push, p); pi++) {
     particle_data d;
     particle_prepare(materials, p, pi, &d);
@@ -305,24 +305,24 @@ static void node_position(const fl_mpm_push *push, uint32_t n, float x[3])
 {
   uint32_t nx = push->grid_dims[0], ny = push->grid_dims[1];
   uint32_t idx[3] = {n % nx, (n / nx) % ny, n / (nx * ny)};
-  for (int a = 0; a < 3; a++) x[a] = push->grid_origin[a] + (float)idx[a] * push->grid_origin[3];
+  for (int a = 0; a < 3; a++) x[a] = push->grid_origin[a] + (float)idx[a] * push->h;
 }
 
 uint32_t fl_snow_implicit_cpu_free_nodes(const fl_mpm_push *push, const fl_snow_material *grid_material,
                                          const fl_gpu_collider *colliders, const uint32_t *acc,
                                          const float (*gridv)[4], uint8_t *free_nodes)
 {
-  bool fixed = (push->counts[2] & FL_MPM_FIXED_POINT) != 0;
-  float dt = push->domain_min[3];
+  bool fixed = (push->flags & FL_MPM_FIXED_POINT) != 0;
+  float dt = push->dt;
   uint32_t count = 0;
-  for (uint32_t n = 0; n < push->grid_dims[3]; n++) {
+  for (uint32_t n = 0; n < push->node_count; n++) {
     float m = gridv[2 * n][3];
-    bool ok = m >= push->params[2] && m > 0.0f;
+    bool ok = m >= push->light_node_mass && m > 0.0f;
     if (ok) { /* v* before collisions, as fl_snow_cpu_grid_update computes it */
       float w[7], v[3], vc[3], x[3];
       for (int q = 0; q < 7; q++) {
         uint32_t u = acc[8u * n + (uint32_t)q];
-        w[q] = fixed ? (float)fl_snow_bits_int(u) / (q == 3 ? push->gravity[3] : push->params[0]) : fl_snow_bits_float(u);
+        w[q] = fixed ? (float)fl_snow_bits_int(u) / (q == 3 ? push->mass_scale : push->momentum_scale) : fl_snow_bits_float(u);
       }
       for (int a = 0; a < 3; a++) vc[a] = v[a] = (w[a] + w[4 + a]) / m + dt * push->gravity[a];
       node_position(push, n, x);
@@ -339,7 +339,7 @@ bool fl_snow_implicit_cpu_operator(const fl_mpm_push *push, const fl_snow_materi
                                    const fl_snow_cpu_particles *p, float beta, const float (*gridv)[4],
                                    const uint8_t *free_nodes, const double (*v)[3], double (*out)[3])
 {
-  size_t nodes = push->grid_dims[3];
+  size_t nodes = push->node_count;
   double(*u)[3] = malloc((nodes + 1) * sizeof *u), (*hu)[3] = malloc((nodes + 1) * sizeof *hu);
   if (!u || !hu) {
     free(u);
@@ -349,7 +349,7 @@ bool fl_snow_implicit_cpu_operator(const fl_mpm_push *push, const fl_snow_materi
   for (size_t n = 0; n < nodes; n++)
     for (int a = 0; a < 3; a++) u[n][a] = free_nodes[n] ? v[n][a] : 0.0;
   fl_snow_implicit_cpu_hessian(push, materials, p, (const double(*)[3])u, hu);
-  double dt = push->domain_min[3], c = (double)beta * dt * dt;
+  double dt = push->dt, c = (double)beta * dt * dt;
   for (size_t n = 0; n < nodes; n++)
     for (int a = 0; a < 3; a++) out[n][a] = v[n][a] + (free_nodes[n] ? c / gridv[2 * n][3] * hu[n][a] : 0.0);
   free(u);
@@ -369,7 +369,7 @@ static void operator_b(const fl_mpm_push *push, const fl_snow_material *material
                        double c, const double *info, const double (*z)[3], double (*u)[3], double (*hu)[3],
                        double (*out)[3])
 {
-  size_t nodes = push->grid_dims[3];
+  size_t nodes = push->node_count;
   for (size_t n = 0; n < nodes; n++)
     for (int a = 0; a < 3; a++) u[n][a] = info[n] * z[n][a];
   fl_snow_implicit_cpu_hessian(push, materials, p, (const double(*)[3])u, hu);
@@ -382,7 +382,7 @@ bool fl_snow_implicit_cpu_solve(const fl_mpm_push *push, const fl_snow_material 
                                 const uint32_t *acc, float (*gridv)[4], uint32_t iterations, double tolerance,
                                 double (*v_solved)[3], fl_snow_implicit_cpu_report *report)
 {
-  size_t nodes = push->grid_dims[3];
+  size_t nodes = push->node_count;
   uint8_t *free_nodes = malloc(nodes + 1);
   double *info = calloc(nodes + 1, sizeof *info);
   double(*vec)[3] = malloc((7 * nodes + 1) * sizeof *vec);
@@ -402,7 +402,7 @@ bool fl_snow_implicit_cpu_solve(const fl_mpm_push *push, const fl_snow_material 
     info[n] = free_nodes[n] ? 1.0 / s : 0.0;
     for (int a = 0; a < 3; a++) z[n][a] = s * gridv[2 * n][a];
   }
-  double dt = push->domain_min[3], c = (double)beta * dt * dt, tol2 = tolerance * tolerance;
+  double dt = push->dt, c = (double)beta * dt * dt, tol2 = tolerance * tolerance;
   double bb = dot((const double(*)[3])z, (const double(*)[3])z, nodes);
   /* r0 = b - B z0 with z0 = b; p = r */
   operator_b(push, materials, p, c, info, (const double(*)[3])z, u, hu, br);
@@ -464,7 +464,7 @@ bool fl_snow_implicit_cpu_substep(const fl_mpm_push *push, const fl_snow_materia
                                   const fl_gpu_collider *colliders, float beta, fl_snow_cpu_particles *p,
                                   uint32_t stats[FL_SNOW_STAT_WORDS], fl_snow_implicit_cpu_report *report)
 {
-  size_t nodes = push->grid_dims[3];
+  size_t nodes = push->node_count;
   uint32_t *acc = malloc((nodes * 8u + 1u) * sizeof *acc);
   float(*gridv)[4] = malloc((nodes * 2u + 1u) * sizeof *gridv);
   bool ok = acc && gridv;

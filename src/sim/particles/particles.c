@@ -79,20 +79,13 @@ void fl_particles_destroy(fl_gpu *gpu, fl_particles *p)
 void fl_particles_push_fill(const fl_particles *p, const fl_step *step, fl_particles_push *out)
 {
   const fl_sim_desc *sim = step->sim;
-  memset(out, 0, sizeof *out);
-  for (int a = 0; a < 3; a++) {
-    out->gravity_dt[a] = sim->gravity[a];
-    out->domain_min[a] = sim->domain_min[a];
-    out->domain_max[a] = sim->domain_max[a];
-  }
-  out->gravity_dt[3] = step->h;
-  out->domain_min[3] = p->desc.radius;
-  out->domain_max[3] = p->desc.restitution;
-  out->params[0] = step->t;
-  out->params[1] = p->desc.friction;
-  out->params[2] = sim->collider_normals == FL_NORMALS_TETRAHEDRAL ? 1.0f : 0.0f;
-  out->counts[0] = p->count;
-  out->counts[1] = step->collider_count;
+  *out = (fl_particles_push){.h = step->h, .radius = p->desc.radius, .restitution = p->desc.restitution,
+                             .time = step->t, .friction = p->desc.friction,
+                             .tetrahedral_normals = sim->collider_normals == FL_NORMALS_TETRAHEDRAL,
+                             .count = p->count, .collider_count = step->collider_count};
+  memcpy(out->gravity, sim->gravity, sizeof out->gravity);
+  memcpy(out->domain_min, sim->domain_min, sizeof out->domain_min);
+  memcpy(out->domain_max, sim->domain_max, sizeof out->domain_max);
 }
 
 uint64_t fl_particles_pass_bytes(const fl_particles *p) { return (uint64_t)p->count * 64; }
@@ -123,7 +116,7 @@ void fl_particles_record_substep(const fl_particles *p, fl_rec *r, const fl_step
 
 void fl_particles_record_publish(const fl_particles *p, fl_rec *r)
 {
-  fl_count_push push = {.counts = {p->count, 0, 0, 0}};
+  fl_count_push push = {.count = p->count};
   fl_rec_pass(r, &(fl_pass){.name = "particles/publish", .bytes = (uint64_t)p->count * 48,
                             .kernel = "particles/publish", FL_PUSH(push), .threads = p->count, .no_barrier = true,
                             FL_BUFFERS(&p->pos, &p->vel, &p->snapshot[r->slot])});

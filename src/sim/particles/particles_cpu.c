@@ -7,10 +7,10 @@
 
 void fl_particles_cpu_integrate(float (*pos)[4], float (*vel)[4], const fl_particles_push *pc)
 {
-  float h = pc->gravity_dt[3];
-  for (uint32_t i = 0; i < pc->counts[0]; i++) {
+  float h = pc->h;
+  for (uint32_t i = 0; i < pc->count; i++) {
     for (int a = 0; a < 3; a++) {
-      if (pos[i][3] > 0.0f) vel[i][a] += pc->gravity_dt[a] * h;
+      if (pos[i][3] > 0.0f) vel[i][a] += pc->gravity[a] * h;
       pos[i][a] += vel[i][a] * h;
     }
     vel[i][3] = 0.0f;
@@ -33,17 +33,17 @@ static void contact(float x[3], float v[3], const float n[3], float depth, const
 void fl_particles_cpu_collide(float (*pos)[4], float (*vel)[4], const fl_gpu_collider *colliders,
                               const fl_particles_push *pc)
 {
-  float r = pc->domain_min[3], e = pc->domain_max[3], t = pc->params[0], mu_scale = pc->params[1];
+  float r = pc->radius, e = pc->restitution, t = pc->time, mu_scale = pc->friction;
   static const float zero[3] = {0, 0, 0};
-  for (uint32_t i = 0; i < pc->counts[0]; i++) {
+  for (uint32_t i = 0; i < pc->count; i++) {
     if (pos[i][3] == 0.0f) continue;
     float x[3] = {pos[i][0], pos[i][1], pos[i][2]}, v[3] = {vel[i][0], vel[i][1], vel[i][2]};
-    for (uint32_t c = 0; c < pc->counts[1]; c++) {
+    for (uint32_t c = 0; c < pc->collider_count; c++) {
       const fl_gpu_collider *col = &colliders[c];
       float d = fl_collider_sdf_cpu(col, x, t) - r;
       if (d < 0.0f) {
         float n[3], v_c[3];
-        fl_collider_normal_select_cpu(col, x, t, pc->params[2] != 0.0f, n);
+        fl_collider_normal_select_cpu(col, x, t, pc->tetrahedral_normals != 0, n);
         fl_collider_velocity_cpu(col, t, v_c);
         contact(x, v, n, -d, v_c, col->velocity[3] * mu_scale, e);
       }
