@@ -54,7 +54,7 @@ float workgroup_sum(float v)
 float body_volume(fl_gpu_body b)
 {
   float v = 0.0;
-  for (uint t = b.range.z + gl_LocalInvocationID.x; t < b.range.z + b.range.w; t += gl_WorkGroupSize.x)
+  for (uint t = b.first_triangle + gl_LocalInvocationID.x; t < b.first_triangle + b.triangle_count; t += gl_WorkGroupSize.x)
     v += dot(cross(pos[tris[3u * t]].xyz, pos[tris[3u * t + 1u]].xyz), pos[tris[3u * t + 2u]].xyz);
   return workgroup_sum(v) / 6.0;
 }
@@ -81,17 +81,17 @@ void overpressure(uint body, fl_gpu_body b, float target)
   float lambda = state[body].y;
   float V = body_volume(b);
   float S = 0.0;
-  for (uint i = b.range.x + gl_LocalInvocationID.x; i < b.range.x + b.range.y; i += gl_WorkGroupSize.x) {
+  for (uint i = b.first_particle + gl_LocalInvocationID.x; i < b.first_particle + b.particle_count; i += gl_WorkGroupSize.x) {
     uint n;
     vec3 g = volume_gradient(i, n);
     scratch[i] = vec4(g, 0.0);
     S += pos[i].w * dot(g, g);
   }
   S = workgroup_sum(S); // its barriers also end every gradient read before the update below
-  float h = pc.h, alpha = b.volume.z / (h * h);
+  float h = pc.h, alpha = b.pressure_compliance / (h * h);
   if (!(S + alpha > 0.0)) return;
   float dl = (-(V - target) - alpha * lambda) / (S + alpha);
-  for (uint i = b.range.x + gl_LocalInvocationID.x; i < b.range.x + b.range.y; i += gl_WorkGroupSize.x)
+  for (uint i = b.first_particle + gl_LocalInvocationID.x; i < b.first_particle + b.particle_count; i += gl_WorkGroupSize.x)
     pos[i].xyz += pos[i].w * scratch[i].xyz * dl;
   if (gl_LocalInvocationID.x == 0u) state[body].y = lambda + dl;
 }
@@ -100,7 +100,7 @@ void overpressure(uint body, fl_gpu_body b, float target)
 // C = V - k V0 with weights that spare colliding particles.
 void conserve(fl_gpu_body b, float target)
 {
-  uint first = b.range.x, end = b.range.x + b.range.y, lid = gl_LocalInvocationID.x, wg = gl_WorkGroupSize.x;
+  uint first = b.first_particle, end = b.first_particle + b.particle_count, lid = gl_LocalInvocationID.x, wg = gl_WorkGroupSize.x;
   float V = body_volume(b);
   for (uint i = first + lid; i < end; i += wg) {
     uint n;
@@ -128,8 +128,8 @@ void conserve(fl_gpu_body b, float target)
   sigma = workgroup_sum(sigma);
   free_count = workgroup_sum(free_count);
   if (free_count == 0.0) return;
-  bool local_weights = uint(b.conserve.x) == FL_CONSERVE_LOCAL;
-  float alpha = b.conserve.y, uniform_weight = 1.0 / free_count;
+  bool local_weights = b.conservation == FL_CONSERVE_LOCAL;
+  float alpha = b.local_alpha, uniform_weight = 1.0 / free_count;
   float S = 0.0;
   for (uint i = first + lid; i < end; i += wg) {
     vec4 w = weights[i];
@@ -154,14 +154,14 @@ void main()
   uint body = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
   if (body >= pc.count) return; // uniform over the workgroup
   fl_gpu_body b = bodies[body];
-  float target = b.volume.x * b.volume.y;
+  float target = b.rest_volume * b.pressure;
   if (pc.body_pass == FL_BODY_PASS_MEASURE) {
     float V = body_volume(b);
     if (gl_LocalInvocationID.x == 0u) {
       vec4 s = state[body];
       s.x = V;
       s.y = 0.0; // the next substep starts with lambda = 0
-      if (pc.time >= b.conserve.z) {
+      if (pc.time >= b.measure_after) {
         s.z = min(s.z, V / target);
         s.w = max(s.w, V / target);
       }
@@ -169,8 +169,8 @@ void main()
     }
     return;
   }
-  if (b.volume.w != 0.0) overpressure(body, b, target);
-  if (uint(b.conserve.x) != FL_CONSERVE_NONE) {
+  if (b.overpressure != 0u) overpressure(body, b, target);
+  if (b.conservation != FL_CONSERVE_NONE) {
     phase_barrier();
     conserve(b, target);
   }

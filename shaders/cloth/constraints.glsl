@@ -21,9 +21,9 @@ bool fl_bend_eval(fl_gpu_bend b, vec3 x[4], out float C, out vec3 g[4])
 {
   g[0] = vec3(0.0); g[1] = vec3(0.0); g[2] = vec3(0.0); g[3] = vec3(0.0);
   C = 0.0;
-  if (uint(b.params.z) == FL_BEND_ISOMETRIC) {
+  if (b.model == FL_BEND_ISOMETRIC) {
     vec3 s = b.k.x * x[0] + b.k.y * x[1] + b.k.z * x[2] + b.k.w * x[3];
-    float c = b.params.x;
+    float c = b.rest;
     C = 0.5 * c * dot(s, s);
     g[0] = c * b.k.x * s; g[1] = c * b.k.y * s; g[2] = c * b.k.z * s; g[3] = c * b.k.w * s;
     return true;
@@ -36,7 +36,7 @@ bool fl_bend_eval(fl_gpu_bend b, vec3 x[4], out float C, out vec3 g[4])
   vec3 n1 = c12 / l12, n2 = c13 / l13;
   float d = clamp(dot(n1, n2), -1.0, 1.0);
   float sn = length(cross(n1, n2));  // sin of the angle: exact near flat, where 1 - d^2 is not
-  C = atan(sn, d) - b.params.x;  // GLSL atan(y, x) = atan2
+  C = atan(sn, d) - b.rest;  // GLSL atan(y, x) = atan2
   if (sn < 1e-4) return false;
   vec3 q2 = (cross(p1, n2) + cross(n1, p1) * d) / l12;
   vec3 q3 = (cross(p1, n1) + cross(n2, p1) * d) / l13;
@@ -53,9 +53,9 @@ bool fl_bend_eval(fl_gpu_bend b, vec3 x[4], out float C, out vec3 g[4])
 bool fl_tet_eval(fl_gpu_tet t, vec3 x[4], out float C, out vec3 g[4])
 {
   vec3 d1 = x[1] - x[0], d2 = x[2] - x[0], d3 = x[3] - x[0];
-  uint model = uint(t.params.z);
+  uint model = t.model;
   if (model == FL_TET_VOLUME) {
-    C = dot(cross(d1, d2), d3) / 6.0 - t.params.x;
+    C = dot(cross(d1, d2), d3) / 6.0 - t.rest;
     g[1] = cross(d2, d3) / 6.0;
     g[2] = cross(d3, d1) / 6.0;
     g[3] = cross(d1, d2) / 6.0;
@@ -65,7 +65,7 @@ bool fl_tet_eval(fl_gpu_tet t, vec3 x[4], out float C, out vec3 g[4])
     mat3 F = mat3(d1, d2, d3) * dm_inv;
     mat3 dC;
     if (model == FL_TET_NH_HYDROSTATIC) {
-      C = determinant(F) - t.params.w;
+      C = determinant(F) - t.gamma;
       dC = mat3(cross(F[1], F[2]), cross(F[2], F[0]), cross(F[0], F[1]));
     } else {
       float r2 = dot(F[0], F[0]) + dot(F[1], F[1]) + dot(F[2], F[2]);

@@ -39,25 +39,25 @@ void main()
   bool touched = false;
   fl_gpu_cloth_object o = objects[object_of[k]];
   vec3 x = p.xyz, x_prev = prev[k].xyz;
-  float r = 0.5 * o.contact.z, h = pc.h, t = pc.time;
+  float r = 0.5 * o.thickness, h = pc.h, t = pc.time;
   for (uint c = 0u; c < pc.collider_count; c++) {
     fl_gpu_collider col = colliders[c];
     float d = fl_collider_sdf(col, x, t) - r;
     if (d < 0.0) {
       touched = true;
-      float f = col.velocity.w;
-      resolve_contact(x, x_prev, fl_collider_normal_select(col, x, t, pc.tetrahedral_normals != 0u), -d, fl_collider_velocity(col, t), sqrt(o.contact.x * f),
-              sqrt(o.contact.y * f), h);
+      float f = col.friction;
+      resolve_contact(x, x_prev, fl_collider_normal_select(col, x, t, pc.tetrahedral_normals != 0u), -d, fl_collider_velocity(col, t), sqrt(o.static_friction * f),
+              sqrt(o.kinetic_friction * f), h);
     }
   }
   const vec3 axes[3] = vec3[](vec3(1, 0, 0), vec3(0, 1, 0), vec3(0, 0, 1));
   for (int a = 0; a < 3; a++) {
     vec3 n = axes[a];
     float lo = dot(x, n) - (dot(pc.domain_min, n) + r);
-    if (lo < 0.0) resolve_contact(x, x_prev, n, -lo, vec3(0.0), sqrt(o.contact.x), sqrt(o.contact.y), h);
+    if (lo < 0.0) resolve_contact(x, x_prev, n, -lo, vec3(0.0), sqrt(o.static_friction), sqrt(o.kinetic_friction), h);
     float hi = (dot(pc.domain_max, n) - r) - dot(x, n);
     touched = touched || lo < 0.0 || hi < 0.0;
-    if (hi < 0.0) resolve_contact(x, x_prev, -n, -hi, vec3(0.0), sqrt(o.contact.x), sqrt(o.contact.y), h);
+    if (hi < 0.0) resolve_contact(x, x_prev, -n, -hi, vec3(0.0), sqrt(o.static_friction), sqrt(o.kinetic_friction), h);
   }
   pos[k] = vec4(x, p.w);
   contact[k] = touched ? 1u : 0u;

@@ -29,8 +29,8 @@ void main()
     fl_gpu_distance d = cons[c];
     float C;
     vec3 n;
-    fl_distance_eval(pos[d.ij.x].xyz, pos[d.ij.y].xyz, d.params.x, C, n);
-    sum += xk.w * (d.ij.x == k ? n : -n) * dl;
+    fl_distance_eval(pos[d.i].xyz, pos[d.j].xyz, d.rest, C, n);
+    sum += xk.w * (d.i == k ? n : -n) * dl;
     count += 1.0;
   }
   delta[k] = vec4(sum, count);

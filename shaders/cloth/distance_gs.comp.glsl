@@ -18,12 +18,12 @@ void main()
   if (t >= pc.count) return;
   uint c = pc.first + t;
   fl_gpu_distance d = cons[c];
-  vec4 xi = pos[d.ij.x], xj = pos[d.ij.y];
+  vec4 xi = pos[d.i], xj = pos[d.j];
   float C;
   vec3 n;
-  if (!fl_distance_eval(xi.xyz, xj.xyz, d.params.x, C, n)) return;
-  float dl = fl_xpbd_dlambda(C, xi.w + xj.w, d.params.y, pc.h, lambda[c]);
+  if (!fl_distance_eval(xi.xyz, xj.xyz, d.rest, C, n)) return;
+  float dl = fl_xpbd_dlambda(C, xi.w + xj.w, d.compliance, pc.h, lambda[c]);
   lambda[c] += dl;
-  pos[d.ij.x].xyz = xi.xyz + n * (xi.w * dl);
-  pos[d.ij.y].xyz = xj.xyz - n * (xj.w * dl);
+  pos[d.i].xyz = xi.xyz + n * (xi.w * dl);
+  pos[d.j].xyz = xj.xyz - n * (xj.w * dl);
 }

@@ -17,12 +17,12 @@ void main()
   uint c = fl_thread_index();
   if (c >= pc.count) return;
   fl_gpu_distance d = cons[c];
-  vec4 xi = pos[d.ij.x], xj = pos[d.ij.y];
+  vec4 xi = pos[d.i], xj = pos[d.j];
   float C;
   vec3 n;
   float dl = 0.0;
-  if (fl_distance_eval(xi.xyz, xj.xyz, d.params.x, C, n))
-    dl = fl_xpbd_dlambda(C, xi.w + xj.w, d.params.y, pc.h, lambda[c]);
+  if (fl_distance_eval(xi.xyz, xj.xyz, d.rest, C, n))
+    dl = fl_xpbd_dlambda(C, xi.w + xj.w, d.compliance, pc.h, lambda[c]);
   lambda[c] += dl;
   dlambda[c] = dl;
 }

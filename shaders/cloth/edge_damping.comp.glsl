@@ -25,11 +25,11 @@ void main()
   fl_gpu_cloth_object o = objects[object_of[k]];
   vec3 dv = vec3(0.0);
   float wk = pos[k].w;
-  if (o.params.y != 0.0 && wk > 0.0) {
-    float kd = min(o.contact.w * pc.h, 1.0) / 8.0;
+  if (o.damping_model == FL_DAMPING_MODEL_EDGE && wk > 0.0) {
+    float kd = min(o.damping * pc.h, 1.0) / 8.0;
     for (uint e = first[k]; e < first[k + 1u]; e++) {
       fl_gpu_distance d = cons[items[e]];
-      uint j = d.ij.x == k ? d.ij.y : d.ij.x;
+      uint j = d.i == k ? d.j : d.i;
       vec4 xj = pos[j];
       vec3 diff = pos[k].xyz - xj.xyz;
       float len = length(diff);

@@ -46,10 +46,10 @@ void main()
     delta[i] = vec4(0.0);
     return;
   }
-  bool body_i = obi.params.w != 0.0, self_i = obi.params.z != 0.0;
-  uint nx = max(obi.grid.z, 1u), li = i - obi.grid.x;
+  bool body_i = obi.body != 0u, self_i = obi.self_collision != 0u;
+  uint nx = max(obi.nx, 1u), li = i - obi.first;
   int gi = int(li % nx), gj = int(li / nx);
-  float thick = obi.contact.z, cell = 1.0 / pc.inv_hash_cell;
+  float thick = obi.thickness, cell = 1.0 / pc.inv_hash_cell;
   vec3 sum = vec3(0.0);
   float count = 0.0;
   ivec3 c = fl_hash_cell_inv(pi.xyz, pc.inv_hash_cell);
@@ -63,18 +63,18 @@ void main()
     uint oj = object_of[j];
     if (oj == oi) {
       if (body_i || !self_i) continue;
-      uint lj = j - obi.grid.x;
+      uint lj = j - obi.first;
       int di = int(lj % nx) - gi, dj = int(lj / nx) - gj;
       if (abs(di) <= 2 && abs(dj) <= 2) continue;  // a mesh neighbour
     }
     fl_gpu_cloth_object obj = objects[oj];
-    if (oj != oi && !(body_i || obj.params.w != 0.0 || (self_i && obj.params.z != 0.0))) continue;
-    float reach = 0.5 * (thick + obj.contact.z);
+    if (oj != oi && !(body_i || obj.body != 0u || (self_i && obj.self_collision != 0u))) continue;
+    float reach = 0.5 * (thick + obj.thickness);
     if (!(d < reach)) continue;
     vec3 n = dx / d;
     float s = pi.w / (pi.w + pj.w), depth = reach - d;
     vec3 D = (pi.xyz - prev[i].xyz) - (pj.xyz - prev[j].xyz);
-    vec3 fr = friction(D, n, depth, sqrt(obi.contact.x * obj.contact.x), sqrt(obi.contact.y * obj.contact.y));
+    vec3 fr = friction(D, n, depth, sqrt(obi.static_friction * obj.static_friction), sqrt(obi.kinetic_friction * obj.kinetic_friction));
     sum += s * depth * n + s * fr;
     count += 1.0;
   } FL_HASH_END_NEIGHBOURS

@@ -19,6 +19,6 @@ void main()
   float h = pc.h;
   vec3 v = (pos[k].xyz - prev[k].xyz) / h;
   fl_gpu_cloth_object o = objects[object_of[k]];
-  if (o.params.y == 0.0) v *= max(0.0, 1.0 - o.contact.w * h);
+  if (o.damping_model == FL_DAMPING_MODEL_POINT) v *= max(0.0, 1.0 - o.damping * h);
   vel[k] = vec4(v, 0.0);
 }

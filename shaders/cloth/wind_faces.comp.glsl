@@ -20,7 +20,7 @@ void main()
   if (t >= pc.count) return;
   uint a = tri[3u * t], b = tri[3u * t + 1u], c = tri[3u * t + 2u];
   fl_gpu_cloth_object o = objects[tri_object[t]];
-  vec3 u = (vel[a].xyz + vel[b].xyz + vel[c].xyz) / 3.0 - o.wind.xyz;
+  vec3 u = (vel[a].xyz + vel[b].xyz + vel[c].xyz) / 3.0 - o.wind;
   vec3 e = cross(pos[b].xyz - pos[a].xyz, pos[c].xyz - pos[a].xyz);
   float e_len = length(e), u_len = length(u);
   vec3 f = vec3(0.0);
@@ -33,7 +33,7 @@ void main()
       un = -un;
     }
     vec3 uh = u / u_len;
-    f = -o.wind.w * area * un * u - o.params.x * area * un * (n - dot(n, uh) * uh);
+    f = -o.drag * area * un * u - o.lift * area * un * (n - dot(n, uh) * uh);
   }
   face_force[t] = vec4(f, 0.0);
 }

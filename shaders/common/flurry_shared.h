@@ -36,12 +36,18 @@ typedef uint32_t uint;
 #define FL_GPU_SHAPE_CAPSULE 3
 
 /* One collider, as every material sees it through shaders/common/sdf.glsl.
- * Position at time t: the stored shape translated by velocity.xyz * t. */
+ * Position at time t: the stored shape translated by velocity * (moved time),
+ * the moved time being t, or move_until once the collider stopped. */
 FL_STRUCT_BEGIN(fl_gpu_collider)
-  vec4 p0;       /* plane: normal.xyz, offset | sphere/box: center.xyz, radius | capsule: a.xyz, radius */
-  vec4 p1;       /* box: half_extents.xyz | capsule: b.xyz */
-  vec4 velocity; /* xyz: velocity (m/s), w: friction coefficient */
-  uvec4 info;    /* x: shape, y: 1 = container (solid outside), zw: unused */
+  vec3 a;           /* plane: unit normal | sphere, box: centre | capsule: first end */
+  float r;          /* plane: offset along the normal | sphere, capsule: radius (m) */
+  vec3 b;           /* box: half extents | capsule: second end */
+  float move_until; /* the collider stops moving at this time (s); 0: never */
+  vec3 velocity;    /* m/s */
+  float friction;   /* Coulomb coefficient */
+  uint shape;       /* FL_GPU_SHAPE_* */
+  uint inside;      /* 1: a container (solid outside) */
+  uint unused0, unused1;
 FL_STRUCT_END(fl_gpu_collider)
 
 /* Push constants of the kernels in shaders/particles/. */
@@ -72,33 +78,51 @@ FL_STRUCT_END(fl_count_push)
 
 /* Distance constraint (stretch or shear) between particles i and j. */
 FL_STRUCT_BEGIN(fl_gpu_distance)
-  uvec4 ij;         /* x: i, y: j, z: kind (FL_DISTANCE_STRETCH or FL_DISTANCE_SHEAR), w: unused */
-  vec4 params;      /* x: rest length (m), y: compliance (m/N), zw: unused */
+  uint i, j;        /* the particles */
+  uint kind;        /* FL_DISTANCE_* */
+  uint unused0;
+  float rest;       /* rest length (m) */
+  float compliance; /* m/N */
+  float unused1, unused2;
 FL_STRUCT_END(fl_gpu_distance)
 
-#define FL_DISTANCE_STRETCH 0
-#define FL_DISTANCE_SHEAR 1
-#define FL_DISTANCE_EDGE 2     /* a soft body tet edge, or a balloon edge */
+#define FL_DISTANCE_STRETCH 0u
+#define FL_DISTANCE_SHEAR 1u
+#define FL_DISTANCE_EDGE 2u    /* a soft body tet edge, or a balloon edge */
 
 /* Bending constraint on the stencil of an interior edge: idx.x, idx.y are the
  * edge's particles, idx.z and idx.w the two opposite ones. */
 FL_STRUCT_BEGIN(fl_gpu_bend)
   uvec4 idx;
   vec4 k;           /* isometric: K = (c03 + c04, c01 + c02, -c01 - c03, -c02 - c04) (cloth_spec.h); dihedral: unused */
-  vec4 params;      /* x: dihedral rest angle (rad) | isometric 3/(A0 + A1); y: compliance; z: model (FL_BEND_*) */
+  float rest;       /* dihedral: the rest angle (rad) | isometric: 3 / (A0 + A1) */
+  float compliance;
+  uint model;       /* FL_BEND_* */
+  uint unused0;
 FL_STRUCT_END(fl_gpu_bend)
 
-#define FL_BEND_DIHEDRAL 0
-#define FL_BEND_ISOMETRIC 1
+#define FL_BEND_DIHEDRAL 0u
+#define FL_BEND_ISOMETRIC 1u
 
-/* Per cloth object parameters, indexed by the per-particle object id. */
+/* Per object parameters of the XPBD system (cloth, soft bodies, balloons),
+ * indexed by the per-particle object id. */
 FL_STRUCT_BEGIN(fl_gpu_cloth_object)
-  vec4 contact;     /* x: static friction, y: kinetic friction, z: thickness (m), w: damping (1/s) */
-  vec4 wind;        /* xyz: wind velocity (m/s), w: drag coefficient */
-  vec4 params;      /* x: lift coefficient, y: damping model (0 point, 1 edge), z: self-collision (0/1),
-                     * w: 1 = a body (soft body or balloon: collides with every other object) */
-  uvec4 grid;       /* x: first particle, y: particle count, z: nx, w: ny */
+  float static_friction, kinetic_friction;
+  float thickness;  /* m */
+  float damping;    /* 1/s */
+  vec3 wind;        /* wind velocity (m/s) */
+  float drag;       /* drag coefficient */
+  float lift;       /* lift coefficient */
+  uint damping_model; /* FL_DAMPING_MODEL_* */
+  uint self_collision; /* 1: collides with itself */
+  uint body;        /* 1: a soft body or balloon (collides with every other object) */
+  uint first;       /* first particle */
+  uint count;       /* particles */
+  uint nx, ny;      /* cloth: the grid */
 FL_STRUCT_END(fl_gpu_cloth_object)
+
+#define FL_DAMPING_MODEL_POINT 0u
+#define FL_DAMPING_MODEL_EDGE 1u
 
 /* Push constants of the kernels in shaders/cloth/ (the XPBD system). */
 FL_STRUCT_BEGIN(fl_cloth_push)
@@ -184,31 +208,40 @@ FL_STRUCT_END(fl_snow_push)
  * Müller 2021) is two records per tet, a hydrostatic and a deviatoric one. */
 FL_STRUCT_BEGIN(fl_gpu_tet)
   uvec4 idx;
-  vec4 params;      /* x: rest volume V0 (m^3), y: compliance, z: model (FL_TET_*), w: NH hydrostatic gamma */
+  float rest;       /* rest volume V0 (m^3) */
+  float compliance;
+  uint model;       /* FL_TET_* */
+  float gamma;      /* Neo-Hookean hydrostatic: the rest value of det F */
   vec4 dm_inv[3];   /* NH: rows of the inverse rest shape matrix Dm^-1 (xyz) */
 FL_STRUCT_END(fl_gpu_tet)
 
-#define FL_TET_VOLUME 0        /* C = V - V0 */
-#define FL_TET_NH_HYDROSTATIC 1 /* C = det F - gamma, compliance 1/(lambda V0) */
-#define FL_TET_NH_DEVIATORIC 2  /* C = sqrt(tr F^T F), compliance 1/(mu V0) */
+#define FL_TET_VOLUME 0u        /* C = V - V0 */
+#define FL_TET_NH_HYDROSTATIC 1u /* C = det F - gamma, compliance 1/(lambda V0) */
+#define FL_TET_NH_DEVIATORIC 2u  /* C = sqrt(tr F^T F), compliance 1/(mu V0) */
 
 /* A closed body (softbody surface or balloon): its particles and surface
  * triangles (ranges into the system's arrays) and its volume constraints. */
 FL_STRUCT_BEGIN(fl_gpu_body)
-  uvec4 range;      /* x: first particle, y: particle count, z: first triangle, w: triangle count */
-  vec4 volume;      /* x: rest volume V0 (m^3), y: target factor k (pressure; 1 for soft bodies),
-                     * z: pressure compliance, w: 1 = the overpressure constraint is on (balloons) */
-  vec4 conserve;    /* x: FL_CONSERVE_*, y: local mixing alpha, z: measure_after (s), w: unused */
+  uint first_particle, particle_count;
+  uint first_triangle, triangle_count;
+  float rest_volume; /* V0 (m^3) */
+  float pressure;   /* the target volume factor k (1 for soft bodies) */
+  float pressure_compliance;
+  uint overpressure; /* 1: the overpressure constraint is on (balloons) */
+  uint conservation; /* FL_CONSERVE_* */
+  float local_alpha; /* local conservation: the mixing weight */
+  float measure_after; /* the worst volume loss is tracked from this time on (s) */
+  uint unused0;
 FL_STRUCT_END(fl_gpu_body)
 
 /* cloth/body_volume.comp: one workgroup per body (shared arrays sized for at most this). */
 #define FL_BODY_WORKGROUP 256
-#define FL_BODY_PASS_SOLVE 0u   /* range.x: overpressure then conservation, every iteration */
-#define FL_BODY_PASS_MEASURE 1u /* range.x: volume into the state after the substep */
+#define FL_BODY_PASS_SOLVE 0u   /* body_pass: overpressure then conservation, every iteration */
+#define FL_BODY_PASS_MEASURE 1u /* body_pass: volume into the state after the substep */
 
-#define FL_CONSERVE_NONE 0
-#define FL_CONSERVE_GLOBAL 1
-#define FL_CONSERVE_LOCAL 2
+#define FL_CONSERVE_NONE 0u
+#define FL_CONSERVE_GLOBAL 1u
+#define FL_CONSERVE_LOCAL 2u
 
 /* Per body state on the GPU: vec4 x: volume after the last substep, y: the
  * overpressure lambda of this substep, z: the smallest volume / (k V0) seen

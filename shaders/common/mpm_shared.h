@@ -14,8 +14,8 @@
 #define FL_SNOW_MAX_SUBSTEPS 256     /* per frame */
 #define FL_SNOW_LIGHT_NODE 1e-3      /* nodes lighter than this x the largest particle mass get no internal force */
 
-#define FL_SNOW_TRANSFER_PIC_FLIP 0  /* the paper: cubic B-splines, PIC/FLIP blend */
-#define FL_SNOW_TRANSFER_APIC 1      /* MLS-MPM: quadratic B-splines, APIC */
+#define FL_SNOW_TRANSFER_PIC_FLIP 0u /* the paper: cubic B-splines, PIC/FLIP blend */
+#define FL_SNOW_TRANSFER_APIC 1u     /* MLS-MPM: quadratic B-splines, APIC */
 
 /* fl_mpm_push.flags */
 #define FL_MPM_FIXED_POINT 1u        /* the accumulator holds int32 fixed point */
@@ -32,8 +32,13 @@
 
 /* One snow object's material. */
 FL_STRUCT_BEGIN(fl_snow_material)
-  vec4 elastic;  /* x: mu0, y: lambda0, z: xi, w: flip alpha */
-  vec4 plastic;  /* x: 1 - theta_c, y: 1 + theta_s, z: friction (FL_SNOW_STICKY: sticky), w: transfer */
+  float mu0, lambda0; /* Lame parameters before hardening (Pa) */
+  float xi;         /* hardening coefficient */
+  float flip;       /* PIC/FLIP: the FLIP share alpha */
+  float stretch_min; /* 1 - theta_c: the smallest elastic singular value */
+  float stretch_max; /* 1 + theta_s: the largest */
+  float friction;   /* Coulomb coefficient against colliders (FL_SNOW_STICKY: sticky) */
+  uint transfer;    /* FL_SNOW_TRANSFER_* */
 FL_STRUCT_END(fl_snow_material)
 
 /* Push constants of every MPM kernel. */

@@ -11,51 +11,51 @@
 
 #define FL_SDF_GRADIENT_STEP 1e-3
 
-// How long collider c has moved by time t: t, or move_until (p1.w) once it stopped.
+// How long collider c has moved by time t: t, or move_until once it stopped.
 float fl_collider_moved_time(fl_gpu_collider c, float t)
 {
-  return c.p1.w > 0.0 ? min(t, c.p1.w) : t;
+  return c.move_until > 0.0 ? min(t, c.move_until) : t;
 }
 
 // The collider's velocity at time t: zero once it stopped.
 vec3 fl_collider_velocity(fl_gpu_collider c, float t)
 {
-  return c.p1.w > 0.0 && t > c.p1.w ? vec3(0.0) : c.velocity.xyz;
+  return c.move_until > 0.0 && t > c.move_until ? vec3(0.0) : c.velocity;
 }
 
 // Distance from p to collider c at time t (c moves by velocity * moved time).
 float fl_collider_sdf(fl_gpu_collider c, vec3 p, float t)
 {
-  vec3 q = p - c.velocity.xyz * fl_collider_moved_time(c, t);
-  uint shape = c.info.x;
+  vec3 q = p - c.velocity * fl_collider_moved_time(c, t);
+  uint shape = c.shape;
   float d;
   if (shape == FL_GPU_SHAPE_PLANE) {
-    d = dot(c.p0.xyz, q) - c.p0.w;
+    d = dot(c.a, q) - c.r;
   } else if (shape == FL_GPU_SHAPE_SPHERE) {
-    d = length(q - c.p0.xyz) - c.p0.w;
+    d = length(q - c.a) - c.r;
   } else if (shape == FL_GPU_SHAPE_BOX) {
-    vec3 e = abs(q - c.p0.xyz) - c.p1.xyz;
+    vec3 e = abs(q - c.a) - c.b;
     d = length(max(e, vec3(0.0))) + min(max(e.x, max(e.y, e.z)), 0.0);
   } else {  // capsule
-    vec3 pa = q - c.p0.xyz, ba = c.p1.xyz - c.p0.xyz;
+    vec3 pa = q - c.a, ba = c.b - c.a;
     float h = clamp(dot(pa, ba) / max(dot(ba, ba), 1e-12), 0.0, 1.0);
-    d = length(pa - ba * h) - c.p0.w;
+    d = length(pa - ba * h) - c.r;
   }
-  return c.info.y != 0u ? -d : d;  // a container is solid outside
+  return c.inside != 0u ? -d : d;  // a container is solid outside
 }
 
 // Unit outward normal (the SDF's analytic gradient) at p; +y where it is undefined.
 vec3 fl_collider_normal(fl_gpu_collider c, vec3 p, float t)
 {
-  vec3 q = p - c.velocity.xyz * fl_collider_moved_time(c, t);
-  uint shape = c.info.x;
+  vec3 q = p - c.velocity * fl_collider_moved_time(c, t);
+  uint shape = c.shape;
   vec3 g;
   if (shape == FL_GPU_SHAPE_PLANE) {
-    g = c.p0.xyz;
+    g = c.a;
   } else if (shape == FL_GPU_SHAPE_SPHERE) {
-    g = q - c.p0.xyz;
+    g = q - c.a;
   } else if (shape == FL_GPU_SHAPE_BOX) {
-    vec3 d = q - c.p0.xyz, e = abs(d) - c.p1.xyz, s = vec3(d.x < 0.0 ? -1.0 : 1.0, d.y < 0.0 ? -1.0 : 1.0,
+    vec3 d = q - c.a, e = abs(d) - c.b, s = vec3(d.x < 0.0 ? -1.0 : 1.0, d.y < 0.0 ? -1.0 : 1.0,
                                                            d.z < 0.0 ? -1.0 : 1.0);
     if (max(e.x, max(e.y, e.z)) > 0.0) {
       g = max(e, vec3(0.0)) * s;  // outside: towards the nearest point of the surface
@@ -63,13 +63,13 @@ vec3 fl_collider_normal(fl_gpu_collider c, vec3 p, float t)
       g = e.x >= e.y && e.x >= e.z ? vec3(s.x, 0.0, 0.0) : (e.y >= e.z ? vec3(0.0, s.y, 0.0) : vec3(0.0, 0.0, s.z));
     }
   } else {  // capsule
-    vec3 pa = q - c.p0.xyz, ba = c.p1.xyz - c.p0.xyz;
+    vec3 pa = q - c.a, ba = c.b - c.a;
     float h = clamp(dot(pa, ba) / max(dot(ba, ba), 1e-12), 0.0, 1.0);
     g = pa - ba * h;
   }
   float len = length(g);
   vec3 n = len > 1e-20 ? g / len : vec3(0.0, 1.0, 0.0);
-  return c.info.y != 0u ? -n : n;
+  return c.inside != 0u ? -n : n;
 }
 
 // The generic normal: tetrahedral finite difference of fl_collider_sdf, normalized.

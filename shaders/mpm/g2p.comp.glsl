@@ -40,7 +40,7 @@ void step_particle(uint p, out float speed, out float jp, out bool was_clamped, 
   vec4 f0 = fe[3u * p], f1 = fe[3u * p + 1u], f2 = fe[3u * p + 2u];
   uint mi = uint(f1.w);
   fl_snow_material mat = materials[mi];
-  bool apic = mat.plastic.w == float(FL_SNOW_TRANSFER_APIC);
+  bool apic = mat.transfer == FL_SNOW_TRANSFER_APIC;
 
   // Grid to particle: velocity and its gradient.
   fl_mpm_stencil s = fl_mpm_stencil_of(x, pc, apic);
@@ -72,7 +72,7 @@ void step_particle(uint p, out float speed, out float jp, out bool was_clamped, 
     affine[3u * p + 1u] = vec4(Ct[1], 0.0);
     affine[3u * p + 2u] = vec4(Ct[2], 0.0);
   } else {
-    float alpha = mat.elastic.w;
+    float alpha = mat.flip;
     v = (1.0 - alpha) * v_pic + alpha * (v_old + dv);
   }
 
@@ -82,20 +82,20 @@ void step_particle(uint p, out float speed, out float jp, out bool was_clamped, 
   mat3 U, V;
   vec3 sig;
   fl_svd3(F, U, sig, V);
-  vec3 sc = clamp(sig, vec3(mat.plastic.x), vec3(mat.plastic.y));
+  vec3 sc = clamp(sig, vec3(mat.stretch_min), vec3(mat.stretch_max));
   bool clamped = sc != sig;
   float J_P = f0.w * abs(sig.x * sig.y * sig.z) / (sc.x * sc.y * sc.z);  // |.|: an inverted F~ is clamped upright
   F = U * mat3(sc.x, 0, 0, 0, sc.y, 0, 0, 0, sc.z) * transpose(V);
 
   // Hardened fixed-corotated stress for the next P2G: K = V0 (dPsi/dF_E) F_E^T.
-  float k = exp(min(mat.elastic.z * (1.0 - J_P), log(FL_SNOW_HARDENING_MAX)));
-  float mu = mat.elastic.x * k, lambda = mat.elastic.y * k, J_E = sc.x * sc.y * sc.z;
+  float k = exp(min(mat.xi * (1.0 - J_P), log(FL_SNOW_HARDENING_MAX)));
+  float mu = mat.mu0 * k, lambda = mat.lambda0 * k, J_E = sc.x * sc.y * sc.z;
   vec3 d = (sc - 1.0) * sc;
   mat3 K = V0 * (2.0 * mu * (U * mat3(d.x, 0, 0, 0, d.y, 0, 0, 0, d.z) * transpose(U)) +
                  mat3(lambda * (J_E - 1.0) * J_E));
 
   // Collisions, advection, the domain.
-  v = fl_mpm_collide(x, v, mat.plastic.z, pc);
+  v = fl_mpm_collide(x, v, mat.friction, pc);
   x = clamp(x + dt * v, pc.domain_min, pc.domain_max);
 
   mat3 Ft = transpose(F);

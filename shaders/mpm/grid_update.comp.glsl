@@ -42,7 +42,7 @@ void main()
   vec3 v = (m < pc.light_node_mass ? P : P + Q) / m + pc.dt * pc.gravity;  // light nodes: no internal force
   uint nx = pc.grid_dims.x, ny = pc.grid_dims.y;
   vec3 x = pc.grid_origin + vec3(i % nx, (i / nx) % ny, i / (nx * ny)) * pc.h;
-  v = fl_mpm_collide(x, v, materials[0].plastic.z, pc);
+  v = fl_mpm_collide(x, v, materials[0].friction, pc);
   gridv[2u * i] = vec4(v, m);
   gridv[2u * i + 1u] = vec4(v_n, 0.0);
 }

@@ -25,5 +25,5 @@ void main()
   if (s == 0.0) return;
   uint nx = pc.grid_dims.x, ny = pc.grid_dims.y;
   vec3 x = pc.grid_origin + vec3(i % nx, (i / nx) % ny, i / (nx * ny)) * pc.h;
-  gridv[2u * i].xyz = fl_mpm_collide(x, s * xs[i].xyz, materials[0].plastic.z, pc);
+  gridv[2u * i].xyz = fl_mpm_collide(x, s * xs[i].xyz, materials[0].friction, pc);
 }

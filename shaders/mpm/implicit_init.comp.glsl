@@ -44,7 +44,7 @@ void main()
     vec3 v = (P + Q) / m + pc.dt * pc.gravity;
     uint nx = pc.grid_dims.x, ny = pc.grid_dims.y;
     vec3 x = pc.grid_origin + vec3(i % nx, (i / nx) % ny, i / (nx * ny)) * pc.h;
-    free_node = fl_mpm_collide(x, v, materials[0].plastic.z, pc) == v;
+    free_node = fl_mpm_collide(x, v, materials[0].friction, pc) == v;
   }
   float s = free_node ? sqrt(m) : 0.0;
   info[i] = free_node ? 1.0 / s : 0.0;

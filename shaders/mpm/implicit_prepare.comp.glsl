@@ -32,7 +32,7 @@ void main()
   mat3 R = U * transpose(V);
   vec3 d = 1.0 / max(vec3(s.y + s.z, s.x + s.z, s.x + s.y), vec3(1e-6));
   mat3 M = V * mat3(d.x, 0, 0, 0, d.y, 0, 0, 0, d.z) * transpose(V);
-  float k = exp(min(mat.elastic.z * (1.0 - f0.w), log(FL_SNOW_HARDENING_MAX)));
+  float k = exp(min(mat.xi * (1.0 - f0.w), log(FL_SNOW_HARDENING_MAX)));
   float V0 = vel[p].w;
   mat3 Rt = transpose(R);
   uint o = FL_SNOW_CR_PARTICLE_VEC4S * p;
@@ -40,6 +40,6 @@ void main()
   pd[o + 1u] = vec4(Rt[1], M[1][1]);
   pd[o + 2u] = vec4(Rt[2], M[2][2]);
   pd[o + 3u] = vec4(M[1][0], M[2][0], M[2][1], 0.0);
-  pd[o + 4u] = vec4(2.0 * V0 * mat.elastic.x * k, V0 * mat.elastic.y * k,
-                    mat.plastic.w == float(FL_SNOW_TRANSFER_APIC) ? 1.0 : 0.0, 0.0);
+  pd[o + 4u] = vec4(2.0 * V0 * mat.mu0 * k, V0 * mat.lambda0 * k,
+                    mat.transfer == FL_SNOW_TRANSFER_APIC ? 1.0 : 0.0, 0.0);
 }

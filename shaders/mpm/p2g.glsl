@@ -43,7 +43,7 @@ void main()
   vec4 s0 = stress[2u * p], s1 = stress[2u * p + 1u];
   mat3 K = mat3(s0.x, s0.w, s1.x, s0.w, s0.y, s1.y, s1.x, s1.y, s0.z);  // symmetric
   fl_snow_material mat = materials[uint(s1.w)];
-  bool apic = mat.plastic.w == float(FL_SNOW_TRANSFER_APIC);
+  bool apic = mat.transfer == FL_SNOW_TRANSFER_APIC;
   bool fold = (pc.flags & FL_MPM_FOLD_IMPULSE) != 0u;
   mat3 C = mat3(0.0);
   if (apic) C = transpose(mat3(affine[3u * p].xyz, affine[3u * p + 1u].xyz, affine[3u * p + 2u].xyz));

@@ -19,6 +19,6 @@ void main()
   uint p = fl_thread_index();
   if (p >= pc.count) return;
   vec3 x = pos[p].xyz;
-  bool apic = materials[uint(stress[2u * p + 1u].w)].plastic.w == float(FL_SNOW_TRANSFER_APIC);
+  bool apic = materials[uint(stress[2u * p + 1u].w)].transfer == FL_SNOW_TRANSFER_APIC;
   snap[p] = vec4(x, fl_mpm_density(x, apic, pc));
 }

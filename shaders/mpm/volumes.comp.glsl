@@ -19,7 +19,7 @@ void main()
   uint p = fl_thread_index();
   if (p >= pc.count) return;
   vec4 xm = pos[p];
-  bool apic = materials[uint(stress[2u * p + 1u].w)].plastic.w == float(FL_SNOW_TRANSFER_APIC);
+  bool apic = materials[uint(stress[2u * p + 1u].w)].transfer == FL_SNOW_TRANSFER_APIC;
   float rho = fl_mpm_density(xm.xyz, apic, pc);
   vel[p].w = rho > 0.0 ? xm.w / rho : 0.0;
 }

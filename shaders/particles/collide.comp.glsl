@@ -40,7 +40,7 @@ void main()
   for (uint c = 0u; c < pc.collider_count; c++) {
     fl_gpu_collider col = colliders[c];
     float d = fl_collider_sdf(col, x, t) - r;
-    if (d < 0.0) contact(x, v, fl_collider_normal_select(col, x, t, pc.tetrahedral_normals != 0u), -d, fl_collider_velocity(col, t), col.velocity.w * mu_scale, e);
+    if (d < 0.0) contact(x, v, fl_collider_normal_select(col, x, t, pc.tetrahedral_normals != 0u), -d, fl_collider_velocity(col, t), col.friction * mu_scale, e);
   }
   for (int a = 0; a < 3; a++) {  // domain walls: static, friction = mu_scale
     vec3 n = vec3(0.0);

@@ -192,7 +192,7 @@ uint32_t fl_world_views(const fl_world *w, uint32_t slot, fl_render_view *out, u
     *v = (fl_render_view){.kind = FL_VIEW_MESH, .positions = &m->positions, .normals = &m->normals,
                           .indices = &m->indices, .count = 3 * m->triangle_count,
                           .color = {0.55f, 0.6f, 0.7f, 1.0f}};
-    if (w->colliders_cpu[c].info[1]) v->color[3] = 0.0f; /* containers are not drawn */
+    if (w->colliders_cpu[c].inside) v->color[3] = 0.0f; /* containers are not drawn */
     float moved = fl_collider_moved_time_cpu(&w->colliders_cpu[c], w->slot_time[slot]);
     for (int a = 0; a < 3; a++) v->offset[a] = w->colliders_cpu[c].velocity[a] * moved;
   }
@@ -205,7 +205,7 @@ float fl_world_ground_height(const fl_world *w)
 {
   for (uint32_t c = 0; c < w->collider_count; c++) {
     const fl_gpu_collider *col = &w->colliders_cpu[c];
-    if (col->info[0] == FL_SHAPE_PLANE && col->p0[1] > 0.999f) return col->p0[3];
+    if (col->shape == FL_SHAPE_PLANE && col->a[1] > 0.999f) return col->r;
   }
   return w->scene.sim.domain_min[1];
 }

@@ -217,9 +217,9 @@ static void perturbed_state(const rig *r, const compare_case *cc, vec4f *pos, ve
   memset(vel, 0, (size_t)r->n * 16);
   for (uint32_t p = 0; p < r->n; p++) {
     const fl_gpu_cloth_object *o = &b->objects[b->particle_object[p]];
-    uint32_t local = p - o->grid[0], nx = o->grid[2], ny = o->grid[3];
+    uint32_t local = p - o->first, nx = o->nx, ny = o->ny;
     float u = (float)(local % nx) / (float)(nx - 1), v = (float)(local / nx) / (float)(ny - 1);
-    const float *c0 = b->positions[o->grid[0]], *c1 = b->positions[o->grid[0] + o->grid[1] - 1];
+    const float *c0 = b->positions[o->first], *c1 = b->positions[o->first + o->count - 1];
     /* Normal axis: y for "xz" sheets, z for "xy" ones (their rest z is constant). */
     int axis = c0[2] == c1[2] ? 2 : 1;
     if (cc->cap > 0) { /* lengths kept along the radii: every edge bent by ~ spacing / cap */

@@ -214,27 +214,27 @@ FL_GPU_TEST(test_integrate, integrate_body)
 
 static fl_gpu_collider make_plane(float nx, float ny, float nz, float offset, float friction)
 {
-  fl_gpu_collider c = {.p0 = {nx, ny, nz, offset}, .velocity = {0, 0, 0, friction}, .info = {FL_GPU_SHAPE_PLANE, 0, 0, 0}};
+  fl_gpu_collider c = {.a = {nx, ny, nz}, .r = offset, .friction = friction, .shape = FL_GPU_SHAPE_PLANE};
   return c;
 }
 static fl_gpu_collider make_sphere(const float center[3], float radius, const float velocity[3], float friction,
                                    bool inside)
 {
-  fl_gpu_collider c = {.p0 = {center[0], center[1], center[2], radius},
-                       .velocity = {velocity[0], velocity[1], velocity[2], friction},
-                       .info = {FL_GPU_SHAPE_SPHERE, inside ? 1u : 0u, 0, 0}};
+  fl_gpu_collider c = {.a = {center[0], center[1], center[2]}, .r = radius,
+                       .velocity = {velocity[0], velocity[1], velocity[2]}, .friction = friction,
+                       .shape = FL_GPU_SHAPE_SPHERE, .inside = inside ? 1u : 0u};
   return c;
 }
 static fl_gpu_collider make_box(const float center[3], const float half[3], float friction, bool inside)
 {
-  fl_gpu_collider c = {.p0 = {center[0], center[1], center[2], 0}, .p1 = {half[0], half[1], half[2], 0},
-                       .velocity = {0, 0, 0, friction}, .info = {FL_GPU_SHAPE_BOX, inside ? 1u : 0u, 0, 0}};
+  fl_gpu_collider c = {.a = {center[0], center[1], center[2]}, .b = {half[0], half[1], half[2]},
+                       .friction = friction, .shape = FL_GPU_SHAPE_BOX, .inside = inside ? 1u : 0u};
   return c;
 }
 static fl_gpu_collider make_capsule(const float a[3], const float b[3], float radius, float friction)
 {
-  fl_gpu_collider c = {.p0 = {a[0], a[1], a[2], radius}, .p1 = {b[0], b[1], b[2], 0},
-                       .velocity = {0, 0, 0, friction}, .info = {FL_GPU_SHAPE_CAPSULE, 0, 0, 0}};
+  fl_gpu_collider c = {.a = {a[0], a[1], a[2]}, .r = radius, .b = {b[0], b[1], b[2]},
+                       .friction = friction, .shape = FL_GPU_SHAPE_CAPSULE};
   return c;
 }
 

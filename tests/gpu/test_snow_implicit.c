@@ -242,7 +242,7 @@ static bool run_block(fl_gpu *gpu, float beta, float cfl_multiple, float *max_sp
     const fl_snow_material *m = &s->build.materials[0];
     float F = BLOCK_STRETCH, J = F * F * F;
     for (uint32_t p = 0; p < st.count; p++) {
-      float k = st.vel[p][3] * (2.0f * m->elastic[0] * (F - 1.0f) * F + m->elastic[1] * (J - 1.0f) * J);
+      float k = st.vel[p][3] * (2.0f * m->mu0 * (F - 1.0f) * F + m->lambda0 * (J - 1.0f) * J);
       for (int r = 0; r < 3; r++)
         for (int c = 0; c < 3; c++) st.fe[3 * p + r][c] = r == c ? F : 0.0f;
       float s0[4] = {k, k, k, 0}, s1[4] = {0, 0, 0, st.stress[2 * p + 1][3]};

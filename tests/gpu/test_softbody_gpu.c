@@ -219,14 +219,14 @@ static bool run_case(fl_gpu *gpu, const char *what, const fl_sim_desc *sim, cons
       out->volume_err = fmax(out->volume_err, rel_diff(state[k][0], r.cpu.body_state[k][0]));
       out->ratio_err = fmax(out->ratio_err, rel_diff(state[k][2], r.cpu.body_state[k][2]));
       fprintf(stderr, "  %s: body %u: V/V0 gpu %.6f cpu %.6f, min ratio gpu %.6f cpu %.6f\n", what, (unsigned)k,
-              state[k][0] / b->bodies[k].volume[0], r.cpu.body_state[k][0] / b->bodies[k].volume[0], state[k][2],
+              state[k][0] / b->bodies[k].rest_volume, r.cpu.body_state[k][0] / b->bodies[k].rest_volume, state[k][2],
               r.cpu.body_state[k][2]);
     }
     for (uint32_t p = 0; p < r.n; p++) {
       out->flag_mismatches += flags[p] != r.cpu.contact[p];
       if (!r.cpu.contact[p]) continue;
       /* A flagged particle clear of the ground (by more than its radius) touched another particle. */
-      float radius = 0.5f * b->objects[b->particle_object[p]].contact[2];
+      float radius = 0.5f * b->objects[b->particle_object[p]].thickness;
       if (r.cpu.x[p][1] > radius + 0.05f) out->body_contacts++;
       else out->ground_contacts++;
     }

@@ -104,8 +104,8 @@ static void test_counts_and_colouring(void)
     ENSURE(b.triangle_count == 2 * (nx - 1) * (ny - 1));
     uint32_t stretch = 0, shear = 0;
     for (uint32_t c = 0; c < b.distance.count; c++) {
-      stretch += b.distances[c].ij[2] == FL_DISTANCE_STRETCH;
-      shear += b.distances[c].ij[2] == FL_DISTANCE_SHEAR;
+      stretch += b.distances[c].kind == FL_DISTANCE_STRETCH;
+      shear += b.distances[c].kind == FL_DISTANCE_SHEAR;
     }
     ENSURE(stretch == (nx - 1) * ny + nx * (ny - 1));
     ENSURE(shear == 2 * (nx - 1) * (ny - 1));
@@ -123,11 +123,11 @@ static void test_counts_and_colouring(void)
       ENSURE(v[0] < v[1]);
       int t2 = find_triangle(&b, v[0], v[1], v[2]), t3 = find_triangle(&b, v[0], v[1], v[3]);
       ENSURE(t2 >= 0 && t3 >= 0 && t2 < t3);
-      ENSURE(b.bends[c].params[2] == (models[m] == FL_BENDING_DIHEDRAL ? FL_BEND_DIHEDRAL : FL_BEND_ISOMETRIC));
+      ENSURE(b.bends[c].model == (models[m] == FL_BENDING_DIHEDRAL ? FL_BEND_DIHEDRAL : FL_BEND_ISOMETRIC));
     }
     /* A colour that shares a particle is caught. */
     uint32_t first = b.distance.color_offsets[0];
-    b.distances[first + 1].ij[0] = b.distances[first].ij[0];
+    b.distances[first + 1].i = b.distances[first].i;
     ENSURE(!fl_cloth_colouring_valid(&b));
     fl_cloth_build_destroy(&b);
   }
@@ -171,9 +171,9 @@ static void test_pins_and_positions(void)
     ENSURE_NEAR(b.positions[k][2], 0, 0);
   }
   const fl_gpu_cloth_object *o = &b.objects[1];
-  ENSURE(o->grid[0] == 80 && o->grid[1] == 12 && o->grid[2] == 3 && o->grid[3] == 4);
-  ENSURE(o->contact[0] == 0.5f && o->contact[1] == 0.4f && o->contact[2] == 0.01f && o->contact[3] == 0.1f);
-  ENSURE(o->params[1] == 0.0f);
+  ENSURE(o->first == 80 && o->count == 12 && o->nx == 3 && o->ny == 4);
+  ENSURE(o->static_friction == 0.5f && o->kinetic_friction == 0.4f && o->thickness == 0.01f && o->damping == 0.1f);
+  ENSURE(o->damping_model == FL_DAMPING_MODEL_POINT);
   ENSURE(b.triangle_object[b.triangle_count - 1] == 1 && b.triangles[3 * (b.triangle_count - 1)] >= 80);
   ENSURE(fl_cloth_colouring_valid(&b));
   fl_cloth_build_destroy(&b);
@@ -209,13 +209,13 @@ static void test_rest_state(void)
       for (uint32_t c = 0; c < b.distance.count; c++) {
         const fl_gpu_distance *dc = &b.distances[c];
         float C, g[3];
-        ENSURE(fl_cloth_distance_eval(dc, b.positions[dc->ij[0]], b.positions[dc->ij[1]], &C, g));
+        ENSURE(fl_cloth_distance_eval(dc, b.positions[dc->i], b.positions[dc->j], &C, g));
         ENSURE_NEAR(C, 0, 1e-6);
         double dx = 1.6 / 8, dy = 0.5 / 5;
-        double want = dc->ij[2] == FL_DISTANCE_SHEAR ? sqrt(dx * dx + dy * dy)
-                      : dc->ij[1] - dc->ij[0] == 1 ? dx : dy;
-        ENSURE_NEAR(dc->params[0], want, 1e-6);
-        ENSURE(dc->params[1] == (dc->ij[2] == FL_DISTANCE_SHEAR ? 1e-6f : 0.0f));
+        double want = dc->kind == FL_DISTANCE_SHEAR ? sqrt(dx * dx + dy * dy)
+                      : dc->j - dc->i == 1 ? dx : dy;
+        ENSURE_NEAR(dc->rest, want, 1e-6);
+        ENSURE(dc->compliance == (dc->kind == FL_DISTANCE_SHEAR ? 1e-6f : 0.0f));
       }
       for (uint32_t c = 0; c < b.bend.count; c++) {
         const fl_gpu_bend *bd = &b.bends[c];
@@ -223,10 +223,10 @@ static void test_rest_state(void)
         for (int k = 0; k < 4; k++) memcpy(x + 3 * k, b.positions[bd->idx[k]], 3 * sizeof(float));
         fl_cloth_bend_eval(bd, x, &C, g);
         ENSURE_NEAR(C, 0, 1e-6);
-        ENSURE(bd->params[1] == 1e-3f);
+        ENSURE(bd->compliance == 1e-3f);
         if (models[m] == FL_BENDING_DIHEDRAL) {
           /* With the normals p1 x p2 and p1 x p3 of cloth_spec.h a flat stencil has d = -1. */
-          ENSURE_NEAR(bd->params[0], PI_F, 1e-6);
+          ENSURE_NEAR(bd->rest, PI_F, 1e-6);
         } else {
           double s[3] = {0, 0, 0}, ksum = 0;
           for (int k = 0; k < 4; k++) {
@@ -235,7 +235,7 @@ static void test_rest_state(void)
           }
           ENSURE_NEAR(ksum, 0, 1e-5);
           ENSURE(sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]) < 1e-5);
-          ENSURE(bd->params[0] > 0);
+          ENSURE(bd->rest > 0);
         }
       }
       fl_cloth_build_destroy(&b);
@@ -257,17 +257,17 @@ static double ddot(const double a[3], const double b[3]) { return a[0] * b[0] + 
 /* C of bend bd at x, in double, straight from cloth_spec.h (independent of cloth_cpu.c). */
 static double bend_c_double(const fl_gpu_bend *bd, const double x[12])
 {
-  if (bd->params[2] == (float)FL_BEND_DIHEDRAL) {
+  if (bd->model == FL_BEND_DIHEDRAL) {
     double p1[3], p2[3], p3[3], n1[3], n2[3];
     dsub(x + 3, x, p1), dsub(x + 6, x, p2), dsub(x + 9, x, p3);
     dcross(p1, p2, n1), dcross(p1, p3, n2);
     double d = ddot(n1, n2) / sqrt(ddot(n1, n1) * ddot(n2, n2));
-    return acos(fmax(-1.0, fmin(1.0, d))) - bd->params[0];
+    return acos(fmax(-1.0, fmin(1.0, d))) - bd->rest;
   }
   double s[3] = {0, 0, 0};
   for (int k = 0; k < 4; k++)
     for (int a = 0; a < 3; a++) s[a] += (double)bd->k[k] * x[3 * k + a];
-  return 0.5 * bd->params[0] * ddot(s, s);
+  return 0.5 * bd->rest * ddot(s, s);
 }
 
 /* Compares the float gradient at x0 against central differences (step 1e-4) of C
@@ -298,9 +298,9 @@ static void test_bend_gradients(void)
     float rest[12], x[12];
     for (int k = 0; k < 12; k++) rest[k] = frand();
     for (int k = 0; k < 12; k++) x[k] = rest[k] + 0.3f * frand();
-    fl_gpu_bend dih = {.idx = {0, 1, 2, 3}, .params = {0, 1e-3f, (float)FL_BEND_DIHEDRAL, 0}};
+    fl_gpu_bend dih = {.idx = {0, 1, 2, 3}, .compliance = 1e-3f, .model = FL_BEND_DIHEDRAL};
     fl_cloth_bend_rest(&dih, rest);
-    fl_gpu_bend iso = {.idx = {0, 1, 2, 3}, .params = {0, 1e-3f, (float)FL_BEND_ISOMETRIC, 0}};
+    fl_gpu_bend iso = {.idx = {0, 1, 2, 3}, .compliance = 1e-3f, .model = FL_BEND_ISOMETRIC};
     fl_cloth_bend_rest(&iso, rest);
     double worst;
     ENSURE_MSG(gradient_matches(&dih, x, &worst), "dihedral trial %d: error %g", trial, worst);
@@ -319,12 +319,12 @@ static void test_bend_gradients(void)
   }
   /* Flat stencils: the dihedral gradient is skipped (1 - d^2 < 1e-8), isometric is 0. */
   float flat[12] = {0, 0, 0, 1, 0, 0, 0.3f, 0, 0.8f, 0.6f, 0, -0.7f}, C, g[12];
-  fl_gpu_bend dih = {.params = {0, 0, (float)FL_BEND_DIHEDRAL, 0}};
+  fl_gpu_bend dih = {.model = FL_BEND_DIHEDRAL};
   fl_cloth_bend_rest(&dih, flat);
-  ENSURE_NEAR(dih.params[0], PI_F, 1e-6);
+  ENSURE_NEAR(dih.rest, PI_F, 1e-6);
   ENSURE(!fl_cloth_bend_eval(&dih, flat, &C, g));
   ENSURE_NEAR(C, 0, 1e-6);
-  fl_gpu_bend iso = {.params = {0, 0, (float)FL_BEND_ISOMETRIC, 0}};
+  fl_gpu_bend iso = {.model = FL_BEND_ISOMETRIC};
   fl_cloth_bend_rest(&iso, flat);
   ENSURE(fl_cloth_bend_eval(&iso, flat, &C, g));
   ENSURE_NEAR(C, 0, 1e-12);
@@ -354,7 +354,7 @@ static void test_csr(void)
         uint32_t c = fam->particle_items[it];
         ENSURE(c < fam->count);
         ENSURE(it == fam->particle_first[p] || fam->particle_items[it - 1] < c);
-        const uint32_t *idx = f ? b.bends[c].idx : b.distances[c].ij;
+        const uint32_t ij[2] = {b.distances[c].i, b.distances[c].j}, *idx = f ? b.bends[c].idx : ij;
         bool has = false;
         for (uint32_t k = 0; k < arity; k++) has = has || idx[k] == p;
         ENSURE(has);
@@ -404,8 +404,8 @@ static void test_pinned_cloth(void)
     ENSURE(c.x[0][1] < 2.7f && c.x[9][1] < 2.7f);
     for (uint32_t k = 0; k < b.distance.count; k++) {
       const fl_gpu_distance *dc = &b.distances[k];
-      if (dc->ij[2] == FL_DISTANCE_STRETCH)
-        ENSURE_MSG(dist3(c.x[dc->ij[0]], c.x[dc->ij[1]]) < 1.5f * dc->params[0], "variant %d", variant);
+      if (dc->kind == FL_DISTANCE_STRETCH)
+        ENSURE_MSG(dist3(c.x[dc->i], c.x[dc->j]) < 1.5f * dc->rest, "variant %d", variant);
     }
     fl_cloth_cpu_destroy(&c);
     fl_cloth_build_destroy(&b);
@@ -447,7 +447,7 @@ static float max_strain(const fl_cloth_cpu *c)
   float worst = 0;
   for (uint32_t k = 0; k < c->build->distance.count; k++) {
     const fl_gpu_distance *dc = &c->build->distances[k];
-    worst = fmaxf(worst, fabsf(dist3(c->x[dc->ij[0]], c->x[dc->ij[1]]) / dc->params[0] - 1.0f));
+    worst = fmaxf(worst, fabsf(dist3(c->x[dc->i], c->x[dc->j]) / dc->rest - 1.0f));
   }
   return worst;
 }

@@ -67,14 +67,14 @@ static fl_snow_material make_material(float E, float nu, float xi, float alpha, 
 {
   fl_snow_material m;
   memset(&m, 0, sizeof m);
-  m.elastic[0] = E / (2.0f * (1.0f + nu));
-  m.elastic[1] = E * nu / ((1.0f + nu) * (1.0f - 2.0f * nu));
-  m.elastic[2] = xi;
-  m.elastic[3] = alpha;
-  m.plastic[0] = 1.0f - theta_c;
-  m.plastic[1] = 1.0f + theta_s;
-  m.plastic[2] = friction;
-  m.plastic[3] = (float)transfer;
+  m.mu0 = E / (2.0f * (1.0f + nu));
+  m.lambda0 = E * nu / ((1.0f + nu) * (1.0f - 2.0f * nu));
+  m.xi = xi;
+  m.flip = alpha;
+  m.stretch_min = 1.0f - theta_c;
+  m.stretch_max = 1.0f + theta_s;
+  m.friction = friction;
+  m.transfer = transfer;
   return m;
 }
 
@@ -403,7 +403,7 @@ static void test_stress_rotation(void)
     }
   ENSURE_NEAR(det3((const float(*)[3])R), 1.0, 1e-6);
   stress_of(&mat, (const float(*)[3])R, K);
-  double scale = 1.25e-4 * (mat.elastic[0] + mat.elastic[1]), worst = 0;
+  double scale = 1.25e-4 * (mat.mu0 + mat.lambda0), worst = 0;
   for (int r = 0; r < 3; r++)
     for (int q = 0; q < 3; q++) worst = fmax(worst, fabs(K[r][q]));
   printf("  stress_rotation: max |K| %.3g (V0 (mu + lambda) = %.3g)\n", worst, scale);
@@ -416,7 +416,7 @@ static void test_stress_compression(void)
   const float F[3][3] = {{0.9f, 0, 0}, {0, 0.9f, 0}, {0, 0, 0.9f}};
   float K[3][3];
   stress_of(&mat, F, K);
-  double mu = mat.elastic[0], lambda = mat.elastic[1], v0 = 1.25e-4;
+  double mu = mat.mu0, lambda = mat.lambda0, v0 = 1.25e-4;
   double expect = v0 * (2 * mu * (0.9 - 1) * 0.9 + lambda * (0.729 - 1) * 0.729);
   printf("  stress_compression: K = %.7g %.7g %.7g, analytic %.7g\n", K[0][0], K[1][1], K[2][2], expect);
   for (int a = 0; a < 3; a++) ENSURE_NEAR(K[a][a] / expect, 1.0, 1e-5);
@@ -466,11 +466,11 @@ static fl_gpu_collider ground_plane(float offset, const float velocity[3])
 {
   fl_gpu_collider c;
   memset(&c, 0, sizeof c);
-  c.info[0] = FL_GPU_SHAPE_PLANE;
-  c.p0[1] = 1.0f;
-  c.p0[3] = offset;
+  c.shape = FL_GPU_SHAPE_PLANE;
+  c.a[1] = 1.0f;
+  c.r = offset;
   for (int a = 0; a < 3; a++) c.velocity[a] = velocity[a];
-  c.velocity[3] = 0.9f; /* the collider's own friction: the spec uses the material's */
+  c.friction = 0.9f; /* the collider's own: the spec uses the material's */
   return c;
 }
 

@@ -70,14 +70,14 @@ static fl_snow_material make_material(uint32_t transfer)
   fl_snow_material m;
   memset(&m, 0, sizeof m);
   float E = 1.4e5f, nu = 0.2f;
-  m.elastic[0] = E / (2.0f * (1.0f + nu));
-  m.elastic[1] = E * nu / ((1.0f + nu) * (1.0f - 2.0f * nu));
-  m.elastic[2] = 10.0f;                /* xi */
-  m.elastic[3] = 0.95f;                /* flip */
-  m.plastic[0] = 1.0f - 0.3f;          /* theta_c, theta_s wide: the random F_E stays elastic */
-  m.plastic[1] = 1.0f + 0.3f;
-  m.plastic[2] = 0.3f;                 /* friction */
-  m.plastic[3] = (float)transfer;
+  m.mu0 = E / (2.0f * (1.0f + nu));
+  m.lambda0 = E * nu / ((1.0f + nu) * (1.0f - 2.0f * nu));
+  m.xi = 10.0f;                /* xi */
+  m.flip = 0.95f;                /* flip */
+  m.stretch_min = 1.0f - 0.3f;          /* theta_c, theta_s wide: the random F_E stays elastic */
+  m.stretch_max = 1.0f + 0.3f;
+  m.friction = 0.3f;                 /* friction */
+  m.transfer = transfer;
   return m;
 }
 
@@ -260,7 +260,7 @@ static void solve_residual(float beta)
   float m_max;
   uint32_t n = seed(lo, v, 2, materials, &p, &m_max);
   /* 4x the explicit elastic CFL substep (snow_spec.h SUBSTEPS: 0.5 h / c, hardening at J_P 0.9) */
-  double k = exp(10.0 * 0.1), c = sqrt((materials[0].elastic[1] + 2.0 * materials[0].elastic[0]) * k / 400.0);
+  double k = exp(10.0 * 0.1), c = sqrt((materials[0].lambda0 + 2.0 * materials[0].mu0) * k / 400.0);
   float dt = (float)(4.0 * FL_SNOW_ELASTIC_CFL * H / c);
   fl_mpm_push push = make_push(n, dt, m_max);
   fl_gpu_collider sphere;

@@ -50,10 +50,10 @@ static fl_gpu_tet make_tet(const float x[12], uint32_t model, double youngs, dou
       t.dm_inv[r][c] = (float)((dm[r1][c1] * dm[r2][c2] - dm[r1][c2] * dm[r2][c1]) / det);
     }
   double lambda_l = youngs * poisson / ((1 + poisson) * (1 - 2 * poisson)), mu = youngs / (2 * (1 + poisson));
-  t.params[0] = (float)(det / 6.0);
-  t.params[1] = model == FL_TET_NH_DEVIATORIC ? (float)(1 / (mu * det / 6)) : (float)(1 / (lambda_l * det / 6));
-  t.params[2] = (float)model;
-  t.params[3] = (float)(1 + mu / lambda_l);
+  t.rest = (float)(det / 6.0);
+  t.compliance = model == FL_TET_NH_DEVIATORIC ? (float)(1 / (mu * det / 6)) : (float)(1 / (lambda_l * det / 6));
+  t.model = model;
+  t.gamma = (float)(1 + mu / lambda_l);
   return t;
 }
 
@@ -88,7 +88,7 @@ static void check_model(uint32_t model, double at_rest)
     float c, g[12];
     bool ok = fl_tet_eval_cpu(&t, rest, &c, g);
     ENSURE(ok);
-    double expect = model == FL_TET_NH_HYDROSTATIC ? 1.0 - t.params[3] : at_rest;
+    double expect = model == FL_TET_NH_HYDROSTATIC ? 1.0 - t.gamma : at_rest;
     ENSURE_NEAR(c, expect, 1e-5 * fmax(1.0, fabs(expect)));
     /* Gradients sum to zero (translation invariance). */
     for (int a = 0; a < 3; a++) ENSURE_NEAR(g[a] + g[3 + a] + g[6 + a] + g[9 + a], 0.0, 1e-5);
@@ -108,7 +108,7 @@ static void test_tet_volume_gradient(void)
   fl_gpu_tet t = make_tet(rest, FL_TET_VOLUME, 1e5, 0.4);
   for (int k = 0; k < 12; k++) x[k] = rest[k] * 1.1f;
   ENSURE(fl_tet_eval_cpu(&t, x, &c, g));
-  ENSURE_NEAR(c, (1.331 - 1.0) * t.params[0], 1e-4 * t.params[0]);
+  ENSURE_NEAR(c, (1.331 - 1.0) * t.rest, 1e-4 * t.rest);
 }
 
 static void test_tet_hydrostatic_gradient(void) { check_model(FL_TET_NH_HYDROSTATIC, 0.0); }
@@ -160,7 +160,7 @@ static void test_balloon_inflates(void)
   fl_sim_desc sim = {.dt = 1.0f / 60.0f, .substeps = 10, .iterations = 4, .gravity = {0, 0, 0},
                      .domain_min = {-5, 0, -5}, .domain_max = {5, 10, 5}, .solver = FL_SOLVER_COLORING,
                      .relaxation = 1.5f, .collider_normals = FL_NORMALS_ANALYTIC};
-  float h = sim.dt / (float)sim.substeps, v0 = b.bodies[0].volume[0];
+  float h = sim.dt / (float)sim.substeps, v0 = b.bodies[0].rest_volume;
   double mesh_v0 = fl_mesh_volume((const float(*)[4])b.positions, b.triangles, b.triangle_count);
   ENSURE_NEAR(c.body_state[0][0], v0, 0);
   ENSURE_NEAR(c.body_state[0][2], 1e30f, 0);

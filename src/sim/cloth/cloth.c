@@ -103,7 +103,7 @@ static bool create_body_state(fl_cloth_system *s)
   float(*state)[4] = calloc(count ? count : 1, FL_BODY_STATE_VEC4S * sizeof *state);
   if (!state) return fl_error_set("out of host memory for %u bodies", (unsigned)count);
   for (uint32_t b = 0; b < count; b++) {
-    state[b][0] = s->build.bodies[b].volume[0];
+    state[b][0] = s->build.bodies[b].rest_volume;
     state[b][2] = 1e30f;
   }
   bool ok = device_buffer(s->gpu, count ? state : NULL, count * FL_BODY_STATE_VEC4S * 16, "body state", &s->body_state);
@@ -153,7 +153,7 @@ static bool create_buffers(fl_cloth_system *s)
 static bool any_body_solve(const fl_cloth_build *b)
 {
   for (uint32_t k = 0; k < b->body_count; k++)
-    if (b->bodies[k].volume[3] != 0 || b->bodies[k].conserve[0] != (float)FL_CONSERVE_NONE) return true;
+    if (b->bodies[k].overpressure != 0 || b->bodies[k].conservation != FL_CONSERVE_NONE) return true;
   return false;
 }
 
@@ -184,7 +184,7 @@ static bool create_skins(fl_cloth_system *s, const fl_body_build *bodies, uint32
     if (!body->render.vertex_count) continue;
     fl_cloth_skin *sk = &s->skins[s->skin_count++];
     sk->object = s->build.cloth_count + k;
-    uint32_t first = s->build.objects[sk->object].grid[0], n = body->render.vertex_count;
+    uint32_t first = s->build.objects[sk->object].first, n = body->render.vertex_count;
     fl_gpu_skin *records = malloc((size_t)n * sizeof *records);
     if (!records) return fl_error_set("out of host memory for %u skinned vertices", (unsigned)n);
     for (uint32_t v = 0; v < n; v++) {
@@ -232,7 +232,7 @@ bool fl_cloth_system_create(fl_gpu *gpu, const fl_cloth_desc *descs, const char 
   }
   for (uint32_t k = 0; k < body_count; k++) { /* bodies collide with everything */
     out->any_self_collision = true;
-    float thickness = out->build.objects[count + k].contact[2];
+    float thickness = out->build.objects[count + k].thickness;
     if (thickness > out->self_cell_size) out->self_cell_size = thickness;
   }
   /* Each object's triangles are contiguous (cloth_build.c builds object by object). */
@@ -349,14 +349,14 @@ static uint64_t body_volume_bytes(const fl_cloth_build *b, bool solve)
   uint64_t bytes = 0;
   for (uint32_t k = 0; k < b->body_count; k++) {
     const fl_gpu_body *r = &b->bodies[k];
-    uint64_t volume = (uint64_t)r->range[3] * (12 + 48), gathers = (uint64_t)r->range[1] * 3 * (4 + 12 + 32);
+    uint64_t volume = (uint64_t)r->triangle_count * (12 + 48), gathers = (uint64_t)r->particle_count * 3 * (4 + 12 + 32);
     if (!solve) {
       bytes += volume;
       continue;
     }
-    if (r->volume[3] != 0) bytes += volume + gathers + (uint64_t)r->range[1] * (16 + 16 + 32);
-    if (r->conserve[0] != (float)FL_CONSERVE_NONE)
-      bytes += volume + 2 * gathers + (uint64_t)r->range[1] * (16 + 16 + 4 + 3 * 16 + 2 * 16);
+    if (r->overpressure != 0) bytes += volume + gathers + (uint64_t)r->particle_count * (16 + 16 + 32);
+    if (r->conservation != FL_CONSERVE_NONE)
+      bytes += volume + 2 * gathers + (uint64_t)r->particle_count * (16 + 16 + 4 + 3 * 16 + 2 * 16);
   }
   return bytes;
 }

@@ -101,13 +101,13 @@ static double cot3d(const double u[3], const double v[3])
 void fl_cloth_bend_rest(fl_gpu_bend *b, const float x[12])
 {
   memset(b->k, 0, sizeof b->k);
-  if (b->params[2] == (float)FL_BEND_DIHEDRAL) {
+  if (b->model == FL_BEND_DIHEDRAL) {
     double p1[3], p2[3], p3[3], c12[3], c13[3];
     sub3d(x + 3, x, p1), sub3d(x + 6, x, p2), sub3d(x + 9, x, p3);
     cross3d(p1, p2, c12), cross3d(p1, p3, c13);
     double l12 = len3d(c12), l13 = len3d(c13);
     double d = l12 > 0 && l13 > 0 ? dot3d(c12, c13) / (l12 * l13) : 1.0;
-    b->params[0] = (float)acos(d < -1 ? -1 : d > 1 ? 1 : d);
+    b->rest = (float)acos(d < -1 ? -1 : d > 1 ? 1 : d);
     return;
   }
   double e0[3], e1[3], e2[3], e3[3], e4[3], m0[3], c[3];
@@ -123,7 +123,7 @@ void fl_cloth_bend_rest(fl_gpu_bend *b, const float x[12])
   double a0 = len3d(c) / 2;
   cross3d(e0, e2, c);
   double a1 = len3d(c) / 2;
-  b->params[0] = a0 + a1 > 0 ? (float)(3.0 / (a0 + a1)) : 0.0f;
+  b->rest = a0 + a1 > 0 ? (float)(3.0 / (a0 + a1)) : 0.0f;
 }
 
 /* ---- per object generation ---- */
@@ -153,19 +153,19 @@ static void make_particles(const fl_cloth_desc *d, uint32_t o, uint32_t first, f
   fl_grid_pins_apply(d->pins, d->pin_count, nx, ny, "cloth", "", pin_particle, b->positions + first);
   fl_gpu_cloth_object *ob = &b->objects[o];
   memset(ob, 0, sizeof *ob);
-  ob->contact[0] = d->friction[0];
-  ob->contact[1] = d->friction[1];
-  ob->contact[2] = d->thickness;
-  ob->contact[3] = d->damping;
+  ob->static_friction = d->friction[0];
+  ob->kinetic_friction = d->friction[1];
+  ob->thickness = d->thickness;
+  ob->damping = d->damping;
   memcpy(ob->wind, d->wind, sizeof d->wind);
-  ob->wind[3] = d->drag;
-  ob->params[0] = d->lift;
-  ob->params[1] = d->damping_model == FL_DAMPING_EDGE ? 1.0f : 0.0f;
-  ob->params[2] = d->self_collision ? 1.0f : 0.0f;
-  ob->grid[0] = first;
-  ob->grid[1] = n;
-  ob->grid[2] = nx;
-  ob->grid[3] = ny;
+  ob->drag = d->drag;
+  ob->lift = d->lift;
+  ob->damping_model = d->damping_model == FL_DAMPING_EDGE ? FL_DAMPING_MODEL_EDGE : FL_DAMPING_MODEL_POINT;
+  ob->self_collision = d->self_collision ? 1u : 0u;
+  ob->first = first;
+  ob->count = n;
+  ob->nx = nx;
+  ob->ny = ny;
 }
 
 static void make_triangles(const fl_cloth_desc *d, uint32_t o, uint32_t first, uint32_t tri_first,
@@ -188,11 +188,11 @@ static void add_distance(fl_gpu_distance *out, const fl_cloth_build *b, uint32_t
   double dx[3];
   sub3d(b->positions[i], b->positions[j], dx);
   memset(out, 0, sizeof *out);
-  out->ij[0] = i;
-  out->ij[1] = j;
-  out->ij[2] = kind;
-  out->params[0] = (float)len3d(dx);
-  out->params[1] = compliance;
+  out->i = i;
+  out->j = j;
+  out->kind = kind;
+  out->rest = (float)len3d(dx);
+  out->compliance = compliance;
 }
 
 /* Appends the object's distance constraints at `out`; returns how many. */
@@ -258,7 +258,7 @@ static uint32_t make_bends(const fl_cloth_desc *d, uint32_t first, const fl_clot
         }
       }
   uint32_t n = 0;
-  float model = d->bending == FL_BENDING_DIHEDRAL ? (float)FL_BEND_DIHEDRAL : (float)FL_BEND_ISOMETRIC;
+  uint32_t model = d->bending == FL_BENDING_DIHEDRAL ? FL_BEND_DIHEDRAL : FL_BEND_ISOMETRIC;
   for (uint64_t s = 0; s < slots; s++) {
     if (edge[s][3] == unset) continue; /* a boundary edge */
     fl_gpu_bend *bend = &out[n++];
@@ -268,8 +268,8 @@ static uint32_t make_bends(const fl_cloth_desc *d, uint32_t first, const fl_clot
       bend->idx[k] = first + edge[s][k];
       memcpy(x + 3 * k, b->positions[bend->idx[k]], 3 * sizeof x[0]);
     }
-    bend->params[1] = d->bend_compliance;
-    bend->params[2] = model;
+    bend->compliance = d->bend_compliance;
+    bend->model = model;
     fl_cloth_bend_rest(bend, x);
   }
   free(edge);
@@ -362,7 +362,11 @@ static bool colour_records(void *records, size_t record_size, uint32_t count, ui
   return ok;
 }
 
-static uint32_t distance_index(const void *r, uint32_t k) { return ((const fl_gpu_distance *)r)->ij[k]; }
+static uint32_t distance_index(const void *r, uint32_t k)
+{
+  const fl_gpu_distance *d = r;
+  return k == 0 ? d->i : d->j;
+}
 static uint32_t bend_index(const void *r, uint32_t k) { return ((const fl_gpu_bend *)r)->idx[k]; }
 static uint32_t tet_index(const void *r, uint32_t k) { return ((const fl_gpu_tet *)r)->idx[k]; }
 
@@ -387,8 +391,8 @@ static void append_body(const fl_body_build *body, uint32_t k, uint32_t o, fl_cl
     b->particle_object[f + p] = o;
   }
   b->objects[o] = body->object;
-  b->objects[o].grid[0] = f;
-  b->objects[o].grid[1] = n;
+  b->objects[o].first = f;
+  b->objects[o].count = n;
   b->self_collision[o] = 1;
   for (uint32_t t = 0; t < body->triangle_count; t++) {
     for (int c = 0; c < 3; c++) b->triangles[3 * (size_t)(*tri + t) + c] = f + body->triangles[t][c];
@@ -409,10 +413,10 @@ static void append_body(const fl_body_build *body, uint32_t k, uint32_t o, fl_cl
   }
   fl_gpu_body *rec = &b->bodies[k];
   *rec = body->body;
-  rec->range[0] = f;
-  rec->range[1] = n;
-  rec->range[2] = *tri;
-  rec->range[3] = body->triangle_count;
+  rec->first_particle = f;
+  rec->particle_count = n;
+  rec->first_triangle = *tri;
+  rec->triangle_count = body->triangle_count;
   b->body_measure_after[k] = body->measure_after;
   *first += n;
   *tri += body->triangle_count;

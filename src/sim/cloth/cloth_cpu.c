@@ -109,7 +109,7 @@ bool fl_cloth_distance_eval(const fl_gpu_distance *d, const float xi[3], const f
     grad_i[0] = grad_i[1] = grad_i[2] = 0.0f;
     return false;
   }
-  *c_out = len - d->params[0];
+  *c_out = len - d->rest;
   for (int a = 0; a < 3; a++) grad_i[a] = dx[a] / len;
   return true;
 }
@@ -139,7 +139,7 @@ static bool dihedral_eval(const fl_gpu_bend *b, const float x[12], float *c_out,
   d = d < -1.0f ? -1.0f : d > 1.0f ? 1.0f : d;
   cross3(n1, n2, n12);
   float sn = sqrtf(dot3(n12, n12)); /* sin of the angle: exact near flat, where 1 - d^2 is not */
-  *c_out = atan2f(sn, d) - b->params[0];
+  *c_out = atan2f(sn, d) - b->rest;
   if (sn < 1e-4f) return false;
   float q[4][3], a2[3], a3[3];
   q_term(p1, n2, n1, d, l12, q[2]); /* (p1 x n2 + (n1 x p1) d) / |p1 x p2| */
@@ -161,7 +161,7 @@ static bool isometric_eval(const fl_gpu_bend *b, const float x[12], float *c_out
   float s[3];
   for (int a = 0; a < 3; a++)
     s[a] = b->k[0] * x[a] + b->k[1] * x[3 + a] + b->k[2] * x[6 + a] + b->k[3] * x[9 + a];
-  float c = b->params[0];
+  float c = b->rest;
   *c_out = (0.5f * c) * dot3(s, s);
   for (int v = 0; v < 4; v++)
     for (int a = 0; a < 3; a++) g[3 * v + a] = (c * b->k[v]) * s[a];
@@ -172,7 +172,7 @@ bool fl_cloth_bend_eval(const fl_gpu_bend *b, const float x[12], float *c_out, f
 {
   memset(grad, 0, 12 * sizeof grad[0]);
   *c_out = 0.0f;
-  if (b->params[2] == (float)FL_BEND_DIHEDRAL) {
+  if (b->model == FL_BEND_DIHEDRAL) {
     if (dihedral_eval(b, x, c_out, grad)) return true;
     memset(grad, 0, 12 * sizeof grad[0]);
     return false;
@@ -192,11 +192,11 @@ bool fl_tet_eval_cpu(const fl_gpu_tet *t, const float x[12], float *c_out, float
 {
   float d[3][3], g[4][3];
   for (int c = 0; c < 3; c++) sub3(x + 3 * (c + 1), x, d[c]);
-  uint32_t model = (uint32_t)t->params[2];
+  uint32_t model = t->model;
   if (model == FL_TET_VOLUME) {
     float cr[3];
     cross3(d[0], d[1], cr);
-    *c_out = dot3(cr, d[2]) / 6.0f - t->params[0];
+    *c_out = dot3(cr, d[2]) / 6.0f - t->rest;
     cross3(d[1], d[2], g[1]);
     cross3(d[2], d[0], g[2]);
     cross3(d[0], d[1], g[3]);
@@ -210,7 +210,7 @@ bool fl_tet_eval_cpu(const fl_gpu_tet *t, const float x[12], float *c_out, float
       cross3(F[1], F[2], dC[0]);
       cross3(F[2], F[0], dC[1]);
       cross3(F[0], F[1], dC[2]);
-      *c_out = dot3(F[0], dC[0]) - t->params[3];
+      *c_out = dot3(F[0], dC[0]) - t->gamma;
     } else {
       float C = sqrtf((dot3(F[0], F[0]) + dot3(F[1], F[1])) + dot3(F[2], F[2]));
       *c_out = C;
@@ -257,10 +257,15 @@ static float *lambda_of(fl_cloth_cpu *s, int family)
   return family == FAMILY_TET ? s->tet_lambda : family == FAMILY_BEND ? s->bend_lambda : s->distance_lambda;
 }
 
-/* The particle indices of constraint c of a family (2 for distance, else 4). */
-static const uint32_t *indices_of(const fl_cloth_build *b, int family, uint32_t c)
+/* The particle indices of constraint c of a family (2 for distance, else 4) into idx. */
+static void indices_of(const fl_cloth_build *b, int family, uint32_t c, uint32_t idx[4])
 {
-  return family == FAMILY_TET ? b->tets[c].idx : family == FAMILY_BEND ? b->bends[c].idx : b->distances[c].ij;
+  if (family == FAMILY_DISTANCE) {
+    idx[0] = b->distances[c].i;
+    idx[1] = b->distances[c].j;
+    return;
+  }
+  memcpy(idx, family == FAMILY_TET ? b->tets[c].idx : b->bends[c].idx, 4 * sizeof idx[0]);
 }
 
 static void eval_constraint(const fl_cloth_build *b, int family, uint32_t c, float (*x)[4], con_eval *e)
@@ -268,16 +273,17 @@ static void eval_constraint(const fl_cloth_build *b, int family, uint32_t c, flo
   if (family == FAMILY_DISTANCE) {
     const fl_gpu_distance *d = &b->distances[c];
     e->arity = 2;
-    e->idx[0] = d->ij[0];
-    e->idx[1] = d->ij[1];
-    e->w[0] = x[d->ij[0]][3];
-    e->w[1] = x[d->ij[1]][3];
-    e->compliance = d->params[1];
-    e->ok = fl_cloth_distance_eval(d, x[d->ij[0]], x[d->ij[1]], &e->C, e->grad[0]);
+    e->idx[0] = d->i;
+    e->idx[1] = d->j;
+    e->w[0] = x[d->i][3];
+    e->w[1] = x[d->j][3];
+    e->compliance = d->compliance;
+    e->ok = fl_cloth_distance_eval(d, x[d->i], x[d->j], &e->C, e->grad[0]);
     for (int a = 0; a < 3; a++) e->grad[1][a] = -e->grad[0][a];
     return;
   }
-  const uint32_t *idx = indices_of(b, family, c);
+  uint32_t idx[4];
+  indices_of(b, family, c, idx);
   float s[12], g[12];
   e->arity = 4;
   for (int k = 0; k < 4; k++) {
@@ -286,10 +292,10 @@ static void eval_constraint(const fl_cloth_build *b, int family, uint32_t c, flo
     memcpy(s + 3 * k, x[idx[k]], 3 * sizeof s[0]);
   }
   if (family == FAMILY_BEND) {
-    e->compliance = b->bends[c].params[1];
+    e->compliance = b->bends[c].compliance;
     e->ok = fl_cloth_bend_eval(&b->bends[c], s, &e->C, g);
   } else {
-    e->compliance = b->tets[c].params[1];
+    e->compliance = b->tets[c].compliance;
     e->ok = fl_tet_eval_cpu(&b->tets[c], s, &e->C, g);
   }
   memcpy(e->grad, g, sizeof g);
@@ -354,7 +360,8 @@ static void pass_jacobi(fl_cloth_cpu *s, int family, float h, float omega)
     for (uint32_t it = f->particle_first[p]; it < f->particle_first[p + 1]; it++) {
       uint32_t c = f->particle_items[it];
       if (s->dlambda[c] == 0.0f) continue;
-      const uint32_t *idx = indices_of(b, family, c);
+      uint32_t idx[4];
+      indices_of(b, family, c, idx);
       uint32_t k = 0;
       while (k + 1 < arity && idx[k] != p) k++;
       n++;
@@ -372,7 +379,7 @@ static float body_volume(const fl_cloth_cpu *s, const fl_gpu_body *bd)
 {
   const uint32_t *tri = s->build->triangles;
   float v = 0.0f;
-  for (uint32_t t = bd->range[2]; t < bd->range[2] + bd->range[3]; t++) {
+  for (uint32_t t = bd->first_triangle; t < bd->first_triangle + bd->triangle_count; t++) {
     float c[3];
     cross3(s->x[tri[3 * (size_t)t]], s->x[tri[3 * (size_t)t + 1]], c);
     v += dot3(c, s->x[tri[3 * (size_t)t + 2]]);
@@ -399,7 +406,7 @@ static void volume_gradient(const fl_cloth_cpu *s, uint32_t i, float g[3])
 /* Step 1: the XPBD overpressure constraint C = V - k V0 (its lambda in the body state). */
 static void overpressure(fl_cloth_cpu *s, uint32_t k, const fl_gpu_body *bd, float target, float h)
 {
-  uint32_t first = bd->range[0], end = bd->range[0] + bd->range[1];
+  uint32_t first = bd->first_particle, end = bd->first_particle + bd->particle_count;
   float lambda = s->body_state[k][1], V = body_volume(s, bd), S = 0.0f;
   for (uint32_t i = first; i < end; i++) {
     float *g = s->body_grad[i];
@@ -407,7 +414,7 @@ static void overpressure(fl_cloth_cpu *s, uint32_t k, const fl_gpu_body *bd, flo
     g[3] = 0.0f;
     S += s->x[i][3] * dot3(g, g);
   }
-  float alpha = bd->volume[2] / (h * h);
+  float alpha = bd->pressure_compliance / (h * h);
   if (!(S + alpha > 0.0f)) return;
   float dl = (-(V - target) - alpha * lambda) / (S + alpha);
   for (uint32_t i = first; i < end; i++)
@@ -419,7 +426,7 @@ static void overpressure(fl_cloth_cpu *s, uint32_t k, const fl_gpu_body *bd, flo
 static void conserve(fl_cloth_cpu *s, const fl_gpu_body *bd, float target)
 {
   const uint32_t *tri = s->build->triangles;
-  uint32_t first = bd->range[0], end = bd->range[0] + bd->range[1];
+  uint32_t first = bd->first_particle, end = bd->first_particle + bd->particle_count;
   float V = body_volume(s, bd);
   for (uint32_t i = first; i < end; i++) {
     float *g = s->body_grad[i], r[3];
@@ -448,8 +455,8 @@ static void conserve(fl_cloth_cpu *s, const fl_gpu_body *bd, float target)
     free_count += free_surface ? 1.0f : 0.0f;
   }
   if (free_count == 0.0f) return;
-  bool local = (uint32_t)bd->conserve[0] == FL_CONSERVE_LOCAL;
-  float alpha = bd->conserve[1], uniform = 1.0f / free_count, S = 0.0f;
+  bool local = bd->conservation == FL_CONSERVE_LOCAL;
+  float alpha = bd->local_alpha, uniform = 1.0f / free_count, S = 0.0f;
   for (uint32_t i = first; i < end; i++) {
     float *w = s->body_weight[i], omega = 0.0f;
     if (w[1] != 0.0f) {
@@ -472,9 +479,9 @@ static void body_solve(fl_cloth_cpu *s, float h)
   const fl_cloth_build *b = s->build;
   for (uint32_t k = 0; k < b->body_count; k++) {
     const fl_gpu_body *bd = &b->bodies[k];
-    float target = bd->volume[0] * bd->volume[1];
-    if (bd->volume[3] != 0.0f) overpressure(s, k, bd, target, h);
-    if ((uint32_t)bd->conserve[0] != FL_CONSERVE_NONE) conserve(s, bd, target);
+    float target = bd->rest_volume * bd->pressure;
+    if (bd->overpressure != 0) overpressure(s, k, bd, target, h);
+    if (bd->conservation != FL_CONSERVE_NONE) conserve(s, bd, target);
   }
 }
 
@@ -484,10 +491,10 @@ static void body_measure(fl_cloth_cpu *s, float t)
   const fl_cloth_build *b = s->build;
   for (uint32_t k = 0; k < b->body_count; k++) {
     const fl_gpu_body *bd = &b->bodies[k];
-    float target = bd->volume[0] * bd->volume[1], V = body_volume(s, bd), *st = s->body_state[k];
+    float target = bd->rest_volume * bd->pressure, V = body_volume(s, bd), *st = s->body_state[k];
     st[0] = V;
     st[1] = 0.0f; /* the next substep starts with lambda = 0 */
-    if (t >= bd->conserve[2]) {
+    if (t >= bd->measure_after) {
       st[2] = fminf(st[2], V / target);
       st[3] = fmaxf(st[3], V / target);
     }
@@ -502,7 +509,7 @@ static void wind_accel(fl_cloth_cpu *s)
   memset(s->accel, 0, (size_t)b->particle_count * sizeof *s->accel);
   for (uint32_t t = 0; t < b->triangle_count; t++) {
     const fl_gpu_cloth_object *o = &b->objects[b->triangle_object[t]];
-    float drag = o->wind[3], lift = o->params[0];
+    float drag = o->drag, lift = o->lift;
     if (drag == 0.0f && lift == 0.0f) continue;
     const uint32_t *v = &b->triangles[3 * (size_t)t];
     float u[3], e1[3], e2[3], cr[3];
@@ -562,7 +569,7 @@ static void contacts(fl_cloth_cpu *s, const fl_sim_desc *sim, const fl_gpu_colli
     s->contact[p] = 0;
     if (s->x[p][3] <= 0.0f) continue;
     const fl_gpu_cloth_object *o = &b->objects[b->particle_object[p]];
-    float r = o->contact[2] * 0.5f, *x = s->x[p];
+    float r = o->thickness * 0.5f, *x = s->x[p];
     bool touched = false;
     for (uint32_t c = 0; c < count; c++) {
       const fl_gpu_collider *col = &colliders[c];
@@ -571,11 +578,11 @@ static void contacts(fl_cloth_cpu *s, const fl_sim_desc *sim, const fl_gpu_colli
       touched = true;
       float n[3];
       fl_collider_normal_select_cpu(col, x, t, tetrahedral, n);
-      float mu = col->velocity[3], v_c[3];
+      float mu = col->friction, v_c[3];
       fl_collider_velocity_cpu(col, t, v_c);
-      contact(x, s->prev[p], n, d, v_c, h, sqrtf(o->contact[0] * mu), sqrtf(o->contact[1] * mu));
+      contact(x, s->prev[p], n, d, v_c, h, sqrtf(o->static_friction * mu), sqrtf(o->kinetic_friction * mu));
     }
-    float mu_s = sqrtf(o->contact[0]), mu_k = sqrtf(o->contact[1]);
+    float mu_s = sqrtf(o->static_friction), mu_k = sqrtf(o->kinetic_friction);
     for (int a = 0; a < 3; a++) {
       float n[3] = {0, 0, 0};
       n[a] = 1.0f;
@@ -617,7 +624,7 @@ static void self_collision(fl_cloth_cpu *s)
   const fl_cloth_build *b = s->build;
   float cell = 0.0f;
   for (uint32_t o = 0; o < b->object_count; o++)
-    if (b->self_collision[o] && b->objects[o].contact[2] > cell) cell = b->objects[o].contact[2];
+    if (b->self_collision[o] && b->objects[o].thickness > cell) cell = b->objects[o].thickness;
   if (cell <= 0.0f || !s->cell_first) return;
   float gpu_cell = 1.0f / (1.0f / cell); /* the kernel's cell: 1 / its push constant 1 / cell */
   /* Bucket every colliding particle by the hash of its cell. */
@@ -643,10 +650,10 @@ static void self_collision(fl_cloth_cpu *s)
     float wi = s->x[p][3];
     if (!collides(b, p) || wi <= 0.0f) continue;
     const fl_gpu_cloth_object *obi = &b->objects[oi];
-    bool body_i = obi->params[3] != 0.0f, self_i = b->self_collision[oi] != 0;
-    uint32_t li = p - obi->grid[0], nxi = obi->grid[2] > 0 ? obi->grid[2] : 1;
+    bool body_i = obi->body != 0, self_i = b->self_collision[oi] != 0;
+    uint32_t li = p - obi->first, nxi = obi->nx > 0 ? obi->nx : 1;
     int32_t gi = (int32_t)(li % nxi), gj = (int32_t)(li / nxi);
-    float thick = obi->contact[2];
+    float thick = obi->thickness;
     int32_t c0[3] = {cell_coord(s->x[p][0], cell), cell_coord(s->x[p][1], cell), cell_coord(s->x[p][2], cell)};
     uint32_t buckets[27];
     int nb = 0;
@@ -669,21 +676,21 @@ static void self_collision(fl_cloth_cpu *s)
         uint32_t oj = b->particle_object[q];
         if (oj == oi) {
           if (body_i || !self_i) continue; /* never within one body */
-          uint32_t lj = q - obi->grid[0];
+          uint32_t lj = q - obi->first;
           int32_t di = (int32_t)(lj % nxi) - gi, dj = (int32_t)(lj / nxi) - gj;
           if (di >= -2 && di <= 2 && dj >= -2 && dj <= 2) continue; /* a mesh neighbour */
         }
         const fl_gpu_cloth_object *obj = &b->objects[oj];
-        if (oj != oi && !(body_i || obj->params[3] != 0.0f || (self_i && b->self_collision[oj]))) continue;
-        float reach = 0.5f * (thick + obj->contact[2]);
+        if (oj != oi && !(body_i || obj->body != 0 || (self_i && b->self_collision[oj]))) continue;
+        float reach = 0.5f * (thick + obj->thickness);
         if (!(d < reach)) continue;
         float wj = s->x[q][3], sc = wi / (wi + wj), depth = reach - d, n[3], D[3], fr[3];
         for (int a = 0; a < 3; a++) {
           n[a] = dxv[a] / d;
           D[a] = (s->x[p][a] - s->prev[p][a]) - (s->x[q][a] - s->prev[q][a]);
         }
-        friction_corr(D, n, depth, sqrtf(obi->contact[0] * obj->contact[0]),
-                      sqrtf(obi->contact[1] * obj->contact[1]), fr);
+        friction_corr(D, n, depth, sqrtf(obi->static_friction * obj->static_friction),
+                      sqrtf(obi->kinetic_friction * obj->kinetic_friction), fr);
         for (int a = 0; a < 3; a++) acc[a] += sc * depth * n[a] + sc * fr[a];
         acc[3] += 1.0f;
       }
@@ -704,9 +711,9 @@ static void velocities(fl_cloth_cpu *s, float h)
   bool edge = false;
   for (uint32_t c = 0; c < b->distance.count; c++) {
     const fl_gpu_distance *d = &b->distances[c];
-    uint32_t i = d->ij[0], j = d->ij[1];
+    uint32_t i = d->i, j = d->j;
     const fl_gpu_cloth_object *o = &b->objects[b->particle_object[i]];
-    if (o->params[1] != 1.0f) continue;
+    if (o->damping_model != FL_DAMPING_MODEL_EDGE) continue;
     edge = true;
     float wi = s->x[i][3], wj = s->x[j][3], dx[3], dv[3];
     sub3(s->x[i], s->x[j], dx);
@@ -715,7 +722,7 @@ static void velocities(fl_cloth_cpu *s, float h)
     float n[3];
     for (int a = 0; a < 3; a++) n[a] = dx[a] / len;
     sub3(s->v[i], s->v[j], dv);
-    float sn = dot3(dv, n), k = fminf(o->contact[3] * h, 1.0f) / 8.0f;
+    float sn = dot3(dv, n), k = fminf(o->damping * h, 1.0f) / 8.0f;
     float ci = ((k * wi) / wsum) * sn, cj = ((k * wj) / wsum) * sn;
     for (int a = 0; a < 3; a++) {
       s->accel[i][a] -= ci * n[a];
@@ -724,11 +731,11 @@ static void velocities(fl_cloth_cpu *s, float h)
   }
   for (uint32_t p = 0; p < b->particle_count; p++) {
     const fl_gpu_cloth_object *o = &b->objects[b->particle_object[p]];
-    if (o->params[1] == 1.0f) {
+    if (o->damping_model == FL_DAMPING_MODEL_EDGE) {
       if (edge)
         for (int a = 0; a < 3; a++) s->v[p][a] += s->accel[p][a];
     } else {
-      float f = fmaxf(0.0f, 1.0f - o->contact[3] * h);
+      float f = fmaxf(0.0f, 1.0f - o->damping * h);
       for (int a = 0; a < 3; a++) s->v[p][a] *= f;
     }
     s->v[p][3] = 0.0f;
@@ -830,7 +837,7 @@ bool fl_cloth_cpu_create(const fl_cloth_build *b, fl_cloth_cpu *out)
   memcpy(out->prev, b->positions, n * sizeof *out->prev);
   if (b->velocities) memcpy(out->v, b->velocities, n * sizeof *out->v);
   for (uint32_t k = 0; k < b->body_count; k++) {
-    out->body_state[k][0] = b->bodies[k].volume[0];
+    out->body_state[k][0] = b->bodies[k].rest_volume;
     out->body_state[k][2] = 1e30f;
   }
   return true;

@@ -12,7 +12,7 @@ bool fl_cloth_mesh_neighbors(const fl_cloth_build *b, uint32_t p, uint32_t q)
   uint32_t op = b->particle_object[p], oq = b->particle_object[q];
   if (op != oq) return false;
   const fl_gpu_cloth_object *o = &b->objects[op];
-  uint32_t lp = p - o->grid[0], lq = q - o->grid[0], nx = o->grid[2];
+  uint32_t lp = p - o->first, lq = q - o->first, nx = o->nx;
   int di = (int)(lp % nx) - (int)(lq % nx), dj = (int)(lp / nx) - (int)(lq / nx);
   return abs(di) <= 2 && abs(dj) <= 2;
 }
@@ -55,11 +55,11 @@ bool fl_cloth_stats_compute(const fl_cloth_build *b, const float (*x)[4], uint32
   const fl_gpu_cloth_object *o = &b->objects[object];
   for (uint32_t c = 0; c < b->distance.count; c++) {
     const fl_gpu_distance *d = &b->distances[c];
-    if (d->ij[2] != FL_DISTANCE_STRETCH || b->particle_object[d->ij[0]] != object) continue;
-    const float *p = x[d->ij[0]], *q = x[d->ij[1]];
+    if (d->kind != FL_DISTANCE_STRETCH || b->particle_object[d->i] != object) continue;
+    const float *p = x[d->i], *q = x[d->j];
     double len = sqrt((double)(p[0] - q[0]) * (p[0] - q[0]) + (double)(p[1] - q[1]) * (p[1] - q[1]) +
                       (double)(p[2] - q[2]) * (p[2] - q[2]));
-    double strain = fabs(len / d->params[0] - 1.0);
+    double strain = fabs(len / d->rest - 1.0);
     if (strain > out->max_strain) out->max_strain = strain;
     out->mean_strain += strain;
     out->stretch_count++;
@@ -73,7 +73,7 @@ bool fl_cloth_stats_compute(const fl_cloth_build *b, const float (*x)[4], uint32
   for (size_t i = 0; i < n; i++)
     cells[i] = (cell_entry){cell_key(cell_of(x[i][0], r), cell_of(x[i][1], r), cell_of(x[i][2], r)), (uint32_t)i};
   qsort(cells, n, sizeof *cells, compare_entries);
-  for (uint32_t p = o->grid[0]; p < o->grid[0] + o->grid[1]; p++) {
+  for (uint32_t p = o->first; p < o->first + o->count; p++) {
     int64_t cx = cell_of(x[p][0], r), cy = cell_of(x[p][1], r), cz = cell_of(x[p][2], r);
     for (int dz = -1; dz <= 1; dz++)
       for (int dy = -1; dy <= 1; dy++)

@@ -121,7 +121,7 @@ static bool read_state(void *m, uint32_t object, float (**pos)[4], float (**vel)
 {
   xpbd_material *xm = m;
   const fl_gpu_cloth_object *o = &xm->system.build.objects[xm->internal[object]];
-  return fl_read_particle_state(xm->system.gpu, &xm->system.pos, &xm->system.vel, o->grid[0], o->grid[1], pos, vel,
+  return fl_read_particle_state(xm->system.gpu, &xm->system.pos, &xm->system.vel, o->first, o->count, pos, vel,
                                 count);
 }
 
@@ -140,7 +140,7 @@ static bool cloth_stats(xpbd_material *xm, uint32_t object, fl_object_stats *out
   fl_stats_number(&out->material, NULL, "max_strain", cs.max_strain);
   fl_stats_number(&out->material, NULL, "mean_strain", cs.mean_strain);
   fl_stats_number(&out->material, NULL, "min_distance_nonneighbor", cs.min_distance_nonneighbor);
-  out->particle_mass = d->mass / b->objects[xm->internal[object]].grid[1];
+  out->particle_mass = d->mass / b->objects[xm->internal[object]].count;
   return true;
 }
 
@@ -175,32 +175,32 @@ static bool body_stats(xpbd_material *xm, uint32_t object, const float (*pos)[4]
   uint32_t body = xm->internal[object] - b->cloth_count;
   const fl_gpu_body *rec = &b->bodies[body];
   float(*state)[4] = read_body_states(&xm->system);
-  uint32_t *local = malloc((size_t)rec->range[3] * 3 * sizeof *local);
+  uint32_t *local = malloc((size_t)rec->triangle_count * 3 * sizeof *local);
   if (!state || !local) {
     free(state);
     free(local);
     return state ? fl_error_set("out of host memory for body stats") : false;
   }
-  uint32_t first = rec->range[0];
+  uint32_t first = rec->first_particle;
   /* the surface's enclosed volume, with indices local to the body's readback */
-  for (uint32_t i = 0; i < rec->range[3] * 3; i++) local[i] = b->triangles[3 * (size_t)rec->range[2] + i] - first;
+  for (uint32_t i = 0; i < rec->triangle_count * 3; i++) local[i] = b->triangles[3 * (size_t)rec->first_triangle + i] - first;
   fl_stats *s = &out->material;
-  fl_stats_number(s, NULL, "volume", fl_mesh_volume(pos, local, rec->range[3]));
-  fl_stats_number(s, NULL, "rest_volume", rec->volume[0]);
-  fl_stats_number(s, NULL, "target_volume", (double)rec->volume[0] * rec->volume[1]);
+  fl_stats_number(s, NULL, "volume", fl_mesh_volume(pos, local, rec->triangle_count));
+  fl_stats_number(s, NULL, "rest_volume", rec->rest_volume);
+  fl_stats_number(s, NULL, "target_volume", (double)rec->rest_volume * rec->pressure);
   double loss = worst_volume_loss(state[body]);
   if (loss >= 0) fl_stats_number(s, NULL, "worst_volume_loss", loss);
   fl_stats_number(s, NULL, "largest_volume_ratio", state[body][3]);
-  fl_stats_text(s, NULL, "volume_conservation", CONSERVATION_MODES[(int)rec->conserve[0] % 3]);
+  fl_stats_text(s, NULL, "volume_conservation", CONSERVATION_MODES[rec->conservation % 3]);
   free(local);
   free(state);
   uint32_t tets = 0, inverted = 0;
   double lo = INFINITY, hi = -INFINITY;
   for (uint32_t c = 0; c < b->tet.count; c++) {
     const fl_gpu_tet *t = &b->tets[c];
-    if (t->idx[0] < first || t->idx[0] >= first + rec->range[1] || t->params[2] == (float)FL_TET_NH_DEVIATORIC) continue;
+    if (t->idx[0] < first || t->idx[0] >= first + rec->particle_count || t->model == FL_TET_NH_DEVIATORIC) continue;
     double ratio = fl_tet_volume(pos[t->idx[0] - first], pos[t->idx[1] - first], pos[t->idx[2] - first],
-                                 pos[t->idx[3] - first]) / t->params[0];
+                                 pos[t->idx[3] - first]) / t->rest;
     tets++;
     inverted += ratio <= 0;
     lo = fmin(lo, ratio);
@@ -234,7 +234,7 @@ static bool summary(void *m, const fl_profiler *prof, bool bench, fl_material_su
     if (!state) return false;
     double worst[3] = {-1, -1, -1};
     for (uint32_t k = 0; k < b->body_count; k++) {
-      int mode = (int)b->bodies[k].conserve[0] % 3;
+      int mode = (int)(b->bodies[k].conservation % 3);
       worst[mode] = fmax(worst[mode], worst_volume_loss(state[k]));
     }
     free(state);

@@ -10,37 +10,37 @@
 void fl_collider_pack(const fl_collider_desc *d, fl_gpu_collider *out)
 {
   memset(out, 0, sizeof *out);
-  out->info[0] = (uint32_t)d->shape;
-  out->info[1] = d->inside ? 1u : 0u;
+  out->shape = (uint32_t)d->shape;
+  out->inside = d->inside ? 1u : 0u;
   switch (d->shape) {
   case FL_SHAPE_PLANE:
-    memcpy(out->p0, d->normal, sizeof d->normal);
-    out->p0[3] = d->offset;
+    memcpy(out->a, d->normal, sizeof d->normal);
+    out->r = d->offset;
     break;
   case FL_SHAPE_SPHERE:
-    memcpy(out->p0, d->center, sizeof d->center);
-    out->p0[3] = d->radius;
+    memcpy(out->a, d->center, sizeof d->center);
+    out->r = d->radius;
     break;
   case FL_SHAPE_BOX:
-    memcpy(out->p0, d->center, sizeof d->center);
-    memcpy(out->p1, d->half_extents, sizeof d->half_extents);
+    memcpy(out->a, d->center, sizeof d->center);
+    memcpy(out->b, d->half_extents, sizeof d->half_extents);
     break;
   case FL_SHAPE_CAPSULE:
-    memcpy(out->p0, d->a, sizeof d->a);
-    out->p0[3] = d->radius;
-    memcpy(out->p1, d->b, sizeof d->b);
+    memcpy(out->a, d->a, sizeof d->a);
+    out->r = d->radius;
+    memcpy(out->b, d->b, sizeof d->b);
     break;
   }
   memcpy(out->velocity, d->velocity, sizeof d->velocity);
-  out->velocity[3] = d->friction;
-  out->p1[3] = d->move_until;
+  out->friction = d->friction;
+  out->move_until = d->move_until;
 }
 
-float fl_collider_moved_time_cpu(const fl_gpu_collider *c, float t) { return c->p1[3] > 0 ? fminf(t, c->p1[3]) : t; }
+float fl_collider_moved_time_cpu(const fl_gpu_collider *c, float t) { return c->move_until > 0 ? fminf(t, c->move_until) : t; }
 
 void fl_collider_velocity_cpu(const fl_gpu_collider *c, float t, float v_out[3])
 {
-  bool stopped = c->p1[3] > 0 && t > c->p1[3];
+  bool stopped = c->move_until > 0 && t > c->move_until;
   for (int a = 0; a < 3; a++) v_out[a] = stopped ? 0.0f : c->velocity[a];
 }
 
@@ -52,16 +52,16 @@ float fl_collider_sdf_cpu(const fl_gpu_collider *c, const float p[3], float t)
   float m = fl_collider_moved_time_cpu(c, t);
   float q[3] = {p[0] - c->velocity[0] * m, p[1] - c->velocity[1] * m, p[2] - c->velocity[2] * m};
   float d;
-  switch (c->info[0]) {
+  switch (c->shape) {
   case FL_GPU_SHAPE_PLANE:
-    d = c->p0[0] * q[0] + c->p0[1] * q[1] + c->p0[2] * q[2] - c->p0[3];
+    d = c->a[0] * q[0] + c->a[1] * q[1] + c->a[2] * q[2] - c->r;
     break;
   case FL_GPU_SHAPE_SPHERE:
-    d = len3(q[0] - c->p0[0], q[1] - c->p0[1], q[2] - c->p0[2]) - c->p0[3];
+    d = len3(q[0] - c->a[0], q[1] - c->a[1], q[2] - c->a[2]) - c->r;
     break;
   case FL_GPU_SHAPE_BOX: {
     float e[3];
-    for (int i = 0; i < 3; i++) e[i] = fabsf(q[i] - c->p0[i]) - c->p1[i];
+    for (int i = 0; i < 3; i++) e[i] = fabsf(q[i] - c->a[i]) - c->b[i];
     float outside = len3(fmaxf(e[0], 0), fmaxf(e[1], 0), fmaxf(e[2], 0));
     d = outside + fminf(fmaxf(e[0], fmaxf(e[1], e[2])), 0.0f);
     break;
@@ -69,16 +69,16 @@ float fl_collider_sdf_cpu(const fl_gpu_collider *c, const float p[3], float t)
   default: { /* capsule */
     float pa[3], ba[3];
     for (int i = 0; i < 3; i++) {
-      pa[i] = q[i] - c->p0[i];
-      ba[i] = c->p1[i] - c->p0[i];
+      pa[i] = q[i] - c->a[i];
+      ba[i] = c->b[i] - c->a[i];
     }
     float bb = ba[0] * ba[0] + ba[1] * ba[1] + ba[2] * ba[2];
     float h = clampf((pa[0] * ba[0] + pa[1] * ba[1] + pa[2] * ba[2]) / fmaxf(bb, 1e-12f), 0.0f, 1.0f);
-    d = len3(pa[0] - ba[0] * h, pa[1] - ba[1] * h, pa[2] - ba[2] * h) - c->p0[3];
+    d = len3(pa[0] - ba[0] * h, pa[1] - ba[1] * h, pa[2] - ba[2] * h) - c->r;
     break;
   }
   }
-  return c->info[1] ? -d : d;
+  return c->inside ? -d : d;
 }
 
 static void normalize_or_up(const float g[3], bool flip, float n_out[3])
@@ -94,18 +94,18 @@ void fl_collider_normal_cpu(const fl_gpu_collider *c, const float p[3], float t,
   float m = fl_collider_moved_time_cpu(c, t);
   float q[3] = {p[0] - c->velocity[0] * m, p[1] - c->velocity[1] * m, p[2] - c->velocity[2] * m};
   float g[3] = {0, 0, 0};
-  switch (c->info[0]) {
+  switch (c->shape) {
   case FL_GPU_SHAPE_PLANE:
-    for (int a = 0; a < 3; a++) g[a] = c->p0[a];
+    for (int a = 0; a < 3; a++) g[a] = c->a[a];
     break;
   case FL_GPU_SHAPE_SPHERE:
-    for (int a = 0; a < 3; a++) g[a] = q[a] - c->p0[a];
+    for (int a = 0; a < 3; a++) g[a] = q[a] - c->a[a];
     break;
   case FL_GPU_SHAPE_BOX: {
     float e[3], s[3];
     for (int a = 0; a < 3; a++) {
-      float d = q[a] - c->p0[a];
-      e[a] = fabsf(d) - c->p1[a];
+      float d = q[a] - c->a[a];
+      e[a] = fabsf(d) - c->b[a];
       s[a] = d < 0.0f ? -1.0f : 1.0f;
     }
     if (fmaxf(e[0], fmaxf(e[1], e[2])) > 0.0f) {
@@ -119,8 +119,8 @@ void fl_collider_normal_cpu(const fl_gpu_collider *c, const float p[3], float t,
   default: { /* capsule */
     float pa[3], ba[3];
     for (int a = 0; a < 3; a++) {
-      pa[a] = q[a] - c->p0[a];
-      ba[a] = c->p1[a] - c->p0[a];
+      pa[a] = q[a] - c->a[a];
+      ba[a] = c->b[a] - c->a[a];
     }
     float bb = ba[0] * ba[0] + ba[1] * ba[1] + ba[2] * ba[2];
     float h = clampf((pa[0] * ba[0] + pa[1] * ba[1] + pa[2] * ba[2]) / fmaxf(bb, 1e-12f), 0.0f, 1.0f);
@@ -128,7 +128,7 @@ void fl_collider_normal_cpu(const fl_gpu_collider *c, const float p[3], float t,
     break;
   }
   }
-  normalize_or_up(g, c->info[1] != 0, n_out);
+  normalize_or_up(g, c->inside != 0, n_out);
 }
 
 void fl_collider_normal_tetra_cpu(const fl_gpu_collider *c, const float p[3], float t, float n_out[3])

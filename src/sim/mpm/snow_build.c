@@ -13,14 +13,14 @@ fl_snow_material fl_snow_material_of(const fl_snow_desc *d)
 {
   double E = d->E0, nu = d->nu;
   fl_snow_material m;
-  m.elastic[0] = (float)(E / (2.0 * (1.0 + nu)));                     /* mu0 */
-  m.elastic[1] = (float)(E * nu / ((1.0 + nu) * (1.0 - 2.0 * nu)));   /* lambda0 */
-  m.elastic[2] = d->xi;
-  m.elastic[3] = d->flip;
-  m.plastic[0] = 1.0f - d->theta_c;
-  m.plastic[1] = 1.0f + d->theta_s;
-  m.plastic[2] = d->sticky ? (float)FL_SNOW_STICKY : d->friction;
-  m.plastic[3] = d->transfer == FL_SNOW_APIC ? (float)FL_SNOW_TRANSFER_APIC : (float)FL_SNOW_TRANSFER_PIC_FLIP;
+  m.mu0 = (float)(E / (2.0 * (1.0 + nu)));                     /* mu0 */
+  m.lambda0 = (float)(E * nu / ((1.0 + nu) * (1.0 - 2.0 * nu)));   /* lambda0 */
+  m.xi = d->xi;
+  m.flip = d->flip;
+  m.stretch_min = 1.0f - d->theta_c;
+  m.stretch_max = 1.0f + d->theta_s;
+  m.friction = d->sticky ? (float)FL_SNOW_STICKY : d->friction;
+  m.transfer = d->transfer == FL_SNOW_APIC ? FL_SNOW_TRANSFER_APIC : FL_SNOW_TRANSFER_PIC_FLIP;
   return m;
 }
 
@@ -261,8 +261,8 @@ float fl_snow_stable_dt(const fl_snow_build *b, float max_speed, float jp_min)
   if (max_speed > 0) dt = (float)FL_SNOW_CFL * b->h / max_speed;
   for (uint32_t k = 0; k < b->material_count; k++) {
     const fl_snow_material *m = &b->materials[k];
-    float hard = expf(fminf(m->elastic[2] * (1.0f - jp_min), logf((float)FL_SNOW_HARDENING_MAX)));
-    float c = sqrtf((m->elastic[1] + 2.0f * m->elastic[0]) * hard / b->rho0[k]);
+    float hard = expf(fminf(m->xi * (1.0f - jp_min), logf((float)FL_SNOW_HARDENING_MAX)));
+    float c = sqrtf((m->lambda0 + 2.0f * m->mu0) * hard / b->rho0[k]);
     float gain = b->beta > 0 ? (float)FL_SNOW_IMPLICIT_ELASTIC_GAIN : 1.0f; /* the semi-implicit solve */
     float dt_e = gain * (float)FL_SNOW_ELASTIC_CFL * b->h / c;
     if (dt_e < dt) dt = dt_e;

@@ -79,7 +79,7 @@ static float quadratic_n(float d)
   return 0.0f;
 }
 
-static bool is_apic(const fl_snow_material *m) { return (uint32_t)m->plastic[3] == FL_SNOW_TRANSFER_APIC; }
+static bool is_apic(const fl_snow_material *m) { return m->transfer == FL_SNOW_TRANSFER_APIC; }
 
 /* The particle's material record: index fe[3p+1].w (0 when not a valid index). */
 static const fl_snow_material *material_of(const fl_snow_material *materials, const fl_snow_cpu_particles *p,
@@ -282,7 +282,7 @@ void fl_snow_cpu_grid_update(const fl_mpm_push *push, const fl_snow_material *gr
       vs[a] = (m < push->light_node_mass ? w[a] : w[a] + w[4 + a]) / m + dt * push->gravity[a];
       x[a] = push->grid_origin[a] + (float)idx[a] * h;
     }
-    fl_snow_cpu_collide(push, colliders, grid_material->plastic[2], x, vs);
+    fl_snow_cpu_collide(push, colliders, grid_material->friction, x, vs);
     for (int a = 0; a < 3; a++) out[a] = vs[a];
     out[3] = m;
     old[3] = 0.0f;
@@ -330,7 +330,7 @@ void fl_snow_cpu_g2p(const fl_mpm_push *push, const fl_snow_material *materials,
             }
           }
     /* velocities; grad v = sum v_i grad w^T (Stomakhin step 7) or C_p (APIC, Hu 2018) */
-    float alpha = mat->elastic[3], v[3];
+    float alpha = mat->flip, v[3];
     for (int a = 0; a < 3; a++) {
       v[a] = apic ? vpic[a] : (1.0f - alpha) * vpic[a] + alpha * (vp[a] + dflip[a]);
       if (apic)
@@ -354,7 +354,7 @@ void fl_snow_cpu_g2p(const fl_mpm_push *push, const fl_snow_material *materials,
     fl_svd3_cpu((const float(*)[3])Ft, U, S, V);
     bool clamped = false;
     for (int a = 0; a < 3; a++) {
-      Sh[a] = fminf(fmaxf(S[a], mat->plastic[0]), mat->plastic[1]);
+      Sh[a] = fminf(fmaxf(S[a], mat->stretch_min), mat->stretch_max);
       clamped = clamped || Sh[a] != S[a];
     }
     float jp = p->fe[3 * pi][3] * (fabsf(S[0] * S[1] * S[2]) / (Sh[0] * Sh[1] * Sh[2]));
@@ -362,8 +362,8 @@ void fl_snow_cpu_g2p(const fl_mpm_push *push, const fl_snow_material *materials,
       for (int c = 0; c < 3; c++) /* F_E = U S^ V^T */
         F[r][c] = U[r][0] * Sh[0] * V[c][0] + U[r][1] * Sh[1] * V[c][1] + U[r][2] * Sh[2] * V[c][2];
     /* hardening (NOTES.md 4): K = V0 (dPsi/dF_E) F_E^T = V0 [2 mu U (S^ - I) S^ U^T + lambda (J_E - 1) J_E I] */
-    float hk = expf(fminf(mat->elastic[2] * (1.0f - jp), ln_hmax));
-    float mu = mat->elastic[0] * hk, lambda = mat->elastic[1] * hk, je = Sh[0] * Sh[1] * Sh[2];
+    float hk = expf(fminf(mat->xi * (1.0f - jp), ln_hmax));
+    float mu = mat->mu0 * hk, lambda = mat->lambda0 * hk, je = Sh[0] * Sh[1] * Sh[2];
     float dk[3], iso = lambda * (je - 1.0f) * je, v0 = p->vel[pi][3], K[3][3];
     for (int a = 0; a < 3; a++) dk[a] = 2.0f * mu * (Sh[a] - 1.0f) * Sh[a];
     for (int r = 0; r < 3; r++)
@@ -371,7 +371,7 @@ void fl_snow_cpu_g2p(const fl_mpm_push *push, const fl_snow_material *materials,
         K[r][c] = v0 * (U[r][0] * dk[0] * U[c][0] + U[r][1] * dk[1] * U[c][1] + U[r][2] * dk[2] * U[c][2] +
                         (r == c ? iso : 0.0f));
     /* particle collisions at x_p, advection, domain clamp */
-    fl_snow_cpu_collide(push, colliders, mat->plastic[2], x, v);
+    fl_snow_cpu_collide(push, colliders, mat->friction, x, v);
     for (int a = 0; a < 3; a++) {
       x[a] += dt * v[a];
       x[a] = fminf(fmaxf(x[a], push->domain_min[a]), push->domain_max[a]);

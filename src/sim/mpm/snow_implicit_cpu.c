@@ -88,7 +88,7 @@ typedef struct {
   bool apic;
 } particle_data;
 
-static bool is_apic(const fl_snow_material *m) { return (uint32_t)m->plastic[3] == FL_SNOW_TRANSFER_APIC; }
+static bool is_apic(const fl_snow_material *m) { return m->transfer == FL_SNOW_TRANSFER_APIC; }
 
 static const fl_snow_material *material_of(const fl_snow_material *materials, const fl_snow_cpu_particles *p,
                                            uint32_t i)
@@ -116,10 +116,10 @@ static void particle_prepare(const fl_snow_material *materials, const fl_snow_cp
   for (int r = 0; r < 3; r++)
     for (int c = 0; c < 3; c++) d->M[r][c] = adj[r][c] / dT;
   double jp = p->fe[3 * i][3];
-  double k = exp(fmin((double)mat->elastic[2] * (1.0 - jp), log(FL_SNOW_HARDENING_MAX)));
+  double k = exp(fmin((double)mat->xi * (1.0 - jp), log(FL_SNOW_HARDENING_MAX)));
   double V0 = p->vel[i][3];
-  d->mu2 = 2.0 * V0 * mat->elastic[0] * k;
-  d->lam = V0 * mat->elastic[1] * k;
+  d->mu2 = 2.0 * V0 * mat->mu0 * k;
+  d->lam = V0 * mat->lambda0 * k;
   d->apic = is_apic(mat);
 }
 
@@ -326,7 +326,7 @@ uint32_t fl_snow_implicit_cpu_free_nodes(const fl_mpm_push *push, const fl_snow_
       }
       for (int a = 0; a < 3; a++) vc[a] = v[a] = (w[a] + w[4 + a]) / m + dt * push->gravity[a];
       node_position(push, n, x);
-      fl_snow_cpu_collide(push, colliders, grid_material->plastic[2], x, vc);
+      fl_snow_cpu_collide(push, colliders, grid_material->friction, x, vc);
       ok = vc[0] == v[0] && vc[1] == v[1] && vc[2] == v[2];
     }
     free_nodes[n] = ok ? 1 : 0;
@@ -450,7 +450,7 @@ bool fl_snow_implicit_cpu_solve(const fl_mpm_push *push, const fl_snow_material 
     if (!free_nodes[n]) continue;
     float vf[3] = {(float)v[0], (float)v[1], (float)v[2]}, x[3];
     node_position(push, n, x);
-    fl_snow_cpu_collide(push, colliders, materials[0].plastic[2], x, vf);
+    fl_snow_cpu_collide(push, colliders, materials[0].friction, x, vf);
     for (int a = 0; a < 3; a++) gridv[2 * n][a] = vf[a];
   }
   if (report) *report = rep;

@@ -120,7 +120,7 @@ static bool stats(void *m, uint32_t object, const float (*pos)[4], uint32_t coun
   free(v);
   if (!fl_snow_grid_totals(s, &grid_mass, grid_momentum)) return false;
   fl_stats *st = &out->material;
-  bool apic = s->build.materials[object].plastic[3] == (float)FL_SNOW_TRANSFER_APIC;
+  bool apic = s->build.materials[object].transfer == FL_SNOW_TRANSFER_APIC;
   fl_stats_text(st, NULL, "transfer", apic ? "apic" : "pic_flip");
   fl_stats_number(st, NULL, "jp_min", jp_min);
   fl_stats_number(st, NULL, "jp_max", jp_max);

@@ -71,20 +71,20 @@ static double mean_edge_length(const fl_body_build *b)
 static void fill_common(const fl_body_common_desc *c, fl_body_build *b)
 {
   memset(&b->object, 0, sizeof b->object);
-  b->object.contact[0] = c->friction[0];
-  b->object.contact[1] = c->friction[1];
-  b->object.contact[2] = c->thickness > 0 ? c->thickness : (float)mean_edge_length(b);
-  b->object.contact[3] = c->damping;
-  b->object.params[2] = 1.0f; /* collides with particles */
-  b->object.params[3] = 1.0f; /* a body */
+  b->object.static_friction = c->friction[0];
+  b->object.kinetic_friction = c->friction[1];
+  b->object.thickness = c->thickness > 0 ? c->thickness : (float)mean_edge_length(b);
+  b->object.damping = c->damping;
+  b->object.self_collision = 1u; /* collides with particles */
+  b->object.body = 1u;
   memset(&b->body, 0, sizeof b->body);
-  b->body.volume[0] = (float)fl_mesh_volume((const float(*)[4])b->positions, &b->triangles[0][0], b->triangle_count);
-  b->body.volume[1] = 1.0f;
-  b->body.conserve[0] = (float)(c->volume_conservation == FL_VOLUME_CONSERVE_GLOBAL  ? FL_CONSERVE_GLOBAL
-                                : c->volume_conservation == FL_VOLUME_CONSERVE_LOCAL ? FL_CONSERVE_LOCAL
-                                                                                     : FL_CONSERVE_NONE);
-  b->body.conserve[1] = c->volume_alpha;
-  b->body.conserve[2] = c->measure_after;
+  b->body.rest_volume = (float)fl_mesh_volume((const float(*)[4])b->positions, &b->triangles[0][0], b->triangle_count);
+  b->body.pressure = 1.0f;
+  b->body.conservation = c->volume_conservation == FL_VOLUME_CONSERVE_GLOBAL  ? FL_CONSERVE_GLOBAL
+                          : c->volume_conservation == FL_VOLUME_CONSERVE_LOCAL ? FL_CONSERVE_LOCAL
+                                                                               : FL_CONSERVE_NONE;
+  b->body.local_alpha = c->volume_alpha;
+  b->body.measure_after = c->measure_after;
   memcpy(b->velocity, c->velocity, sizeof b->velocity);
   b->measure_after = c->measure_after;
 }
@@ -168,10 +168,10 @@ static bool from_tets(const fl_softbody_desc *d, const fl_tet_mesh *m, fl_body_b
     fl_gpu_tet rec;
     memset(&rec, 0, sizeof rec);
     memcpy(rec.idx, v, sizeof rec.idx);
-    rec.params[0] = (float)v0;
+    rec.rest = (float)v0;
     if (!neo) {
-      rec.params[1] = d->volume_compliance;
-      rec.params[2] = (float)FL_TET_VOLUME;
+      rec.compliance = d->volume_compliance;
+      rec.model = FL_TET_VOLUME;
       b->tets[t] = rec;
       continue;
     }
@@ -187,12 +187,12 @@ static bool from_tets(const fl_softbody_desc *d, const fl_tet_mesh *m, fl_body_b
         int r1 = (c + 1) % 3, r2 = (c + 2) % 3, c1 = (r + 1) % 3, c2 = (r + 2) % 3;
         rec.dm_inv[r][c] = (float)((dm[r1][c1] * dm[r2][c2] - dm[r1][c2] * dm[r2][c1]) / det);
       }
-    rec.params[3] = (float)(1 + mu / lambda_l);
-    rec.params[1] = (float)(1 / (lambda_l * v0));
-    rec.params[2] = (float)FL_TET_NH_HYDROSTATIC;
+    rec.gamma = (float)(1 + mu / lambda_l);
+    rec.compliance = (float)(1 / (lambda_l * v0));
+    rec.model = FL_TET_NH_HYDROSTATIC;
     b->tets[2 * (size_t)t] = rec;
-    rec.params[1] = (float)(1 / (mu * v0));
-    rec.params[2] = (float)FL_TET_NH_DEVIATORIC;
+    rec.compliance = (float)(1 / (mu * v0));
+    rec.model = FL_TET_NH_DEVIATORIC;
     b->tets[2 * (size_t)t + 1] = rec;
   }
   for (uint32_t p = 0; ok && p < m->vertex_count; p++) {
@@ -318,8 +318,8 @@ static bool edges_and_bends(const fl_balloon_desc *d, fl_body_build *b)
       bend->idx[k] = idx[k];
       memcpy(x + 3 * k, b->positions[idx[k]], 3 * sizeof(float));
     }
-    bend->params[1] = d->bend_compliance;
-    bend->params[2] = d->bending == FL_BENDING_DIHEDRAL ? (float)FL_BEND_DIHEDRAL : (float)FL_BEND_ISOMETRIC;
+    bend->compliance = d->bend_compliance;
+    bend->model = d->bending == FL_BENDING_DIHEDRAL ? FL_BEND_DIHEDRAL : FL_BEND_ISOMETRIC;
     fl_cloth_bend_rest(bend, x);
   }
   ok = ok && unique_edges(keys, n, b);
@@ -354,9 +354,9 @@ bool fl_balloon_build(const fl_balloon_desc *d, const char *name, fl_body_build 
   ok = ok && edges_and_bends(d, out);
   if (ok) {
     fill_common(&d->common, out);
-    out->body.volume[1] = d->pressure;
-    out->body.volume[2] = d->pressure_compliance;
-    out->body.volume[3] = 1.0f;
+    out->body.pressure = d->pressure;
+    out->body.pressure_compliance = d->pressure_compliance;
+    out->body.overpressure = 1u;
   }
   fl_cpu_mesh_free(&mesh);
   if (!ok) {
