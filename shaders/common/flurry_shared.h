@@ -74,7 +74,7 @@ FL_STRUCT_BEGIN(fl_count_push)
   uint unused0, unused1;
 FL_STRUCT_END(fl_count_push)
 
-/* ---- XPBD cloth (src/sim/cloth/cloth.h has the algorithm) ---- */
+/* ---- XPBD cloth (src/sim/xpbd/xpbd.h has the algorithm) ---- */
 
 /* Distance constraint (stretch or shear) between particles i and j. */
 FL_STRUCT_BEGIN(fl_gpu_distance)
@@ -94,7 +94,7 @@ FL_STRUCT_END(fl_gpu_distance)
  * edge's particles, idx.z and idx.w the two opposite ones. */
 FL_STRUCT_BEGIN(fl_gpu_bend)
   uvec4 idx;
-  vec4 k;           /* isometric: K = (c03 + c04, c01 + c02, -c01 - c03, -c02 - c04) (cloth_spec.h); dihedral: unused */
+  vec4 k;           /* isometric: K = (c03 + c04, c01 + c02, -c01 - c03, -c02 - c04) (xpbd_spec.h); dihedral: unused */
   float rest;       /* dihedral: the rest angle (rad) | isometric: 3 / (A0 + A1) */
   float compliance;
   uint model;       /* FL_BEND_* */
@@ -106,7 +106,7 @@ FL_STRUCT_END(fl_gpu_bend)
 
 /* Per object parameters of the XPBD system (cloth, soft bodies, balloons),
  * indexed by the per-particle object id. */
-FL_STRUCT_BEGIN(fl_gpu_cloth_object)
+FL_STRUCT_BEGIN(fl_gpu_xpbd_object)
   float static_friction, kinetic_friction;
   float thickness;  /* m */
   float damping;    /* 1/s */
@@ -119,13 +119,13 @@ FL_STRUCT_BEGIN(fl_gpu_cloth_object)
   uint first;       /* first particle */
   uint count;       /* particles */
   uint nx, ny;      /* cloth: the grid */
-FL_STRUCT_END(fl_gpu_cloth_object)
+FL_STRUCT_END(fl_gpu_xpbd_object)
 
 #define FL_DAMPING_MODEL_POINT 0u
 #define FL_DAMPING_MODEL_EDGE 1u
 
-/* Push constants of the kernels in shaders/cloth/ (the XPBD system). */
-FL_STRUCT_BEGIN(fl_cloth_push)
+/* Push constants of the kernels in shaders/xpbd/ (the XPBD system). */
+FL_STRUCT_BEGIN(fl_xpbd_push)
   vec3 gravity;     /* m/s^2 */
   float h;          /* substep length (s) */
   vec3 domain_min;
@@ -140,7 +140,7 @@ FL_STRUCT_BEGIN(fl_cloth_push)
   uint hash_table_size; /* self-collision: entries of the spatial hash (a power of two) */
   uint tetrahedral_normals; /* 1: collider normals from the tetrahedral SDF gradient */
   uint body_pass;   /* body_volume: FL_BODY_PASS_SOLVE or FL_BODY_PASS_MEASURE */
-FL_STRUCT_END(fl_cloth_push)
+FL_STRUCT_END(fl_xpbd_push)
 
 /* Push constants of common/pick.comp and common/drag.comp (any vec4 positions). */
 FL_STRUCT_BEGIN(fl_pick_push)
@@ -201,7 +201,7 @@ FL_STRUCT_END(fl_snow_push)
 #define FL_SNOW_BRICK 2
 #define FL_SNOW_BRICK_FAR 8
 
-/* ---- XPBD soft bodies and balloons (src/sim/softbody/softbody_spec.h has the algorithm) ---- */
+/* ---- XPBD soft bodies and balloons (src/sim/xpbd/softbody_spec.h has the algorithm) ---- */
 
 /* A tetrahedron constraint on particles idx (positive rest volume). The
  * "volume" model is one record per tet; the Neo-Hookean model (Macklin &

@@ -229,7 +229,7 @@ typedef struct {
 bool fl_pipeline_graphics(fl_gpu *gpu, const fl_graphics_desc *desc, fl_pipeline *out);
 void fl_pipeline_destroy(fl_gpu *gpu, fl_pipeline *pipeline);
 
-/* The compute pipeline of shaders/NAME.comp (NAME like "cloth/predict") with
+/* The compute pipeline of shaders/NAME.comp (NAME like "xpbd/predict") with
  * `push_size` bytes of push constants and local_size_x `workgroup` (0: the
  * default), made on first use and kept until fl_gpu_destroy. NULL (with the
  * error) when the shader does not load or its push-constant block differs. */

@@ -10,7 +10,7 @@
 #include <string.h>
 
 typedef struct {
-  char name[64];           /* "cloth/predict": shaders/cloth/predict.comp.spv */
+  char name[64];           /* "xpbd/predict": shaders/xpbd/predict.comp.spv */
   uint32_t workgroup;      /* as asked (0: the default) */
   fl_pipeline pipeline;
 } kernel;

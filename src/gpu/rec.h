@@ -39,7 +39,7 @@ typedef struct {
 
 /* One compute pass. */
 typedef struct {
-  const char *name;               /* profiler scope and debug label ("cloth/predict"); NULL: none */
+  const char *name;               /* profiler scope and debug label ("xpbd/predict"); NULL: none */
   uint64_t bytes;                 /* bytes the pass must move per execution (the scope's GB/s) */
   const char *kernel;             /* shaders/<kernel>.comp through fl_kernel ... */
   const fl_pipeline *pipeline;    /* ... or a pipeline the caller made */
@@ -47,7 +47,7 @@ typedef struct {
   const fl_buffer *const *buffers;/* the shader's bindings in binding-number order ... */
   uint32_t buffer_count;
   const fl_buffer *const *table;  /* ... or a table indexed by binding number (kernels that declare
-                                   * their buffers at fixed numbers, e.g. shaders/cloth/buffers.glsl) */
+                                   * their buffers at fixed numbers, e.g. shaders/xpbd/buffers.glsl) */
   uint32_t table_count;
   const void *push;               /* push constants (FL_PUSH) */
   uint32_t push_size;

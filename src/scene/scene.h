@@ -122,7 +122,7 @@ typedef struct {
                                  * divergence: the object is reset; default 2, > 0 */
 } fl_mass_spring_desc;
 
-/* XPBD soft bodies and balloons (sim/softbody/softbody_spec.h, docs/SOFTBODY.md). */
+/* XPBD soft bodies and balloons (sim/xpbd/softbody_spec.h, docs/SOFTBODY.md). */
 #define FL_SCENE_PATH_MAX 256
 typedef enum { FL_BODY_SPHERE, FL_BODY_BOX, FL_BODY_TORUS, FL_BODY_MESH, FL_BODY_TETGEN,
                FL_BODY_ICOSPHERE } fl_body_shape;

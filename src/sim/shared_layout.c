@@ -30,14 +30,14 @@ OFFSET(fl_particles_push, collider_count, 64);
 SIZE(fl_count_push, 16);
 OFFSET(fl_count_push, mode, 4);
 
-SIZE(fl_cloth_push, 80);
-OFFSET(fl_cloth_push, h, 12);
-OFFSET(fl_cloth_push, time, 28);
-OFFSET(fl_cloth_push, omega, 44);
-OFFSET(fl_cloth_push, first, 48);
-OFFSET(fl_cloth_push, particle_count, 60);
-OFFSET(fl_cloth_push, inv_hash_cell, 64);
-OFFSET(fl_cloth_push, body_pass, 76);
+SIZE(fl_xpbd_push, 80);
+OFFSET(fl_xpbd_push, h, 12);
+OFFSET(fl_xpbd_push, time, 28);
+OFFSET(fl_xpbd_push, omega, 44);
+OFFSET(fl_xpbd_push, first, 48);
+OFFSET(fl_xpbd_push, particle_count, 60);
+OFFSET(fl_xpbd_push, inv_hash_cell, 64);
+OFFSET(fl_xpbd_push, body_pass, 76);
 
 SIZE(fl_pick_push, 64);
 OFFSET(fl_pick_push, radius, 12);
@@ -94,7 +94,7 @@ OFFSET(fl_snow_push, axis, 80);
 
 SIZE(fl_gpu_distance, 32);
 SIZE(fl_gpu_bend, 48);
-SIZE(fl_gpu_cloth_object, 64);
+SIZE(fl_gpu_xpbd_object, 64);
 SIZE(fl_gpu_tet, 80);
 SIZE(fl_gpu_body, 48);
 SIZE(fl_gpu_skin, 32);

@@ -1,6 +1,6 @@
-/* tests/gpu/test_cloth.c: the XPBD cloth system on the GPU (sim/cloth/cloth.c,
- * shaders/cloth/) against its CPU reference (sim/cloth/cloth_cpu.c), and
- * physical invariants of the GPU substep (cloth_spec.h):
+/* tests/gpu/test_cloth.c: the XPBD cloth system on the GPU (sim/xpbd/xpbd.c,
+ * shaders/xpbd/) against its CPU reference (sim/xpbd/xpbd_cpu.c), and
+ * physical invariants of the GPU substep (xpbd_spec.h):
  *   gpu_vs_cpu_*  the same build, colliders and (perturbed, non-flat) start
  *                 state on both; after 5-10 substeps every position agrees
  *                 within 1e-4 of the cloth size and w is bitwise equal:
@@ -13,7 +13,7 @@
  *                 tolerance away, so the feature is really exercised.
  *                 The dihedral cases start wrapped on a sphere with little
  *                 velocity noise, so that no stencil comes near flat: there the
- *                 acos form of cloth_spec.h is ill-conditioned in float (the
+ *                 acos form of xpbd_spec.h is ill-conditioned in float (the
  *                 1 - d^2 < 1e-8 skip only catches d == -1 exactly; one ulp off
  *                 gives C ~ 3.5e-4 rad of pure rounding and a noise gradient, so
  *                 any two float implementations disagree there; reported as a
@@ -47,8 +47,8 @@
 #include "flurry_shared.h"
 #include "gpu/profiler.h"
 #include "scene/scene.h"
-#include "sim/cloth/cloth.h"
-#include "sim/cloth/cloth_cpu.h"
+#include "sim/xpbd/xpbd.h"
+#include "sim/xpbd/xpbd_cpu.h"
 #include "sim/common/gpu_mesh.h"
 #include "sim/common/pick.h"
 #include "sim/common/sdf_cpu.h"
@@ -81,8 +81,8 @@ typedef struct {
   fl_gpu_collider colliders[FL_MAX_COLLIDERS]; /* the whole uniform block, unused records zero */
   uint32_t collider_count;
   fl_buffer collider_buf;
-  fl_cloth_system sys;
-  fl_cloth_cpu cpu;
+  fl_xpbd_system sys;
+  fl_xpbd_cpu cpu;
   fl_profiler prof;
   uint32_t n;
   uint64_t gpu_steps, cpu_steps; /* substeps run on each side (their end times follow from these) */
@@ -90,8 +90,8 @@ typedef struct {
 
 static void rig_destroy(rig *r)
 {
-  fl_cloth_cpu_destroy(&r->cpu);
-  fl_cloth_system_destroy(&r->sys);
+  fl_xpbd_cpu_destroy(&r->cpu);
+  fl_xpbd_destroy(&r->sys);
   fl_profiler_destroy(&r->prof);
   fl_buffer_destroy(r->gpu, &r->collider_buf);
   fl_descriptor_cache_destroy(&r->sets);
@@ -121,8 +121,8 @@ static bool rig_create(fl_gpu *gpu, const char *json, const char *const *overrid
   bool ok = fl_descriptor_cache_create(gpu, "test", &r->sets) && fl_profiler_create(gpu, &r->prof) &&
             fl_buffer_create(gpu, sizeof r->colliders, FL_MEMORY_DEVICE, "test colliders", &r->collider_buf) &&
             fl_buffer_upload(gpu, &r->collider_buf, 0, r->colliders, sizeof r->colliders) &&
-            fl_cloth_system_create(gpu, descs, (const char(*)[FL_SCENE_NAME_MAX])names, count, NULL, 0, &r->sys) &&
-            fl_cloth_cpu_create(&r->sys.build, &r->cpu);
+            fl_xpbd_create(gpu, descs, (const char(*)[FL_SCENE_NAME_MAX])names, count, NULL, 0, &r->sys) &&
+            fl_xpbd_cpu_create(&r->sys.build, &r->cpu);
   /* Timestamps cost a flush each on lavapipe, and hundreds of substeps go into one
    * command buffer here: scopes only label the passes. */
   r->prof.enabled = false;
@@ -148,7 +148,7 @@ static bool rig_gpu(rig *r, int steps, const fl_picker *picker)
     for (int s = 0; s < chunk; s++, r->gpu_steps++) {
       fl_step step = {.sim = &r->scene.sim, .colliders = &r->collider_buf, .collider_count = r->collider_count,
                       .h = rig_h(r), .inv_h = 1.0f / rig_h(r), .t = rig_time(r, r->gpu_steps), .picker = picker};
-      fl_cloth_record_substep(&r->sys, &rec, &step);
+      fl_xpbd_record_substep(&r->sys, &rec, &step);
     }
     if (!fl_rec_end_once(&rec)) return false;
     fl_profiler_collect(&r->prof, 0);
@@ -160,7 +160,7 @@ static bool rig_gpu(rig *r, int steps, const fl_picker *picker)
 static void rig_cpu(rig *r, int steps)
 {
   for (int s = 0; s < steps; s++, r->cpu_steps++)
-    fl_cloth_cpu_substep(&r->cpu, &r->scene.sim, r->colliders, r->collider_count, rig_h(r),
+    fl_xpbd_cpu_substep(&r->cpu, &r->scene.sim, r->colliders, r->collider_count, rig_h(r),
                          rig_time(r, r->cpu_steps));
 }
 
@@ -211,12 +211,12 @@ typedef struct {
  * put), with velocities on the free particles. */
 static void perturbed_state(const rig *r, const compare_case *cc, vec4f *pos, vec4f *vel)
 {
-  const fl_cloth_build *b = &r->sys.build;
+  const fl_xpbd_build *b = &r->sys.build;
   rng_state = 0x2545f491u;
   memcpy(pos, b->positions, (size_t)r->n * 16);
   memset(vel, 0, (size_t)r->n * 16);
   for (uint32_t p = 0; p < r->n; p++) {
-    const fl_gpu_cloth_object *o = &b->objects[b->particle_object[p]];
+    const fl_gpu_xpbd_object *o = &b->objects[b->particle_object[p]];
     uint32_t local = p - o->first, nx = o->nx, ny = o->ny;
     float u = (float)(local % nx) / (float)(nx - 1), v = (float)(local / nx) / (float)(ny - 1);
     const float *c0 = b->positions[o->first], *c1 = b->positions[o->first + o->count - 1];
@@ -278,20 +278,20 @@ static bool cpu_only(const compare_case *cc, const vec4f *pos, const vec4f *vel,
     descs[nd] = scene.objects[i].cloth;
     memcpy(names[nd++], scene.objects[i].name, FL_SCENE_NAME_MAX);
   }
-  fl_cloth_build b;
+  fl_xpbd_build b;
   if (!fl_cloth_build_create(descs, (const char(*)[FL_SCENE_NAME_MAX])names, nd, &b)) return false;
-  fl_cloth_cpu c;
-  bool ok = b.particle_count == n && fl_cloth_cpu_create(&b, &c);
+  fl_xpbd_cpu c;
+  bool ok = b.particle_count == n && fl_xpbd_cpu_create(&b, &c);
   if (ok) {
     memcpy(c.x, pos, (size_t)n * 16);
     memcpy(c.v, vel, (size_t)n * 16);
     float h = scene.sim.dt / (float)scene.sim.substeps;
     for (int s = 0; s < cc->steps; s++)
-      fl_cloth_cpu_substep(&c, &scene.sim, colliders, nc, h, (float)((double)h * (double)(s + 1)));
+      fl_xpbd_cpu_substep(&c, &scene.sim, colliders, nc, h, (float)((double)h * (double)(s + 1)));
     memcpy(out, c.x, (size_t)n * 16);
-    fl_cloth_cpu_destroy(&c);
+    fl_xpbd_cpu_destroy(&c);
   }
-  fl_cloth_build_destroy(&b);
+  fl_xpbd_build_destroy(&b);
   return ok;
 }
 
@@ -680,7 +680,7 @@ static void builtin_scenes_body(fl_gpu *gpu)
     bool ok = fl_profiler_create(gpu, &prof) && fl_fixture_step_frames(gpu, world, &prof, frames, true, NULL) &&
               fl_world_stats(world, 0, &st);
     uint64_t substeps = fl_world_substeps(world);
-    const fl_profile_stat *predict = fl_profiler_find(&prof, "cloth/predict");
+    const fl_profile_stat *predict = fl_profiler_find(&prof, "xpbd/predict");
     bool timed = prof.can_time[FL_QUEUE_COMPUTE];
     uint32_t predict_executions = predict ? predict->executions : 0; /* read before the profiler is freed */
     fl_profiler_destroy(&prof);

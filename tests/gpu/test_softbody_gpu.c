@@ -1,9 +1,9 @@
 /* tests/gpu/test_softbody_gpu.c: soft bodies and balloons in the XPBD system
- * on the GPU (sim/cloth/cloth.c; shaders/cloth/tet_*, body_volume, contacts,
- * self_collide) against the CPU reference (sim/cloth/cloth_cpu.c), through the
+ * on the GPU (sim/xpbd/xpbd.c; shaders/xpbd/tet_*, body_volume, contacts,
+ * self_collide) against the CPU reference (sim/xpbd/xpbd_cpu.c), through the
  * real system: the same build on both sides (every particle then moved by
  * the same fixed +-1 mm, see rig_jitter), 20 substeps recorded with
- * fl_cloth_record_substep, then every position within 1e-4 m (a NaN fails) and
+ * fl_xpbd_record_substep, then every position within 1e-4 m (a NaN fails) and
  * each body's state (volume after the last substep, smallest ratio to k V0)
  * within a relative 1e-3:
  *   sphere_coloring   a voxel soft sphere (xpbd: edges + tet volumes, global
@@ -23,11 +23,11 @@
 #include "flurry_shared.h"
 #include "gpu/profiler.h"
 #include "scene/scene.h"
-#include "sim/cloth/cloth.h"
-#include "sim/cloth/cloth_cpu.h"
+#include "sim/xpbd/xpbd.h"
+#include "sim/xpbd/xpbd_cpu.h"
 #include "sim/common/gpu_mesh.h"
 #include "sim/common/sdf_cpu.h"
-#include "sim/softbody/body_build.h"
+#include "sim/xpbd/body_build.h"
 
 #define STEPS 20
 #define POS_TOL 1e-4   /* m */
@@ -106,16 +106,16 @@ typedef struct {
   fl_gpu_collider colliders[FL_MAX_COLLIDERS]; /* the whole uniform block, unused records zero */
   uint32_t collider_count;
   fl_buffer collider_buf;
-  fl_cloth_system sys;
-  fl_cloth_cpu cpu;
+  fl_xpbd_system sys;
+  fl_xpbd_cpu cpu;
   fl_profiler prof;
   uint32_t n;
 } rig;
 
 static void rig_destroy(rig *r)
 {
-  fl_cloth_cpu_destroy(&r->cpu);
-  fl_cloth_system_destroy(&r->sys);
+  fl_xpbd_cpu_destroy(&r->cpu);
+  fl_xpbd_destroy(&r->sys);
   fl_profiler_destroy(&r->prof);
   fl_buffer_destroy(r->gpu, &r->collider_buf);
 }
@@ -131,8 +131,8 @@ static bool rig_create(fl_gpu *gpu, const fl_sim_desc *sim, const fl_body_build 
   bool ok = fl_profiler_create(gpu, &r->prof) &&
             fl_buffer_create(gpu, sizeof r->colliders, FL_MEMORY_DEVICE, "test colliders", &r->collider_buf) &&
             fl_buffer_upload(gpu, &r->collider_buf, 0, r->colliders, sizeof r->colliders) &&
-            fl_cloth_system_create(gpu, NULL, NULL, 0, bodies, count, &r->sys) &&
-            fl_cloth_cpu_create(&r->sys.build, &r->cpu);
+            fl_xpbd_create(gpu, NULL, NULL, 0, bodies, count, &r->sys) &&
+            fl_xpbd_cpu_create(&r->sys.build, &r->cpu);
   r->prof.enabled = false; /* scopes only label the passes */
   if (ok) r->n = r->sys.build.particle_count;
   return ok;
@@ -167,12 +167,12 @@ static bool rig_run(rig *r, int steps)
   for (int s = 0; s < steps; s++) {
     fl_step step = {.sim = &r->sim, .colliders = &r->collider_buf, .collider_count = r->collider_count,
                     .h = rig_h(r), .inv_h = 1.0f / rig_h(r), .t = rig_time(r, s)};
-    fl_cloth_record_substep(&r->sys, &once.rec, &step);
+    fl_xpbd_record_substep(&r->sys, &once.rec, &step);
   }
   if (!fl_fixture_once_end(&once)) return false;
   fl_profiler_collect(&r->prof, 0);
   for (int s = 0; s < steps; s++)
-    fl_cloth_cpu_substep(&r->cpu, &r->sim, r->colliders, r->collider_count, rig_h(r), rig_time(r, s));
+    fl_xpbd_cpu_substep(&r->cpu, &r->sim, r->colliders, r->collider_count, rig_h(r), rig_time(r, s));
   return true;
 }
 
@@ -202,10 +202,10 @@ static bool run_case(fl_gpu *gpu, const char *what, const fl_sim_desc *sim, cons
   float(*state)[4] = calloc(count, sizeof *state);
   ok = ok && pos && flags && state && fl_buffer_readback(gpu, &r.sys.pos, 0, pos, (VkDeviceSize)r.n * 16) &&
        fl_buffer_readback(gpu, &r.sys.contact, 0, flags, (VkDeviceSize)r.n * 4) &&
-       fl_cloth_read_body_state(&r.sys, state);
+       fl_xpbd_read_body_state(&r.sys, state);
   if (!ok) fprintf(stderr, "  %s: %s\n", what, fl_error_message());
   if (ok) {
-    const fl_cloth_build *b = &r.sys.build;
+    const fl_xpbd_build *b = &r.sys.build;
     double worst = 0;
     uint32_t at = 0;
     for (uint32_t p = 0; p < r.n; p++)

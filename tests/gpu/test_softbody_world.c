@@ -11,8 +11,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "sim/softbody/body_build.h"
-#include "sim/softbody/tetrahedralize.h"
+#include "sim/xpbd/body_build.h"
+#include "sim/xpbd/tetrahedralize.h"
 
 /* A figure the XPBD material reports for a body (NaN when absent). */
 static double figure(const fl_object_stats *s, const char *key) { return fl_fixture_stat(s, NULL, key); }

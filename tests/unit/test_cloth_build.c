@@ -1,12 +1,12 @@
 /* tests/unit/test_cloth_build.c: the cloth load-time build (counts, pins, rest
  * state, colouring, CSR), the constraint gradients against finite differences,
- * and the CPU reference substep of cloth_spec.h (free fall, pins, strain,
+ * and the CPU reference substep of xpbd_spec.h (free fall, pins, strain,
  * damping, momentum, wind, contacts, self-collision). */
 #include "test.h"
 
 #include "core/log.h"
-#include "sim/cloth/cloth_build.h"
-#include "sim/cloth/cloth_cpu.h"
+#include "sim/xpbd/xpbd_build.h"
+#include "sim/xpbd/xpbd_cpu.h"
 #include "sim/common/sdf_cpu.h"
 
 #include <stdbool.h>
@@ -64,7 +64,7 @@ static float dist3(const float a[3], const float b[3])
 }
 
 /* Index of the triangle with exactly the vertices {a, b, c}, or -1. */
-static int find_triangle(const fl_cloth_build *b, uint32_t a, uint32_t bb, uint32_t c)
+static int find_triangle(const fl_xpbd_build *b, uint32_t a, uint32_t bb, uint32_t c)
 {
   for (uint32_t t = 0; t < b->triangle_count; t++) {
     const uint32_t *v = &b->triangles[3 * t];
@@ -76,7 +76,7 @@ static int find_triangle(const fl_cloth_build *b, uint32_t a, uint32_t bb, uint3
 }
 
 /* Number of triangle edges shared by two triangles, counted by brute force. */
-static uint32_t interior_edges(const fl_cloth_build *b)
+static uint32_t interior_edges(const fl_xpbd_build *b)
 {
   uint32_t n = 0;
   for (uint32_t t = 0; t < b->triangle_count; t++)
@@ -98,7 +98,7 @@ static void test_counts_and_colouring(void)
   for (int m = 0; m < 3; m++) {
     fl_cloth_desc d = cloth_desc(nx, ny);
     d.bending = models[m];
-    fl_cloth_build b;
+    fl_xpbd_build b;
     ENSURE_MSG(fl_cloth_build_create(&d, NAMES, 1, &b), "%s", fl_error_message());
     ENSURE(b.particle_count == nx * ny && b.object_count == 1);
     ENSURE(b.triangle_count == 2 * (nx - 1) * (ny - 1));
@@ -113,7 +113,7 @@ static void test_counts_and_colouring(void)
     uint32_t interior = interior_edges(&b);
     ENSURE(interior == (nx - 1) * (ny - 2) + (nx - 2) * (ny - 1) + (nx - 1) * (ny - 1));
     ENSURE(b.bend.count == (models[m] == FL_BENDING_NONE ? 0 : interior));
-    ENSURE(fl_cloth_colouring_valid(&b));
+    ENSURE(fl_xpbd_colouring_valid(&b));
     ENSURE(b.distance.color_count >= 8 && b.distance.color_count <= 12);
     ENSURE(b.distance.color_offsets[b.distance.color_count] == b.distance.count);
     if (b.bend.count) ENSURE(b.bend.color_offsets[b.bend.color_count] == b.bend.count);
@@ -128,8 +128,8 @@ static void test_counts_and_colouring(void)
     /* A colour that shares a particle is caught. */
     uint32_t first = b.distance.color_offsets[0];
     b.distances[first + 1].i = b.distances[first].i;
-    ENSURE(!fl_cloth_colouring_valid(&b));
-    fl_cloth_build_destroy(&b);
+    ENSURE(!fl_xpbd_colouring_valid(&b));
+    fl_xpbd_build_destroy(&b);
   }
 }
 
@@ -149,7 +149,7 @@ static void test_pins_and_positions(void)
   fl_cloth_desc e = cloth_desc(3, 4); /* a second object, plane xy, no pins */
   e.plane = FL_PLANE_XY;
   fl_cloth_desc both[2] = {d, e};
-  fl_cloth_build b;
+  fl_xpbd_build b;
   ENSURE_MSG(fl_cloth_build_create(both, NAMES, 2, &b), "%s", fl_error_message());
   ENSURE(b.particle_count == 80 + 12);
   for (uint32_t j = 0; j < 8; j++)
@@ -170,13 +170,13 @@ static void test_pins_and_positions(void)
     ENSURE_NEAR(b.positions[k][0], ((double)i / 2 - 0.5), 1e-6);
     ENSURE_NEAR(b.positions[k][2], 0, 0);
   }
-  const fl_gpu_cloth_object *o = &b.objects[1];
+  const fl_gpu_xpbd_object *o = &b.objects[1];
   ENSURE(o->first == 80 && o->count == 12 && o->nx == 3 && o->ny == 4);
   ENSURE(o->static_friction == 0.5f && o->kinetic_friction == 0.4f && o->thickness == 0.01f && o->damping == 0.1f);
   ENSURE(o->damping_model == FL_DAMPING_MODEL_POINT);
   ENSURE(b.triangle_object[b.triangle_count - 1] == 1 && b.triangles[3 * (b.triangle_count - 1)] >= 80);
-  ENSURE(fl_cloth_colouring_valid(&b));
-  fl_cloth_build_destroy(&b);
+  ENSURE(fl_xpbd_colouring_valid(&b));
+  fl_xpbd_build_destroy(&b);
 
   /* Bad pins and sizes fail with a line naming the object. */
   d.pins[0] = (fl_cloth_pin){FL_PIN_PARTICLE, 10, 0};
@@ -204,12 +204,12 @@ static void test_rest_state(void)
       d.plane = plane ? FL_PLANE_XY : FL_PLANE_XZ;
       d.size[0] = 1.6f, d.size[1] = 0.5f;
       d.center[0] = 0.3f, d.center[1] = 2.0f;
-      fl_cloth_build b;
+      fl_xpbd_build b;
       ENSURE_MSG(fl_cloth_build_create(&d, NAMES, 1, &b), "%s", fl_error_message());
       for (uint32_t c = 0; c < b.distance.count; c++) {
         const fl_gpu_distance *dc = &b.distances[c];
         float C, g[3];
-        ENSURE(fl_cloth_distance_eval(dc, b.positions[dc->i], b.positions[dc->j], &C, g));
+        ENSURE(fl_xpbd_distance_eval(dc, b.positions[dc->i], b.positions[dc->j], &C, g));
         ENSURE_NEAR(C, 0, 1e-6);
         double dx = 1.6 / 8, dy = 0.5 / 5;
         double want = dc->kind == FL_DISTANCE_SHEAR ? sqrt(dx * dx + dy * dy)
@@ -221,11 +221,11 @@ static void test_rest_state(void)
         const fl_gpu_bend *bd = &b.bends[c];
         float x[12], g[12], C;
         for (int k = 0; k < 4; k++) memcpy(x + 3 * k, b.positions[bd->idx[k]], 3 * sizeof(float));
-        fl_cloth_bend_eval(bd, x, &C, g);
+        fl_xpbd_bend_eval(bd, x, &C, g);
         ENSURE_NEAR(C, 0, 1e-6);
         ENSURE(bd->compliance == 1e-3f);
         if (models[m] == FL_BENDING_DIHEDRAL) {
-          /* With the normals p1 x p2 and p1 x p3 of cloth_spec.h a flat stencil has d = -1. */
+          /* With the normals p1 x p2 and p1 x p3 of xpbd_spec.h a flat stencil has d = -1. */
           ENSURE_NEAR(bd->rest, PI_F, 1e-6);
         } else {
           double s[3] = {0, 0, 0}, ksum = 0;
@@ -238,7 +238,7 @@ static void test_rest_state(void)
           ENSURE(bd->rest > 0);
         }
       }
-      fl_cloth_build_destroy(&b);
+      fl_xpbd_build_destroy(&b);
     }
 }
 
@@ -254,7 +254,7 @@ static void dcross(const double a[3], const double b[3], double out[3])
 }
 static double ddot(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
-/* C of bend bd at x, in double, straight from cloth_spec.h (independent of cloth_cpu.c). */
+/* C of bend bd at x, in double, straight from xpbd_spec.h (independent of xpbd_cpu.c). */
 static double bend_c_double(const fl_gpu_bend *bd, const double x[12])
 {
   if (bd->model == FL_BEND_DIHEDRAL) {
@@ -275,7 +275,7 @@ static double bend_c_double(const fl_gpu_bend *bd, const double x[12])
 static bool gradient_matches(const fl_gpu_bend *bd, const float x0[12], double *worst)
 {
   float C, g[12];
-  if (!fl_cloth_bend_eval(bd, x0, &C, g)) return false;
+  if (!fl_xpbd_bend_eval(bd, x0, &C, g)) return false;
   double scale = 0, xd[12];
   for (int k = 0; k < 12; k++) scale = fmax(scale, fabs(g[k])), xd[k] = x0[k];
   *worst = fabs(bend_c_double(bd, xd) - C) / fmax(1.0, fabs(C)) * 1e-2; /* C itself, to 1e-5 */
@@ -299,9 +299,9 @@ static void test_bend_gradients(void)
     for (int k = 0; k < 12; k++) rest[k] = frand();
     for (int k = 0; k < 12; k++) x[k] = rest[k] + 0.3f * frand();
     fl_gpu_bend dih = {.idx = {0, 1, 2, 3}, .compliance = 1e-3f, .model = FL_BEND_DIHEDRAL};
-    fl_cloth_bend_rest(&dih, rest);
+    fl_xpbd_bend_rest(&dih, rest);
     fl_gpu_bend iso = {.idx = {0, 1, 2, 3}, .compliance = 1e-3f, .model = FL_BEND_ISOMETRIC};
-    fl_cloth_bend_rest(&iso, rest);
+    fl_xpbd_bend_rest(&iso, rest);
     double worst;
     ENSURE_MSG(gradient_matches(&dih, x, &worst), "dihedral trial %d: error %g", trial, worst);
     ENSURE_MSG(gradient_matches(&iso, x, &worst), "isometric trial %d: error %g", trial, worst);
@@ -309,30 +309,30 @@ static void test_bend_gradients(void)
     const fl_gpu_bend *both[2] = {&dih, &iso};
     for (int m = 0; m < 2; m++) {
       float C0, C1, g[12], y[12];
-      fl_cloth_bend_eval(both[m], x, &C0, g);
+      fl_xpbd_bend_eval(both[m], x, &C0, g);
       double gg = 0;
       for (int k = 0; k < 12; k++) gg += (double)g[k] * g[k];
       for (int k = 0; k < 12; k++) y[k] = x[k] + g[k] * (float)(-C0 / gg) * 0.5f;
-      fl_cloth_bend_eval(both[m], y, &C1, g);
+      fl_xpbd_bend_eval(both[m], y, &C1, g);
       ENSURE_MSG(fabsf(C1) < fabsf(C0), "model %d trial %d: C %g -> %g", m, trial, (double)C0, (double)C1);
     }
   }
   /* Flat stencils: the dihedral gradient is skipped (1 - d^2 < 1e-8), isometric is 0. */
   float flat[12] = {0, 0, 0, 1, 0, 0, 0.3f, 0, 0.8f, 0.6f, 0, -0.7f}, C, g[12];
   fl_gpu_bend dih = {.model = FL_BEND_DIHEDRAL};
-  fl_cloth_bend_rest(&dih, flat);
+  fl_xpbd_bend_rest(&dih, flat);
   ENSURE_NEAR(dih.rest, PI_F, 1e-6);
-  ENSURE(!fl_cloth_bend_eval(&dih, flat, &C, g));
+  ENSURE(!fl_xpbd_bend_eval(&dih, flat, &C, g));
   ENSURE_NEAR(C, 0, 1e-6);
   fl_gpu_bend iso = {.model = FL_BEND_ISOMETRIC};
-  fl_cloth_bend_rest(&iso, flat);
-  ENSURE(fl_cloth_bend_eval(&iso, flat, &C, g));
+  fl_xpbd_bend_rest(&iso, flat);
+  ENSURE(fl_xpbd_bend_eval(&iso, flat, &C, g));
   ENSURE_NEAR(C, 0, 1e-12);
   /* A stencil that folds up along its edge: C grows with the fold. */
   float fold[12];
   memcpy(fold, flat, sizeof fold);
   fold[7] = 0.2f, fold[10] = 0.2f;
-  ENSURE(fl_cloth_bend_eval(&dih, fold, &C, g) && fabsf(C) > 0.1f);
+  ENSURE(fl_xpbd_bend_eval(&dih, fold, &C, g) && fabsf(C) > 0.1f);
 }
 
 /* Each family's CSR lists, per particle, exactly the constraints that touch it, ascending. */
@@ -340,7 +340,7 @@ static void test_csr(void)
 {
   fl_cloth_desc d[2] = {cloth_desc(7, 5), cloth_desc(4, 6)};
   d[1].bending = FL_BENDING_DIHEDRAL;
-  fl_cloth_build b;
+  fl_xpbd_build b;
   ENSURE_MSG(fl_cloth_build_create(d, NAMES, 2, &b), "%s", fl_error_message());
   for (int f = 0; f < 2; f++) {
     const fl_constraint_family *fam = f ? &b.bend : &b.distance;
@@ -364,12 +364,12 @@ static void test_csr(void)
     for (uint32_t c = 0; c < fam->count; c++) ENSURE(seen[c] == arity);
     free(seen);
   }
-  fl_cloth_build_destroy(&b);
+  fl_xpbd_build_destroy(&b);
 }
 
 /* ---- the CPU reference substep ---- */
 
-static bool all_finite(const fl_cloth_cpu *c)
+static bool all_finite(const fl_xpbd_cpu *c)
 {
   for (uint32_t p = 0; p < c->build->particle_count; p++)
     for (int a = 0; a < 4; a++)
@@ -388,12 +388,12 @@ static void test_pinned_cloth(void)
     if (variant == 1) d.bending = FL_BENDING_DIHEDRAL, d.damping_model = FL_DAMPING_EDGE;
     fl_sim_desc sim = sim_desc();
     if (variant == 2) sim.solver = FL_SOLVER_JACOBI;
-    fl_cloth_build b;
-    fl_cloth_cpu c;
+    fl_xpbd_build b;
+    fl_xpbd_cpu c;
     ENSURE_MSG(fl_cloth_build_create(&d, NAMES, 1, &b), "%s", fl_error_message());
-    ENSURE(fl_cloth_cpu_create(&b, &c));
+    ENSURE(fl_xpbd_cpu_create(&b, &c));
     float h = sim.dt / (float)sim.substeps;
-    for (int n = 0; n < 200; n++) fl_cloth_cpu_substep(&c, &sim, NULL, 0, h, h * (float)(n + 1));
+    for (int n = 0; n < 200; n++) fl_xpbd_cpu_substep(&c, &sim, NULL, 0, h, h * (float)(n + 1));
     ENSURE_MSG(all_finite(&c), "variant %d", variant);
     uint32_t pinned[2] = {90, 99};
     for (int k = 0; k < 2; k++) {
@@ -407,8 +407,8 @@ static void test_pinned_cloth(void)
       if (dc->kind == FL_DISTANCE_STRETCH)
         ENSURE_MSG(dist3(c.x[dc->i], c.x[dc->j]) < 1.5f * dc->rest, "variant %d", variant);
     }
-    fl_cloth_cpu_destroy(&c);
-    fl_cloth_build_destroy(&b);
+    fl_xpbd_cpu_destroy(&c);
+    fl_xpbd_build_destroy(&b);
   }
 }
 
@@ -423,13 +423,13 @@ static void test_free_fall(void)
     fl_sim_desc sim = sim_desc();
     sim.domain_min[1] = -5.0f;
     if (variant == 2) sim.solver = FL_SOLVER_JACOBI;
-    fl_cloth_build b;
-    fl_cloth_cpu c;
+    fl_xpbd_build b;
+    fl_xpbd_cpu c;
     ENSURE_MSG(fl_cloth_build_create(&d, NAMES, 1, &b), "%s", fl_error_message());
-    ENSURE(fl_cloth_cpu_create(&b, &c));
+    ENSURE(fl_xpbd_cpu_create(&b, &c));
     const float h = 1.0f / 600.0f;
     const int steps = 100;
-    for (int n = 0; n < steps; n++) fl_cloth_cpu_substep(&c, &sim, NULL, 0, h, h * (float)(n + 1));
+    for (int n = 0; n < steps; n++) fl_xpbd_cpu_substep(&c, &sim, NULL, 0, h, h * (float)(n + 1));
     double fall = (double)sim.gravity[1] * h * h * steps * (steps + 1) / 2.0;
     for (uint32_t p = 0; p < b.particle_count; p++) {
       ENSURE_NEAR(c.x[p][0], b.positions[p][0], 1e-4);
@@ -437,12 +437,12 @@ static void test_free_fall(void)
       ENSURE_NEAR(c.x[p][2], b.positions[p][2], 1e-4);
       ENSURE_NEAR(c.v[p][1], (double)sim.gravity[1] * h * steps, 1e-3);
     }
-    fl_cloth_cpu_destroy(&c);
-    fl_cloth_build_destroy(&b);
+    fl_xpbd_cpu_destroy(&c);
+    fl_xpbd_build_destroy(&b);
   }
 }
 
-static float max_strain(const fl_cloth_cpu *c)
+static float max_strain(const fl_xpbd_cpu *c)
 {
   float worst = 0;
   for (uint32_t k = 0; k < c->build->distance.count; k++) {
@@ -461,27 +461,27 @@ static void test_strain_reduction(void)
     sim.gravity[1] = 0.0f;
     sim.iterations = 20;
     sim.solver = solver ? FL_SOLVER_JACOBI : FL_SOLVER_COLORING;
-    fl_cloth_build b;
-    fl_cloth_cpu c;
+    fl_xpbd_build b;
+    fl_xpbd_cpu c;
     ENSURE_MSG(fl_cloth_build_create(&d, NAMES, 1, &b), "%s", fl_error_message());
-    ENSURE(fl_cloth_cpu_create(&b, &c));
+    ENSURE(fl_xpbd_cpu_create(&b, &c));
     for (uint32_t p = 0; p < b.particle_count; p++) { /* stretch by 30% about the centre */
       c.x[p][0] *= 1.3f;
       c.x[p][2] *= 1.3f;
     }
     float before = max_strain(&c);
     ENSURE_NEAR(before, 0.3, 1e-5);
-    fl_cloth_cpu_substep(&c, &sim, NULL, 0, 1.0f / 600.0f, 1.0f / 600.0f);
+    fl_xpbd_cpu_substep(&c, &sim, NULL, 0, 1.0f / 600.0f, 1.0f / 600.0f);
     /* Jacobi spreads a correction one particle per iteration, so it converges slower. */
     float after = max_strain(&c);
     ENSURE_MSG(after < (solver ? 0.75f : 0.25f) * before && all_finite(&c), "solver %d: strain %g -> %g",
                solver, (double)before, (double)after);
-    fl_cloth_cpu_destroy(&c);
-    fl_cloth_build_destroy(&b);
+    fl_xpbd_cpu_destroy(&c);
+    fl_xpbd_build_destroy(&b);
   }
 }
 
-static double kinetic_energy(const fl_cloth_cpu *c)
+static double kinetic_energy(const fl_xpbd_cpu *c)
 {
   double e = 0;
   for (uint32_t p = 0; p < c->build->particle_count; p++)
@@ -496,22 +496,22 @@ static void test_point_damping(void)
   d.damping = 2.0f;
   fl_sim_desc sim = sim_desc();
   sim.gravity[1] = 0.0f;
-  fl_cloth_build b;
-  fl_cloth_cpu c;
+  fl_xpbd_build b;
+  fl_xpbd_cpu c;
   ENSURE_MSG(fl_cloth_build_create(&d, NAMES, 1, &b), "%s", fl_error_message());
-  ENSURE(fl_cloth_cpu_create(&b, &c));
+  ENSURE(fl_xpbd_cpu_create(&b, &c));
   for (uint32_t p = 0; p < b.particle_count; p++) c.v[p][0] = 1.0f, c.v[p][2] = 0.5f;
   double e0 = kinetic_energy(&c);
   const float h = 1.0f / 60.0f;
-  fl_cloth_cpu_substep(&c, &sim, NULL, 0, h, h);
+  fl_xpbd_cpu_substep(&c, &sim, NULL, 0, h, h);
   double e1 = kinetic_energy(&c), f = 1.0 - 2.0 * h;
   ENSURE(e1 < e0);
   ENSURE_NEAR(e1 / e0, f * f, 1e-3);
-  fl_cloth_cpu_destroy(&c);
-  fl_cloth_build_destroy(&b);
+  fl_xpbd_cpu_destroy(&c);
+  fl_xpbd_build_destroy(&b);
 }
 
-static void momentum(const fl_cloth_cpu *c, double out[3])
+static void momentum(const fl_xpbd_cpu *c, double out[3])
 {
   out[0] = out[1] = out[2] = 0;
   for (uint32_t p = 0; p < c->build->particle_count; p++)
@@ -534,10 +534,10 @@ static void test_edge_damping_momentum(void)
       fl_sim_desc sim = sim_desc();
       sim.gravity[1] = 0.0f;
       sim.domain_min[1] = -5.0f;
-      fl_cloth_build b;
-      fl_cloth_cpu c;
+      fl_xpbd_build b;
+      fl_xpbd_cpu c;
       ENSURE_MSG(fl_cloth_build_create(&d, NAMES, 1, &b), "%s", fl_error_message());
-      ENSURE(fl_cloth_cpu_create(&b, &c));
+      ENSURE(fl_xpbd_cpu_create(&b, &c));
       rng_state = 99;
       for (uint32_t p = 0; p < b.particle_count; p++)
         for (int a = 0; a < 3; a++)
@@ -545,12 +545,12 @@ static void test_edge_damping_momentum(void)
       double p0[3], p1[3];
       momentum(&c, p0);
       const float h = 1.0f / 240.0f;
-      for (int n = 0; n < 5; n++) fl_cloth_cpu_substep(&c, &sim, NULL, 0, h, h * (float)(n + 1));
+      for (int n = 0; n < 5; n++) fl_xpbd_cpu_substep(&c, &sim, NULL, 0, h, h * (float)(n + 1));
       momentum(&c, p1);
       for (int a = 0; a < 3; a++) ENSURE_NEAR(p1[a], p0[a], 1e-5);
       energy[damped] = kinetic_energy(&c);
-      fl_cloth_cpu_destroy(&c);
-      fl_cloth_build_destroy(&b);
+      fl_xpbd_cpu_destroy(&c);
+      fl_xpbd_build_destroy(&b);
     }
   ENSURE_MSG(energy[1] < 0.5 * energy[0], "damped %g, undamped %g", energy[1], energy[0]);
 }
@@ -567,12 +567,12 @@ static void test_wind(void)
   d.bending = FL_BENDING_NONE;
   fl_sim_desc sim = sim_desc();
   sim.gravity[1] = 0.0f;
-  fl_cloth_build b;
-  fl_cloth_cpu c;
+  fl_xpbd_build b;
+  fl_xpbd_cpu c;
   ENSURE_MSG(fl_cloth_build_create(&d, NAMES, 1, &b), "%s", fl_error_message());
-  ENSURE(fl_cloth_cpu_create(&b, &c));
+  ENSURE(fl_xpbd_cpu_create(&b, &c));
   const float h = 1.0f / 600.0f;
-  fl_cloth_cpu_substep(&c, &sim, NULL, 0, h, h);
+  fl_xpbd_cpu_substep(&c, &sim, NULL, 0, h, h);
   /* Still cloth, wind along its normal: every free particle is pushed along +z. */
   for (uint32_t p = 0; p < b.particle_count; p++) {
     if (b.positions[p][3] == 0) continue;
@@ -586,8 +586,8 @@ static void test_wind(void)
     for (int k = 0; k < 3; k++)
       if (b.triangles[3 * t + k] == mid) want += 1.0 * area * 25.0 / 3.0;
   ENSURE_NEAR(c.v[mid][2], want / mass * h, 1e-3 * want / mass * h);
-  fl_cloth_cpu_destroy(&c);
-  fl_cloth_build_destroy(&b);
+  fl_xpbd_cpu_destroy(&c);
+  fl_xpbd_build_destroy(&b);
 }
 
 static void test_contacts(void)
@@ -599,8 +599,8 @@ static void test_contacts(void)
   fl_gpu_collider col[2];
   fl_collider_pack(&ground, &col[0]);
   fl_collider_pack(&ball, &col[1]);
-  fl_cloth_build b;
-  fl_cloth_cpu c;
+  fl_xpbd_build b;
+  fl_xpbd_cpu c;
 
   /* Sliding on the ground at 2 m/s: it stays on top and friction stops it. */
   fl_cloth_desc d = cloth_desc(8, 8);
@@ -608,24 +608,24 @@ static void test_contacts(void)
   d.center[1] = 0.51f;
   d.damping = 0.0f;
   ENSURE_MSG(fl_cloth_build_create(&d, NAMES, 1, &b), "%s", fl_error_message());
-  ENSURE(fl_cloth_cpu_create(&b, &c));
+  ENSURE(fl_xpbd_cpu_create(&b, &c));
   for (uint32_t p = 0; p < b.particle_count; p++) c.v[p][0] = 2.0f;
-  for (int n = 0; n < 300; n++) fl_cloth_cpu_substep(&c, &sim, col, 1, h, h * (float)(n + 1));
+  for (int n = 0; n < 300; n++) fl_xpbd_cpu_substep(&c, &sim, col, 1, h, h * (float)(n + 1));
   ENSURE(all_finite(&c));
   for (uint32_t p = 0; p < b.particle_count; p++) {
     ENSURE_MSG(c.x[p][1] >= 0.51f - 1e-5f, "particle %u at y %g", p, (double)c.x[p][1]);
     ENSURE_MSG(fabsf(c.v[p][0]) < 1e-3f, "friction: particle %u still slides at %g", p, (double)c.v[p][0]);
   }
-  fl_cloth_cpu_destroy(&c);
-  fl_cloth_build_destroy(&b);
+  fl_xpbd_cpu_destroy(&c);
+  fl_xpbd_build_destroy(&b);
 
   /* Dropped onto a ball on the ground: nothing ends inside either. (No bending: a
    * coarse stiff sheet pops off the ball, PBD contacts turning pushes into velocity.) */
   d.center[1] = 0.8f;
   d.bending = FL_BENDING_NONE;
   ENSURE_MSG(fl_cloth_build_create(&d, NAMES, 1, &b), "%s", fl_error_message());
-  ENSURE(fl_cloth_cpu_create(&b, &c));
-  for (int n = 0; n < 300; n++) fl_cloth_cpu_substep(&c, &sim, col, 2, h, h * (float)(n + 1));
+  ENSURE(fl_xpbd_cpu_create(&b, &c));
+  for (int n = 0; n < 300; n++) fl_xpbd_cpu_substep(&c, &sim, col, 2, h, h * (float)(n + 1));
   ENSURE(all_finite(&c));
   int on_ball = 0;
   for (uint32_t p = 0; p < b.particle_count; p++) {
@@ -635,18 +635,18 @@ static void test_contacts(void)
     on_ball += sd < 0.012f;
   }
   ENSURE(on_ball > 0);
-  fl_cloth_cpu_destroy(&c);
-  fl_cloth_build_destroy(&b);
+  fl_xpbd_cpu_destroy(&c);
+  fl_xpbd_build_destroy(&b);
 
   /* The domain walls hold too (floor y = 0, r = 0.005). */
   d = cloth_desc(4, 4);
   d.center[1] = 0.001f;
   ENSURE_MSG(fl_cloth_build_create(&d, NAMES, 1, &b), "%s", fl_error_message());
-  ENSURE(fl_cloth_cpu_create(&b, &c));
-  for (int n = 0; n < 20; n++) fl_cloth_cpu_substep(&c, &sim, NULL, 0, h, h * (float)(n + 1));
+  ENSURE(fl_xpbd_cpu_create(&b, &c));
+  for (int n = 0; n < 20; n++) fl_xpbd_cpu_substep(&c, &sim, NULL, 0, h, h * (float)(n + 1));
   for (uint32_t p = 0; p < b.particle_count; p++) ENSURE(c.x[p][1] >= 0.005f - 1e-6f);
-  fl_cloth_cpu_destroy(&c);
-  fl_cloth_build_destroy(&b);
+  fl_xpbd_cpu_destroy(&c);
+  fl_xpbd_build_destroy(&b);
 }
 
 static void test_self_collision(void)
@@ -660,19 +660,19 @@ static void test_self_collision(void)
   d[1].center[1] = 1.005f;
   fl_sim_desc sim = sim_desc();
   sim.gravity[1] = 0.0f;
-  fl_cloth_build b;
-  fl_cloth_cpu c;
+  fl_xpbd_build b;
+  fl_xpbd_cpu c;
   ENSURE_MSG(fl_cloth_build_create(d, NAMES, 2, &b), "%s", fl_error_message());
-  ENSURE(fl_cloth_cpu_create(&b, &c));
+  ENSURE(fl_xpbd_cpu_create(&b, &c));
   const float h = 1.0f / 600.0f;
-  fl_cloth_cpu_substep(&c, &sim, NULL, 0, h, h);
+  fl_xpbd_cpu_substep(&c, &sim, NULL, 0, h, h);
   for (uint32_t p = 0; p < 36; p++) {
     ENSURE_NEAR(c.x[p + 36][1] - c.x[p][1], 0.02, 1e-5);
     ENSURE_NEAR(c.x[p][1], 1.0 - 0.0075, 1e-5);
     ENSURE_NEAR(c.x[p][0], b.positions[p][0], 1e-6);
   }
-  fl_cloth_cpu_destroy(&c);
-  fl_cloth_build_destroy(&b);
+  fl_xpbd_cpu_destroy(&c);
+  fl_xpbd_build_destroy(&b);
 
   /* A dense sheet does not collide with its mesh neighbours (|di|, |dj| <= 2). */
   fl_cloth_desc s = cloth_desc(10, 10);
@@ -680,8 +680,8 @@ static void test_self_collision(void)
   s.thickness = 0.03f;
   s.self_collision = true;
   ENSURE_MSG(fl_cloth_build_create(&s, NAMES, 1, &b), "%s", fl_error_message());
-  ENSURE(fl_cloth_cpu_create(&b, &c));
-  fl_cloth_cpu_substep(&c, &sim, NULL, 0, h, h);
+  ENSURE(fl_xpbd_cpu_create(&b, &c));
+  fl_xpbd_cpu_substep(&c, &sim, NULL, 0, h, h);
   for (uint32_t p = 0; p < b.particle_count; p++)
     for (int a = 0; a < 3; a++) ENSURE_NEAR(c.x[p][a], b.positions[p][a], 1e-6);
   /* Folded onto itself (the far half lifted by half a thickness), it pushes apart. */
@@ -692,12 +692,12 @@ static void test_self_collision(void)
       c.x[p][0] = c.x[q][0];
       c.x[p][1] = c.x[q][1] + 0.015f;
     }
-  fl_cloth_cpu_substep(&c, &sim, NULL, 0, h, h);
+  fl_xpbd_cpu_substep(&c, &sim, NULL, 0, h, h);
   ENSURE(all_finite(&c));
   ENSURE_MSG(c.x[5 * 10 + 9][1] - c.x[5 * 10 + 0][1] > 0.017f, "gap %g",
              (double)(c.x[5 * 10 + 9][1] - c.x[5 * 10 + 0][1]));
-  fl_cloth_cpu_destroy(&c);
-  fl_cloth_build_destroy(&b);
+  fl_xpbd_cpu_destroy(&c);
+  fl_xpbd_build_destroy(&b);
 }
 
 static const fl_test_case TESTS[] = {

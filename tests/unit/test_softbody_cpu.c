@@ -1,5 +1,5 @@
 /* tests/unit/test_softbody_cpu.c: the CPU reference of what softbody_spec.h
- * adds to the XPBD substep (sim/cloth/cloth_cpu.c):
+ * adds to the XPBD substep (sim/xpbd/xpbd_cpu.c):
  *   tet_*_gradient  fl_tet_eval_cpu's gradients against central differences of
  *                   its own C, on a random non-degenerate tet (volume,
  *                   Neo-Hookean hydrostatic and deviatoric), and C at rest
@@ -10,10 +10,10 @@
 #include "test.h"
 
 #include "core/log.h"
-#include "sim/cloth/cloth_build.h"
-#include "sim/cloth/cloth_cpu.h"
+#include "sim/xpbd/xpbd_build.h"
+#include "sim/xpbd/xpbd_cpu.h"
 #include "sim/common/mesh_cpu.h"
-#include "sim/softbody/body_build.h"
+#include "sim/xpbd/body_build.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -148,13 +148,13 @@ static void test_balloon_inflates(void)
   fl_body_build body;
   fl_error_clear();
   ENSURE_MSG(fl_balloon_build(&d, "balloon", &body), "%s", fl_error_message());
-  fl_cloth_build b;
+  fl_xpbd_build b;
   bool ok = fl_xpbd_build_create(NULL, NULL, 0, &body, 1, &b);
   fl_body_build_free(&body);
   ENSURE_MSG(ok, "%s", fl_error_message());
-  fl_cloth_cpu c;
-  if (!fl_cloth_cpu_create(&b, &c)) {
-    fl_cloth_build_destroy(&b);
+  fl_xpbd_cpu c;
+  if (!fl_xpbd_cpu_create(&b, &c)) {
+    fl_xpbd_build_destroy(&b);
     ENSURE_MSG(false, "%s", fl_error_message());
   }
   fl_sim_desc sim = {.dt = 1.0f / 60.0f, .substeps = 10, .iterations = 4, .gravity = {0, 0, 0},
@@ -165,15 +165,15 @@ static void test_balloon_inflates(void)
   ENSURE_NEAR(c.body_state[0][0], v0, 0);
   ENSURE_NEAR(c.body_state[0][2], 1e30f, 0);
   ENSURE_NEAR(v0, mesh_v0, 1e-6 * mesh_v0);
-  for (int s = 0; s < 120; s++) fl_cloth_cpu_substep(&c, &sim, NULL, 0, h, h * (float)(s + 1));
+  for (int s = 0; s < 120; s++) fl_xpbd_cpu_substep(&c, &sim, NULL, 0, h, h * (float)(s + 1));
   double v = fl_mesh_volume((const float(*)[4])c.x, b.triangles, b.triangle_count);
   float state[4];
   memcpy(state, c.body_state[0], sizeof state);
   bool finite = true;
   for (uint32_t p = 0; p < b.particle_count; p++)
     finite = finite && isfinite(c.x[p][0]) && isfinite(c.x[p][1]) && isfinite(c.x[p][2]);
-  fl_cloth_cpu_destroy(&c);
-  fl_cloth_build_destroy(&b);
+  fl_xpbd_cpu_destroy(&c);
+  fl_xpbd_build_destroy(&b);
   fprintf(stderr, "  V / V0 = %.5f after 120 substeps (state: V %.6g, min ratio %.5f, max ratio %.5f)\n",
           v / v0, state[0], state[2], state[3]);
   ENSURE(finite);

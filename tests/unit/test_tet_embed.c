@@ -6,7 +6,7 @@
 #include "test.h"
 
 #include "core/log.h"
-#include "sim/softbody/tet_embed.h"
+#include "sim/xpbd/tet_embed.h"
 
 #include <stdbool.h>
 #include <stdint.h>

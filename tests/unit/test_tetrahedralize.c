@@ -7,8 +7,8 @@
 
 #include "core/log.h"
 #include "sim/common/mesh_cpu.h"
-#include "sim/softbody/solid.h"
-#include "sim/softbody/tetrahedralize.h"
+#include "sim/common/solid.h"
+#include "sim/xpbd/tetrahedralize.h"
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -2,6 +2,7 @@
 #include "sim/common/mesh_cpu.h"
 
 #include "core/log.h"
+#include "core/obj_file.h"
 #include "sim/common/vec3d.h"
 
 #include <math.h>
@@ -317,5 +318,27 @@ bool fl_mesh_grid(const float (*positions)[4], uint32_t nx, uint32_t ny, fl_cpu_
       for (int h = 0; h < 2; h++, t++) fl_grid_cell_triangle(nx, i, j, h, &out->indices[3 * t]);
   out->vertex_count = (uint32_t)nv;
   out->triangle_count = (uint32_t)nt;
+  return true;
+}
+
+bool fl_obj_load_placed(const char *path, float scale, const float center[3], fl_cpu_mesh *out)
+{
+  fl_obj_mesh obj;
+  if (!fl_obj_load(path, &obj)) return false;
+  memset(out, 0, sizeof *out);
+  if (obj.triangle_count == 0) {
+    fl_obj_mesh_free(&obj);
+    return fl_error_set("%s: the mesh has no triangles", path);
+  }
+  if (!mesh_alloc(out, obj.vertex_count, obj.triangle_count)) {
+    fl_obj_mesh_free(&obj);
+    return fl_error_wrap("%s", path);
+  }
+  for (uint32_t v = 0; v < obj.vertex_count; v++) {
+    for (int a = 0; a < 3; a++) out->positions[v][a] = obj.positions[v][a] * scale + center[a];
+    out->positions[v][3] = 1.0f;
+  }
+  memcpy(out->indices, obj.triangles, (size_t)obj.triangle_count * 3 * sizeof *out->indices);
+  fl_obj_mesh_free(&obj);
   return true;
 }

@@ -2,8 +2,7 @@
 #include "sim/mpm/snow_build.h"
 
 #include "core/log.h"
-#include "sim/softbody/body_build.h"
-#include "sim/softbody/solid.h"
+#include "sim/common/solid.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -19,7 +19,7 @@
  * SEEDING (at load, CPU). A lattice of spacing s = h / cbrt(particles_per_cell)
  * over the shape's bounding box, each point jittered by +-s/4 per axis with a
  * seeded xorshift (the same every run), kept when inside the shape (sphere,
- * box, or the OBJ's winding number; sim/softbody/solid.h) and inside the domain.
+ * box, or the OBJ's winding number; sim/common/solid.h) and inside the domain.
  * m_p = density s^3. v_p = velocity. F_E = I, J_P = 1, C_p = 0.
  *
  * PARTICLE STATE (structure of arrays, vec4 each):

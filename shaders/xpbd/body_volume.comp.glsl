@@ -1,0 +1,177 @@
+// xpbd/body_volume.comp: the global volume constraints of closed bodies
+// (sim/xpbd/softbody_spec.h, BODY VOLUMES), one workgroup per body.
+// range.x = FL_BODY_PASS_SOLVE: the balloon overpressure constraint (XPBD,
+// NOTES.md "cloth balloon"), then Diziol 2011 surface volume conservation
+// (global or local weights); FL_BODY_PASS_MEASURE: the volume after the
+// substep into the body state (and its smallest and largest ratio to k V0).
+// range.y: body count; domain_min.w: time at the end of the substep.
+// Each phase loops over the body's particles or triangles with the whole
+// workgroup; sums are tree reductions in shared memory, in a fixed order.
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#include "compute.glsl"
+#include "flurry_shared.h"
+#include "buffers.glsl"
+layout(push_constant) uniform Push { fl_xpbd_push pc; };
+layout(std430, binding = FL_XPBD_B_POS) buffer Pos { vec4 pos[]; };
+layout(std430, binding = FL_XPBD_B_PREV) readonly buffer Prev { vec4 prev[]; };
+layout(std430, binding = FL_XPBD_B_TRIANGLES) readonly buffer Triangles { uint tris[]; };
+layout(std430, binding = FL_XPBD_B_FIRST) readonly buffer TriFirst { uint tri_first[]; };
+layout(std430, binding = FL_XPBD_B_ITEMS) readonly buffer TriItems { uint tri_items[]; };
+layout(std430, binding = FL_XPBD_B_CONTACT) readonly buffer Contact { uint contact[]; };
+layout(std430, binding = FL_XPBD_B_BODIES) readonly buffer Bodies { fl_gpu_body bodies[]; };
+layout(std430, binding = FL_XPBD_B_BODY_STATE) buffer State { vec4 state[]; };
+layout(std430, binding = FL_XPBD_B_SCRATCH) buffer Scratch { vec4 scratch[]; };
+layout(std430, binding = FL_XPBD_B_DELTA) buffer Weights { vec4 weights[]; };
+
+shared float s_sum[FL_BODY_WORKGROUP];
+
+// Makes this workgroup's buffer writes visible to its other invocations.
+void phase_barrier()
+{
+  memoryBarrierBuffer();
+  barrier();
+}
+
+// The workgroup's sum of v, pairwise in a fixed order (every invocation gets it).
+float workgroup_sum(float v)
+{
+  uint lid = gl_LocalInvocationID.x, wg = gl_WorkGroupSize.x;
+  s_sum[lid] = v;
+  barrier();
+  uint half_size = 1u;
+  while (half_size * 2u < wg) half_size *= 2u;
+  for (uint s = half_size; s > 0u; s >>= 1u) {
+    if (lid < s && lid + s < wg) s_sum[lid] += s_sum[lid + s];
+    barrier();
+  }
+  float total = s_sum[0];
+  barrier();
+  return total;
+}
+
+// V = sum over the body's triangles of (x_a x x_b) . x_c / 6.
+float body_volume(fl_gpu_body b)
+{
+  float v = 0.0;
+  for (uint t = b.first_triangle + gl_LocalInvocationID.x; t < b.first_triangle + b.triangle_count; t += gl_WorkGroupSize.x)
+    v += dot(cross(pos[tris[3u * t]].xyz, pos[tris[3u * t + 1u]].xyz), pos[tris[3u * t + 2u]].xyz);
+  return workgroup_sum(v) / 6.0;
+}
+
+// grad_i V: over the triangles of particle i, the cross product of the other
+// two in cyclic order, / 6; `count` gets the number of those triangles.
+vec3 volume_gradient(uint i, out uint count)
+{
+  vec3 g = vec3(0.0);
+  count = tri_first[i + 1u] - tri_first[i];
+  for (uint e = tri_first[i]; e < tri_first[i + 1u]; e++) {
+    uint t = tri_items[e];
+    uint a = tris[3u * t], b = tris[3u * t + 1u], c = tris[3u * t + 2u];
+    if (a == i) g += cross(pos[b].xyz, pos[c].xyz);
+    else if (b == i) g += cross(pos[c].xyz, pos[a].xyz);
+    else g += cross(pos[a].xyz, pos[b].xyz);
+  }
+  return g / 6.0;
+}
+
+// Step 1: the XPBD overpressure constraint C = V - k V0.
+void overpressure(uint body, fl_gpu_body b, float target)
+{
+  float lambda = state[body].y;
+  float V = body_volume(b);
+  float S = 0.0;
+  for (uint i = b.first_particle + gl_LocalInvocationID.x; i < b.first_particle + b.particle_count; i += gl_WorkGroupSize.x) {
+    uint n;
+    vec3 g = volume_gradient(i, n);
+    scratch[i] = vec4(g, 0.0);
+    S += pos[i].w * dot(g, g);
+  }
+  S = workgroup_sum(S); // its barriers also end every gradient read before the update below
+  float h = pc.h, alpha = b.pressure_compliance / (h * h);
+  if (!(S + alpha > 0.0)) return;
+  float dl = (-(V - target) - alpha * lambda) / (S + alpha);
+  for (uint i = b.first_particle + gl_LocalInvocationID.x; i < b.first_particle + b.particle_count; i += gl_WorkGroupSize.x)
+    pos[i].xyz += pos[i].w * scratch[i].xyz * dl;
+  if (gl_LocalInvocationID.x == 0u) state[body].y = lambda + dl;
+}
+
+// Step 2: Diziol 2011 surface volume conservation, a hard projection of
+// C = V - k V0 with weights that spare colliding particles.
+void conserve(fl_gpu_body b, float target)
+{
+  uint first = b.first_particle, end = b.first_particle + b.particle_count, lid = gl_LocalInvocationID.x, wg = gl_WorkGroupSize.x;
+  float V = body_volume(b);
+  for (uint i = first + lid; i < end; i += wg) {
+    uint n;
+    vec3 g = volume_gradient(i, n);
+    scratch[i] = vec4(g, length(pos[i].xyz - prev[i].xyz)); // w: this substep's displacement r_i
+  }
+  phase_barrier();
+  float sigma = 0.0, free_count = 0.0;
+  for (uint i = first + lid; i < end; i += wg) {
+    uint n = tri_first[i + 1u] - tri_first[i];
+    bool free_surface = n > 0u && contact[i] == 0u;
+    float s = 0.0;
+    if (free_surface) { // Laplacian-smoothed displacement over the triangle neighbours
+      float sum = scratch[i].w;
+      for (uint e = tri_first[i]; e < tri_first[i + 1u]; e++) {
+        uint t = tri_items[e];
+        sum += scratch[tris[3u * t]].w + scratch[tris[3u * t + 1u]].w + scratch[tris[3u * t + 2u]].w - scratch[i].w;
+      }
+      s = sum / float(1u + 2u * n);
+    }
+    weights[i] = vec4(s, free_surface ? 1.0 : 0.0, 0.0, 0.0);
+    sigma += s;
+    free_count += free_surface ? 1.0 : 0.0;
+  }
+  sigma = workgroup_sum(sigma);
+  free_count = workgroup_sum(free_count);
+  if (free_count == 0.0) return;
+  bool local_weights = b.conservation == FL_CONSERVE_LOCAL;
+  float alpha = b.local_alpha, uniform_weight = 1.0 / free_count;
+  float S = 0.0;
+  for (uint i = first + lid; i < end; i += wg) {
+    vec4 w = weights[i];
+    float omega = 0.0;
+    if (w.y != 0.0) {
+      float l = sigma > 0.0 ? w.x / sigma : uniform_weight;
+      omega = local_weights ? (1.0 - alpha) * l + alpha * uniform_weight : uniform_weight;
+    }
+    float W = omega * pos[i].w;
+    weights[i].z = W;
+    vec3 g = scratch[i].xyz;
+    S += W * dot(g, g);
+  }
+  S = workgroup_sum(S);
+  if (!(S > 0.0)) return;
+  float k = (V - target) / S;
+  for (uint i = first + lid; i < end; i += wg) pos[i].xyz -= weights[i].z * k * scratch[i].xyz;
+}
+
+void main()
+{
+  uint body = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+  if (body >= pc.count) return; // uniform over the workgroup
+  fl_gpu_body b = bodies[body];
+  float target = b.rest_volume * b.pressure;
+  if (pc.body_pass == FL_BODY_PASS_MEASURE) {
+    float V = body_volume(b);
+    if (gl_LocalInvocationID.x == 0u) {
+      vec4 s = state[body];
+      s.x = V;
+      s.y = 0.0; // the next substep starts with lambda = 0
+      if (pc.time >= b.measure_after) {
+        s.z = min(s.z, V / target);
+        s.w = max(s.w, V / target);
+      }
+      state[body] = s;
+    }
+    return;
+  }
+  if (b.overpressure != 0u) overpressure(body, b, target);
+  if (b.conservation != FL_CONSERVE_NONE) {
+    phase_barrier();
+    conserve(b, target);
+  }
+}

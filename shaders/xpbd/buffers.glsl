@@ -1,0 +1,32 @@
+// xpbd/buffers.glsl: the binding numbers of the XPBD system's buffers (cloth, soft bodies, balloons). Every
+// cloth kernel declares only the ones it uses, at these numbers, so one
+// table of buffers (src/sim/xpbd/xpbd.c) serves them all.
+#ifndef FL_XPBD_BUFFERS_GLSL
+#define FL_XPBD_BUFFERS_GLSL
+#define FL_XPBD_B_POS 0          // vec4: xyz, w = inverse mass
+#define FL_XPBD_B_PREV 1         // vec4: position at the start of the substep
+#define FL_XPBD_B_VEL 2          // vec4
+#define FL_XPBD_B_ACCEL 3        // vec4: wind acceleration of this substep
+#define FL_XPBD_B_DELTA 4        // vec4: Jacobi corrections (xyz), w: count
+#define FL_XPBD_B_OBJECT 5       // uint per particle: cloth object index
+#define FL_XPBD_B_OBJECTS 6      // fl_gpu_xpbd_object per object
+#define FL_XPBD_B_CONSTRAINTS 7  // fl_gpu_distance[] or fl_gpu_bend[]
+#define FL_XPBD_B_LAMBDA 8       // float per constraint
+#define FL_XPBD_B_DLAMBDA 9      // float per constraint (Jacobi)
+#define FL_XPBD_B_FIRST 10       // uint per particle + 1: CSR offsets
+#define FL_XPBD_B_ITEMS 11       // uint: CSR items (constraints or triangles)
+#define FL_XPBD_B_TRIANGLES 12   // uint, 3 per triangle
+#define FL_XPBD_B_TRI_OBJECT 13  // uint per triangle
+#define FL_XPBD_B_FACE_FORCE 14  // vec4 per triangle
+#define FL_XPBD_B_COLLIDERS 15   // uniform: fl_gpu_collider[FL_MAX_COLLIDERS]
+#define FL_XPBD_B_SORTED 16      // spatial hash: particle indices sorted by cell
+#define FL_XPBD_B_CELL_START 17  // spatial hash: first sorted entry per table slot
+#define FL_XPBD_B_CELL_END 18    // spatial hash: one past the last
+#define FL_XPBD_B_CONTACT 19     // uint per particle: 1 after a contact in the last contact passes
+#define FL_XPBD_B_BODIES 20      // fl_gpu_body per body
+#define FL_XPBD_B_BODY_STATE 21  // vec4 per body (FL_BODY_STATE_VEC4S)
+#define FL_XPBD_B_SCRATCH 22     // vec4 per particle: body_volume's gradients
+#define FL_XPBD_B_SKIN 23        // fl_gpu_skin per drawn vertex
+#define FL_XPBD_B_SKINNED 24     // vec4 per drawn vertex (skin.comp output)
+#define FL_XPBD_B_COUNT 25
+#endif

@@ -1,0 +1,91 @@
+// xpbd/four_point.glsl: the three kernels of a family of four-particle
+// constraints (bend, tet), written once. The including kernel defines
+//   FL_FOUR_RECORD   the record type (idx: the four particles, params.y: compliance)
+//   FL_FOUR_EVAL     bool eval(record, vec3 x[4], out float C, out vec3 g[4])
+//   FL_FOUR_KERNEL   FL_FOUR_GS, FL_FOUR_LAMBDA or FL_FOUR_GATHER
+// and includes this file after buffers.glsl and its eval function:
+//   GS:     one colour, Gauss-Seidel (range.x: first constraint, range.y: count);
+//   LAMBDA: Jacobi constraint pass: dlambda from the same positions, lambda += dlambda;
+//   GATHER: Jacobi particle pass: delta_k = sum w_k grad_k C dlambda, with the count
+//           of nonzero dlambdas (add_delta.comp applies omega delta / count).
+#define FL_FOUR_GS 0
+#define FL_FOUR_LAMBDA 1
+#define FL_FOUR_GATHER 2
+
+layout(std430, binding = FL_XPBD_B_CONSTRAINTS) readonly buffer Constraints { FL_FOUR_RECORD cons[]; };
+#if FL_FOUR_KERNEL == FL_FOUR_GS
+layout(std430, binding = FL_XPBD_B_POS) buffer Pos { vec4 pos[]; };
+#else
+layout(std430, binding = FL_XPBD_B_POS) readonly buffer Pos { vec4 pos[]; };
+#endif
+#if FL_FOUR_KERNEL != FL_FOUR_GATHER
+layout(std430, binding = FL_XPBD_B_LAMBDA) buffer Lambda { float lambda[]; };
+#endif
+#if FL_FOUR_KERNEL == FL_FOUR_LAMBDA
+layout(std430, binding = FL_XPBD_B_DLAMBDA) writeonly buffer DLambda { float dlambda[]; };
+#endif
+#if FL_FOUR_KERNEL == FL_FOUR_GATHER
+layout(std430, binding = FL_XPBD_B_DLAMBDA) readonly buffer DLambda { float dlambda[]; };
+layout(std430, binding = FL_XPBD_B_FIRST) readonly buffer First { uint first[]; };
+layout(std430, binding = FL_XPBD_B_ITEMS) readonly buffer Items { uint items[]; };
+layout(std430, binding = FL_XPBD_B_DELTA) writeonly buffer Delta { vec4 delta[]; };
+#endif
+
+// dlambda of constraint c from the current positions (0 when it is skipped);
+// p: the four particles, g: the gradients.
+float fl_four_dlambda(uint c, FL_FOUR_RECORD r, out vec4 p[4], out vec3 g[4], float lambda_c)
+{
+  p = vec4[](pos[r.idx.x], pos[r.idx.y], pos[r.idx.z], pos[r.idx.w]);
+  vec3 x[4] = vec3[](p[0].xyz, p[1].xyz, p[2].xyz, p[3].xyz);
+  float C;
+  if (!FL_FOUR_EVAL(r, x, C, g)) return 0.0;
+  float sum = p[0].w * dot(g[0], g[0]) + p[1].w * dot(g[1], g[1]) + p[2].w * dot(g[2], g[2]) + p[3].w * dot(g[3], g[3]);
+  return fl_xpbd_dlambda(C, sum, r.compliance, pc.h, lambda_c);
+}
+
+void main()
+{
+#if FL_FOUR_KERNEL == FL_FOUR_GS
+  uint t = fl_thread_index();
+  if (t >= pc.count) return;
+  uint c = pc.first + t;
+  FL_FOUR_RECORD r = cons[c];
+  vec4 p[4];
+  vec3 g[4];
+  float dl = fl_four_dlambda(c, r, p, g, lambda[c]);
+  if (dl == 0.0) return;
+  lambda[c] += dl;
+  pos[r.idx.x].xyz = p[0].xyz + g[0] * (p[0].w * dl);
+  pos[r.idx.y].xyz = p[1].xyz + g[1] * (p[1].w * dl);
+  pos[r.idx.z].xyz = p[2].xyz + g[2] * (p[2].w * dl);
+  pos[r.idx.w].xyz = p[3].xyz + g[3] * (p[3].w * dl);
+#elif FL_FOUR_KERNEL == FL_FOUR_LAMBDA
+  uint c = fl_thread_index();
+  if (c >= pc.count) return;
+  vec4 p[4];
+  vec3 g[4];
+  float dl = fl_four_dlambda(c, cons[c], p, g, lambda[c]);
+  lambda[c] += dl;
+  dlambda[c] = dl;
+#else
+  uint k = fl_thread_index();
+  if (k >= pc.particle_count) return;
+  float wk = pos[k].w;
+  vec3 sum = vec3(0.0);
+  float count = 0.0;
+  for (uint e = first[k]; e < first[k + 1u]; e++) {
+    uint c = items[e];
+    float dl = dlambda[c];
+    if (dl == 0.0) continue;
+    FL_FOUR_RECORD r = cons[c];
+    vec3 x[4] = vec3[](pos[r.idx.x].xyz, pos[r.idx.y].xyz, pos[r.idx.z].xyz, pos[r.idx.w].xyz);
+    float C;
+    vec3 g[4];
+    FL_FOUR_EVAL(r, x, C, g);
+    vec3 gk = r.idx.x == k ? g[0] : r.idx.y == k ? g[1] : r.idx.z == k ? g[2] : g[3];
+    sum += wk * gk * dl;
+    count += 1.0;
+  }
+  delta[k] = vec4(sum, count);
+#endif
+}

@@ -1,0 +1,94 @@
+/* sim/xpbd/softbody_spec: the XPBD soft body and balloon algorithm, stated
+ * once. Soft bodies and balloons are objects of the XPBD system that also
+ * holds cloth (sim/xpbd/xpbd.h): one particle array, the same substep, the
+ * same solvers (colouring or Jacobi), contacts, friction and particle
+ * collisions (sim/xpbd/xpbd_spec.h). This file states what bodies add. The
+ * CPU reference (sim/xpbd/xpbd_cpu.c) and the GPU kernels (shaders/xpbd/
+ * tet_*, body_volume) implement exactly this; tests compare them. Equations:
+ * NOTES.md section 1 (tet volume, overpressure, Diziol 2011); Macklin &
+ * Müller 2021 for the Neo-Hookean constraints.
+ *
+ * BUILD (sim/xpbd/body_build.c), per object:
+ *  - softbody: tets from the voxel tetrahedralizer (shape, resolution: the
+ *    cell edge s = longest bounding-box side / resolution) or a TetGen file;
+ *    each tet's mass density * V0 goes a quarter to each of its vertices;
+ *    particles = the tet vertices. Constraints, model "xpbd": one distance
+ *    constraint per tet edge (xpbd_spec.h, kind FL_DISTANCE_EDGE, compliance
+ *    edge_compliance) and one FL_TET_VOLUME per tet (volume_compliance).
+ *    Model "neohookean": per tet an FL_TET_NH_HYDROSTATIC and an
+ *    FL_TET_NH_DEVIATORIC record (below), no edges. Surface: the tets'
+ *    boundary faces. Drawn surface: fl_solid_surface (or the OBJ, or the
+ *    boundary for TetGen input) skinned to the tets (tet_embed.h).
+ *  - balloon: an icosphere of `subdivisions` (or an OBJ, welded as given):
+ *    particles = its vertices, mass / n each; a distance constraint per edge
+ *    (FL_DISTANCE_STRETCH, stretch_compliance); a bend constraint per edge
+ *    (xpbd_spec.h, both triangles of the edge; x0 < x1; x2 opposite in the
+ *    triangle where x0 -> x1 runs counter-clockwise, x3 in the other);
+ *    surface: its triangles.
+ *  - both: one fl_gpu_body: V0 = the surface's enclosed volume at load,
+ *    k = pressure (balloon) or 1, pressure constraint on for balloons;
+ *    conservation mode and alpha. Objects' contact thickness: `thickness`,
+ *    or the mean edge length when 0. Initial velocity: `velocity`.
+ *
+ * TET CONSTRAINTS (family "tet", coloured and Jacobi like distance and bend):
+ *  - FL_TET_VOLUME on (x0..x3): C = ((x1-x0) x (x2-x0)) . (x3-x0) / 6 - V0;
+ *    grad_1 = (x2-x0) x (x3-x0) / 6, grad_2 = (x3-x0) x (x1-x0) / 6,
+ *    grad_3 = (x1-x0) x (x2-x0) / 6, grad_0 = -(grad_1 + grad_2 + grad_3).
+ *  - Neo-Hookean (Macklin & Müller 2021): F = Ds Dm^-1 with
+ *    Ds = [x1-x0, x2-x0, x3-x0] (columns) and Dm the same at rest;
+ *    lambda_L = E nu / ((1+nu)(1-2nu)), mu = E / (2(1+nu)), gamma = 1 + mu/lambda_L.
+ *    FL_TET_NH_HYDROSTATIC: C = det F - gamma, compliance 1/(lambda_L V0);
+ *      dC/dF = [f1 x f2, f2 x f0, f0 x f1] (f_c the columns of F).
+ *    FL_TET_NH_DEVIATORIC: C = sqrt(tr F^T F), compliance 1/(mu V0);
+ *      dC/dF = F / C (skipped when C < 1e-9).
+ *    grad_{1,2,3} = the columns of (dC/dF) Dm^-T; grad_0 = -(sum).
+ *  - The XPBD update of xpbd_spec.h (denominator sum_k w_k |grad_k|^2 + alpha~).
+ *
+ * ONE ITERATION, after distance and bend: the tet family, then BODY VOLUMES:
+ * for each body, in one workgroup (shaders/xpbd/body_volume.comp):
+ *  1. OVERPRESSURE (balloons; XPBD, NOTES.md "cloth balloon"):
+ *     V = sum over the body's triangles (a, b, c) of (x_a x x_b) . x_c / 6;
+ *     g_i = sum over the body's triangles containing i of the cross product of
+ *     the other two in cyclic order (a: x_b x x_c, b: x_c x x_a, c: x_a x x_b), / 6;
+ *     C = V - k V0, S = sum_i w_i |g_i|^2, alpha~ = pressure_compliance / h^2;
+ *     when S + alpha~ > 0: dlambda = (-C - alpha~ lambda) / (S + alpha~),
+ *     lambda += dlambda, x_i += w_i g_i dlambda (all g_i from the positions
+ *     before the update). lambda is zeroed with the other lambdas each substep.
+ *  2. SURFACE VOLUME CONSERVATION (Diziol 2011; mode global or local):
+ *     V, g_i and C = V - k V0 again from the positions after step 1;
+ *     surface vertices: those with at least one triangle of the body;
+ *     colliding: contact_i = 1 (a collider, wall or particle contact in the
+ *     previous substep's contact passes);
+ *     r_i = |x_i - prev_i| (the displacement of this substep so far);
+ *     smoothed s_i = (r_i + sum over the body's triangles containing i of
+ *     (r_a + r_b)) / (1 + 2 n_i), a, b the triangle's other two vertices,
+ *     n_i the number of those triangles; s_i = 0 for colliding vertices;
+ *     m = the number of non-colliding surface vertices (none: skip),
+ *     Sigma = sum_i s_i; local weight l_i = s_i / Sigma, or 1/m when Sigma = 0;
+ *     omega_i = 0 if colliding, else global: 1/m; local: (1-alpha) l_i + alpha/m;
+ *     W_i = omega_i w_i; S = sum_i W_i |g_i|^2; when S > 0: x_i -= W_i C g_i / S.
+ *     (A hard constraint: it puts the volume back on k V0 in one projection.)
+ *
+ * AFTER THE SUBSTEP (after velocity): each body's V is measured (as above)
+ * into its state, with the ratio V / (k V0); from time measure_after on, the
+ * smallest and largest ratios seen are kept. The worst volume loss the report
+ * gives is 1 - smallest / largest: the loss from the fullest the body was
+ * since measure_after (a balloon whose compliant pressure holds it below
+ * k V0 is measured from its own inflated volume, not from k V0).
+ *
+ * CONTACT FLAGS: the contacts pass sets contact_i = 1 for a particle that
+ * touched a collider or a wall in it, else 0; the particle-collision pass
+ * sets contact_i = 1 for a particle with at least one particle contact.
+ *
+ * PARTICLE COLLISIONS with bodies (xpbd_spec.h step 6, extended): a pair
+ * (i, j) of different objects collides when both objects have
+ * self_collision, or either is a body (soft body or balloon); particles of
+ * one body never collide with each other (its constraints keep them apart).
+ * The contact distance is (thickness_i + thickness_j) / 2, and the hash
+ * covers every particle when the scene has a body.
+ *
+ * SKINNING (once a frame, shaders/xpbd/skin.comp): each drawn vertex
+ * p = sum_k weights_k x_{idx_k} from the slot's snapshot; normals by the
+ * shared mesh-normal kernels.
+ */
+#pragma once

@@ -1,0 +1,481 @@
+/* sim/xpbd/xpbd: the XPBD system on the GPU: cloth, soft bodies and balloons
+ * (see xpbd.h, xpbd_spec.h, softbody_spec.h). */
+#include "sim/xpbd/xpbd.h"
+
+#include "core/log.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../xpbd/buffers.glsl" /* found through the shaders/common include path */
+
+/* What a kernel binds besides the system's own buffers: the family and the
+ * CSR it reads (and the target of add_delta or skin). */
+typedef struct {
+  const fl_xpbd_family *family;
+  const fl_buffer *first, *items; /* CSR: the family's, or the vertex-to-triangle one */
+  const fl_buffer *target;        /* FL_XPBD_B_POS: positions, or velocities for add_delta, or a snapshot */
+  const fl_buffer *colliders;
+  const fl_buffer *skin, *skinned; /* skin.comp: a soft body's records and its drawn vertices */
+} bind_choice;
+
+/* The buffers by binding number (shaders/xpbd/buffers.glsl) for one choice. */
+static void fill_table(const fl_xpbd_system *s, const bind_choice *c, const fl_buffer **t)
+{
+  bool hash = s->hash.max_particles > 0;
+  t[FL_XPBD_B_POS] = c->target ? c->target : &s->pos;
+  t[FL_XPBD_B_PREV] = &s->prev;
+  t[FL_XPBD_B_VEL] = &s->vel;
+  t[FL_XPBD_B_ACCEL] = &s->accel;
+  t[FL_XPBD_B_DELTA] = &s->delta;
+  t[FL_XPBD_B_OBJECT] = &s->object_of;
+  t[FL_XPBD_B_OBJECTS] = &s->objects;
+  t[FL_XPBD_B_CONSTRAINTS] = c->family ? &c->family->constraints : NULL;
+  t[FL_XPBD_B_LAMBDA] = c->family ? &c->family->lambda : NULL;
+  t[FL_XPBD_B_DLAMBDA] = c->family ? &c->family->dlambda : NULL;
+  t[FL_XPBD_B_FIRST] = c->first;
+  t[FL_XPBD_B_ITEMS] = c->items;
+  t[FL_XPBD_B_TRIANGLES] = &s->triangles;
+  t[FL_XPBD_B_TRI_OBJECT] = &s->tri_object;
+  t[FL_XPBD_B_FACE_FORCE] = &s->face_force;
+  t[FL_XPBD_B_COLLIDERS] = c->colliders;
+  t[FL_XPBD_B_SORTED] = hash ? fl_spatial_hash_sorted_index(&s->hash) : NULL;
+  t[FL_XPBD_B_CELL_START] = hash ? fl_spatial_hash_cell_start(&s->hash) : NULL;
+  t[FL_XPBD_B_CELL_END] = hash ? fl_spatial_hash_cell_end(&s->hash) : NULL;
+  t[FL_XPBD_B_CONTACT] = &s->contact;
+  t[FL_XPBD_B_BODIES] = &s->bodies;
+  t[FL_XPBD_B_BODY_STATE] = &s->body_state;
+  t[FL_XPBD_B_SCRATCH] = &s->scratch;
+  t[FL_XPBD_B_SKIN] = c->skin;
+  t[FL_XPBD_B_SKINNED] = c->skinned;
+}
+
+/* One dispatch of `kernel` over `threads` with the push's range set to (first, count), then a barrier. */
+static void pass(const fl_xpbd_system *s, fl_rec *r, const char *kernel, const bind_choice *c, fl_xpbd_push push,
+                 uint32_t first, uint32_t count, uint32_t threads)
+{
+  const fl_buffer *table[FL_XPBD_B_COUNT];
+  fill_table(s, c, table);
+  push.first = first;
+  push.count = count;
+  fl_rec_pass(r, &(fl_pass){.kernel = kernel, FL_PUSH(push), .threads = threads, .table = table,
+                            .table_count = FL_XPBD_B_COUNT});
+}
+
+static bool device_buffer(fl_gpu *gpu, const void *data, size_t bytes, const char *what, fl_buffer *out)
+{
+  char name[96];
+  snprintf(name, sizeof name, "cloth %s", what);
+  return fl_buffer_create_with(gpu, data, bytes, name, out); /* an empty family (bending "none") still binds */
+}
+
+static bool family_create(fl_xpbd_system *s, const fl_constraint_family *f, const void *constraints,
+                          size_t record_size, const char *what, fl_xpbd_family *out)
+{
+  uint32_t n = s->build.particle_count;
+  char name[64];
+  snprintf(name, sizeof name, "%s constraints", what);
+  if (!device_buffer(s->gpu, f->count ? constraints : NULL, f->count * record_size, name, &out->constraints))
+    return false;
+  snprintf(name, sizeof name, "%s lambda", what);
+  if (!device_buffer(s->gpu, NULL, f->count * sizeof(float), name, &out->lambda)) return false;
+  snprintf(name, sizeof name, "%s dlambda", what);
+  if (!device_buffer(s->gpu, NULL, f->count * sizeof(float), name, &out->dlambda)) return false;
+  snprintf(name, sizeof name, "%s csr first", what);
+  if (!device_buffer(s->gpu, f->particle_first, (n + 1) * sizeof(uint32_t), name, &out->first)) return false;
+  snprintf(name, sizeof name, "%s csr items", what);
+  uint32_t items = f->particle_first[n];
+  return device_buffer(s->gpu, items ? f->particle_items : NULL, items * sizeof(uint32_t), name, &out->items);
+}
+
+static void family_destroy(fl_gpu *gpu, fl_xpbd_family *f)
+{
+  fl_buffer *b[] = {&f->constraints, &f->lambda, &f->dlambda, &f->first, &f->items};
+  for (size_t i = 0; i < 5; i++) fl_buffer_destroy(gpu, b[i]);
+  memset(f, 0, sizeof *f);
+}
+
+/* Every body's state: volume, lambda, the smallest and largest ratio seen. */
+static bool create_body_state(fl_xpbd_system *s)
+{
+  uint32_t count = s->build.body_count;
+  float(*state)[4] = calloc(count ? count : 1, FL_BODY_STATE_VEC4S * sizeof *state);
+  if (!state) return fl_error_set("out of host memory for %u bodies", (unsigned)count);
+  for (uint32_t b = 0; b < count; b++) {
+    state[b][0] = s->build.bodies[b].rest_volume;
+    state[b][2] = 1e30f;
+  }
+  bool ok = device_buffer(s->gpu, count ? state : NULL, count * FL_BODY_STATE_VEC4S * 16, "body state", &s->body_state);
+  free(state);
+  return ok;
+}
+
+static bool create_buffers(fl_xpbd_system *s)
+{
+  const fl_xpbd_build *b = &s->build;
+  size_t n = b->particle_count, t = b->triangle_count;
+  fl_cpu_mesh mesh = {.positions = b->positions, .indices = b->triangles, .vertex_count = b->particle_count,
+                      .triangle_count = b->triangle_count};
+  uint32_t *tri_first = NULL, *tri_items = NULL;
+  if (!fl_mesh_vertex_faces(&mesh, &tri_first, &tri_items)) return false;
+  bool ok = device_buffer(s->gpu, b->positions, n * 16, "positions", &s->pos) &&
+            device_buffer(s->gpu, b->positions, n * 16, "previous positions", &s->prev) &&
+            device_buffer(s->gpu, b->velocities, n * 16, "velocities", &s->vel) &&
+            device_buffer(s->gpu, NULL, n * 4, "contact flags", &s->contact) &&
+            device_buffer(s->gpu, b->bodies, b->body_count * sizeof(fl_gpu_body), "bodies", &s->bodies) &&
+            create_body_state(s) &&
+            device_buffer(s->gpu, NULL, b->body_count ? n * 16 : 0, "body gradients", &s->scratch) &&
+            device_buffer(s->gpu, NULL, n * 16, "wind acceleration", &s->accel) &&
+            device_buffer(s->gpu, NULL, n * 16, "jacobi deltas", &s->delta) &&
+            device_buffer(s->gpu, b->particle_object, n * 4, "particle objects", &s->object_of) &&
+            device_buffer(s->gpu, b->objects, b->object_count * sizeof(fl_gpu_xpbd_object), "objects", &s->objects) &&
+            device_buffer(s->gpu, b->triangles, t * 12, "triangles", &s->triangles) &&
+            device_buffer(s->gpu, b->triangle_object, t * 4, "triangle objects", &s->tri_object) &&
+            device_buffer(s->gpu, NULL, t * 16, "face forces", &s->face_force) &&
+            device_buffer(s->gpu, NULL, t * 16, "face normals", &s->face_normals) &&
+            device_buffer(s->gpu, tri_first, (n + 1) * 4, "vertex triangles first", &s->tri_first) &&
+            device_buffer(s->gpu, tri_items, t * 12, "vertex triangles", &s->tri_items);
+  free(tri_first);
+  free(tri_items);
+  ok = ok && family_create(s, &b->distance, b->distances, sizeof(fl_gpu_distance), "distance", &s->distance) &&
+       family_create(s, &b->bend, b->bends, sizeof(fl_gpu_bend), "bend", &s->bend) &&
+       family_create(s, &b->tet, b->tets, sizeof(fl_gpu_tet), "tet", &s->tet);
+  for (uint32_t slot = 0; slot < FL_GPU_FRAMES_IN_FLIGHT && ok; slot++) {
+    ok = device_buffer(s->gpu, b->positions, n * 16, "snapshot", &s->snapshot[slot]) &&
+         device_buffer(s->gpu, NULL, n * 16, "normals", &s->normals[slot]);
+  }
+  if (ok && s->any_self_collision) ok = fl_spatial_hash_create(s->gpu, s->build.particle_count, &s->hash);
+  return ok;
+}
+
+/* True when some body has a constraint the SOLVE pass applies (overpressure or conservation). */
+static bool any_body_solve(const fl_xpbd_build *b)
+{
+  for (uint32_t k = 0; k < b->body_count; k++)
+    if (b->bodies[k].overpressure != 0 || b->bodies[k].conservation != FL_CONSERVE_NONE) return true;
+  return false;
+}
+
+/* Every family's constraint buffer must fit the device's storage-buffer range. */
+static bool check_buffer_sizes(const fl_gpu *gpu, const fl_xpbd_build *b)
+{
+  struct {
+    const char *what;
+    uint64_t bytes;
+  } sizes[] = {{"distance", (uint64_t)b->distance.count * sizeof(fl_gpu_distance)},
+               {"bend", (uint64_t)b->bend.count * sizeof(fl_gpu_bend)},
+               {"tet", (uint64_t)b->tet.count * sizeof(fl_gpu_tet)},
+               {"particle", (uint64_t)b->particle_count * 16}};
+  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+    if (sizes[i].bytes > gpu->props.limits.maxStorageBufferRange)
+      return fl_error_set("XPBD objects: the %s buffer needs %.0f MiB, more than this device's maxStorageBufferRange "
+                          "of %.0f MiB; use a lower resolution",
+                          sizes[i].what, sizes[i].bytes / 1048576.0,
+                          gpu->props.limits.maxStorageBufferRange / 1048576.0);
+  return true;
+}
+
+/* Uploads each soft body's skinning records and makes its per-slot drawn meshes. */
+static bool create_skins(fl_xpbd_system *s, const fl_body_build *bodies, uint32_t body_count)
+{
+  for (uint32_t k = 0; k < body_count; k++) {
+    const fl_body_build *body = &bodies[k];
+    if (!body->render.vertex_count) continue;
+    fl_xpbd_skin *sk = &s->skins[s->skin_count++];
+    sk->object = s->build.cloth_count + k;
+    uint32_t first = s->build.objects[sk->object].first, n = body->render.vertex_count;
+    fl_gpu_skin *records = malloc((size_t)n * sizeof *records);
+    if (!records) return fl_error_set("out of host memory for %u skinned vertices", (unsigned)n);
+    for (uint32_t v = 0; v < n; v++) {
+      records[v] = body->skin[v];
+      for (int q = 0; q < 4; q++) records[v].idx[q] += first;
+    }
+    bool ok = device_buffer(s->gpu, records, (size_t)n * sizeof *records, "skin", &sk->skin);
+    free(records);
+    for (uint32_t slot = 0; slot < FL_GPU_FRAMES_IN_FLIGHT && ok; slot++)
+      ok = fl_gpu_mesh_create(s->gpu, &body->render, "soft body surface", &sk->mesh[slot]);
+    if (!ok) return false;
+  }
+  return true;
+}
+
+bool fl_xpbd_create(fl_gpu *gpu, const fl_cloth_desc *descs, const char (*names)[FL_SCENE_NAME_MAX],
+                            uint32_t count, const fl_body_build *bodies, uint32_t body_count, fl_xpbd_system *out)
+{
+  memset(out, 0, sizeof *out);
+  out->gpu = gpu;
+  /* Check the largest cloth buffers against the device before building anything on
+   * the CPU: per particle at most 4 distance and 3 bend constraints (interior
+   * edges), so a cloth too big for maxStorageBufferRange fails at once. */
+  uint64_t particles = 0;
+  for (uint32_t o = 0; o < count; o++) particles += (uint64_t)descs[o].resolution[0] * descs[o].resolution[1];
+  uint64_t largest = particles * 3 * sizeof(fl_gpu_bend);
+  if (particles * 4 * sizeof(fl_gpu_distance) > largest) largest = particles * 4 * sizeof(fl_gpu_distance);
+  if (largest > gpu->props.limits.maxStorageBufferRange)
+    return fl_error_set("cloth: %llu particles need constraint buffers of about %.0f MiB, more than this device's "
+                        "maxStorageBufferRange of %.0f MiB; use a lower resolution",
+                        (unsigned long long)particles, largest / 1048576.0,
+                        gpu->props.limits.maxStorageBufferRange / 1048576.0);
+  if (!fl_xpbd_build_create(descs, names, count, bodies, body_count, &out->build)) return false;
+  if (!check_buffer_sizes(gpu, &out->build)) {
+    fl_xpbd_build_destroy(&out->build);
+    return false;
+  }
+  for (uint32_t o = 0; o < count; o++) {
+    out->any_wind |= descs[o].drag > 0 || descs[o].lift > 0;
+    out->any_edge_damping |= descs[o].damping_model == FL_DAMPING_EDGE && descs[o].damping > 0;
+    if (descs[o].self_collision) {
+      out->any_self_collision = true;
+      if (descs[o].thickness > out->self_cell_size) out->self_cell_size = descs[o].thickness;
+    }
+  }
+  for (uint32_t k = 0; k < body_count; k++) { /* bodies collide with everything */
+    out->any_self_collision = true;
+    float thickness = out->build.objects[count + k].thickness;
+    if (thickness > out->self_cell_size) out->self_cell_size = thickness;
+  }
+  /* Each object's triangles are contiguous (xpbd_build.c builds object by object). */
+  for (uint32_t t = 0; t < out->build.triangle_count; t++) {
+    uint32_t o = out->build.triangle_object[t];
+    if (!out->object_triangles[o]) out->object_first_triangle[o] = t;
+    out->object_triangles[o]++;
+  }
+  out->any_body_solve = any_body_solve(&out->build);
+  bool ok = create_buffers(out) && create_skins(out, bodies, body_count);
+  if (!ok) fl_xpbd_destroy(out);
+  return ok;
+}
+
+bool fl_xpbd_read_body_state(fl_xpbd_system *s, float (*state)[4])
+{
+  if (!s->build.body_count) return true;
+  return fl_buffer_readback(s->gpu, &s->body_state, 0, state,
+                            (VkDeviceSize)s->build.body_count * FL_BODY_STATE_VEC4S * 16);
+}
+
+void fl_xpbd_destroy(fl_xpbd_system *s)
+{
+  if (!s->gpu) return;
+  fl_gpu *gpu = s->gpu;
+  for (uint32_t slot = 0; slot < FL_GPU_FRAMES_IN_FLIGHT; slot++) {
+    fl_buffer_destroy(gpu, &s->snapshot[slot]);
+    fl_buffer_destroy(gpu, &s->normals[slot]);
+  }
+  for (uint32_t k = 0; k < s->skin_count; k++) {
+    fl_xpbd_skin *sk = &s->skins[k];
+    for (uint32_t slot = 0; slot < FL_GPU_FRAMES_IN_FLIGHT; slot++) fl_gpu_mesh_destroy(gpu, &sk->mesh[slot]);
+    fl_buffer_destroy(gpu, &sk->skin);
+  }
+  family_destroy(gpu, &s->distance);
+  family_destroy(gpu, &s->bend);
+  family_destroy(gpu, &s->tet);
+  fl_spatial_hash_destroy(gpu, &s->hash);
+  fl_buffer *buffers[] = {&s->pos,          &s->prev,      &s->vel,        &s->accel,     &s->delta,
+                          &s->object_of,    &s->objects,   &s->triangles,  &s->tri_object, &s->face_force,
+                          &s->tri_first,    &s->tri_items, &s->face_normals, &s->contact, &s->bodies,
+                          &s->body_state,   &s->scratch};
+  for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++) fl_buffer_destroy(gpu, buffers[i]);
+  fl_xpbd_build_destroy(&s->build);
+  memset(s, 0, sizeof *s);
+}
+
+void fl_xpbd_push_fill(const fl_xpbd_system *s, const fl_step *step, fl_xpbd_push *out)
+{
+  const fl_sim_desc *sim = step->sim;
+  *out = (fl_xpbd_push){.h = step->h, .time = step->t, .omega = sim->relaxation,
+                         .collider_count = step->collider_count, .particle_count = s->build.particle_count,
+                         .tetrahedral_normals = sim->collider_normals == FL_NORMALS_TETRAHEDRAL};
+  memcpy(out->gravity, sim->gravity, sizeof out->gravity);
+  memcpy(out->domain_min, sim->domain_min, sizeof out->domain_min);
+  memcpy(out->domain_max, sim->domain_max, sizeof out->domain_max);
+  if (s->any_self_collision) {
+    out->inv_hash_cell = 1.0f / s->self_cell_size;
+    out->hash_table_size = fl_spatial_hash_table_size(&s->hash);
+  }
+}
+
+/* Bytes a family's Gauss-Seidel sweep must move: per constraint its record,
+ * lambda read and write, and each particle's position read and write. */
+static uint64_t family_gs_bytes(const fl_constraint_family *f, size_t record, uint32_t particles_per)
+{
+  return (uint64_t)f->count * (record + 8 + 32ull * particles_per);
+}
+
+/* The kernels of one constraint family: Gauss-Seidel by colour, or Jacobi. */
+typedef struct {
+  const char *gs, *lambda, *gather;
+} family_kernels;
+
+static void solve_family_coloring(const fl_xpbd_system *s, fl_rec *r, const family_kernels *k,
+                                  const fl_xpbd_family *gf, const fl_constraint_family *f, const fl_xpbd_push *push)
+{
+  bind_choice c = {.family = gf, .first = &gf->first, .items = &gf->items};
+  for (uint32_t color = 0; color < f->color_count; color++) {
+    uint32_t first = f->color_offsets[color], count = f->color_offsets[color + 1] - first;
+    if (count) pass(s, r, k->gs, &c, *push, first, count, count);
+  }
+}
+
+static void solve_family_jacobi(const fl_xpbd_system *s, fl_rec *r, const family_kernels *k,
+                                const fl_xpbd_family *gf, const fl_constraint_family *f, const fl_xpbd_push *push)
+{
+  uint32_t n = s->build.particle_count;
+  if (!f->count) return;
+  bind_choice c = {.family = gf, .first = &gf->first, .items = &gf->items}, plain = {0};
+  pass(s, r, k->lambda, &c, *push, 0, f->count, f->count);
+  pass(s, r, k->gather, &c, *push, 0, n, n);
+  pass(s, r, "xpbd/add_delta", &plain, *push, 0, n, n);
+}
+
+/* One constraint family's solve of this iteration, in its own scope. */
+static void solve_family(const fl_xpbd_system *s, fl_rec *r, const char *scope, const family_kernels *k,
+                         const fl_xpbd_family *gf, const fl_constraint_family *f, uint64_t bytes,
+                         const fl_step *step, const fl_xpbd_push *push)
+{
+  fl_rec_begin(r, scope, bytes);
+  if (step->sim->solver == FL_SOLVER_JACOBI) solve_family_jacobi(s, r, k, gf, f, push);
+  else solve_family_coloring(s, r, k, gf, f, push);
+  fl_rec_end(r);
+}
+
+/* Bytes the body pass must move, over the bodies it works on: per triangle its
+ * indices and three positions (a volume); the overpressure adds one gather of
+ * each particle's triangles (indices and two positions each) and the gradient
+ * and position traffic; conservation a second volume, two gathers (gradient,
+ * smoothing), prev, contact flags and weights. */
+static uint64_t body_volume_bytes(const fl_xpbd_build *b, bool solve)
+{
+  uint64_t bytes = 0;
+  for (uint32_t k = 0; k < b->body_count; k++) {
+    const fl_gpu_body *r = &b->bodies[k];
+    uint64_t volume = (uint64_t)r->triangle_count * (12 + 48), gathers = (uint64_t)r->particle_count * 3 * (4 + 12 + 32);
+    if (!solve) {
+      bytes += volume;
+      continue;
+    }
+    if (r->overpressure != 0) bytes += volume + gathers + (uint64_t)r->particle_count * (16 + 16 + 32);
+    if (r->conservation != FL_CONSERVE_NONE)
+      bytes += volume + 2 * gathers + (uint64_t)r->particle_count * (16 + 16 + 4 + 3 * 16 + 2 * 16);
+  }
+  return bytes;
+}
+
+/* One body_volume dispatch (all bodies, one workgroup each) in scope `name`, then a barrier. */
+static void record_body_pass(const fl_xpbd_system *s, fl_rec *r, const char *name, const fl_xpbd_push *push,
+                             uint32_t mode)
+{
+  const fl_buffer *table[FL_XPBD_B_COUNT];
+  fill_table(s, &(bind_choice){.first = &s->tri_first, .items = &s->tri_items}, table);
+  fl_xpbd_push p = *push;
+  p.body_pass = mode;
+  p.count = s->build.body_count;
+  fl_rec_pass(r, &(fl_pass){.name = name, .bytes = body_volume_bytes(&s->build, mode == FL_BODY_PASS_SOLVE),
+                            .kernel = "xpbd/body_volume", .workgroup = FL_BODY_WORKGROUP, FL_PUSH(p),
+                            .groups = s->build.body_count, .table = table,
+                            .table_count = FL_XPBD_B_COUNT});
+}
+
+void fl_xpbd_record_substep(fl_xpbd_system *s, fl_rec *r, const fl_step *step)
+{
+  const fl_xpbd_build *b = &s->build;
+  uint32_t n = b->particle_count;
+  fl_xpbd_push push;
+  fl_xpbd_push_fill(s, step, &push);
+  bind_choice plain = {.colliders = step->colliders};
+  static const family_kernels DISTANCE = {"xpbd/distance_gs", "xpbd/distance_lambda", "xpbd/distance_gather"};
+  static const family_kernels BEND = {"xpbd/bend_gs", "xpbd/bend_lambda", "xpbd/bend_gather"};
+  static const family_kernels TET = {"xpbd/tet_gs", "xpbd/tet_lambda", "xpbd/tet_gather"};
+
+  if (s->any_wind) {
+    fl_rec_begin(r, "cloth/wind",
+                 (uint64_t)b->triangle_count * (12 + 4 + 16 + 6 * 16) + (uint64_t)n * (8 + 16 + 16) +
+                     (uint64_t)b->triangle_count * 3 * (4 + 16));
+    pass(s, r, "xpbd/wind_faces", &plain, push, 0, b->triangle_count, b->triangle_count);
+    pass(s, r, "xpbd/wind_gather", &(bind_choice){.first = &s->tri_first, .items = &s->tri_items}, push, 0, n, n);
+    fl_rec_end(r);
+  }
+  fl_rec_begin(r, "xpbd/predict", (uint64_t)n * 96);
+  pass(s, r, "xpbd/predict", &plain, push, 0, n, n);
+  vkCmdFillBuffer(r->cmd, s->distance.lambda.buffer, 0, VK_WHOLE_SIZE, 0);
+  vkCmdFillBuffer(r->cmd, s->bend.lambda.buffer, 0, VK_WHOLE_SIZE, 0);
+  vkCmdFillBuffer(r->cmd, s->tet.lambda.buffer, 0, VK_WHOLE_SIZE, 0);
+  fl_rec_barrier(r);
+  fl_rec_end(r);
+
+  for (uint32_t it = 0; it < step->sim->iterations; it++) {
+    solve_family(s, r, "xpbd/distance", &DISTANCE, &s->distance, &b->distance,
+                 family_gs_bytes(&b->distance, sizeof(fl_gpu_distance), 2), step, &push);
+    if (b->bend.count)
+      solve_family(s, r, "xpbd/bend", &BEND, &s->bend, &b->bend, family_gs_bytes(&b->bend, sizeof(fl_gpu_bend), 4),
+                   step, &push);
+    if (b->tet.count)
+      solve_family(s, r, "softbody/tets", &TET, &s->tet, &b->tet, family_gs_bytes(&b->tet, sizeof(fl_gpu_tet), 4),
+                   step, &push);
+    if (s->any_body_solve) record_body_pass(s, r, "softbody/volume", &push, FL_BODY_PASS_SOLVE);
+  }
+
+  if (step->picker && fl_picker_holds(step->picker, &s->pos)) fl_picker_record_drag(step->picker, r, step->h);
+  fl_rec_begin(r, "xpbd/contacts", (uint64_t)n * (32 + 16 + 4));
+  pass(s, r, "xpbd/contacts", &plain, push, 0, n, n);
+  fl_rec_end(r);
+
+  if (s->any_self_collision) {
+    fl_spatial_hash_record(&s->hash, r, &s->pos, n, s->self_cell_size);
+    fl_rec_barrier(r);
+    /* Per particle: its position, previous position and object, and about 8
+     * neighbours' (positions, previous positions, objects) through the hash. */
+    fl_rec_begin(r, "xpbd/self", (uint64_t)n * (9 * (32 + 4 + 4) + 16));
+    fl_xpbd_push once = push;
+    once.omega = 1.0f; /* contacts are averaged, not over-relaxed */
+    pass(s, r, "xpbd/self_collide", &plain, push, 0, n, n);
+    pass(s, r, "xpbd/add_delta", &plain, once, 0, n, n);
+    fl_rec_end(r);
+  }
+  fl_rec_begin(r, "xpbd/velocity", (uint64_t)n * (16 + 16 + 16 + 4));
+  pass(s, r, "xpbd/velocity", &plain, push, 0, n, n);
+  if (s->any_edge_damping) {
+    fl_xpbd_push once = push;
+    once.omega = 1.0f; /* the damping deltas are applied as they are */
+    pass(s, r, "xpbd/edge_damping",
+         &(bind_choice){.family = &s->distance, .first = &s->distance.first, .items = &s->distance.items}, push, 0,
+         n, n);
+    pass(s, r, "xpbd/add_delta", &(bind_choice){.target = &s->vel}, once, 0, n, n);
+  }
+  fl_rec_end(r);
+  if (b->body_count) record_body_pass(s, r, "softbody/measure", &push, FL_BODY_PASS_MEASURE);
+}
+
+void fl_xpbd_record_publish(fl_xpbd_system *s, fl_rec *r)
+{
+  uint32_t n = s->build.particle_count, slot = r->slot;
+  fl_rec_begin(r, "xpbd/publish", (uint64_t)n * 32);
+  VkBufferCopy region = {0, 0, (VkDeviceSize)n * 16};
+  vkCmdCopyBuffer(r->cmd, s->pos.buffer, s->snapshot[slot].buffer, 1, &region);
+  fl_rec_end(r);
+  fl_gpu_mesh counts = {.vertex_count = n, .triangle_count = s->build.triangle_count};
+  fl_rec_begin(r, "xpbd/normals", fl_mesh_normals_bytes(&counts));
+  fl_mesh_normals_record_binding(r, &(fl_mesh_normals_binding){&s->snapshot[slot], &s->triangles, &s->face_normals,
+                                                               &s->tri_first, &s->tri_items, &s->normals[slot],
+                                                               s->build.triangle_count, n});
+  fl_rec_end(r);
+  if (!s->skin_count) return;
+  uint64_t bytes = 0;
+  for (uint32_t k = 0; k < s->skin_count; k++) /* per vertex: its record, four positions, the output */
+    bytes += (uint64_t)s->skins[k].mesh[slot].vertex_count * (32 + 4 * 16 + 16) +
+             fl_mesh_normals_bytes(&s->skins[k].mesh[slot]);
+  fl_rec_begin(r, "softbody/skin", bytes);
+  fl_rec_barrier(r); /* the snapshot copy above is read by the skinning */
+  for (uint32_t k = 0; k < s->skin_count; k++) {
+    fl_xpbd_skin *sk = &s->skins[k];
+    const fl_buffer *table[FL_XPBD_B_COUNT];
+    fill_table(s, &(bind_choice){.target = &s->snapshot[slot], .skin = &sk->skin, .skinned = &sk->mesh[slot].positions},
+               table);
+    fl_xpbd_push push = {0};
+    push.count = sk->mesh[slot].vertex_count;
+    fl_rec_pass(r, &(fl_pass){.kernel = "xpbd/skin", FL_PUSH(push), .threads = sk->mesh[slot].vertex_count,
+                              .no_barrier = true, .table = table, .table_count = FL_XPBD_B_COUNT});
+    fl_mesh_normals_record(r, &sk->mesh[slot]); /* barriers before and after */
+  }
+  fl_rec_end(r);
+}

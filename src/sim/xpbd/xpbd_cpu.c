@@ -1,0 +1,855 @@
+/* sim/xpbd/xpbd_cpu: the CPU reference of one XPBD substep (xpbd_spec.h,
+ * steps 1-7, with what softbody_spec.h adds for soft bodies and balloons) on
+ * the arrays of an fl_xpbd_build. It is written for clarity, not speed; the
+ * GPU kernels compare against it at ~1e-5.
+ *
+ * Floating-point formulation (all float; the GPU kernels mirror these):
+ *  - XPBD update: alpha~ = compliance / (h*h); denom = S + alpha~ with
+ *    S = w_i + w_j for a distance constraint (|n|^2 taken as 1) and
+ *    S = sum over k = 0..3 of w_k * dot(g_k, g_k) for a bend or tet; skipped when
+ *    denom < 1e-12; dlambda = (-C - alpha~ * lambda) / denom;
+ *    x_k[a] += g_k[a] * (w_k * dlambda).
+ *  - families, in this order every iteration: distance, bend, tet (each by colour
+ *    or Jacobi, the same code with the family's eval).
+ *  - distance: dx = x_i - x_j, len = sqrt(dot(dx, dx)), n = dx / len, C = len - rest;
+ *    skipped (dlambda = 0) when len < 1e-12.
+ *  - dihedral: q_k exactly as xpbd_spec.h writes them, but grad_k C = +q_k /
+ *    sqrt(1 - d^2): those q are the NEGATIVE gradients of d (checked numerically in
+ *    tests/unit/test_cloth_build.c), so the spec's "-q_k" would push away from rest.
+ *    The rest angle of a flat stencil is pi with these normals (d = -1).
+ *  - isometric: s = ((K0 x0 + K1 x1) + K2 x2) + K3 x3 on absolute positions;
+ *    C = (0.5 * c) * dot(s, s); grad_k = (c * K_k) * s.
+ *  - tet, d_c = x_c - x0: volume: C = dot(d1 x d2, d3) / 6 - V0, g1 = (d2 x d3) / 6,
+ *    g2 = (d3 x d1) / 6, g3 = (d1 x d2) / 6. Neo-Hookean: with M the stored rows of
+ *    Dm^-1, F column c = (d1 M[0][c] + d2 M[1][c]) + d3 M[2][c]; hydrostatic:
+ *    C = dot(F0, F1 x F2) - gamma, dC = (F1 x F2, F2 x F0, F0 x F1); deviatoric:
+ *    C = sqrt((dot(F0,F0) + dot(F1,F1)) + dot(F2,F2)), skipped when C < 1e-9,
+ *    dC = F * (1 / C); g_{c+1} = (dC0 M[c][0] + dC1 M[c][1]) + dC2 M[c][2]. Both:
+ *    g0 = -((g1 + g2) + g3).
+ *  - Jacobi: the constraint pass stores per constraint slot
+ *    corr = g_k * (w_k * dlambda); the particle pass sums, from 0, the corr of the
+ *    constraints in the particle's CSR list in ascending (colour-ordered) index
+ *    whose dlambda != 0, n_k counting those (a constraint listing the particle
+ *    contributes its first matching slot); then x_k[a] += (omega * delta[a]) / n_k,
+ *    nothing when n_k = 0.
+ *  - body volumes (after the families, every iteration; per body in order):
+ *    V = (sum over its triangles in order of dot(x_a x x_b, x_c)) / 6 (the GPU sums
+ *    in a tree: not bitwise); g_i = (sum over i's triangles in vertex-to-triangle
+ *    CSR order of the cyclic cross product) / 6; target = V0 * k.
+ *    Overpressure (volume.w != 0): lambda = state.y, S = sum_i w_i dot(g_i, g_i),
+ *    alpha~ = pressure_compliance / (h*h); nothing unless S + alpha~ > 0;
+ *    dl = (-(V - target) - alpha~ lambda) / (S + alpha~); x_i += (w_i g_i) * dl;
+ *    state.y = lambda + dl. Conservation (mode != none), V and g_i again:
+ *    r_i = |x_i - prev_i|; free_i = (i has triangles) && contact_i == 0;
+ *    s_i = (r_i + sum over i's triangles of (((r_a + r_b) + r_c) - r_i)) / (1 + 2 n_i)
+ *    for free vertices, else 0; sigma = sum s_i, m = number of free; m = 0: nothing;
+ *    l = sigma > 0 ? s_i / sigma : 1/m; omega = local ? (1 - alpha) l + alpha (1/m)
+ *    : 1/m (0 when not free); W_i = omega w_i; S = sum W_i dot(g_i, g_i); nothing
+ *    unless S > 0; x_i -= (W_i ((V - target) / S)) g_i.
+ *  - wind: u = (((v0 + v1) + v2) / 3) - wind; cr = (x1-x0) x (x2-x0); len = |cr|,
+ *    no force when len < 1e-12; A = 0.5 len, n = cr / len, flipped when dot(u, n) < 0;
+ *    f = -drag A un u - lift A un (n - nu uh), un = u.n, uh = u / |u|, nu = n.uh
+ *    (f = 0 when |u| < 1e-9); each vertex adds f[a] / 3 in ascending triangle
+ *    order; a = w * (sum). Predict: v += h * (g + a); x += h * v.
+ *  - contacts: colliders in order, then walls x-min, x-max, y-min, ..., z-max with
+ *    d = x - (min + r) and d = (max - r) - x. Push x[a] -= d * n[a]; then
+ *    D = (x - prev) - h v_c, D_t = D - dot(D, n) n, lt = |D_t|; nothing when lt = 0;
+ *    factor 1 when lt < mu_s depth, else min(mu_k depth / lt, 1); x -= D_t * factor.
+ *    mu = sqrt(cloth coefficient * collider friction) (walls: friction 1).
+ *    contact_i = 1 when any collider or wall had d < 0, else 0 (0 for w = 0).
+ *  - particle collisions: the particles of self-colliding objects, every particle
+ *    when the build has a body; the hash cell is the largest thickness c among
+ *    self-colliding objects (bodies are), and pairs need d < 1 / (1 / c) (the
+ *    GPU's cell, from its push constant 1 / c) and d >= 1e-12; same object: never
+ *    for a body or a non-self-colliding cloth, else not grid neighbours
+ *    (|di| <= 2 and |dj| <= 2); other objects: both self-colliding or either a
+ *    body (params.w != 0). reach = 0.5 * (thickness_i + thickness_j), d < reach;
+ *    mu_s = sqrt(static_i * static_j), mu_k likewise; each contact adds
+ *    s (reach - d) n plus s times the friction correction (as above, on
+ *    D = (x_i - prev_i) - (x_j - prev_j)), s = w_i / (w_i + w_j); count = number of
+ *    contacts; x_i[a] += sum[a] / count and contact_i = 1 when count > 0.
+ *    Only particles with w_i > 0 move. The sum order (hash order here) is free.
+ *  - velocity: v[a] = (x[a] - prev[a]) / h. Point damping: v *= max(0, 1 - damping h).
+ *    Edge damping: per distance constraint in ascending index, n = dx / |dx| (skip
+ *    |dx| < 1e-12 or w_i + w_j = 0), s = dot(v_i - v_j, n), dv_i -= ((k w_i) / (w_i + w_j)) s n,
+ *    dv_j += ((k w_j) / (w_i + w_j)) s n, k = min(damping h, 1) / 8, dv from 0;
+ *    then v += dv.
+ *  - measure (after the velocities): per body V as above; state = (V, 0, z, w) with,
+ *    when t >= conserve.z, z = min(z, V / target), w = max(w, V / target). */
+#include "sim/xpbd/xpbd_cpu.h"
+
+#include "core/log.h"
+#include "sim/common/mesh_cpu.h"
+#include "sim/common/sdf_cpu.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static float dot3(const float a[3], const float b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+static void sub3(const float a[3], const float b[3], float out[3])
+{
+  for (int k = 0; k < 3; k++) out[k] = a[k] - b[k];
+}
+static void cross3(const float a[3], const float b[3], float out[3])
+{
+  out[0] = a[1] * b[2] - a[2] * b[1];
+  out[1] = a[2] * b[0] - a[0] * b[2];
+  out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+bool fl_xpbd_distance_eval(const fl_gpu_distance *d, const float xi[3], const float xj[3], float *c_out,
+                            float grad_i[3])
+{
+  float dx[3];
+  sub3(xi, xj, dx);
+  float len = sqrtf(dot3(dx, dx));
+  if (len < 1e-12f) {
+    *c_out = 0.0f;
+    grad_i[0] = grad_i[1] = grad_i[2] = 0.0f;
+    return false;
+  }
+  *c_out = len - d->rest;
+  for (int a = 0; a < 3; a++) grad_i[a] = dx[a] / len;
+  return true;
+}
+
+/* (a x b + (c x a) d) / l, the form of every term of the dihedral q's. */
+static void q_term(const float a[3], const float b[3], const float c[3], float d, float l, float out[3])
+{
+  float t[3], u[3];
+  cross3(a, b, t);
+  cross3(c, a, u);
+  for (int k = 0; k < 3; k++) out[k] = (t[k] + u[k] * d) / l;
+}
+
+static bool dihedral_eval(const fl_gpu_bend *b, const float x[12], float *c_out, float g[12])
+{
+  float p1[3], p2[3], p3[3], c12[3], c13[3];
+  sub3(x + 3, x, p1);
+  sub3(x + 6, x, p2);
+  sub3(x + 9, x, p3);
+  cross3(p1, p2, c12);
+  cross3(p1, p3, c13);
+  float l12 = sqrtf(dot3(c12, c12)), l13 = sqrtf(dot3(c13, c13));
+  if (l12 < 1e-12f || l13 < 1e-12f) return false;
+  float n1[3], n2[3];
+  for (int k = 0; k < 3; k++) n1[k] = c12[k] / l12, n2[k] = c13[k] / l13;
+  float d = dot3(n1, n2), n12[3];
+  d = d < -1.0f ? -1.0f : d > 1.0f ? 1.0f : d;
+  cross3(n1, n2, n12);
+  float sn = sqrtf(dot3(n12, n12)); /* sin of the angle: exact near flat, where 1 - d^2 is not */
+  *c_out = atan2f(sn, d) - b->rest;
+  if (sn < 1e-4f) return false;
+  float q[4][3], a2[3], a3[3];
+  q_term(p1, n2, n1, d, l12, q[2]); /* (p1 x n2 + (n1 x p1) d) / |p1 x p2| */
+  q_term(p1, n1, n2, d, l13, q[3]); /* (p1 x n1 + (n2 x p1) d) / |p1 x p3| */
+  q_term(p2, n2, n1, d, l12, a2);   /* (p2 x n2 + (n1 x p2) d) / |p1 x p2| */
+  q_term(p3, n1, n2, d, l13, a3);   /* (p3 x n1 + (n2 x p3) d) / |p1 x p3| */
+  for (int k = 0; k < 3; k++) {
+    q[1][k] = -a2[k] - a3[k];
+    q[0][k] = -q[1][k] - q[2][k] - q[3][k];
+  }
+  float inv = 1.0f / sn;
+  for (int v = 0; v < 4; v++)
+    for (int k = 0; k < 3; k++) g[3 * v + k] = q[v][k] * inv; /* +q: see the file comment */
+  return true;
+}
+
+static bool isometric_eval(const fl_gpu_bend *b, const float x[12], float *c_out, float g[12])
+{
+  float s[3];
+  for (int a = 0; a < 3; a++)
+    s[a] = b->k[0] * x[a] + b->k[1] * x[3 + a] + b->k[2] * x[6 + a] + b->k[3] * x[9 + a];
+  float c = b->rest;
+  *c_out = (0.5f * c) * dot3(s, s);
+  for (int v = 0; v < 4; v++)
+    for (int a = 0; a < 3; a++) g[3 * v + a] = (c * b->k[v]) * s[a];
+  return true;
+}
+
+bool fl_xpbd_bend_eval(const fl_gpu_bend *b, const float x[12], float *c_out, float grad[12])
+{
+  memset(grad, 0, 12 * sizeof grad[0]);
+  *c_out = 0.0f;
+  if (b->model == FL_BEND_DIHEDRAL) {
+    if (dihedral_eval(b, x, c_out, grad)) return true;
+    memset(grad, 0, 12 * sizeof grad[0]);
+    return false;
+  }
+  return isometric_eval(b, x, c_out, grad);
+}
+
+/* The matrix with columns u0, u1, u2 times M (given by rows, M[row][col]): out column c =
+ * (u0 M[0][c] + u1 M[1][c]) + u2 M[2][c], as GLSL mat3(u0, u1, u2) * M. */
+static void mat_mul_cols(const float u[3][3], const float m[3][4], float out[3][3])
+{
+  for (int c = 0; c < 3; c++)
+    for (int r = 0; r < 3; r++) out[c][r] = (u[0][r] * m[0][c] + u[1][r] * m[1][c]) + u[2][r] * m[2][c];
+}
+
+bool fl_tet_eval_cpu(const fl_gpu_tet *t, const float x[12], float *c_out, float grad[12])
+{
+  float d[3][3], g[4][3];
+  for (int c = 0; c < 3; c++) sub3(x + 3 * (c + 1), x, d[c]);
+  uint32_t model = t->model;
+  if (model == FL_TET_VOLUME) {
+    float cr[3];
+    cross3(d[0], d[1], cr);
+    *c_out = dot3(cr, d[2]) / 6.0f - t->rest;
+    cross3(d[1], d[2], g[1]);
+    cross3(d[2], d[0], g[2]);
+    cross3(d[0], d[1], g[3]);
+    for (int c = 1; c < 4; c++)
+      for (int a = 0; a < 3; a++) g[c][a] /= 6.0f;
+  } else {
+    /* F = Ds Dm^-1 (columns); t->dm_inv holds the rows of Dm^-1. */
+    float F[3][3], dC[3][3], G[3][3], mt[3][4];
+    mat_mul_cols((const float(*)[3])d, (const float(*)[4])t->dm_inv, F);
+    if (model == FL_TET_NH_HYDROSTATIC) {
+      cross3(F[1], F[2], dC[0]);
+      cross3(F[2], F[0], dC[1]);
+      cross3(F[0], F[1], dC[2]);
+      *c_out = dot3(F[0], dC[0]) - t->gamma;
+    } else {
+      float C = sqrtf((dot3(F[0], F[0]) + dot3(F[1], F[1])) + dot3(F[2], F[2]));
+      *c_out = C;
+      if (C < 1e-9f) {
+        memset(grad, 0, 12 * sizeof grad[0]);
+        return false;
+      }
+      float inv = 1.0f / C;
+      for (int c = 0; c < 3; c++)
+        for (int a = 0; a < 3; a++) dC[c][a] = F[c][a] * inv;
+    }
+    /* G = dC Dm^-T: M^T's row k, column c is M[c][k]. */
+    for (int r = 0; r < 3; r++)
+      for (int c = 0; c < 3; c++) mt[r][c] = t->dm_inv[c][r];
+    for (int r = 0; r < 3; r++) mt[r][3] = 0.0f;
+    mat_mul_cols((const float(*)[3])dC, (const float(*)[4])mt, G);
+    for (int c = 0; c < 3; c++) memcpy(g[c + 1], G[c], sizeof g[0]);
+  }
+  for (int a = 0; a < 3; a++) g[0][a] = -((g[1][a] + g[2][a]) + g[3][a]);
+  memcpy(grad, g, 12 * sizeof grad[0]);
+  return true;
+}
+
+/* ---- one constraint, any family ---- */
+
+enum { FAMILY_DISTANCE, FAMILY_BEND, FAMILY_TET, FAMILY_COUNT };
+
+typedef struct {
+  uint32_t arity;
+  uint32_t idx[4];
+  float w[4];
+  float grad[4][3];              /* grad_k C */
+  float C, compliance;
+  bool ok;
+} con_eval;
+
+static const fl_constraint_family *family_of(const fl_xpbd_build *b, int family)
+{
+  return family == FAMILY_TET ? &b->tet : family == FAMILY_BEND ? &b->bend : &b->distance;
+}
+
+static float *lambda_of(fl_xpbd_cpu *s, int family)
+{
+  return family == FAMILY_TET ? s->tet_lambda : family == FAMILY_BEND ? s->bend_lambda : s->distance_lambda;
+}
+
+/* The particle indices of constraint c of a family (2 for distance, else 4) into idx. */
+static void indices_of(const fl_xpbd_build *b, int family, uint32_t c, uint32_t idx[4])
+{
+  if (family == FAMILY_DISTANCE) {
+    idx[0] = b->distances[c].i;
+    idx[1] = b->distances[c].j;
+    return;
+  }
+  memcpy(idx, family == FAMILY_TET ? b->tets[c].idx : b->bends[c].idx, 4 * sizeof idx[0]);
+}
+
+static void eval_constraint(const fl_xpbd_build *b, int family, uint32_t c, float (*x)[4], con_eval *e)
+{
+  if (family == FAMILY_DISTANCE) {
+    const fl_gpu_distance *d = &b->distances[c];
+    e->arity = 2;
+    e->idx[0] = d->i;
+    e->idx[1] = d->j;
+    e->w[0] = x[d->i][3];
+    e->w[1] = x[d->j][3];
+    e->compliance = d->compliance;
+    e->ok = fl_xpbd_distance_eval(d, x[d->i], x[d->j], &e->C, e->grad[0]);
+    for (int a = 0; a < 3; a++) e->grad[1][a] = -e->grad[0][a];
+    return;
+  }
+  uint32_t idx[4];
+  indices_of(b, family, c, idx);
+  float s[12], g[12];
+  e->arity = 4;
+  for (int k = 0; k < 4; k++) {
+    e->idx[k] = idx[k];
+    e->w[k] = x[idx[k]][3];
+    memcpy(s + 3 * k, x[idx[k]], 3 * sizeof s[0]);
+  }
+  if (family == FAMILY_BEND) {
+    e->compliance = b->bends[c].compliance;
+    e->ok = fl_xpbd_bend_eval(&b->bends[c], s, &e->C, g);
+  } else {
+    e->compliance = b->tets[c].compliance;
+    e->ok = fl_tet_eval_cpu(&b->tets[c], s, &e->C, g);
+  }
+  memcpy(e->grad, g, sizeof g);
+}
+
+/* The XPBD dlambda of an evaluated constraint (0 where skipped). */
+static float xpbd_dlambda(const con_eval *e, float h, float lambda)
+{
+  if (!e->ok) return 0.0f;
+  float alpha = e->compliance / (h * h);
+  float denom = 0.0f;
+  if (e->arity == 2)
+    denom = e->w[0] + e->w[1];
+  else
+    for (uint32_t k = 0; k < e->arity; k++) denom += e->w[k] * dot3(e->grad[k], e->grad[k]);
+  denom += alpha;
+  if (denom < 1e-12f) return 0.0f;
+  return (-e->C - alpha * lambda) / denom;
+}
+
+/* Colouring (Gauss-Seidel) pass over one family: colours in order, each applied directly. */
+static void pass_coloring(fl_xpbd_cpu *s, int family, float h)
+{
+  const fl_constraint_family *f = family_of(s->build, family);
+  float *lambda = lambda_of(s, family);
+  for (uint32_t col = 0; col < f->color_count; col++)
+    for (uint32_t c = f->color_offsets[col]; c < f->color_offsets[col + 1]; c++) {
+      con_eval e;
+      eval_constraint(s->build, family, c, s->x, &e);
+      float dl = xpbd_dlambda(&e, h, lambda[c]);
+      lambda[c] += dl;
+      for (uint32_t k = 0; k < e.arity; k++) {
+        float wdl = e.w[k] * dl;
+        for (int a = 0; a < 3; a++) s->x[e.idx[k]][a] += e.grad[k][a] * wdl;
+      }
+    }
+}
+
+/* Jacobi pass over one family: all dlambdas from the same positions, then a
+ * per-particle gather averaged over the constraints with nonzero dlambda. */
+static void pass_jacobi(fl_xpbd_cpu *s, int family, float h, float omega)
+{
+  const fl_xpbd_build *b = s->build;
+  const fl_constraint_family *f = family_of(b, family);
+  float *lambda = lambda_of(s, family);
+  uint32_t arity = family == FAMILY_DISTANCE ? 2 : 4;
+  for (uint32_t c = 0; c < f->count; c++) {
+    con_eval e;
+    eval_constraint(b, family, c, s->x, &e);
+    float dl = xpbd_dlambda(&e, h, lambda[c]);
+    lambda[c] += dl;
+    s->dlambda[c] = dl;
+    for (uint32_t k = 0; k < arity; k++) {
+      float wdl = e.w[k] * dl;
+      for (int a = 0; a < 3; a++) s->corr[(size_t)c * arity + k][a] = e.grad[k][a] * wdl;
+      s->corr[(size_t)c * arity + k][3] = 0.0f;
+    }
+  }
+  for (uint32_t p = 0; p < b->particle_count; p++) {
+    float delta[3] = {0, 0, 0};
+    uint32_t n = 0;
+    for (uint32_t it = f->particle_first[p]; it < f->particle_first[p + 1]; it++) {
+      uint32_t c = f->particle_items[it];
+      if (s->dlambda[c] == 0.0f) continue;
+      uint32_t idx[4];
+      indices_of(b, family, c, idx);
+      uint32_t k = 0;
+      while (k + 1 < arity && idx[k] != p) k++;
+      n++;
+      for (int a = 0; a < 3; a++) delta[a] += s->corr[(size_t)c * arity + k][a];
+    }
+    if (n == 0) continue;
+    for (int a = 0; a < 3; a++) s->x[p][a] += (omega * delta[a]) / (float)n;
+  }
+}
+
+/* ---- body volumes (softbody_spec.h, BODY VOLUMES) ---- */
+
+/* V = (sum over the body's triangles of dot(x_a x x_b, x_c)) / 6. */
+static float body_volume(const fl_xpbd_cpu *s, const fl_gpu_body *bd)
+{
+  const uint32_t *tri = s->build->triangles;
+  float v = 0.0f;
+  for (uint32_t t = bd->first_triangle; t < bd->first_triangle + bd->triangle_count; t++) {
+    float c[3];
+    cross3(s->x[tri[3 * (size_t)t]], s->x[tri[3 * (size_t)t + 1]], c);
+    v += dot3(c, s->x[tri[3 * (size_t)t + 2]]);
+  }
+  return v / 6.0f;
+}
+
+/* grad_i V into g: over i's triangles, the cross product of the other two in cyclic order, / 6. */
+static void volume_gradient(const fl_xpbd_cpu *s, uint32_t i, float g[3])
+{
+  const uint32_t *tri = s->build->triangles;
+  g[0] = g[1] = g[2] = 0.0f;
+  for (uint32_t e = s->tri_first[i]; e < s->tri_first[i + 1]; e++) {
+    const uint32_t *v = &tri[3 * (size_t)s->tri_items[e]];
+    float c[3];
+    if (v[0] == i) cross3(s->x[v[1]], s->x[v[2]], c);
+    else if (v[1] == i) cross3(s->x[v[2]], s->x[v[0]], c);
+    else cross3(s->x[v[0]], s->x[v[1]], c);
+    for (int a = 0; a < 3; a++) g[a] += c[a];
+  }
+  for (int a = 0; a < 3; a++) g[a] /= 6.0f;
+}
+
+/* Step 1: the XPBD overpressure constraint C = V - k V0 (its lambda in the body state). */
+static void overpressure(fl_xpbd_cpu *s, uint32_t k, const fl_gpu_body *bd, float target, float h)
+{
+  uint32_t first = bd->first_particle, end = bd->first_particle + bd->particle_count;
+  float lambda = s->body_state[k][1], V = body_volume(s, bd), S = 0.0f;
+  for (uint32_t i = first; i < end; i++) {
+    float *g = s->body_grad[i];
+    volume_gradient(s, i, g);
+    g[3] = 0.0f;
+    S += s->x[i][3] * dot3(g, g);
+  }
+  float alpha = bd->pressure_compliance / (h * h);
+  if (!(S + alpha > 0.0f)) return;
+  float dl = (-(V - target) - alpha * lambda) / (S + alpha);
+  for (uint32_t i = first; i < end; i++)
+    for (int a = 0; a < 3; a++) s->x[i][a] += s->x[i][3] * s->body_grad[i][a] * dl;
+  s->body_state[k][1] = lambda + dl;
+}
+
+/* Step 2: Diziol 2011 surface volume conservation, sparing colliding vertices. */
+static void conserve(fl_xpbd_cpu *s, const fl_gpu_body *bd, float target)
+{
+  const uint32_t *tri = s->build->triangles;
+  uint32_t first = bd->first_particle, end = bd->first_particle + bd->particle_count;
+  float V = body_volume(s, bd);
+  for (uint32_t i = first; i < end; i++) {
+    float *g = s->body_grad[i], r[3];
+    volume_gradient(s, i, g);
+    sub3(s->x[i], s->prev[i], r);
+    g[3] = sqrtf(dot3(r, r));
+  }
+  float sigma = 0.0f, free_count = 0.0f;
+  for (uint32_t i = first; i < end; i++) {
+    uint32_t n = s->tri_first[i + 1] - s->tri_first[i];
+    bool free_surface = n > 0 && s->contact[i] == 0;
+    float sm = 0.0f;
+    if (free_surface) { /* the displacement smoothed over the triangle neighbours */
+      float sum = s->body_grad[i][3];
+      for (uint32_t e = s->tri_first[i]; e < s->tri_first[i + 1]; e++) {
+        const uint32_t *v = &tri[3 * (size_t)s->tri_items[e]];
+        sum += ((s->body_grad[v[0]][3] + s->body_grad[v[1]][3]) + s->body_grad[v[2]][3]) - s->body_grad[i][3];
+      }
+      sm = sum / (float)(1u + 2u * n);
+    }
+    float *w = s->body_weight[i];
+    w[0] = sm;
+    w[1] = free_surface ? 1.0f : 0.0f;
+    w[2] = w[3] = 0.0f;
+    sigma += sm;
+    free_count += free_surface ? 1.0f : 0.0f;
+  }
+  if (free_count == 0.0f) return;
+  bool local = bd->conservation == FL_CONSERVE_LOCAL;
+  float alpha = bd->local_alpha, uniform = 1.0f / free_count, S = 0.0f;
+  for (uint32_t i = first; i < end; i++) {
+    float *w = s->body_weight[i], omega = 0.0f;
+    if (w[1] != 0.0f) {
+      float l = sigma > 0.0f ? w[0] / sigma : uniform;
+      omega = local ? (1.0f - alpha) * l + alpha * uniform : uniform;
+    }
+    w[2] = omega * s->x[i][3];
+    S += w[2] * dot3(s->body_grad[i], s->body_grad[i]);
+  }
+  if (!(S > 0.0f)) return;
+  float kk = (V - target) / S;
+  for (uint32_t i = first; i < end; i++) {
+    float f = s->body_weight[i][2] * kk;
+    for (int a = 0; a < 3; a++) s->x[i][a] -= f * s->body_grad[i][a];
+  }
+}
+
+static void body_solve(fl_xpbd_cpu *s, float h)
+{
+  const fl_xpbd_build *b = s->build;
+  for (uint32_t k = 0; k < b->body_count; k++) {
+    const fl_gpu_body *bd = &b->bodies[k];
+    float target = bd->rest_volume * bd->pressure;
+    if (bd->overpressure != 0) overpressure(s, k, bd, target, h);
+    if (bd->conservation != FL_CONSERVE_NONE) conserve(s, bd, target);
+  }
+}
+
+/* After the substep: each body's volume into its state, with its ratio's extremes from conserve.z on. */
+static void body_measure(fl_xpbd_cpu *s, float t)
+{
+  const fl_xpbd_build *b = s->build;
+  for (uint32_t k = 0; k < b->body_count; k++) {
+    const fl_gpu_body *bd = &b->bodies[k];
+    float target = bd->rest_volume * bd->pressure, V = body_volume(s, bd), *st = s->body_state[k];
+    st[0] = V;
+    st[1] = 0.0f; /* the next substep starts with lambda = 0 */
+    if (t >= bd->measure_after) {
+      st[2] = fminf(st[2], V / target);
+      st[3] = fmaxf(st[3], V / target);
+    }
+  }
+}
+
+/* ---- steps 1, 5, 6 and 7 ---- */
+
+static void wind_accel(fl_xpbd_cpu *s)
+{
+  const fl_xpbd_build *b = s->build;
+  memset(s->accel, 0, (size_t)b->particle_count * sizeof *s->accel);
+  for (uint32_t t = 0; t < b->triangle_count; t++) {
+    const fl_gpu_xpbd_object *o = &b->objects[b->triangle_object[t]];
+    float drag = o->drag, lift = o->lift;
+    if (drag == 0.0f && lift == 0.0f) continue;
+    const uint32_t *v = &b->triangles[3 * (size_t)t];
+    float u[3], e1[3], e2[3], cr[3];
+    for (int a = 0; a < 3; a++) u[a] = ((s->v[v[0]][a] + s->v[v[1]][a]) + s->v[v[2]][a]) / 3.0f - o->wind[a];
+    sub3(s->x[v[1]], s->x[v[0]], e1);
+    sub3(s->x[v[2]], s->x[v[0]], e2);
+    cross3(e1, e2, cr);
+    float len = sqrtf(dot3(cr, cr)), ul = sqrtf(dot3(u, u));
+    if (len < 1e-12f || ul < 1e-9f) continue;
+    float area = 0.5f * len, n[3], uh[3];
+    for (int a = 0; a < 3; a++) n[a] = cr[a] / len, uh[a] = u[a] / ul;
+    float un = dot3(u, n);
+    if (un < 0.0f) {
+      for (int a = 0; a < 3; a++) n[a] = -n[a];
+      un = -un;
+    }
+    float nu = dot3(n, uh), f[3];
+    for (int a = 0; a < 3; a++)
+      f[a] = -drag * area * un * u[a] - lift * area * un * (n[a] - nu * uh[a]);
+    for (int k = 0; k < 3; k++)
+      for (int a = 0; a < 3; a++) s->accel[v[k]][a] += f[a] / 3.0f;
+  }
+  for (uint32_t p = 0; p < b->particle_count; p++)
+    for (int a = 0; a < 3; a++) s->accel[p][a] *= s->x[p][3];
+}
+
+/* The friction correction of xpbd_spec.h step 5 on displacement D against normal n. */
+static void friction_corr(const float D[3], const float n[3], float depth, float mu_s, float mu_k, float out[3])
+{
+  float dn = dot3(D, n), dt[3];
+  for (int a = 0; a < 3; a++) dt[a] = D[a] - dn * n[a];
+  float lt = sqrtf(dot3(dt, dt));
+  out[0] = out[1] = out[2] = 0.0f;
+  if (lt == 0.0f) return;
+  float factor = lt < mu_s * depth ? 1.0f : fminf(mu_k * depth / lt, 1.0f);
+  for (int a = 0; a < 3; a++) out[a] = -dt[a] * factor;
+}
+
+/* Pushes x out by -d along n, then applies friction against a surface moving at vc. */
+static void contact(float x[3], const float prev[3], const float n[3], float d, const float vc[3], float h,
+                    float mu_s, float mu_k)
+{
+  for (int a = 0; a < 3; a++) x[a] -= d * n[a];
+  float D[3], corr[3];
+  for (int a = 0; a < 3; a++) D[a] = (x[a] - prev[a]) - h * vc[a];
+  friction_corr(D, n, -d, mu_s, mu_k, corr);
+  for (int a = 0; a < 3; a++) x[a] += corr[a];
+}
+
+static void contacts(fl_xpbd_cpu *s, const fl_sim_desc *sim, const fl_gpu_collider *colliders, uint32_t count,
+                     float h, float t)
+{
+  const fl_xpbd_build *b = s->build;
+  static const float still[3] = {0, 0, 0};
+  bool tetrahedral = sim->collider_normals == FL_NORMALS_TETRAHEDRAL;
+  for (uint32_t p = 0; p < b->particle_count; p++) {
+    s->contact[p] = 0;
+    if (s->x[p][3] <= 0.0f) continue;
+    const fl_gpu_xpbd_object *o = &b->objects[b->particle_object[p]];
+    float r = o->thickness * 0.5f, *x = s->x[p];
+    bool touched = false;
+    for (uint32_t c = 0; c < count; c++) {
+      const fl_gpu_collider *col = &colliders[c];
+      float d = fl_collider_sdf_cpu(col, x, t) - r;
+      if (!(d < 0.0f)) continue;
+      touched = true;
+      float n[3];
+      fl_collider_normal_select_cpu(col, x, t, tetrahedral, n);
+      float mu = col->friction, v_c[3];
+      fl_collider_velocity_cpu(col, t, v_c);
+      contact(x, s->prev[p], n, d, v_c, h, sqrtf(o->static_friction * mu), sqrtf(o->kinetic_friction * mu));
+    }
+    float mu_s = sqrtf(o->static_friction), mu_k = sqrtf(o->kinetic_friction);
+    for (int a = 0; a < 3; a++) {
+      float n[3] = {0, 0, 0};
+      n[a] = 1.0f;
+      float d = x[a] - (sim->domain_min[a] + r);
+      touched = touched || d < 0.0f;
+      if (d < 0.0f) contact(x, s->prev[p], n, d, still, h, mu_s, mu_k);
+      n[a] = -1.0f;
+      d = (sim->domain_max[a] - r) - x[a];
+      touched = touched || d < 0.0f;
+      if (d < 0.0f) contact(x, s->prev[p], n, d, still, h, mu_s, mu_k);
+    }
+    s->contact[p] = touched ? 1u : 0u;
+  }
+}
+
+static int32_t cell_coord(float v, float cell)
+{
+  float q = floorf(v / cell);
+  if (!(q > -1e6f)) return -1000000;
+  if (q > 1e6f) return 1000000;
+  return (int32_t)q;
+}
+
+static uint32_t cell_hash(int32_t cx, int32_t cy, int32_t cz, uint32_t size)
+{
+  uint32_t h = ((uint32_t)cx * 73856093u) ^ ((uint32_t)cy * 19349663u) ^ ((uint32_t)cz * 83492791u);
+  return h & (size - 1);
+}
+
+/* Whether particle p takes part in particle collisions: every particle when
+ * the build has a body, else those of self-colliding objects. */
+static bool collides(const fl_xpbd_build *b, uint32_t p)
+{
+  return b->body_count > 0 || b->self_collision[b->particle_object[p]];
+}
+
+static void self_collision(fl_xpbd_cpu *s)
+{
+  const fl_xpbd_build *b = s->build;
+  float cell = 0.0f;
+  for (uint32_t o = 0; o < b->object_count; o++)
+    if (b->self_collision[o] && b->objects[o].thickness > cell) cell = b->objects[o].thickness;
+  if (cell <= 0.0f || !s->cell_first) return;
+  float gpu_cell = 1.0f / (1.0f / cell); /* the kernel's cell: 1 / its push constant 1 / cell */
+  /* Bucket every colliding particle by the hash of its cell. */
+  uint32_t size = s->hash_size;
+  memset(s->cell_first, 0, ((size_t)size + 1) * sizeof *s->cell_first);
+  for (uint32_t p = 0; p < b->particle_count; p++) {
+    if (!collides(b, p)) continue;
+    const float *x = s->x[p];
+    s->cell_of[p] = cell_hash(cell_coord(x[0], cell), cell_coord(x[1], cell), cell_coord(x[2], cell), size);
+    s->cell_first[s->cell_of[p] + 1]++;
+  }
+  for (uint32_t h = 0; h < size; h++) s->cell_first[h + 1] += s->cell_first[h];
+  /* Fill with cell_first[h] as the cursor (it ends at the start of h + 1), then shift back. */
+  for (uint32_t p = 0; p < b->particle_count; p++)
+    if (collides(b, p)) s->cell_items[s->cell_first[s->cell_of[p]]++] = p;
+  for (uint32_t h = size; h > 0; h--) s->cell_first[h] = s->cell_first[h - 1];
+  s->cell_first[0] = 0;
+  /* Bucket h: cell_items[cell_first[h] .. cell_first[h + 1]). */
+  for (uint32_t p = 0; p < b->particle_count; p++) {
+    float *acc = s->delta[p];
+    acc[0] = acc[1] = acc[2] = acc[3] = 0.0f;
+    uint32_t oi = b->particle_object[p];
+    float wi = s->x[p][3];
+    if (!collides(b, p) || wi <= 0.0f) continue;
+    const fl_gpu_xpbd_object *obi = &b->objects[oi];
+    bool body_i = obi->body != 0, self_i = b->self_collision[oi] != 0;
+    uint32_t li = p - obi->first, nxi = obi->nx > 0 ? obi->nx : 1;
+    int32_t gi = (int32_t)(li % nxi), gj = (int32_t)(li / nxi);
+    float thick = obi->thickness;
+    int32_t c0[3] = {cell_coord(s->x[p][0], cell), cell_coord(s->x[p][1], cell), cell_coord(s->x[p][2], cell)};
+    uint32_t buckets[27];
+    int nb = 0;
+    for (int dz = -1; dz <= 1; dz++)
+      for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+          uint32_t hb = cell_hash(c0[0] + dx, c0[1] + dy, c0[2] + dz, size);
+          bool seen = false;
+          for (int k = 0; k < nb; k++) seen = seen || buckets[k] == hb;
+          if (!seen) buckets[nb++] = hb;
+        }
+    for (int k = 0; k < nb; k++)
+      for (uint32_t it = s->cell_first[buckets[k]]; it < s->cell_first[buckets[k] + 1]; it++) {
+        uint32_t q = s->cell_items[it];
+        if (q == p) continue;
+        float dxv[3];
+        sub3(s->x[p], s->x[q], dxv);
+        float d = sqrtf(dot3(dxv, dxv));
+        if (!(d < gpu_cell) || d < 1e-12f) continue;
+        uint32_t oj = b->particle_object[q];
+        if (oj == oi) {
+          if (body_i || !self_i) continue; /* never within one body */
+          uint32_t lj = q - obi->first;
+          int32_t di = (int32_t)(lj % nxi) - gi, dj = (int32_t)(lj / nxi) - gj;
+          if (di >= -2 && di <= 2 && dj >= -2 && dj <= 2) continue; /* a mesh neighbour */
+        }
+        const fl_gpu_xpbd_object *obj = &b->objects[oj];
+        if (oj != oi && !(body_i || obj->body != 0 || (self_i && b->self_collision[oj]))) continue;
+        float reach = 0.5f * (thick + obj->thickness);
+        if (!(d < reach)) continue;
+        float wj = s->x[q][3], sc = wi / (wi + wj), depth = reach - d, n[3], D[3], fr[3];
+        for (int a = 0; a < 3; a++) {
+          n[a] = dxv[a] / d;
+          D[a] = (s->x[p][a] - s->prev[p][a]) - (s->x[q][a] - s->prev[q][a]);
+        }
+        friction_corr(D, n, depth, sqrtf(obi->static_friction * obj->static_friction),
+                      sqrtf(obi->kinetic_friction * obj->kinetic_friction), fr);
+        for (int a = 0; a < 3; a++) acc[a] += sc * depth * n[a] + sc * fr[a];
+        acc[3] += 1.0f;
+      }
+  }
+  for (uint32_t p = 0; p < b->particle_count; p++)
+    if (s->delta[p][3] > 0.0f) {
+      for (int a = 0; a < 3; a++) s->x[p][a] += s->delta[p][a] / s->delta[p][3];
+      s->contact[p] = 1;
+    }
+}
+
+static void velocities(fl_xpbd_cpu *s, float h)
+{
+  const fl_xpbd_build *b = s->build;
+  for (uint32_t p = 0; p < b->particle_count; p++)
+    for (int a = 0; a < 3; a++) s->v[p][a] = (s->x[p][a] - s->prev[p][a]) / h;
+  memset(s->accel, 0, (size_t)b->particle_count * sizeof *s->accel);
+  bool edge = false;
+  for (uint32_t c = 0; c < b->distance.count; c++) {
+    const fl_gpu_distance *d = &b->distances[c];
+    uint32_t i = d->i, j = d->j;
+    const fl_gpu_xpbd_object *o = &b->objects[b->particle_object[i]];
+    if (o->damping_model != FL_DAMPING_MODEL_EDGE) continue;
+    edge = true;
+    float wi = s->x[i][3], wj = s->x[j][3], dx[3], dv[3];
+    sub3(s->x[i], s->x[j], dx);
+    float len = sqrtf(dot3(dx, dx)), wsum = wi + wj;
+    if (len < 1e-12f || !(wsum > 0.0f)) continue;
+    float n[3];
+    for (int a = 0; a < 3; a++) n[a] = dx[a] / len;
+    sub3(s->v[i], s->v[j], dv);
+    float sn = dot3(dv, n), k = fminf(o->damping * h, 1.0f) / 8.0f;
+    float ci = ((k * wi) / wsum) * sn, cj = ((k * wj) / wsum) * sn;
+    for (int a = 0; a < 3; a++) {
+      s->accel[i][a] -= ci * n[a];
+      s->accel[j][a] += cj * n[a];
+    }
+  }
+  for (uint32_t p = 0; p < b->particle_count; p++) {
+    const fl_gpu_xpbd_object *o = &b->objects[b->particle_object[p]];
+    if (o->damping_model == FL_DAMPING_MODEL_EDGE) {
+      if (edge)
+        for (int a = 0; a < 3; a++) s->v[p][a] += s->accel[p][a];
+    } else {
+      float f = fmaxf(0.0f, 1.0f - o->damping * h);
+      for (int a = 0; a < 3; a++) s->v[p][a] *= f;
+    }
+    s->v[p][3] = 0.0f;
+  }
+}
+
+void fl_xpbd_cpu_substep(fl_xpbd_cpu *s, const fl_sim_desc *sim, const fl_gpu_collider *colliders,
+                          uint32_t collider_count, float h, float t)
+{
+  const fl_xpbd_build *b = s->build;
+  /* 1. wind, 2. predict. */
+  wind_accel(s);
+  for (uint32_t p = 0; p < b->particle_count; p++) {
+    float *x = s->x[p], *v = s->v[p];
+    memcpy(s->prev[p], x, sizeof s->prev[p]);
+    if (x[3] > 0.0f) {
+      for (int a = 0; a < 3; a++) {
+        v[a] += h * (sim->gravity[a] + s->accel[p][a]);
+        x[a] += h * v[a];
+      }
+    } else {
+      v[0] = v[1] = v[2] = 0.0f;
+    }
+  }
+  /* 3. lambdas, 4. iterations. */
+  memset(s->distance_lambda, 0, (size_t)b->distance.count * sizeof *s->distance_lambda);
+  memset(s->bend_lambda, 0, (size_t)b->bend.count * sizeof *s->bend_lambda);
+  memset(s->tet_lambda, 0, (size_t)b->tet.count * sizeof *s->tet_lambda);
+  for (uint32_t k = 0; k < b->body_count; k++) s->body_state[k][1] = 0.0f;
+  for (uint32_t it = 0; it < sim->iterations; it++) {
+    for (int family = 0; family < FAMILY_COUNT; family++) {
+      if (sim->solver == FL_SOLVER_JACOBI)
+        pass_jacobi(s, family, h, sim->relaxation);
+      else
+        pass_coloring(s, family, h);
+    }
+    body_solve(s, h); /* then the body volumes */
+  }
+  /* 5. contacts, 6. particle collisions, 7. velocities and damping, then the body volumes' measure. */
+  contacts(s, sim, colliders, collider_count, h, t);
+  self_collision(s);
+  velocities(s, h);
+  body_measure(s, t);
+}
+
+static void *alloc_n(size_t count, size_t size)
+{
+  if (count && size > SIZE_MAX / count) return NULL;
+  return calloc(count ? count : 1, size);
+}
+
+bool fl_xpbd_cpu_create(const fl_xpbd_build *b, fl_xpbd_cpu *out)
+{
+  memset(out, 0, sizeof *out);
+  out->build = b;
+  size_t n = b->particle_count;
+  size_t constraints = b->distance.count, slots = (size_t)b->distance.count * 2;
+  const fl_constraint_family *four[2] = {&b->bend, &b->tet};
+  for (int f = 0; f < 2; f++) {
+    if (four[f]->count > constraints) constraints = four[f]->count;
+    if ((size_t)four[f]->count * 4 > slots) slots = (size_t)four[f]->count * 4;
+  }
+  out->x = alloc_n(n, sizeof *out->x);
+  out->prev = alloc_n(n, sizeof *out->prev);
+  out->v = alloc_n(n, sizeof *out->v);
+  out->distance_lambda = alloc_n(b->distance.count, sizeof *out->distance_lambda);
+  out->bend_lambda = alloc_n(b->bend.count, sizeof *out->bend_lambda);
+  out->tet_lambda = alloc_n(b->tet.count, sizeof *out->tet_lambda);
+  out->body_state = alloc_n(b->body_count, sizeof *out->body_state);
+  out->contact = alloc_n(n, sizeof *out->contact);
+  out->accel = alloc_n(n, sizeof *out->accel);
+  out->delta = alloc_n(n, sizeof *out->delta);
+  out->dlambda = alloc_n(constraints, sizeof *out->dlambda);
+  out->corr = alloc_n(slots, sizeof *out->corr);
+  bool ok = out->x && out->prev && out->v && out->distance_lambda && out->bend_lambda && out->tet_lambda &&
+            out->body_state && out->contact && out->accel && out->delta && out->dlambda && out->corr;
+  if (ok && b->body_count) {
+    out->body_grad = alloc_n(n, sizeof *out->body_grad);
+    out->body_weight = alloc_n(n, sizeof *out->body_weight);
+    fl_cpu_mesh mesh = {.positions = b->positions, .indices = b->triangles, .vertex_count = b->particle_count,
+                        .triangle_count = b->triangle_count};
+    ok = out->body_grad && out->body_weight && fl_mesh_vertex_faces(&mesh, &out->tri_first, &out->tri_items);
+  }
+  bool self = false;
+  for (uint32_t o = 0; o < b->object_count; o++) self = self || b->self_collision[o];
+  if (ok && self) {
+    out->hash_size = 64;
+    while (out->hash_size < 2 * n && out->hash_size < (1u << 31)) out->hash_size *= 2;
+    out->cell_first = alloc_n((size_t)out->hash_size + 1, sizeof *out->cell_first);
+    out->cell_items = alloc_n(n, sizeof *out->cell_items);
+    out->cell_of = alloc_n(n, sizeof *out->cell_of);
+    ok = out->cell_first && out->cell_items && out->cell_of;
+  }
+  if (!ok) {
+    fl_xpbd_cpu_destroy(out);
+    return fl_error_set("cloth CPU reference: out of memory for %zu particles", n);
+  }
+  memcpy(out->x, b->positions, n * sizeof *out->x);
+  memcpy(out->prev, b->positions, n * sizeof *out->prev);
+  if (b->velocities) memcpy(out->v, b->velocities, n * sizeof *out->v);
+  for (uint32_t k = 0; k < b->body_count; k++) {
+    out->body_state[k][0] = b->bodies[k].rest_volume;
+    out->body_state[k][2] = 1e30f;
+  }
+  return true;
+}
+
+void fl_xpbd_cpu_destroy(fl_xpbd_cpu *c)
+{
+  if (!c) return;
+  void *arrays[] = {c->x,     c->prev,  c->v,       c->distance_lambda, c->bend_lambda, c->tet_lambda,
+                    c->body_state, c->contact, c->accel, c->delta, c->dlambda, c->corr,
+                    c->body_grad, c->body_weight, c->tri_first, c->tri_items, c->cell_first, c->cell_items,
+                    c->cell_of};
+  for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
+  memset(c, 0, sizeof *c);
+}
