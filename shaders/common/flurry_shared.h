@@ -156,6 +156,17 @@ FL_STRUCT_BEGIN(fl_pick_push)
   uint index;       /* pick: the target's result slot (result[2 index], result[2 index + 1]) | drag: the particle */
 FL_STRUCT_END(fl_pick_push)
 
+/* The health watch (src/sim/common/health.h): each particle of an object is
+ * checked once a frame; a bad one sets bits of the object's sticky flag word. */
+#define FL_HEALTH_NOT_FINITE 1u /* a position or velocity is NaN or infinite */
+#define FL_HEALTH_TOO_FAST 2u   /* a speed above max_speed: a blow-up */
+FL_STRUCT_BEGIN(fl_health_push)
+  uint first;       /* the buffers' first particle of the object */
+  uint count;       /* and how many */
+  uint word;        /* the object's flag word (snow: the first snow object's; + its material) */
+  float max_speed;  /* m/s (sim.max_speed) */
+FL_STRUCT_END(fl_health_push)
+
 /* Per-frame camera and lighting, a uniform buffer read by every render pass. */
 FL_STRUCT_BEGIN(fl_frame_uniforms)
   mat4 view;

@@ -214,7 +214,9 @@ static bool frame(fl_app *app, bool *keep_going)
   if (!fl_frames_wait_slot(&app->gpu, &app->frames, slot)) return false;
   fl_profiler_collect(&app->prof, slot);
   if (!fl_capture_flush(&app->capture, slot)) return false;
-  fl_world_collect(app->world, slot);
+  char unstable[256];
+  if (fl_world_collect(app->world, slot) && app->windowed && fl_world_unstable(app->world, unstable, sizeof unstable))
+    fl_warn("%s", unstable); /* headless runs end with it as their error (run) */
   float grab_distance;
   if (fl_world_pick_collect(app->world, slot, &grab_distance)) {
     app->grab_distance = grab_distance;
@@ -343,6 +345,8 @@ static bool run(fl_app *app, cJSON **report)
   if (!fl_report_print_run_lines(app->world, &app->prof)) return false;
   if (o->report || o->bench) *report = fl_report_build(&app->gpu, &app->prof, app->world, &info);
   if (o->bench) fl_overlay_text_print_bench(&app->prof, &info, app->world);
+  char unstable[256];
+  if (!app->windowed && fl_world_unstable(app->world, unstable, sizeof unstable)) return fl_error_set("%s", unstable);
   return true;
 }
 

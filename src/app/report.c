@@ -50,6 +50,11 @@ static cJSON *object_json(const fl_object_stats *s)
   cJSON_AddNumberToObject(o, "nan_count", s->nan_count);
   cJSON_AddNumberToObject(o, "outside_domain", s->outside_domain);
   cJSON_AddNumberToObject(o, "max_speed", s->max_speed);
+  if (s->unstable) { /* the health watch saw a NaN or a blow-up during the run */
+    cJSON *u = cJSON_AddObjectToObject(o, "unstable");
+    cJSON_AddStringToObject(u, "reason", fl_health_reason(s->unstable));
+    cJSON_AddNumberToObject(u, "frame", (double)s->unstable_frame);
+  }
   fl_report_add_stats(o, &s->material);
   return o;
 }

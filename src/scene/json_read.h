@@ -30,6 +30,18 @@ typedef struct {
 #define FL_JR_POSITIVE ((fl_jr_range){0.0, 1e300, true, false})
 #define FL_JR_NONNEG ((fl_jr_range){0.0, 1e300, false, false})
 #define FL_JR_CLOSED(lo, hi) ((fl_jr_range){(lo), (hi), false, false})
+/* Physical ranges: wide enough for any scene that makes sense, narrow enough
+ * that a typo of magnitude (3e38 for 3) is an error rather than a NaN. */
+#define FL_JR_COORD FL_JR_CLOSED(-1e4, 1e4)        /* a position (m): within 10 km */
+#define FL_JR_LENGTH FL_JR_CLOSED(1e-5, 1e4)       /* a size (m): 10 um .. 10 km */
+#define FL_JR_VELOCITY FL_JR_CLOSED(-1e3, 1e3)     /* a velocity component (m/s) */
+#define FL_JR_ACCELERATION FL_JR_CLOSED(-1e3, 1e3) /* m/s^2: about 100 g */
+#define FL_JR_MASS ((fl_jr_range){0.0, 1e9, true, false})     /* kg */
+#define FL_JR_DENSITY ((fl_jr_range){0.0, 1e5, true, false})  /* kg/m^3 (osmium: 2.3e4) */
+#define FL_JR_MODULUS ((fl_jr_range){0.0, 1e12, true, false}) /* Pa or N/m (diamond: 1.2e12 Pa) */
+#define FL_JR_SCALE FL_JR_CLOSED(1e-6, 1e6)        /* a factor on a file's coordinates */
+#define FL_JR_COEFFICIENT FL_JR_CLOSED(0, 100)     /* friction, drag, lift, hardening */
+#define FL_JR_RATE FL_JR_CLOSED(0, 1e4)            /* a damping rate (1/s) */
 
 /* A reader for the child `key` of `parent` (path "parent.key", or "key" at the top). */
 fl_jr fl_jr_child(const fl_jr *parent, const char *key);

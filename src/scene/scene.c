@@ -19,7 +19,7 @@
 static const char *const TOP_KEYS[] = {"name", "sim", "camera", "objects", NULL};
 static const char *const SIM_KEYS[] = {"dt",     "substeps", "iterations", "gravity",
                                         "domain", "solver",   "relaxation", "collider_normals",
-                                        "mpm_atomics", NULL};
+                                        "mpm_atomics", "max_speed", NULL};
 /* Indexed by fl_solver. */
 static const char *const SOLVER_NAMES[] = {"coloring", "jacobi", NULL};
 static const char *const DOMAIN_KEYS[] = {"min", "max", NULL};
@@ -62,6 +62,7 @@ static void set_defaults(fl_scene *s, const char *source)
       .domain_max = {5, 10, 5},
       .solver = FL_SOLVER_COLORING,
       .relaxation = 1.5f,
+      .max_speed = 500.0f,
   };
   s->camera = (fl_camera_desc){.eye = {0, 3, 8}, .target = {0, 1, 0}};
 }
@@ -79,10 +80,11 @@ static bool parse_sim(const fl_jr *top, const cJSON *root, fl_sim_desc *sim)
       !fl_jr_enum(&r, v, "collider_normals", NORMAL_NAMES, &normals) ||
       !fl_jr_enum(&r, v, "mpm_atomics", ATOMICS_NAMES, &atomics) ||
       !fl_jr_number(&r, v, "relaxation", FL_JR_CLOSED(1, 2), &sim->relaxation) ||
+      !fl_jr_number(&r, v, "max_speed", (fl_jr_range){0.0, 3e8, true, false}, &sim->max_speed) ||
       !fl_jr_number(&r, v, "dt", (fl_jr_range){0.0, 0.1, true, false}, &sim->dt) ||
       !fl_jr_uint(&r, v, "substeps", 1, 1000, &sim->substeps) ||
       !fl_jr_uint(&r, v, "iterations", 1, 1000, &sim->iterations) ||
-      !fl_jr_vec3(&r, v, "gravity", FL_JR_ANY, sim->gravity))
+      !fl_jr_vec3(&r, v, "gravity", FL_JR_ACCELERATION, sim->gravity))
     return false;
   sim->solver = (fl_solver)solver;
   sim->collider_normals = (fl_collider_normals)normals;
@@ -91,8 +93,8 @@ static bool parse_sim(const fl_jr *top, const cJSON *root, fl_sim_desc *sim)
   if (!d) return true;
   fl_jr rd = fl_jr_child(&r, "domain");
   if (!fl_jr_object(&rd, d, DOMAIN_KEYS, NULL) ||
-      !fl_jr_vec3(&rd, d, "min", FL_JR_ANY, sim->domain_min) ||
-      !fl_jr_vec3(&rd, d, "max", FL_JR_ANY, sim->domain_max))
+      !fl_jr_vec3(&rd, d, "min", FL_JR_COORD, sim->domain_min) ||
+      !fl_jr_vec3(&rd, d, "max", FL_JR_COORD, sim->domain_max))
     return false;
   for (int i = 0; i < 3; i++)
     if (!(sim->domain_min[i] < sim->domain_max[i]))
@@ -110,8 +112,8 @@ static bool parse_camera(const fl_jr *top, const cJSON *root, fl_camera_desc *ca
   if (!v) return true;
   fl_jr r = fl_jr_child(top, "camera");
   if (!fl_jr_object(&r, v, CAMERA_KEYS, NULL) ||
-      !fl_jr_vec3(&r, v, "eye", FL_JR_ANY, cam->eye) ||
-      !fl_jr_vec3(&r, v, "target", FL_JR_ANY, cam->target))
+      !fl_jr_vec3(&r, v, "eye", FL_JR_CLOSED(-1e6, 1e6), cam->eye) ||
+      !fl_jr_vec3(&r, v, "target", FL_JR_CLOSED(-1e6, 1e6), cam->target))
     return false;
   if (cam->eye[0] == cam->target[0] && cam->eye[1] == cam->target[1] &&
       cam->eye[2] == cam->target[2])

@@ -228,6 +228,8 @@ typedef struct {
   float relaxation;             /* Jacobi over-relaxation omega, default 1.5, 1..2 */
   fl_collider_normals collider_normals; /* "analytic" (default): each shape's exact gradient;
                                  * "tetrahedral": the generic four-point finite difference (note 002) */
+  float max_speed;              /* m/s: a particle faster than this is a blow-up (the health watch,
+                                 * sim/common/health.h), default 500, 0 < v <= 3e8 */
   fl_mpm_atomics mpm_atomics;   /* snow P2G: "auto" (default: float atomics where the device has them),
                                  * "float" (an error without them) or "fixed" (int32 fixed point) */
 } fl_sim_desc;

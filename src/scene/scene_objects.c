@@ -223,14 +223,14 @@ static bool parse_particles(const fl_jr *r, const cJSON *o, fl_particles_desc *p
   };
   return fl_jr_object(r, o, PARTICLE_KEYS, "for a particles object") &&
          fl_jr_uint(r, o, "count", 1, 16u << 20, &p->count) &&
-         fl_jr_vec3(r, o, "center", FL_JR_ANY, p->center) &&
-         fl_jr_vec3(r, o, "half_extents", FL_JR_POSITIVE, p->half_extents) &&
-         fl_jr_vec3(r, o, "velocity", FL_JR_ANY, p->velocity) &&
-         fl_jr_number(r, o, "velocity_jitter", FL_JR_NONNEG, &p->velocity_jitter) &&
-         fl_jr_number(r, o, "radius", FL_JR_POSITIVE, &p->radius) &&
-         fl_jr_number(r, o, "mass", FL_JR_POSITIVE, &p->mass) &&
+         fl_jr_vec3(r, o, "center", FL_JR_COORD, p->center) &&
+         fl_jr_vec3(r, o, "half_extents", FL_JR_LENGTH, p->half_extents) &&
+         fl_jr_vec3(r, o, "velocity", FL_JR_VELOCITY, p->velocity) &&
+         fl_jr_number(r, o, "velocity_jitter", FL_JR_CLOSED(0, 1e3), &p->velocity_jitter) &&
+         fl_jr_number(r, o, "radius", FL_JR_LENGTH, &p->radius) &&
+         fl_jr_number(r, o, "mass", FL_JR_MASS, &p->mass) &&
          fl_jr_number(r, o, "restitution", FL_JR_CLOSED(0, 1), &p->restitution) &&
-         fl_jr_number(r, o, "friction", FL_JR_NONNEG, &p->friction) &&
+         fl_jr_number(r, o, "friction", FL_JR_COEFFICIENT, &p->friction) &&
          fl_jr_uint(r, o, "seed", 0, UINT32_MAX, &p->seed);
 }
 
@@ -250,15 +250,15 @@ static bool parse_collider(const fl_jr *r, const cJSON *o, fl_collider_desc *c)
   char what[64];
   snprintf(what, sizeof what, "for a %s collider", SHAPE_NAMES[s]);
   if (!fl_jr_object(r, o, SHAPE_KEYS[s], what)) return false;
-  if (!fl_jr_number(r, o, "friction", FL_JR_NONNEG, &c->friction) ||
-      !fl_jr_vec3(r, o, "velocity", FL_JR_ANY, c->velocity) ||
-      !fl_jr_number(r, o, "move_until", FL_JR_NONNEG, &c->move_until))
+  if (!fl_jr_number(r, o, "friction", FL_JR_COEFFICIENT, &c->friction) ||
+      !fl_jr_vec3(r, o, "velocity", FL_JR_VELOCITY, c->velocity) ||
+      !fl_jr_number(r, o, "move_until", FL_JR_CLOSED(0, 1e6), &c->move_until))
     return false;
   switch (c->shape) {
   case FL_SHAPE_PLANE: {
     if (!fl_jr_require(r, o, "normal", "(a plane needs \"normal\": [x, y, z])") ||
         !fl_jr_vec3(r, o, "normal", FL_JR_ANY, c->normal) ||
-        !fl_jr_number(r, o, "offset", FL_JR_ANY, &c->offset))
+        !fl_jr_number(r, o, "offset", FL_JR_COORD, &c->offset))
       return false;
     double len = sqrt((double)c->normal[0] * c->normal[0] + (double)c->normal[1] * c->normal[1] +
                       (double)c->normal[2] * c->normal[2]);
@@ -270,20 +270,20 @@ static bool parse_collider(const fl_jr *r, const cJSON *o, fl_collider_desc *c)
   }
   case FL_SHAPE_SPHERE:
     return fl_jr_require(r, o, "radius", "(a sphere needs \"radius\")") &&
-           fl_jr_vec3(r, o, "center", FL_JR_ANY, c->center) &&
-           fl_jr_number(r, o, "radius", FL_JR_POSITIVE, &c->radius) &&
+           fl_jr_vec3(r, o, "center", FL_JR_COORD, c->center) &&
+           fl_jr_number(r, o, "radius", FL_JR_LENGTH, &c->radius) &&
            fl_jr_bool(r, o, "inside", &c->inside);
   case FL_SHAPE_BOX:
     return fl_jr_require(r, o, "half_extents", "(a box needs \"half_extents\": [x, y, z])") &&
-           fl_jr_vec3(r, o, "center", FL_JR_ANY, c->center) &&
-           fl_jr_vec3(r, o, "half_extents", FL_JR_POSITIVE, c->half_extents) &&
+           fl_jr_vec3(r, o, "center", FL_JR_COORD, c->center) &&
+           fl_jr_vec3(r, o, "half_extents", FL_JR_LENGTH, c->half_extents) &&
            fl_jr_bool(r, o, "inside", &c->inside);
   case FL_SHAPE_CAPSULE:
     return fl_jr_require(r, o, "a", "(a capsule needs \"a\", \"b\" and \"radius\")") &&
            fl_jr_require(r, o, "b", "(a capsule needs \"a\", \"b\" and \"radius\")") &&
            fl_jr_require(r, o, "radius", "(a capsule needs \"a\", \"b\" and \"radius\")") &&
-           fl_jr_vec3(r, o, "a", FL_JR_ANY, c->a) && fl_jr_vec3(r, o, "b", FL_JR_ANY, c->b) &&
-           fl_jr_number(r, o, "radius", FL_JR_POSITIVE, &c->radius);
+           fl_jr_vec3(r, o, "a", FL_JR_COORD, c->a) && fl_jr_vec3(r, o, "b", FL_JR_COORD, c->b) &&
+           fl_jr_number(r, o, "radius", FL_JR_LENGTH, &c->radius);
   }
   return false;
 }
@@ -400,10 +400,10 @@ static bool parse_sheet(const fl_jr *r, const cJSON *o, uint32_t max_side, sheet
   if (particles > CLOTH_MAX_PARTICLES)
     return fl_jr_fail(r, "resolution", "expected at most %u particles, got %ux%u", CLOTH_MAX_PARTICLES,
                       (unsigned)f.resolution[0], (unsigned)f.resolution[1]);
-  if (!fl_jr_floats(r, o, "size", 2, FL_JR_POSITIVE, f.size) ||
-      !fl_jr_vec3(r, o, "center", FL_JR_ANY, f.center) ||
+  if (!fl_jr_floats(r, o, "size", 2, FL_JR_LENGTH, f.size) ||
+      !fl_jr_vec3(r, o, "center", FL_JR_COORD, f.center) ||
       !fl_jr_enum(r, o, "plane", PLANE_NAMES, &plane) ||
-      !fl_jr_number(r, o, "mass", FL_JR_POSITIVE, f.mass) ||
+      !fl_jr_number(r, o, "mass", FL_JR_MASS, f.mass) ||
       !parse_pins(r, o, f.resolution, f.pins, f.pin_count))
     return false;
   *f.plane = (fl_cloth_plane)plane;
@@ -431,14 +431,14 @@ static bool parse_cloth(const fl_jr *r, const cJSON *o, fl_cloth_desc *c)
       !fl_jr_number(r, o, "shear_compliance", FL_JR_NONNEG, &c->shear_compliance) ||
       !fl_jr_number(r, o, "bend_compliance", FL_JR_NONNEG, &c->bend_compliance) ||
       !fl_jr_enum(r, o, "bending", BENDING_NAMES, &bending) ||
-      !fl_jr_number(r, o, "damping", FL_JR_NONNEG, &c->damping) ||
+      !fl_jr_number(r, o, "damping", FL_JR_RATE, &c->damping) ||
       !fl_jr_enum(r, o, "damping_model", DAMPING_NAMES, &damping_model) ||
-      !fl_jr_number(r, o, "thickness", FL_JR_POSITIVE, &c->thickness) ||
-      !fl_jr_floats(r, o, "friction", 2, FL_JR_NONNEG, c->friction) ||
+      !fl_jr_number(r, o, "thickness", FL_JR_LENGTH, &c->thickness) ||
+      !fl_jr_floats(r, o, "friction", 2, FL_JR_COEFFICIENT, c->friction) ||
       !fl_jr_bool(r, o, "self_collision", &c->self_collision) ||
-      !fl_jr_vec3(r, o, "wind", FL_JR_ANY, c->wind) ||
-      !fl_jr_number(r, o, "drag", FL_JR_NONNEG, &c->drag) ||
-      !fl_jr_number(r, o, "lift", FL_JR_NONNEG, &c->lift))
+      !fl_jr_vec3(r, o, "wind", FL_JR_VELOCITY, c->wind) ||
+      !fl_jr_number(r, o, "drag", FL_JR_COEFFICIENT, &c->drag) ||
+      !fl_jr_number(r, o, "lift", FL_JR_COEFFICIENT, &c->lift))
     return false;
   c->bending = (fl_bending_model)bending;
   c->damping_model = (fl_damping_model)damping_model;
@@ -465,8 +465,8 @@ static bool parse_mass_spring(const fl_jr *r, const cJSON *o, fl_mass_spring_des
       !parse_sheet(r, o, 1024,
                    (sheet_fields){m->resolution, m->size, m->center, &m->plane, &m->mass, m->pins,
                                   &m->pin_count}) ||
-      !fl_jr_number(r, o, "stiffness", FL_JR_POSITIVE, &m->stiffness) ||
-      !fl_jr_number(r, o, "damping", FL_JR_NONNEG, &m->damping) ||
+      !fl_jr_number(r, o, "stiffness", FL_JR_MODULUS, &m->stiffness) ||
+      !fl_jr_number(r, o, "damping", FL_JR_CLOSED(0, 1e9), &m->damping) ||
       !fl_jr_enum(r, o, "springs", SPRINGS_NAMES, &springs) ||
       !fl_jr_enum(r, o, "integrator", INTEGRATOR_NAMES, &integrator) ||
       !fl_jr_uint(r, o, "jacobi_iterations", 1, 100, &m->jacobi_iterations) ||
@@ -546,13 +546,13 @@ static bool parse_body_common(const fl_jr *r, const cJSON *o, const char *path_s
       .measure_after = 0.0f,
   };
   int conservation = (int)c->volume_conservation;
-  if (!fl_jr_vec3(r, o, "center", FL_JR_ANY, c->center) ||
-      !fl_jr_number(r, o, "radius", FL_JR_POSITIVE, &c->radius) ||
-      !fl_jr_number(r, o, "scale", FL_JR_POSITIVE, &c->scale) ||
-      !fl_jr_vec3(r, o, "velocity", FL_JR_ANY, c->velocity) ||
-      !fl_jr_number(r, o, "damping", FL_JR_NONNEG, &c->damping) ||
-      !fl_jr_number(r, o, "thickness", FL_JR_NONNEG, &c->thickness) ||
-      !fl_jr_floats(r, o, "friction", 2, FL_JR_NONNEG, c->friction) ||
+  if (!fl_jr_vec3(r, o, "center", FL_JR_COORD, c->center) ||
+      !fl_jr_number(r, o, "radius", FL_JR_LENGTH, &c->radius) ||
+      !fl_jr_number(r, o, "scale", FL_JR_SCALE, &c->scale) ||
+      !fl_jr_vec3(r, o, "velocity", FL_JR_VELOCITY, c->velocity) ||
+      !fl_jr_number(r, o, "damping", FL_JR_RATE, &c->damping) ||
+      !fl_jr_number(r, o, "thickness", FL_JR_CLOSED(0, 1e4), &c->thickness) ||
+      !fl_jr_floats(r, o, "friction", 2, FL_JR_COEFFICIENT, c->friction) ||
       !fl_jr_enum(r, o, "volume_conservation", VOLUME_CONSERVATION_NAMES, &conservation) ||
       !fl_jr_number(r, o, "volume_alpha", FL_JR_CLOSED(0, 1), &c->volume_alpha) ||
       !fl_jr_number(r, o, "measure_after", FL_JR_NONNEG, &c->measure_after) ||
@@ -604,14 +604,14 @@ static bool parse_softbody(const fl_jr *r, const cJSON *o, fl_softbody_desc *b)
   int model = (int)b->model;
   if (!parse_body_shape(r, o, FL_OBJECT_SOFTBODY, &b->shape) ||
       !parse_body_common(r, o, b->shape == FL_BODY_TETGEN ? ".node" : NULL, &b->common) ||
-      !fl_jr_vec3(r, o, "half_extents", FL_JR_POSITIVE, b->half_extents) ||
-      !fl_jr_number(r, o, "minor_radius", FL_JR_POSITIVE, &b->minor_radius) ||
+      !fl_jr_vec3(r, o, "half_extents", FL_JR_LENGTH, b->half_extents) ||
+      !fl_jr_number(r, o, "minor_radius", FL_JR_LENGTH, &b->minor_radius) ||
       !fl_jr_uint(r, o, "resolution", 2, 64, &b->resolution) ||
-      !fl_jr_number(r, o, "density", FL_JR_POSITIVE, &b->density) ||
+      !fl_jr_number(r, o, "density", FL_JR_DENSITY, &b->density) ||
       !fl_jr_enum(r, o, "model", SOFT_MODEL_NAMES, &model) ||
       !fl_jr_number(r, o, "edge_compliance", FL_JR_NONNEG, &b->edge_compliance) ||
       !fl_jr_number(r, o, "volume_compliance", FL_JR_NONNEG, &b->volume_compliance) ||
-      !fl_jr_number(r, o, "youngs_modulus", FL_JR_POSITIVE, &b->youngs_modulus) ||
+      !fl_jr_number(r, o, "youngs_modulus", FL_JR_MODULUS, &b->youngs_modulus) ||
       !fl_jr_number(r, o, "poisson_ratio", POISSON, &b->poisson_ratio) ||
       !fl_jr_uint(r, o, "render_detail", 4, 256, &b->render_detail))
     return false;
@@ -638,7 +638,7 @@ static bool parse_balloon(const fl_jr *r, const cJSON *o, fl_balloon_desc *b)
   if (!parse_body_shape(r, o, FL_OBJECT_BALLOON, &b->shape) ||
       !parse_body_common(r, o, NULL, &b->common) ||
       !fl_jr_uint(r, o, "subdivisions", 0, 6, &b->subdivisions) ||
-      !fl_jr_number(r, o, "mass", FL_JR_POSITIVE, &b->mass) ||
+      !fl_jr_number(r, o, "mass", FL_JR_MASS, &b->mass) ||
       !fl_jr_number(r, o, "stretch_compliance", FL_JR_NONNEG, &b->stretch_compliance) ||
       !fl_jr_number(r, o, "bend_compliance", FL_JR_NONNEG, &b->bend_compliance) ||
       !fl_jr_enum(r, o, "bending", BENDING_NAMES, &bending) ||
@@ -657,7 +657,7 @@ static bool parse_snow_friction(const fl_jr *r, const cJSON *o, fl_snow_desc *s)
     if (strcmp(v->valuestring, "sticky") == 0) return s->sticky = true;
     return fl_jr_fail(r, "friction", "expected a number >= 0 or \"sticky\", got \"%s\"", v->valuestring);
   }
-  return fl_jr_number(r, o, "friction", FL_JR_NONNEG, &s->friction);
+  return fl_jr_number(r, o, "friction", FL_JR_COEFFICIENT, &s->friction);
 }
 
 static bool parse_snow(const fl_jr *r, const cJSON *o, fl_snow_desc *s)
@@ -691,18 +691,18 @@ static bool parse_snow(const fl_jr *r, const cJSON *o, fl_snow_desc *s)
   if (!fl_jr_object(r, o, SNOW_SHAPE_KEYS[shape], what)) return false;
   if (s->shape == FL_SNOW_SHAPE_MESH && !fl_jr_require(r, o, "path", "(a mesh snow needs \"path\": an .obj file)"))
     return false;
-  if (!fl_jr_vec3(r, o, "center", FL_JR_ANY, s->center) ||
-      !fl_jr_number(r, o, "radius", FL_JR_POSITIVE, &s->radius) ||
-      !fl_jr_vec3(r, o, "half_extents", FL_JR_POSITIVE, s->half_extents) ||
+  if (!fl_jr_vec3(r, o, "center", FL_JR_COORD, s->center) ||
+      !fl_jr_number(r, o, "radius", FL_JR_LENGTH, &s->radius) ||
+      !fl_jr_vec3(r, o, "half_extents", FL_JR_LENGTH, s->half_extents) ||
       !resolve_path(r, o, NULL, s->path) ||
-      !fl_jr_number(r, o, "scale", FL_JR_POSITIVE, &s->scale) ||
-      !fl_jr_vec3(r, o, "velocity", FL_JR_ANY, s->velocity) ||
+      !fl_jr_number(r, o, "scale", FL_JR_SCALE, &s->scale) ||
+      !fl_jr_vec3(r, o, "velocity", FL_JR_VELOCITY, s->velocity) ||
       !fl_jr_uint(r, o, "particles_per_cell", 1, 64, &s->particles_per_cell) ||
-      !fl_jr_number(r, o, "grid_spacing", FL_JR_POSITIVE, &s->grid_spacing) ||
-      !fl_jr_number(r, o, "density", FL_JR_POSITIVE, &s->density) ||
-      !fl_jr_number(r, o, "E0", FL_JR_POSITIVE, &s->E0) ||
+      !fl_jr_number(r, o, "grid_spacing", FL_JR_LENGTH, &s->grid_spacing) ||
+      !fl_jr_number(r, o, "density", FL_JR_DENSITY, &s->density) ||
+      !fl_jr_number(r, o, "E0", FL_JR_MODULUS, &s->E0) ||
       !fl_jr_number(r, o, "nu", POISSON, &s->nu) ||
-      !fl_jr_number(r, o, "xi", FL_JR_NONNEG, &s->xi) ||
+      !fl_jr_number(r, o, "xi", FL_JR_COEFFICIENT, &s->xi) ||
       !fl_jr_number(r, o, "theta_c", FL_JR_CLOSED(0, 1), &s->theta_c) ||
       !fl_jr_number(r, o, "theta_s", FL_JR_CLOSED(0, 1), &s->theta_s) ||
       !fl_jr_number(r, o, "flip", FL_JR_CLOSED(0, 1), &s->flip) ||

@@ -7,6 +7,7 @@
  *   record_substep  each of the world's fixed substeps (sim.substeps)
  *   record_frame    once a frame, for materials that plan their own substeps (snow)
  *   record_publish  the render snapshot of the frame slot, once a frame
+ *   record_health   the health check of each object, once a frame (sim/common/health.h)
  *   collect         after the slot's fence: its asynchronous readbacks
  *   views           what render draws, straight from its buffers
  *   pick_targets    what the mouse can grab
@@ -21,6 +22,7 @@
 #include "gpu/profiler.h"
 #include "gpu/rec.h"
 #include "scene/scene.h"
+#include "sim/common/health.h"
 #include "sim/common/pick.h"
 #include "sim/stats.h"
 #include "sim/step.h"
@@ -32,6 +34,8 @@ typedef struct {
   const fl_scene *scene;          /* outlives the material */
   const fl_buffer *colliders;     /* the collider uniform buffer (FL_MAX_COLLIDERS records) */
   uint32_t collider_count;
+  fl_health *health;              /* the world's health watch ... */
+  uint32_t health_word;           /* ... where the row's object k has flag word health_word + k */
 } fl_material_env;
 
 typedef enum {
@@ -68,6 +72,8 @@ typedef struct {
   double mass, com[3], momentum[3], kinetic_energy;
   float bbox_min[3], bbox_max[3];
   uint32_t nan_count;
+  uint32_t unstable;          /* FL_HEALTH_* bits the health watch saw during the run; 0: none */
+  uint64_t unstable_frame;    /* the frame by which it first saw them */
   uint32_t outside_domain;    /* particles whose centre left the domain box */
   double max_speed;
   fl_stats material;          /* the material's own figures (strain, volumes, J_P, ...) */
@@ -90,6 +96,7 @@ typedef struct fl_material_ops {
   void (*record_substep)(void *m, fl_rec *r, const fl_step *step);     /* NULL: none */
   void (*record_frame)(void *m, fl_rec *r, const fl_step *frame);      /* NULL: none */
   void (*record_publish)(void *m, fl_rec *r);
+  void (*record_health)(void *m, fl_rec *r, fl_health *h);
   void (*collect)(void *m, uint32_t slot);                             /* NULL: nothing to read */
   uint32_t (*views)(const void *m, uint32_t slot, fl_render_view *out, uint32_t max);
   bool (*pick_targets)(void *m, fl_picker *picker);                    /* NULL: nothing to grab */

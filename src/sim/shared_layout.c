@@ -46,6 +46,9 @@ OFFSET(fl_pick_push, compliance, 44);
 OFFSET(fl_pick_push, first, 48);
 OFFSET(fl_pick_push, index, 60);
 
+SIZE(fl_health_push, 16);
+OFFSET(fl_health_push, max_speed, 12);
+
 SIZE(fl_ms_push, 64);
 OFFSET(fl_ms_push, h, 12);
 OFFSET(fl_ms_push, kappa, 16);

@@ -41,6 +41,8 @@ struct fl_world {
   fl_world_object objects[FL_SCENE_MAX_OBJECTS];     /* simulated objects in scene order */
   uint32_t object_count;
   fl_picker picker;
+  fl_health health;                                   /* one flag word per simulated object */
+  uint64_t frames;                                    /* simulated frames recorded */
   double time;                                        /* simulated seconds recorded */
   float slot_time[FL_GPU_FRAMES_IN_FLIGHT];           /* sim time of each slot's snapshot */
   uint64_t substeps;
@@ -112,11 +114,16 @@ static bool create_materials(fl_world *w)
     owned[row][counts[row]++] = i;
   }
   fl_material_env env = {.gpu = w->gpu, .sets = &w->sets, .scene = &w->scene, .colliders = &w->colliders,
-                         .collider_count = w->collider_count};
+                         .collider_count = w->collider_count, .health = &w->health};
   uint32_t slot_of_row[MATERIAL_COUNT];
   for (uint32_t m = 0; m < MATERIAL_COUNT; m++) {
     if (!counts[m]) continue;
     fl_world_material_slot *slot = &w->materials[w->material_count];
+    env.health_word = w->health.word_count; /* the row's objects get consecutive flag words */
+    for (uint32_t k = 0; k < counts[m]; k++) {
+      uint32_t word;
+      if (!fl_health_watch(&w->health, owned[m][k], &word)) return false;
+    }
     if (!MATERIALS[m]->create(&env, owned[m], counts[m], &slot->instance)) return false;
     slot->ops = MATERIALS[m];
     slot_of_row[m] = w->material_count++;
@@ -132,7 +139,8 @@ bool fl_world_create(fl_gpu *gpu, const fl_scene *scene, fl_world **out)
   w->gpu = gpu;
   w->scene = *scene;
   *out = NULL;
-  bool ok = fl_descriptor_cache_create(gpu, "world", &w->sets) && create_colliders(w) && create_materials(w) &&
+  bool ok = fl_descriptor_cache_create(gpu, "world", &w->sets) &&
+            fl_health_create(gpu, scene->sim.max_speed, &w->health) && create_colliders(w) && create_materials(w) &&
             fl_picker_create(gpu, &w->picker);
   /* Everything made of particles can be grabbed with the mouse. */
   for (uint32_t m = 0; m < w->material_count && ok; m++)
@@ -150,6 +158,7 @@ void fl_world_destroy(fl_world *w)
   if (!w) return;
   for (uint32_t m = w->material_count; m-- > 0;) w->materials[m].ops->destroy(w->materials[m].instance);
   fl_picker_destroy(&w->picker);
+  fl_health_destroy(&w->health);
   for (uint32_t c = 0; c < FL_SCENE_MAX_OBJECTS; c++) fl_gpu_mesh_destroy(w->gpu, &w->collider_meshes[c]);
   fl_buffer_destroy(w->gpu, &w->colliders);
   fl_descriptor_cache_destroy(&w->sets);
@@ -175,9 +184,18 @@ bool fl_world_record_frame(fl_world *w, fl_rec *r, bool simulate)
   }
   for (uint32_t m = 0; simulate && m < w->material_count; m++)
     if (w->materials[m].ops->record_frame) w->materials[m].ops->record_frame(w->materials[m].instance, r, &frame);
-  if (simulate) w->time += w->scene.sim.dt;
+  if (simulate) {
+    w->time += w->scene.sim.dt;
+    w->frames++;
+  }
   w->substeps += substeps;
   for (uint32_t m = 0; m < w->material_count; m++) w->materials[m].ops->record_publish(w->materials[m].instance, r);
+  /* The health watch: every object's particles, one small pass each (32 bytes a particle). */
+  fl_rec_begin(r, "health", fl_world_particle_count(w) * 32);
+  for (uint32_t m = 0; m < w->material_count; m++)
+    w->materials[m].ops->record_health(w->materials[m].instance, r, &w->health);
+  fl_rec_end(r);
+  fl_health_record_copy(&w->health, r, w->frames);
   w->slot_time[r->slot] = (float)w->time;
   return !r->failed;
 }
@@ -210,10 +228,29 @@ float fl_world_ground_height(const fl_world *w)
   return w->scene.sim.domain_min[1];
 }
 
-void fl_world_collect(fl_world *w, uint32_t slot)
+uint32_t fl_world_collect(fl_world *w, uint32_t slot)
 {
   for (uint32_t m = 0; m < w->material_count; m++)
     if (w->materials[m].ops->collect) w->materials[m].ops->collect(w->materials[m].instance, slot);
+  return fl_health_collect(&w->health, slot);
+}
+
+bool fl_world_unstable(const fl_world *w, char *message, size_t size)
+{
+  const fl_health *h = &w->health;
+  uint32_t first = UINT32_MAX, count = 0;
+  for (uint32_t k = 0; k < h->word_count; k++) {
+    if (!h->bits[k]) continue;
+    count++;
+    if (first == UINT32_MAX || h->frame[k] < h->frame[first]) first = k;
+  }
+  if (!count) return false;
+  const fl_scene_object *o = &w->scene.objects[h->object[first]];
+  int n = snprintf(message, size, "object \"%s\" (%s) went unstable by frame %llu: %s", o->name,
+                   fl_object_type_name(o->type), (unsigned long long)h->frame[first], fl_health_reason(h->bits[first]));
+  if (count > 1 && n > 0 && (size_t)n < size)
+    snprintf(message + n, size - (size_t)n, " (and %u more object%s)", count - 1, count > 2 ? "s" : "");
+  return true;
 }
 
 uint32_t fl_world_object_count(const fl_world *w) { return w->object_count; }
@@ -286,6 +323,11 @@ bool fl_world_stats(fl_world *w, uint32_t index, fl_object_stats *s)
   const fl_scene_object *so = &w->scene.objects[o->scene_index];
   snprintf(s->name, sizeof s->name, "%s", so->name);
   s->type = fl_object_type_name(so->type);
+  for (uint32_t k = 0; k < w->health.word_count; k++)
+    if (w->health.object[k] == o->scene_index) {
+      s->unstable = w->health.bits[k];
+      s->unstable_frame = w->health.frame[k];
+    }
   const fl_world_material_slot *material = &w->materials[o->material];
   if (material->ops->stats && !material->ops->stats(material->instance, o->index, (const float(*)[4])pos, n, s)) {
     free(pos);

@@ -30,8 +30,12 @@ uint32_t fl_world_views(const fl_world *world, uint32_t slot, fl_render_view *ou
 /* Height of the ground plane to draw (the upward plane collider, else the domain floor). */
 float fl_world_ground_height(const fl_world *world);
 /* After the slot's fence: reads the slot's asynchronous readbacks (snow stats,
- * mass-spring divergence resets, each new one logged). */
-void fl_world_collect(fl_world *w, uint32_t slot);
+ * mass-spring divergence resets, each new one logged, the health watch);
+ * returns how many objects the health watch found unstable since the last call. */
+uint32_t fl_world_collect(fl_world *w, uint32_t slot);
+/* True when an object went unstable (a NaN or a blow-up, sim/common/health.h);
+ * `message` names the first one and the frame by which it did. */
+bool fl_world_unstable(const fl_world *w, char *message, size_t size);
 /* Number of simulated objects (not colliders), in scene order. */
 uint32_t fl_world_object_count(const fl_world *world);
 /* Total particles over all objects. */

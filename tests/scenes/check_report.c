@@ -7,8 +7,8 @@
  *        global and local; global and local below 2 %, none above 10 % and 5x both;
  *        every body object has its volume fields)
  * Checks: every contract key is present and typed; validation errors == 0;
- * every object has finite stats, nan_count 0, particles > 0, and nothing
- * outside the domain; the dump has the header and one finite row per particle
+ * every object has finite stats, nan_count 0, particles > 0, nothing
+ * outside the domain and no "unstable" mark; the dump has the header and one finite row per particle
  * of the report's objects; in bench mode, the ceiling and per-pass fractions. */
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -82,6 +82,8 @@ static double check_objects(const cJSON *objects)
     }
     if (nan) CHECK(nan->valuedouble == 0, "nan_count is %g", nan->valuedouble);
     if (outside) CHECK(outside->valuedouble == 0, "%g particles left the domain", outside->valuedouble);
+    const cJSON *unstable = cJSON_GetObjectItemCaseSensitive(o, "unstable"); /* the health watch's mark */
+    CHECK(!unstable, "object went unstable (a NaN or a blow-up during the run)");
   }
   return total;
 }

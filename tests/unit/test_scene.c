@@ -99,7 +99,7 @@ static void test_wrong_types(void)
   ENSURE_ERR(parse("{\"sim\": {\"gravity\": [0, -9.8, 0, 1, 2]}}"),
              "t.json: sim.gravity: expected an array of 3 numbers", "got an array of 5 items");
   ENSURE_ERR(parse(P(", \"center\": [0, \"x\", 0]")),
-             "t.json: objects[0].center[1]: expected a number, got \"x\"");
+             "t.json: objects[0].center[1]: expected a number in -10000..10000, got \"x\"");
   ENSURE_ERR(parse("{\"sim\": 5}"), "t.json: sim: expected an object", "got 5");
   ENSURE_ERR(parse("{\"objects\": {}}"), "t.json: objects: expected an array", "got an object");
   ENSURE_ERR(parse("{\"objects\": [3]}"), "t.json: objects[0]: expected an object", "got 3");
@@ -123,22 +123,22 @@ static void test_out_of_range(void)
              "t.json: sim.iterations: expected an integer in 1..1000, got 1001");
   ENSURE_ERR(parse(P(", \"count\": 0")), "t.json: objects[0].count: expected an integer in 1..",
              "got 0");
-  ENSURE_ERR(parse(P(", \"radius\": -1")), "t.json: objects[0].radius: expected a number > 0, got -1");
-  ENSURE_ERR(parse(P(", \"radius\": 0")), "t.json: objects[0].radius: expected a number > 0, got 0");
+  ENSURE_ERR(parse(P(", \"radius\": -1")), "t.json: objects[0].radius: expected a number in 1e-05..10000, got -1");
+  ENSURE_ERR(parse(P(", \"radius\": 0")), "t.json: objects[0].radius: expected a number in 1e-05..10000, got 0");
   ENSURE_ERR(parse("{\"sim\": {\"domain\": {\"min\": [0,0,0], \"max\": [1,0,1]}}}"),
              "t.json: sim.domain: expected min < max on every axis");
   ENSURE_ERR(parse(P(", \"restitution\": 1.5")),
              "t.json: objects[0].restitution: expected a number in 0..1, got 1.5");
   ENSURE_ERR(parse(P(", \"friction\": -0.1")),
-             "t.json: objects[0].friction: expected a number >= 0, got -0.1");
+             "t.json: objects[0].friction: expected a number in 0..100, got -0.1");
   ENSURE_ERR(parse(C(", \"shape\": \"sphere\", \"radius\": 1, \"friction\": -1")),
-             "t.json: objects[0].friction: expected a number >= 0, got -1");
+             "t.json: objects[0].friction: expected a number in 0..100, got -1");
   ENSURE_ERR(parse(P(", \"half_extents\": [1, 1, 0]")),
-             "t.json: objects[0].half_extents[2]: expected a number > 0, got 0");
+             "t.json: objects[0].half_extents[2]: expected a number in 1e-05..10000, got 0");
   ENSURE_ERR(parse(C(", \"shape\": \"plane\", \"normal\": [0, 0, 0]")),
              "t.json: objects[0].normal: expected a non-zero vector");
   ENSURE_ERR(parse(C(", \"shape\": \"sphere\", \"radius\": 0")),
-             "t.json: objects[0].radius: expected a number > 0, got 0");
+             "t.json: objects[0].radius: expected a number in 1e-05..10000, got 0");
   ENSURE_ERR(parse(P(", \"seed\": -1")), "t.json: objects[0].seed: expected an integer in 0..");
   ENSURE_ERR(parse("{\"camera\": {\"eye\": [1,1,1], \"target\": [1,1,1]}}"),
              "t.json: camera: expected eye and target to differ");
@@ -367,23 +367,23 @@ static void test_cloth_errors(void)
              "t.json: objects[0].resolution[1]: expected an integer in 2..4096, got 2.5");
   ENSURE_ERR(parse(CL(", \"resolution\": [1, 8]")), "objects[0].resolution[0]: expected an integer in 2..4096, got 1");
   ENSURE_ERR(parse(CL(", \"resolution\": [8, 4097]")), "objects[0].resolution[1]: expected an integer in 2..4096");
-  ENSURE_ERR(parse(CL(", \"size\": [1]")), "t.json: objects[0].size: expected an array of 2 numbers, each a number > 0, got [1]");
-  ENSURE_ERR(parse(CL(", \"size\": [1, 0]")), "t.json: objects[0].size[1]: expected a number > 0, got 0");
-  ENSURE_ERR(parse(CL(", \"friction\": [0.5]")), "objects[0].friction: expected an array of 2 numbers, each a number >= 0");
+  ENSURE_ERR(parse(CL(", \"size\": [1]")), "t.json: objects[0].size: expected an array of 2 numbers, each a number in 1e-05..10000, got [1]");
+  ENSURE_ERR(parse(CL(", \"size\": [1, 0]")), "t.json: objects[0].size[1]: expected a number in 1e-05..10000, got 0");
+  ENSURE_ERR(parse(CL(", \"friction\": [0.5]")), "t.json: objects[0].friction: expected an array of 2 numbers, each a number in 0..100, got [0.5]");
   ENSURE_ERR(parse(CL(", \"friction\": 0.5")), "objects[0].friction: expected an array of 2 numbers", "got 0.5");
-  ENSURE_ERR(parse(CL(", \"friction\": [0.5, -1]")), "objects[0].friction[1]: expected a number >= 0, got -1");
+  ENSURE_ERR(parse(CL(", \"friction\": [0.5, -1]")), "t.json: objects[0].friction[1]: expected a number in 0..100, got -1");
   ENSURE_ERR(parse(CL(", \"center\": [0, 1]")), "objects[0].center: expected an array of 3 numbers");
   ENSURE_ERR(parse(CL(", \"wind\": [0, 1, 2, 3]")), "objects[0].wind: expected an array of 3 numbers");
   ENSURE_ERR(parse(CL(", \"self_collision\": 1")), "objects[0].self_collision: expected true or false, got 1");
   /* Out of range numbers. */
-  ENSURE_ERR(parse(CL(", \"mass\": 0")), "t.json: objects[0].mass: expected a number > 0, got 0");
-  ENSURE_ERR(parse(CL(", \"thickness\": -0.1")), "objects[0].thickness: expected a number > 0, got -0.1");
+  ENSURE_ERR(parse(CL(", \"mass\": 0")), "t.json: objects[0].mass: expected a number > 0 and <= 1e+09, got 0");
+  ENSURE_ERR(parse(CL(", \"thickness\": -0.1")), "objects[0].thickness: expected a number in 1e-05..10000, got -0.1");
   ENSURE_ERR(parse(CL(", \"stretch_compliance\": -1")), "objects[0].stretch_compliance: expected a number >= 0");
   ENSURE_ERR(parse(CL(", \"shear_compliance\": -1")), "objects[0].shear_compliance: expected a number >= 0");
   ENSURE_ERR(parse(CL(", \"bend_compliance\": -1")), "objects[0].bend_compliance: expected a number >= 0");
-  ENSURE_ERR(parse(CL(", \"damping\": -0.5")), "objects[0].damping: expected a number >= 0, got -0.5");
-  ENSURE_ERR(parse(CL(", \"drag\": -1")), "objects[0].drag: expected a number >= 0, got -1");
-  ENSURE_ERR(parse(CL(", \"lift\": -1")), "objects[0].lift: expected a number >= 0, got -1");
+  ENSURE_ERR(parse(CL(", \"damping\": -0.5")), "objects[0].damping: expected a number in 0..10000, got -0.5");
+  ENSURE_ERR(parse(CL(", \"drag\": -1")), "objects[0].drag: expected a number in 0..100, got -1");
+  ENSURE_ERR(parse(CL(", \"lift\": -1")), "objects[0].lift: expected a number in 0..100, got -1");
   /* Bad enums. */
   ENSURE_ERR(parse(CL(", \"plane\": \"yz\"")), "t.json: objects[0].plane: expected one of: xz, xy; got \"yz\"");
   ENSURE_ERR(parse(CL(", \"bending\": \"cubic\"")),
@@ -511,7 +511,7 @@ static void test_mass_spring_errors(void)
              "t.json: objects[0].resolution[1]: expected an integer in 2..1024, got 2000");
   ENSURE_ERR(parse(MS(", \"resolution\": [1025, 8]")), "objects[0].resolution[0]: expected an integer in 2..1024");
   ENSURE_ERR(parse(MS(", \"resolution\": 1")), "objects[0].resolution: expected an array of 2 integers", "got 1");
-  ENSURE_ERR(parse(MS(", \"stiffness\": 0")), "t.json: objects[0].stiffness: expected a number > 0, got 0");
+  ENSURE_ERR(parse(MS(", \"stiffness\": 0")), "t.json: objects[0].stiffness: expected a number > 0 and <= 1e+12, got 0");
   ENSURE_ERR(parse(MS(", \"cg_tolerance\": 1")),
              "t.json: objects[0].cg_tolerance: expected a number > 0 and < 1, got 1");
   ENSURE_ERR(parse(MS(", \"cg_tolerance\": 0")), "objects[0].cg_tolerance: expected a number > 0 and < 1, got 0");
@@ -527,11 +527,11 @@ static void test_mass_spring_errors(void)
              "t.json: objects[0]: unknown key \"thickness\" for a mass_spring object",
              "known: type, name, resolution, size");
   /* The other ranges and types. */
-  ENSURE_ERR(parse(MS(", \"size\": [1, 0]")), "t.json: objects[0].size[1]: expected a number > 0, got 0");
+  ENSURE_ERR(parse(MS(", \"size\": [1, 0]")), "t.json: objects[0].size[1]: expected a number in 1e-05..10000, got 0");
   ENSURE_ERR(parse(MS(", \"center\": [0, 1]")), "objects[0].center: expected an array of 3 numbers");
   ENSURE_ERR(parse(MS(", \"plane\": \"yz\"")), "t.json: objects[0].plane: expected one of: xz, xy; got \"yz\"");
-  ENSURE_ERR(parse(MS(", \"mass\": -1")), "t.json: objects[0].mass: expected a number > 0, got -1");
-  ENSURE_ERR(parse(MS(", \"damping\": -0.5")), "t.json: objects[0].damping: expected a number >= 0, got -0.5");
+  ENSURE_ERR(parse(MS(", \"mass\": -1")), "t.json: objects[0].mass: expected a number > 0 and <= 1e+09, got -1");
+  ENSURE_ERR(parse(MS(", \"damping\": -0.5")), "t.json: objects[0].damping: expected a number in 0..1e+09, got -0.5");
   ENSURE_ERR(parse(MS(", \"springs\": 7")), "objects[0].springs: expected one of: structural", "got 7");
   ENSURE_ERR(parse(MS(", \"integrator\": \"hy\"")), "objects[0].integrator: expected one of", "got \"hy\"");
   ENSURE_ERR(parse(MS(", \"jacobi_iterations\": 0")),
@@ -661,24 +661,23 @@ static void test_softbody_errors(void)
   ENSURE_ERR(parse(SB(", \"volume_conservation\": \"all\"")),
              "t.json: objects[0].volume_conservation: expected one of: none, global, local; got \"all\"");
   /* Ranges, with the exact messages. */
-  ENSURE_ERR(parse(SB(", \"radius\": 0")), "t.json: objects[0].radius: expected a number > 0, got 0");
-  ENSURE_ERR(parse(SB(", \"radius\": 1e-50")), "t.json: objects[0].radius: expected a number > 0, got 1e-50, "
-                                               "which is 0 as a 32-bit float");
+  ENSURE_ERR(parse(SB(", \"radius\": 0")), "t.json: objects[0].radius: expected a number in 1e-05..10000, got 0");
+  ENSURE_ERR(parse(SB(", \"radius\": 1e-50")), "t.json: objects[0].radius: expected a number in 1e-05..10000, got 1e-50");
   ENSURE_ERR(parse(SB(", \"shape\": \"box\", \"half_extents\": [1, -1, 1]")),
-             "t.json: objects[0].half_extents[1]: expected a number > 0, got -1");
+             "t.json: objects[0].half_extents[1]: expected a number in 1e-05..10000, got -1");
   ENSURE_ERR(parse(SB(", \"shape\": \"torus\", \"minor_radius\": 0")),
-             "t.json: objects[0].minor_radius: expected a number > 0, got 0");
+             "t.json: objects[0].minor_radius: expected a number in 1e-05..10000, got 0");
   ENSURE_ERR(parse(SB(", \"resolution\": 1")), "t.json: objects[0].resolution: expected an integer in 2..64, got 1");
   ENSURE_ERR(parse(SB(", \"resolution\": 65")), "t.json: objects[0].resolution: expected an integer in 2..64, got 65");
   ENSURE_ERR(parse(SB(", \"resolution\": 8.5")), "t.json: objects[0].resolution: expected an integer in 2..64, got 8.5");
-  ENSURE_ERR(parse(SB(", \"density\": 0")), "t.json: objects[0].density: expected a number > 0, got 0");
+  ENSURE_ERR(parse(SB(", \"density\": 0")), "t.json: objects[0].density: expected a number > 0 and <= 100000, got 0");
   ENSURE_ERR(parse(SB(", \"edge_compliance\": -1e-6")),
              "t.json: objects[0].edge_compliance: expected a number >= 0, got -1e-06");
   ENSURE_ERR(parse(SB(", \"volume_compliance\": -1")),
              "t.json: objects[0].volume_compliance: expected a number >= 0, got -1");
-  ENSURE_ERR(parse(SB(", \"youngs_modulus\": 0")), "t.json: objects[0].youngs_modulus: expected a number > 0, got 0");
+  ENSURE_ERR(parse(SB(", \"youngs_modulus\": 0")), "t.json: objects[0].youngs_modulus: expected a number > 0 and <= 1e+12, got 0");
   ENSURE_ERR(parse(SB(", \"youngs_modulus\": 1e39")),
-             "t.json: objects[0].youngs_modulus: expected a number > 0 (finite, within +-3.4e38), got 1e+39");
+             "t.json: objects[0].youngs_modulus: expected a number > 0 and <= 1e+12 (finite, within +-3.4e38), got 1e+39");
   ENSURE_ERR(parse(SB(", \"poisson_ratio\": 0.5")),
              "t.json: objects[0].poisson_ratio: expected a number in 0..0.49, got 0.5");
   ENSURE_ERR(parse(SB(", \"poisson_ratio\": 0.4901")),
@@ -689,18 +688,18 @@ static void test_softbody_errors(void)
              "t.json: objects[0].render_detail: expected an integer in 4..256, got 3");
   ENSURE_ERR(parse(SB(", \"render_detail\": 257")),
              "t.json: objects[0].render_detail: expected an integer in 4..256, got 257");
-  ENSURE_ERR(parse(SB(", \"damping\": -0.1")), "t.json: objects[0].damping: expected a number >= 0, got -0.1");
-  ENSURE_ERR(parse(SB(", \"thickness\": -0.01")), "t.json: objects[0].thickness: expected a number >= 0, got -0.01");
-  ENSURE_ERR(parse(SB(", \"friction\": [0.5, -1]")), "t.json: objects[0].friction[1]: expected a number >= 0, got -1");
+  ENSURE_ERR(parse(SB(", \"damping\": -0.1")), "t.json: objects[0].damping: expected a number in 0..10000, got -0.1");
+  ENSURE_ERR(parse(SB(", \"thickness\": -0.01")), "t.json: objects[0].thickness: expected a number in 0..10000, got -0.01");
+  ENSURE_ERR(parse(SB(", \"friction\": [0.5, -1]")), "t.json: objects[0].friction[1]: expected a number in 0..100, got -1");
   ENSURE_ERR(parse(SB(", \"friction\": 0.5")),
-             "t.json: objects[0].friction: expected an array of 2 numbers, each a number >= 0, got 0.5");
+             "t.json: objects[0].friction: expected an array of 2 numbers, each a number in 0..100, got 0.5");
   ENSURE_ERR(parse(SB(", \"volume_alpha\": 1.5")), "t.json: objects[0].volume_alpha: expected a number in 0..1, got 1.5");
   ENSURE_ERR(parse(SB(", \"volume_alpha\": -0.5")), "t.json: objects[0].volume_alpha: expected a number in 0..1, got -0.5");
   ENSURE_ERR(parse(SB(", \"measure_after\": -1")), "t.json: objects[0].measure_after: expected a number >= 0, got -1");
   ENSURE_ERR(parse(SB(", \"center\": [0, 1]")), "t.json: objects[0].center: expected an array of 3 numbers");
-  ENSURE_ERR(parse(SB(", \"velocity\": [0, \"x\", 0]")), "t.json: objects[0].velocity[1]: expected a number, got \"x\"");
+  ENSURE_ERR(parse(SB(", \"velocity\": [0, \"x\", 0]")), "t.json: objects[0].velocity[1]: expected a number in -1000..1000, got \"x\"");
   ENSURE_ERR(parse(SB(", \"shape\": \"mesh\", \"path\": \"a.obj\", \"scale\": 0")),
-             "t.json: objects[0].scale: expected a number > 0, got 0");
+             "t.json: objects[0].scale: expected a number in 1e-06..1e+06, got 0");
   /* A torus's tube must be thinner than its major radius. */
   ENSURE_ERR(parse(SB(", \"shape\": \"torus\", \"radius\": 0.5, \"minor_radius\": 0.5")),
              "t.json: objects[0].minor_radius: expected a number < radius (0.5), got 0.5");
@@ -805,8 +804,8 @@ static void test_balloon_errors(void)
              "t.json: objects[0]: missing required key \"path\" (a mesh balloon needs \"path\": an .obj file)");
   ENSURE_ERR(parse(BL(", \"subdivisions\": 7")), "t.json: objects[0].subdivisions: expected an integer in 0..6, got 7");
   ENSURE_ERR(parse(BL(", \"subdivisions\": -1")), "t.json: objects[0].subdivisions: expected an integer in 0..6, got -1");
-  ENSURE_ERR(parse(BL(", \"radius\": -1")), "t.json: objects[0].radius: expected a number > 0, got -1");
-  ENSURE_ERR(parse(BL(", \"mass\": 0")), "t.json: objects[0].mass: expected a number > 0, got 0");
+  ENSURE_ERR(parse(BL(", \"radius\": -1")), "t.json: objects[0].radius: expected a number in 1e-05..10000, got -1");
+  ENSURE_ERR(parse(BL(", \"mass\": 0")), "t.json: objects[0].mass: expected a number > 0 and <= 1e+09, got 0");
   ENSURE_ERR(parse(BL(", \"stretch_compliance\": -1")),
              "t.json: objects[0].stretch_compliance: expected a number >= 0, got -1");
   ENSURE_ERR(parse(BL(", \"bend_compliance\": -1")), "t.json: objects[0].bend_compliance: expected a number >= 0, got -1");
@@ -815,14 +814,14 @@ static void test_balloon_errors(void)
   ENSURE_ERR(parse(BL(", \"pressure_compliance\": -1")),
              "t.json: objects[0].pressure_compliance: expected a number >= 0, got -1");
   ENSURE_ERR(parse(BL(", \"volume_alpha\": 2")), "t.json: objects[0].volume_alpha: expected a number in 0..1, got 2");
-  ENSURE_ERR(parse(BL(", \"thickness\": -1")), "t.json: objects[0].thickness: expected a number >= 0, got -1");
-  ENSURE_ERR(parse(BL(", \"damping\": -1")), "t.json: objects[0].damping: expected a number >= 0, got -1");
+  ENSURE_ERR(parse(BL(", \"thickness\": -1")), "t.json: objects[0].thickness: expected a number in 0..10000, got -1");
+  ENSURE_ERR(parse(BL(", \"damping\": -1")), "t.json: objects[0].damping: expected a number in 0..10000, got -1");
   ENSURE_ERR(parse(BL(", \"measure_after\": 1e999")),
              "t.json: objects[0].measure_after: expected a number >= 0 (finite, within +-3.4e38), got a number too large "
              "to represent");
-  ENSURE_ERR(parse(BL(", \"friction\": [-1, 0]")), "t.json: objects[0].friction[0]: expected a number >= 0, got -1");
+  ENSURE_ERR(parse(BL(", \"friction\": [-1, 0]")), "t.json: objects[0].friction[0]: expected a number in 0..100, got -1");
   ENSURE_ERR(parse(BL(", \"shape\": \"mesh\", \"path\": \"a.obj\", \"scale\": -2")),
-             "t.json: objects[0].scale: expected a number > 0, got -2");
+             "t.json: objects[0].scale: expected a number in 1e-06..1e+06, got -2");
   use_source_dir();
   char want[1200];
   snprintf(want, sizeof want, "t.json: objects[0].path: cannot find 'meshes/none.obj' (looked next to the scene and in %s)",
@@ -934,12 +933,12 @@ static void test_collider_move_until(void)
   ENSURE_MSG(parse(C(", \"shape\": \"sphere\", \"radius\": 1, \"move_until\": 0")), "%s", fl_error_message());
   ENSURE(g_scene.objects[0].collider.move_until == 0);
   ENSURE_ERR(parse(C(", \"shape\": \"sphere\", \"radius\": 1, \"move_until\": -1")),
-             "t.json: objects[0].move_until: expected a number >= 0, got -1");
+             "t.json: objects[0].move_until: expected a number in 0..1e+06, got -1");
   ENSURE_ERR(parse(C(", \"shape\": \"plane\", \"normal\": [0, 1, 0], \"move_until\": 1e999")),
-             "t.json: objects[0].move_until: expected a number >= 0 (finite, within +-3.4e38), got a number too large "
+             "t.json: objects[0].move_until: expected a number in 0..1e+06 (finite, within +-3.4e38), got a number too large "
              "to represent");
   ENSURE_ERR(parse(C(", \"shape\": \"plane\", \"normal\": [0, 1, 0], \"move_until\": \"never\"")),
-             "t.json: objects[0].move_until: expected a number >= 0, got \"never\"");
+             "t.json: objects[0].move_until: expected a number in 0..1e+06, got \"never\"");
   ENSURE_MSG(parse_set(C(", \"name\": \"lid\", \"shape\": \"plane\", \"normal\": [0, 1, 0]"), "objects.lid.move_until=3"),
              "%s", fl_error_message());
   ENSURE(g_scene.objects[0].collider.move_until == 3);
@@ -1075,7 +1074,7 @@ static void test_set_errors(void)
   ENSURE_ERR(parse_set(SET_SCENE, "sim.substeps=four"),
              "t.json: sim.substeps: expected an integer in 1..1000, got \"four\"");
   ENSURE_ERR(parse_set(SET_SCENE, "objects.ball.radius=-1"),
-             "t.json: objects[0].radius: expected a number > 0, got -1");
+             "t.json: objects[0].radius: expected a number in 1e-05..10000, got -1");
   ENSURE_ERR(parse_set(SET_SCENE, "camera.eye=5"), "t.json: camera.eye: expected an array of 3");
   ENSURE_ERR(parse_set(SET_SCENE, "objects.floor.shape=cone"),
              "t.json: objects[1].shape: unknown collider shape \"cone\"");

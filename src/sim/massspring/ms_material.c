@@ -11,6 +11,7 @@ typedef struct {
   fl_ms_object objects[FL_SCENE_MAX_OBJECTS];
   float mass[FL_SCENE_MAX_OBJECTS];        /* each object's total mass (pinned particles keep theirs) */
   uint32_t count;
+  uint32_t health_word;                    /* object i's flag word is health_word + i */
 } ms_material;
 
 static bool owns(fl_object_type type) { return type == FL_OBJECT_MASS_SPRING; }
@@ -26,6 +27,7 @@ static bool create(const fl_material_env *env, const uint32_t *objects, uint32_t
 {
   ms_material *mm = calloc(1, sizeof *mm);
   if (!mm) return fl_error_set("out of host memory");
+  mm->health_word = env->health_word;
   bool ok = true;
   for (uint32_t i = 0; i < count && ok; i++) {
     const fl_scene_object *o = &env->scene->objects[objects[i]];
@@ -51,6 +53,15 @@ static void record_publish(void *m, fl_rec *r)
 {
   ms_material *mm = m;
   for (uint32_t i = 0; i < mm->count; i++) fl_ms_object_record_publish(&mm->objects[i], r);
+}
+
+static void record_health(void *m, fl_rec *r, fl_health *h)
+{
+  ms_material *mm = m;
+  for (uint32_t i = 0; i < mm->count; i++) {
+    const fl_ms_gpu *g = &mm->objects[i].sim;
+    fl_health_record_range(h, r, mm->health_word + i, &g->pos, &g->vel, 0, g->particle_count);
+  }
 }
 
 static void collect(void *m, uint32_t slot)
@@ -149,6 +160,7 @@ const fl_material_ops fl_material_mass_spring = {
     .destroy = destroy,
     .record_substep = record_substep,
     .record_publish = record_publish,
+    .record_health = record_health,
     .collect = collect,
     .views = views,
     .pick_targets = pick_targets,

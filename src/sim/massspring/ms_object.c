@@ -3,6 +3,7 @@
 
 #include "core/log.h"
 #include "sim/common/grid_pins.h"
+#include "sim/common/placement.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -68,7 +69,8 @@ bool fl_ms_object_create(fl_gpu *gpu, const fl_mass_spring_desc *d, const fl_sim
       pos[k][3] = 1.0f;
     }
   }
-  ok = ok && fl_ms_gpu_create(gpu, &cpu, &params, name, &out->sim);
+  ok = ok && fl_check_inside_domain("mass_spring", name, (const float(*)[4])pos, cpu.particle_count, sim) &&
+       fl_ms_gpu_create(gpu, &cpu, &params, name, &out->sim);
   fl_cpu_mesh mesh = {0};
   ok = ok && fl_mesh_grid((const float(*)[4])pos, out->nx, out->ny, &mesh);
   for (uint32_t slot = 0; slot < FL_GPU_FRAMES_IN_FLIGHT && ok; slot++) {

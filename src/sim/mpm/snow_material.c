@@ -14,6 +14,7 @@
 /* The instance is the fl_snow_system itself (tests read it through fl_world_material). */
 typedef struct {
   fl_snow_system system;
+  uint32_t health_word;   /* snow object (material) k has flag word health_word + k */
 } snow_material;
 
 static bool owns(fl_object_type type) { return type == FL_OBJECT_SNOW; }
@@ -33,6 +34,7 @@ static bool create(const fl_material_env *env, const uint32_t *objects, uint32_t
     free(sm);
     return false;
   }
+  sm->health_word = env->health_word;
   *out = sm;
   return true;
 }
@@ -44,6 +46,16 @@ static void record_frame(void *m, fl_rec *r, const fl_step *frame)
 }
 
 static void record_publish(void *m, fl_rec *r) { fl_snow_record_publish(&((snow_material *)m)->system, r); }
+
+/* Snow objects share the particle buffers in sorted order: mpm/health.comp finds each particle's word. */
+static void record_health(void *m, fl_rec *r, fl_health *h)
+{
+  snow_material *sm = m;
+  fl_snow_system *s = &sm->system;
+  fl_health_push push = {.count = s->build.count, .word = sm->health_word, .max_speed = h->max_speed};
+  fl_rec_pass(r, &(fl_pass){.kernel = "mpm/health", FL_PUSH(push), .threads = s->build.count, .no_barrier = true,
+                            FL_BUFFERS(&s->pos, &s->vel, &s->fe, &h->flags)});
+}
 
 static void collect(void *m, uint32_t slot) { fl_snow_collect(&((snow_material *)m)->system, slot); }
 
@@ -167,6 +179,7 @@ const fl_material_ops fl_material_snow = {
     .destroy = destroy,
     .record_frame = record_frame,
     .record_publish = record_publish,
+    .record_health = record_health,
     .collect = collect,
     .views = views,
     .read_state = read_state,

@@ -1,6 +1,7 @@
 /* sim/particles/particles_material: the particles row of the material table
  * (sim/material.h): every "particles" object of a scene, one fl_particles each. */
 #include "core/log.h"
+#include "sim/common/placement.h"
 #include "sim/material.h"
 #include "sim/particles/particles.h"
 
@@ -9,6 +10,7 @@
 typedef struct {
   fl_particles objects[FL_SCENE_MAX_OBJECTS];
   uint32_t count;
+  uint32_t health_word;   /* object i's flag word is health_word + i */
   fl_gpu *gpu;
 } particles_material;
 
@@ -26,10 +28,19 @@ static bool create(const fl_material_env *env, const uint32_t *objects, uint32_t
   particles_material *pm = calloc(1, sizeof *pm);
   if (!pm) return fl_error_set("out of host memory");
   pm->gpu = env->gpu;
+  pm->health_word = env->health_word;
   bool ok = true;
   for (uint32_t i = 0; i < count && ok; i++) {
     const fl_scene_object *o = &env->scene->objects[objects[i]];
-    ok = fl_particles_create(env->gpu, o->name, &o->particles, &pm->objects[i]);
+    const fl_particles_desc *d = &o->particles;
+    float corners[2][4];
+    for (int a = 0; a < 3; a++) { /* the box the particles are drawn from */
+      corners[0][a] = d->center[a] - d->half_extents[a];
+      corners[1][a] = d->center[a] + d->half_extents[a];
+    }
+    ok = fl_check_inside_domain("particles", o->name, (const float(*)[4])corners, 2, &env->scene->sim);
+    if (!ok) break;
+    ok = fl_particles_create(env->gpu, o->name, d, &pm->objects[i]);
     if (ok) pm->count++;
     else fl_error_wrap("object \"%s\"", o->name);
   }
@@ -51,6 +62,14 @@ static void record_publish(void *m, fl_rec *r)
 {
   particles_material *pm = m;
   for (uint32_t i = 0; i < pm->count; i++) fl_particles_record_publish(&pm->objects[i], r);
+}
+
+static void record_health(void *m, fl_rec *r, fl_health *h)
+{
+  particles_material *pm = m;
+  for (uint32_t i = 0; i < pm->count; i++)
+    fl_health_record_range(h, r, pm->health_word + i, &pm->objects[i].pos, &pm->objects[i].vel, 0,
+                           pm->objects[i].count);
 }
 
 static uint32_t views(const void *m, uint32_t slot, fl_render_view *out, uint32_t max)
@@ -107,6 +126,7 @@ const fl_material_ops fl_material_particles = {
     .destroy = destroy,
     .record_substep = record_substep,
     .record_publish = record_publish,
+    .record_health = record_health,
     .views = views,
     .pick_targets = pick_targets,
     .read_state = read_state,

@@ -7,6 +7,7 @@
 #include "sim/xpbd/xpbd.h"
 #include "sim/xpbd/cloth_stats.h"
 #include "sim/common/mesh_cpu.h"
+#include "sim/common/placement.h"
 #include "sim/material.h"
 #include "sim/xpbd/body_build.h"
 #include "sim/xpbd/tetrahedralize.h"
@@ -22,6 +23,7 @@ typedef struct {
   uint32_t internal[FL_SCENE_MAX_OBJECTS];     /* the system's object index of the row's object k */
   const fl_scene_object *scene_object[FL_SCENE_MAX_OBJECTS]; /* the row's object k */
   uint32_t count;
+  uint32_t health_word;                        /* the row's object k has flag word health_word + k */
 } xpbd_material;
 
 static const char *const CONSERVATION_MODES[3] = {"none", "global", "local"};
@@ -67,12 +69,19 @@ static bool create(const fl_material_env *env, const uint32_t *objects, uint32_t
   free(bodies);
   free(names);
   free(cloth);
+  for (uint32_t k = 0; k < count && ok; k++) {
+    const fl_gpu_xpbd_object *o = &xm->system.build.objects[xm->internal[k]];
+    ok = fl_check_inside_domain(fl_object_type_name(xm->scene_object[k]->type), xm->scene_object[k]->name,
+                                (const float(*)[4])xm->system.build.positions + o->first, o->count, &env->scene->sim);
+    if (!ok) fl_xpbd_destroy(&xm->system);
+  }
   if (!ok) {
     free(xm);
     return false;
   }
   xm->scene = env->scene;
   xm->count = count;
+  xm->health_word = env->health_word;
   *out = xm;
   return true;
 }
@@ -83,6 +92,16 @@ static void record_substep(void *m, fl_rec *r, const fl_step *step)
 }
 
 static void record_publish(void *m, fl_rec *r) { fl_xpbd_record_publish(&((xpbd_material *)m)->system, r); }
+
+static void record_health(void *m, fl_rec *r, fl_health *h)
+{
+  xpbd_material *xm = m;
+  fl_xpbd_system *s = &xm->system;
+  for (uint32_t k = 0; k < xm->count; k++) {
+    const fl_gpu_xpbd_object *o = &s->build.objects[xm->internal[k]];
+    fl_health_record_range(h, r, xm->health_word + k, &s->pos, &s->vel, o->first, o->count);
+  }
+}
 
 static uint32_t views(const void *m, uint32_t slot, fl_render_view *out, uint32_t max)
 {
@@ -279,6 +298,7 @@ const fl_material_ops fl_material_xpbd = {
     .destroy = destroy,
     .record_substep = record_substep,
     .record_publish = record_publish,
+    .record_health = record_health,
     .views = views,
     .pick_targets = pick_targets,
     .read_state = read_state,
