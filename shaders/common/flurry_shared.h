@@ -272,6 +272,7 @@ FL_STRUCT_END(fl_gpu_skin)
 #define FL_MS_FLAG_MOMENTUM 2u   /* HO impulse split: +phi / -phi (else the paper's Eq. 22) */
 #define FL_MS_FLAG_DEFINITE 4u   /* Jacobian: clamp 1 - l0/l to >= 0 */
 #define FL_MS_FLAG_CG 8u         /* setup: start CG (dv = 0, r = p = b) instead of Jacobi */
+#define FL_MS_FLAG_EXPLICIT_START 16u /* setup: Jacobi starts from dv = b / m (the explicit step), not from 0 */
 
 /* Result slots of the CG reductions (floats in the results buffer). */
 #define FL_MS_SLOT_BB 0          /* b . b */

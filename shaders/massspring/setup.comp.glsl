@@ -3,7 +3,8 @@
 //   A_ii = m_i I + sum_s B_s,  B_s = h^2 K_s + h c_d P_s,
 //   b_i = h f_i + h^2 sum_s K_s (v_j - v_i),
 // HY (Eq. 32): b_i = (b_i + phi_i) / 2 with phi_i the HO impulse (with m_i g h).
-// Then the first Jacobi iterate from dv = 0, dv = A_ii^-1 b_i, or (CG) dv = 0, r = p = b.
+// Then the first Jacobi iterate from dv = 0, dv = A_ii^-1 b_i; or, with the explicit start, the
+// start itself, dv = b_i / m_i (every sweep is then a jacobi pass); or (CG) dv = 0, r = p = b.
 // Pinned particles: b = 0, A_ii = I, dv = 0.
 #version 450
 #extension GL_GOOGLE_include_directive : require
@@ -64,6 +65,8 @@ void main()
   if (cg) {
     dv[k] = vec4(0.0);
     cg_r[k] = cg_p[k] = vec4(b, 0.0);
+  } else if (fl_ms_flag(FL_MS_FLAG_EXPLICIT_START)) {
+    dv[k] = vec4(b * p.w, 0.0);
   } else {
     mat3 a = mat3(dd.x, a_off.x, a_off.y, a_off.x, dd.y, a_off.z, a_off.y, a_off.z, dd.z);
     dv[k] = vec4(inverse(a) * b, 0.0);

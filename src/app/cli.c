@@ -32,7 +32,8 @@ void fl_cli_print_help(void)
       "                        FILE.json it writes the JSON and FILE.png (default kang2018.json/.png)\n"
       "  --cases c1,c2,c3      experiment: the Table 1 cases to run (default all)\n"
       "  --tables 1,2,3        experiment: the tables to run (default all)\n"
-      "  --duration S          experiment: simulated seconds per stability trial (default 1)\n"
+      "  --duration S          experiment: simulated seconds per stability trial (default 0.3)\n"
+      "  --trial-steps N       experiment: at least N steps per stability trial (default 3000)\n"
       "  --snow-view VIEW      snow as \"particles\" shaded by density (default) or as \"volume\":\n"
       "                        its grid density ray-marched (key V switches)\n"
       "  --help                this text\n");
@@ -88,13 +89,14 @@ bool fl_cli_parse(int argc, char **argv, fl_options *o)
   o->warmup = 20;
   o->cases = 7;
   o->tables = 7;
-  o->duration = 1.0;
+  o->duration = 0.3;
+  o->trial_steps = 3000;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     /* Options that take a value. */
     static const char *valued[] = {"--scene", "--device", "--frames", "--size", "--screenshot", "--record",
                                    "--report", "--dump", "--set", "--warmup", "--experiment",
-                                   "--cases", "--tables", "--duration", "--snow-view"};
+                                   "--cases", "--tables", "--duration", "--trial-steps", "--snow-view"};
     const char *value = NULL;
     for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
       if (strcmp(a, valued[k]) == 0) {
@@ -128,6 +130,9 @@ bool fl_cli_parse(int argc, char **argv, fl_options *o)
       if (!end || *end || end == value || !(d > 0 && d <= 1000))
         return fl_error_set("--duration: expected seconds in (0, 1000], got \"%s\"", value);
       o->duration = d;
+    } else if (strcmp(a, "--trial-steps") == 0) {
+      if (!parse_count(a, value, 1, 100000000, &n)) return false;
+      o->trial_steps = (uint32_t)n;
     }
     else if (strcmp(a, "--dump") == 0) o->dump = value;
     else if (strcmp(a, "--snow-view") == 0) {

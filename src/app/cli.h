@@ -22,7 +22,8 @@ typedef struct {
   const char *experiment;     /* --experiment NAME: "kang" (docs/KANG2018.md) */
   uint32_t cases;             /* --cases c1,c2,c3: bit k = case c(k+1) (default all) */
   uint32_t tables;            /* --tables 1,2,3: bit k = table k+1 (default all) */
-  double duration;            /* --duration S: simulated seconds per stability trial (default 1) */
+  double duration;            /* --duration S: simulated seconds per stability trial (default 0.3) */
+  uint32_t trial_steps;       /* --trial-steps N: at least N steps per stability trial (default 3000) */
   bool snow_volume;           /* --snow-view volume: snow drawn as its grid density (default particles) */
   const char *sets[FL_CLI_MAX_SETS];
   int set_count;

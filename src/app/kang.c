@@ -22,8 +22,19 @@
 #define T3_N 50              /* Table 3 on case c1's cloth */
 #define T3_DAMPING 0.5
 
-static const char *const T1_METHOD_NAMES[4] = {"E", "HO", "JI", "HY"};
-static const fl_ms_method T1_METHODS[4] = {FL_MS_E, FL_MS_HO, FL_MS_JI, FL_MS_HY};
+/* Table 1's columns: the paper's four on the paper's system (the exact Jacobian, Jacobi from dv = 0),
+ * then JI and HY on the clamped (definite) one, flurry's default in scenes, then JI started from the
+ * explicit step's dv = b / m (the start that reproduces the paper's JI). */
+#define T1_COLUMNS 7
+static const char *const T1_METHOD_NAMES[T1_COLUMNS] = {"E",           "HO",          "JI",
+                                                        "HY",          "JI definite", "HY definite",
+                                                        "JI explicit start"};
+static const char *const T1_KEYS[T1_COLUMNS] = {"E",           "HO",          "JI", "HY", "JI_definite",
+                                                "HY_definite", "JI_explicit_start"};
+static const fl_ms_method T1_METHODS[T1_COLUMNS] = {FL_MS_E,  FL_MS_HO, FL_MS_JI, FL_MS_HY,
+                                                    FL_MS_JI, FL_MS_HY, FL_MS_JI};
+static const bool T1_DEFINITE[T1_COLUMNS] = {false, false, false, false, true, true, false};
+static const bool T1_EXPLICIT_START[T1_COLUMNS] = {false, false, false, false, false, false, true};
 static const struct {
   const char *name;
   uint32_t n;
@@ -37,13 +48,19 @@ static const struct {
 
 static const char *const T2_METHOD_NAMES[5] = {"E", "HO", "JI", "IM", "HY"};
 static const fl_ms_method T2_METHODS[5] = {FL_MS_E, FL_MS_HO, FL_MS_JI, FL_MS_IM, FL_MS_HY};
+/* The paper's three sizes, then larger ones where a CPU driver's per-dispatch cost no longer dominates
+ * (no paper values: NAN). */
+#define T2_SIZES 5
+#define T2_PAPER_SIZES 3
 static const struct {
-  uint32_t n;
+  uint32_t n, steps;
   double paper[5];           /* E, HO, JI, IM, HY */
-} SIZES[3] = {
-    {20, {1, 2.02, 4.06, 19.48, 4.46}},
-    {30, {1, 2.43, 4.16, 86.90, 4.56}},
-    {40, {1, 2.46, 4.15, 252.55, 4.55}},
+} SIZES[T2_SIZES] = {
+    {20, 200, {1, 2.02, 4.06, 19.48, 4.46}},
+    {30, 200, {1, 2.43, 4.16, 86.90, 4.56}},
+    {40, 200, {1, 2.46, 4.15, 252.55, 4.55}},
+    {80, 40, {NAN, NAN, NAN, NAN, NAN}},
+    {160, 20, {NAN, NAN, NAN, NAN, NAN}},
 };
 
 static const double T3_KAPPA[4] = {512, 1024, 2048, 4096};
@@ -51,13 +68,28 @@ static const double T3_PAPER[2][4] = {{2.5e-3, 1.8e-3, 1.3e-3, 1.0e-3}, {1.3e-2,
 static const fl_ms_method T3_METHODS[2] = {FL_MS_E, FL_MS_HY};
 
 typedef struct {
-  double kappa_max[3][4];
-  bool kappa_capped[3][4];
-  double step_ms[3][5], relative[3][5];
-  uint32_t cg_iterations[3];
+  double kappa_max[3][T1_COLUMNS];
+  bool kappa_capped[3][T1_COLUMNS];
+  double step_ms[T2_SIZES][6], relative[T2_SIZES][6]; /* E, HO, JI, IM, HY, then HY with 3 Jacobi iterations */
+  uint32_t cg_iterations[T2_SIZES];
   double h_max[4][2];
   bool h_capped[4][2];
 } kang_results;
+
+/* Adds {value, energy_growth, steps, fall_m, failure_above} for one searched cell: the largest stable
+ * trial's energy growth and length, and what failed in the trial just above it. */
+static void add_cell(cJSON *row, const char *key, double value, const fl_kang_trial *t, const fl_kang_trial *above)
+{
+  cJSON *o = cJSON_AddObjectToObject(row, key);
+  cJSON_AddNumberToObject(o, "value", value);
+  cJSON_AddNumberToObject(o, "energy_growth", t->energy_growth);
+  cJSON_AddNumberToObject(o, "steps", (double)t->steps);
+  cJSON_AddNumberToObject(o, "fall_m", t->fall);
+  if (above->failure) {
+    cJSON_AddStringToObject(o, "failure_above", above->failure);
+    cJSON_AddNumberToObject(o, "failure_step", (double)above->steps);
+  }
+}
 
 /* ---- the three tables ---- */
 
@@ -74,24 +106,32 @@ static void add_lower_bound(cJSON *json, const char *row, const char *method)
 static bool table1(fl_kang_context *c, uint32_t cases, kang_results *r, cJSON *json)
 {
   cJSON *km = cJSON_AddObjectToObject(json, "kappa_max");
-  printf("\nTable 1: largest stable stiffness kappa_max (N/m), h = 0.1 ms, %g s per trial\n", c->duration);
-  printf("  case  particles damping |       E (paper)  |      HO (paper)  |      JI (paper)  |      HY (paper)\n");
+  printf("\nTable 1: largest stable stiffness kappa_max (N/m), h = 0.1 ms, >= %u steps per trial, strain limit %g\n",
+         c->min_steps, FL_KANG_STRAIN_LIMIT);
+  printf("  JI, HY: exact Jacobian (the paper's system); then on the definite (clamped) one. HY: Eq. 32, one solve.\n");
+  printf("  case  particles damping |       E (paper)  |      HO (paper)  |      JI (paper)  |      HY (paper)  "
+         "| JI definite | HY definite | JI explicit start\n");
   for (int k = 0; k < 3; k++) {
     if (!(cases & (1u << k))) continue;
     cJSON *row = cJSON_AddObjectToObject(km, CASES[k].name);
-    for (int m = 0; m < 4; m++) {
-      fl_kang_setup s = {.n = CASES[k].n, .damping = CASES[k].damping, .h = T1_H, .method = T1_METHODS[m]};
+    for (int m = 0; m < T1_COLUMNS; m++) {
+      fl_kang_setup s = {.n = CASES[k].n, .damping = CASES[k].damping, .h = T1_H, .method = T1_METHODS[m],
+                         .definite = T1_DEFINITE[m], .explicit_start = T1_EXPLICIT_START[m]};
+      fl_kang_trial t, above;
       if (!fl_kang_largest_stable(c, s, 'k', fl_kang_guess_kappa(s.n, T1_H), &r->kappa_max[k][m],
-                                  &r->kappa_capped[k][m]))
+                                  &r->kappa_capped[k][m], &t, &above))
         return false;
-      cJSON_AddNumberToObject(row, T1_METHOD_NAMES[m], r->kappa_max[k][m]);
-      if (r->kappa_capped[k][m]) add_lower_bound(json, CASES[k].name, T1_METHOD_NAMES[m]);
-      fl_info("kang: %s %s kappa_max %.3g (%u trials so far)", CASES[k].name, T1_METHOD_NAMES[m],
-              r->kappa_max[k][m], (unsigned)c->trials);
+      add_cell(row, T1_KEYS[m], r->kappa_max[k][m], &t, &above);
+      if (r->kappa_capped[k][m]) add_lower_bound(json, CASES[k].name, T1_KEYS[m]);
+      fl_info("kang: %s %s kappa_max %.3g, energy growth %.2g, fell %.3f m; above it: %s at step %llu (%u trials "
+              "so far)",
+              CASES[k].name, T1_METHOD_NAMES[m], r->kappa_max[k][m], t.energy_growth, t.fall,
+              above.failure ? above.failure : "none", (unsigned long long)above.steps, (unsigned)c->trials);
     }
     printf("  %-4s %9u %7.1f ", CASES[k].name, CASES[k].n * CASES[k].n, CASES[k].damping);
     for (int m = 0; m < 4; m++)
       printf("|%c%7.2g (%7.2g) ", r->kappa_capped[k][m] ? '>' : ' ', r->kappa_max[k][m], CASES[k].paper[m]);
+    for (int m = 4; m < T1_COLUMNS; m++) printf("| %c%9.2g ", r->kappa_capped[k][m] ? '>' : ' ', r->kappa_max[k][m]);
     printf("\n");
   }
   return true;
@@ -133,29 +173,33 @@ static bool table2(fl_kang_context *c, kang_results *r, cJSON *json)
   cJSON *rc = cJSON_AddObjectToObject(json, "relative_cost");
   cJSON *ms = cJSON_AddObjectToObject(json, "step_ms");
   cJSON *cg = cJSON_AddObjectToObject(json, "im_cg_iterations");
-  printf("\nTable 2: update time relative to E (kappa %g, damping %g, h = 0.1 ms; GPU timestamps, %d steps)\n",
-         T2_KAPPA, T2_DAMPING, T2_STEPS);
-  printf("  size   E ms/step |      HO (paper)  |      JI (paper)  |      IM (paper)  |      HY (paper)  | IM CG its\n");
-  for (int k = 0; k < 3; k++) {
+  printf("\nTable 2: update time relative to E (kappa %g, damping %g, h = 0.1 ms; GPU timestamps)\n", T2_KAPPA,
+         T2_DAMPING);
+  printf("  HY is Eq. 32 (one diagonal solve); HY3 runs 3 Jacobi iterations, as JI does\n");
+  printf("  size    E ms/step |      HO (paper)  |      JI (paper)  |      IM (paper)  |      HY (paper)  |   HY3 "
+         "| IM CG its\n");
+  for (int k = 0; k < T2_SIZES; k++) {
     char key[16];
     snprintf(key, sizeof key, "%ux%u", SIZES[k].n, SIZES[k].n);
     cJSON *row = cJSON_AddObjectToObject(rc, key), *mrow = cJSON_AddObjectToObject(ms, key);
-    for (int m = 0; m < 5; m++) {
-      fl_kang_setup s = {.n = SIZES[k].n, .damping = T2_DAMPING, .kappa = T2_KAPPA, .h = T1_H, .method = T2_METHODS[m]};
+    for (int m = 0; m < 6; m++) {
+      fl_kang_setup s = {.n = SIZES[k].n, .damping = T2_DAMPING, .kappa = T2_KAPPA, .h = T1_H,
+                         .method = m < 5 ? T2_METHODS[m] : FL_MS_HY, .jacobi_iterations = m < 5 ? 0 : 3};
       fl_kang_cost cost;
-      if (!fl_kang_time_step(c, &s, T2_WARMUP, T2_STEPS, &cost)) return false;
+      if (!fl_kang_time_step(c, &s, T2_WARMUP, SIZES[k].steps, &cost)) return false;
       r->step_ms[k][m] = cost.step_ms;
-      if (T2_METHODS[m] == FL_MS_IM) r->cg_iterations[k] = cost.cg_iterations;
+      if (m < 5 && T2_METHODS[m] == FL_MS_IM) r->cg_iterations[k] = cost.cg_iterations;
     }
-    printf("  %-6s %9.4f ", key, r->step_ms[k][0]);
-    for (int m = 0; m < 5; m++) {
+    printf("  %-7s %9.4f ", key, r->step_ms[k][0]);
+    for (int m = 0; m < 6; m++) {
       r->relative[k][m] = r->step_ms[k][m] / r->step_ms[k][0];
-      cJSON_AddNumberToObject(row, T2_METHOD_NAMES[m], r->relative[k][m]);
-      cJSON_AddNumberToObject(mrow, T2_METHOD_NAMES[m], r->step_ms[k][m]);
-      if (m > 0) printf("| %7.2f (%7.2f) ", r->relative[k][m], SIZES[k].paper[m]);
+      const char *name = m < 5 ? T2_METHOD_NAMES[m] : "HY3";
+      cJSON_AddNumberToObject(row, name, r->relative[k][m]);
+      cJSON_AddNumberToObject(mrow, name, r->step_ms[k][m]);
+      if (m > 0 && m < 5) printf("| %7.2f (%7.2f) ", r->relative[k][m], SIZES[k].paper[m]);
     }
     cJSON_AddNumberToObject(cg, key, r->cg_iterations[k]);
-    printf("| %u\n", (unsigned)r->cg_iterations[k]);
+    printf("| %5.2f | %u\n", r->relative[k][5], (unsigned)r->cg_iterations[k]);
   }
   return bandwidth(c, json);
 }
@@ -163,18 +207,22 @@ static bool table2(fl_kang_context *c, kang_results *r, cJSON *json)
 static bool table3(fl_kang_context *c, kang_results *r, cJSON *json)
 {
   cJSON *mh = cJSON_AddObjectToObject(json, "max_stable_h");
-  printf("\nTable 3: largest stable step h (s), case c1's cloth (%u particles, damping %g), %g s per trial\n",
-         T3_N * T3_N, T3_DAMPING, c->duration);
+  printf("\nTable 3: largest stable step h (s), case c1's cloth (%u particles, damping %g), >= %u steps per trial, "
+         "strain limit %g\n",
+         T3_N * T3_N, T3_DAMPING, c->min_steps, FL_KANG_SOFT_STRAIN_LIMIT);
   printf("  kappa  |        E (paper)   |       HY (paper)\n");
   for (int k = 0; k < 4; k++) {
     char key[16];
     snprintf(key, sizeof key, "%g", T3_KAPPA[k]);
     cJSON *row = cJSON_AddObjectToObject(mh, key);
     for (int m = 0; m < 2; m++) {
-      fl_kang_setup s = {.n = T3_N, .damping = T3_DAMPING, .kappa = T3_KAPPA[k], .method = T3_METHODS[m]};
-      if (!fl_kang_largest_stable(c, s, 'h', fl_kang_guess_h(T3_N, T3_KAPPA[k]), &r->h_max[k][m], &r->h_capped[k][m]))
+      fl_kang_setup s = {.n = T3_N, .damping = T3_DAMPING, .kappa = T3_KAPPA[k], .method = T3_METHODS[m],
+                         .strain_limit = FL_KANG_SOFT_STRAIN_LIMIT};
+      fl_kang_trial t, above;
+      if (!fl_kang_largest_stable(c, s, 'h', fl_kang_guess_h(T3_N, T3_KAPPA[k]), &r->h_max[k][m], &r->h_capped[k][m],
+                                  &t, &above))
         return false;
-      cJSON_AddNumberToObject(row, m ? "HY" : "E", r->h_max[k][m]);
+      add_cell(row, m ? "HY" : "E", r->h_max[k][m], &t, &above);
       if (r->h_capped[k][m]) add_lower_bound(json, key, m ? "HY" : "E");
     }
     printf("  %-6s |%c%8.2g (%8.2g) |%c%8.2g (%8.2g)\n", key, r->h_capped[k][0] ? '>' : ' ', r->h_max[k][0],
@@ -192,10 +240,12 @@ static void add_paper(cJSON *json)
         *mh = cJSON_AddObjectToObject(p, "max_stable_h");
   for (int k = 0; k < 3; k++) {
     cJSON *row = cJSON_AddObjectToObject(km, CASES[k].name);
-    for (int m = 0; m < 4; m++) cJSON_AddNumberToObject(row, T1_METHOD_NAMES[m], CASES[k].paper[m]);
+    for (int m = 0; m < 4; m++) cJSON_AddNumberToObject(row, T1_KEYS[m], CASES[k].paper[m]);
+  }
+  for (int k = 0; k < T2_PAPER_SIZES; k++) {
     char key[16];
     snprintf(key, sizeof key, "%ux%u", SIZES[k].n, SIZES[k].n);
-    row = cJSON_AddObjectToObject(rc, key);
+    cJSON *row = cJSON_AddObjectToObject(rc, key);
     for (int m = 0; m < 5; m++) cJSON_AddNumberToObject(row, T2_METHOD_NAMES[m], SIZES[k].paper[m]);
   }
   for (int k = 0; k < 4; k++) {
@@ -221,7 +271,7 @@ static uint32_t add_series_pair(fl_plot_panel *p, const char *name, const char *
 static bool write_plot(const char *path, uint32_t cases, uint32_t tables, const kang_results *r)
 {
   static const char *const PAPER_NAMES[5] = {"E (paper)", "HO (paper)", "JI (paper)", "IM (paper)", "HY (paper)"};
-  static const char *const SIZE_NAMES[3] = {"20x20", "30x30", "40x40"};
+  static const char *const SIZE_NAMES[T2_SIZES] = {"20x20", "30x30", "40x40", "80x80", "160x160"};
   static const char *const KAPPA_NAMES[4] = {"512", "1024", "2048", "4096"};
   fl_plot_panel panels[3];
   memset(panels, 0, sizeof panels);
@@ -236,16 +286,18 @@ static bool write_plot(const char *path, uint32_t cases, uint32_t tables, const 
           p->values[p->group_count][2 * m] = r->kappa_max[k][m];
           p->values[p->group_count][2 * m + 1] = CASES[k].paper[m];
         }
+        for (int m = 4; m < T1_COLUMNS; m++) p->values[p->group_count][4 + m] = r->kappa_max[k][m];
         p->group_count++;
       }
     static const int T1_TO_T2[4] = {0, 1, 2, 4};
     for (int m = 0; m < 4; m++) add_series_pair(p, T1_METHOD_NAMES[m], PAPER_NAMES[T1_TO_T2[m]]);
+    for (int m = 4; m < T1_COLUMNS; m++) p->series_names[p->series_count++] = T1_METHOD_NAMES[m];
   }
   if (tables & 2u) {
     fl_plot_panel *p = &panels[count++];
     *p = (fl_plot_panel){.title = "Table 2: update time relative to E", .y_label = "x E", .log_y = true,
-                         .group_count = 3};
-    for (int k = 0; k < 3; k++) {
+                         .group_count = T2_SIZES};
+    for (int k = 0; k < T2_SIZES; k++) {
       p->group_names[k] = SIZE_NAMES[k];
       for (int m = 0; m < 5; m++) {
         p->values[k][2 * m] = r->relative[k][m];
@@ -291,18 +343,21 @@ int fl_kang_run(const fl_options *o)
   kang_results r;
   memset(&r, 0, sizeof r);
   for (int k = 0; k < 3; k++)
-    for (int m = 0; m < 4; m++) r.kappa_max[k][m] = NAN;
+    for (int m = 0; m < T1_COLUMNS; m++) r.kappa_max[k][m] = NAN;
   cJSON *json = cJSON_CreateObject();
   bool ok = fl_gpu_create(&desc, &gpu) && fl_descriptor_cache_create(&gpu, "kang", &sets);
-  fl_kang_context c = {.gpu = &gpu, .sets = &sets, .duration = o->duration};
+  fl_kang_context c = {.gpu = &gpu, .sets = &sets, .duration = o->duration, .min_steps = o->trial_steps};
   if (ok) {
     fl_report_add_device(json, &gpu);
     cJSON *set = cJSON_AddObjectToObject(json, "settings");
     cJSON_AddNumberToObject(set, "duration_s", o->duration);
-    cJSON_AddNumberToObject(set, "min_steps", FL_KANG_MIN_STEPS);
+    cJSON_AddNumberToObject(set, "min_steps", c.min_steps);
     cJSON_AddNumberToObject(set, "strain_limit", FL_KANG_STRAIN_LIMIT);
+    cJSON_AddNumberToObject(set, "strain_limit_table3", FL_KANG_SOFT_STRAIN_LIMIT);
+    cJSON_AddNumberToObject(set, "energy_growth_limit", FL_KANG_ENERGY_GROWTH);
     cJSON_AddStringToObject(set, "cloth", "n x n particles, 2 m^2, 40 kg, structural+shear+bend, top row pinned, "
-                                          "released horizontal; paper split, definite Jacobian, 3 Jacobi iterations");
+                                          "released horizontal; paper split; JI 3 Jacobi iterations, HY one "
+                                          "diagonal solve (Eq. 32); exact Jacobian unless a column says definite");
     printf("Kang 2018 on %s (%s %s)\n", gpu.props.deviceName, gpu.driver_name, gpu.driver_info);
   }
   ok = ok && (!(o->tables & 1u) || table1(&c, o->cases, &r, json));

@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -28,19 +29,23 @@ static bool make_cloth(const fl_kang_setup *s, fl_ms_system *out)
 
 static fl_ms_gpu_params params_of(const fl_kang_setup *s)
 {
-  return (fl_ms_gpu_params){.method = s->method, .split = FL_MS_SPLIT_PAPER, .definite = true,
-                            .jacobi_iterations = 3, .cg_iterations = 1000, .cg_tolerance = 1e-5f,
+  uint32_t iterations = s->jacobi_iterations ? s->jacobi_iterations : s->method == FL_MS_HY ? 1u : 3u;
+  return (fl_ms_gpu_params){.method = s->method, .split = FL_MS_SPLIT_PAPER, .definite = s->definite,
+                            .jacobi_iterations = iterations, .explicit_start = s->explicit_start,
+                            .cg_iterations = 1000, .cg_tolerance = 1e-5f,
                             .kappa = (float)s->kappa, .damping = (float)s->damping, .gravity = {0, -9.81f, 0},
-                            .divergence_strain = (float)FL_KANG_STRAIN_LIMIT};
+                            .divergence_strain = (float)(s->strain_limit > 0 ? s->strain_limit : FL_KANG_STRAIN_LIMIT)};
 }
 
-static bool create(fl_kang_context *c, const fl_kang_setup *s, fl_ms_gpu *out)
+/* Creates the GPU cloth; with `keep`, the CPU system stays in *cpu (for the energy), else it is freed. */
+static bool create(fl_kang_context *c, const fl_kang_setup *s, fl_ms_gpu *out, fl_ms_system *cpu)
 {
-  fl_ms_system cpu;
-  if (!make_cloth(s, &cpu)) return false;
+  fl_ms_system local;
+  fl_ms_system *sys = cpu ? cpu : &local;
+  if (!make_cloth(s, sys)) return false;
   fl_ms_gpu_params p = params_of(s);
-  bool ok = fl_ms_gpu_create(c->gpu, &cpu, &p, "kang", out);
-  fl_ms_system_destroy(&cpu);
+  bool ok = fl_ms_gpu_create(c->gpu, sys, &p, "kang", out);
+  if (!cpu || !ok) fl_ms_system_destroy(sys);
   return ok;
 }
 
@@ -51,19 +56,46 @@ static void release(fl_kang_context *c, fl_ms_gpu *g)
   fl_descriptor_cache_reset(c->sets);
 }
 
-bool fl_kang_stable(fl_kang_context *c, const fl_kang_setup *s, bool *stable)
+/* The GPU state's energy (double, fl_ms_energy, in the CPU system's arrays) and its free particles' mean height. */
+static bool gpu_energy(fl_ms_gpu *g, fl_ms_system *cpu, float (*pos)[4], float (*vel)[4], double *energy,
+                       double *height)
+{
+  if (!fl_ms_gpu_read(g, pos, vel)) return false;
+  double sum = 0;
+  uint32_t free_count = 0;
+  for (uint32_t i = 0; i < g->particle_count; i++) {
+    for (int a = 0; a < 3; a++) {
+      cpu->x[i][a] = pos[i][a];
+      cpu->v[i][a] = vel[i][a];
+    }
+    if (cpu->inv_mass[i] > 0) {
+      sum += pos[i][1];
+      free_count++;
+    }
+  }
+  *energy = fl_ms_energy(cpu);
+  *height = free_count ? sum / free_count : 0;
+  return true;
+}
+
+bool fl_kang_stable(fl_kang_context *c, const fl_kang_setup *s, fl_kang_trial *out)
 {
   fl_ms_gpu g;
-  if (!create(c, s, &g)) return false;
-  double want = ceil(c->duration / s->h);
-  uint64_t total = want < FL_KANG_MIN_STEPS ? FL_KANG_MIN_STEPS : (uint64_t)want, done = 0;
+  fl_ms_system cpu;
+  if (!create(c, s, &g, &cpu)) return false;
+  double want = ceil(c->duration / s->h), scale = FL_KANG_MASS * 9.81 * FL_KANG_SIDE, e0 = 0, e = 0,
+         y0 = 0, y = 0;
+  uint64_t total = want < c->min_steps ? c->min_steps : (uint64_t)want, done = 0;
   uint32_t chunk = 100, status[FL_MS_STATUS_WORDS] = {0}, it;
-  float res;
-  bool ok = true;
+  float res, (*pos)[4] = malloc(sizeof *pos * g.particle_count), (*vel)[4] = malloc(sizeof *vel * g.particle_count);
+  bool ok = pos && vel, grown = false;
+  if (!ok) fl_error_set("kang: out of host memory for %u particles", (unsigned)g.particle_count);
+  ok = ok && gpu_energy(&g, &cpu, pos, vel, &e0, &y0);
+  out->energy_growth = 0;
   /* Chunks grow while a submission takes under a second (an explosion usually
    * shows within the first few hundred steps; submissions stay far below the
    * fence timeout on a slow device). */
-  while (ok && done < total && status[FL_MS_STATUS_DIVERGED] == 0) {
+  while (ok && done < total && status[FL_MS_STATUS_DIVERGED] == 0 && !grown) {
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     uint32_t steps = total - done < chunk ? (uint32_t)(total - done) : chunk;
@@ -72,48 +104,60 @@ bool fl_kang_stable(fl_kang_context *c, const fl_kang_setup *s, bool *stable)
     if (!ok) break;
     for (uint32_t k = 0; k < steps; k++) fl_ms_gpu_record_step(&g, &r, (float)s->h, "kang");
     fl_ms_gpu_record_watch(&g, &r, false);
-    ok = fl_rec_end_once(&r) && fl_ms_gpu_read_status(&g, status, &it, &res);
+    ok = fl_rec_end_once(&r) && fl_ms_gpu_read_status(&g, status, &it, &res) && gpu_energy(&g, &cpu, pos, vel, &e, &y);
     done += steps;
+    double growth = (e - e0) / scale;
+    if (!(growth <= FL_KANG_ENERGY_GROWTH)) grown = true; /* also a NaN energy */
+    else if (growth > out->energy_growth) out->energy_growth = growth;
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     if (seconds < 1.0 && chunk < 8000) chunk *= 2;
     else if (seconds > 3.0 && chunk > 1) chunk /= 2;
   }
+  free(pos);
+  free(vel);
+  fl_ms_system_destroy(&cpu);
   release(c, &g);
-  *stable = status[FL_MS_STATUS_DIVERGED] == 0;
+  out->stable = status[FL_MS_STATUS_DIVERGED] == 0 && !grown;
+  out->failure = status[FL_MS_STATUS_DIVERGED] ? "strain or non-finite" : grown ? "energy growth" : NULL;
+  out->steps = done;
+  out->fall = y0 - y;
   c->trials++;
   return ok;
 }
 
-bool fl_kang_largest_stable(fl_kang_context *c, fl_kang_setup s, char vary, double guess, double *out, bool *capped)
+/* One trial of s at value *x: a stable one raises lo (and keeps its trial), an unstable one lowers hi. */
+static bool try_value(fl_kang_context *c, const fl_kang_setup *s, const double *x, double *lo, double *hi,
+                      fl_kang_trial *largest_trial, fl_kang_trial *first_unstable)
+{
+  fl_kang_trial t;
+  if (!fl_kang_stable(c, s, &t)) return false;
+  if (t.stable) {
+    *lo = *x;
+    *largest_trial = t;
+  } else {
+    *hi = *x;
+    *first_unstable = t;
+  }
+  return true;
+}
+
+bool fl_kang_largest_stable(fl_kang_context *c, fl_kang_setup s, char vary, double guess, double *out, bool *capped,
+                            fl_kang_trial *largest_trial, fl_kang_trial *first_unstable)
 {
   double *x = vary == 'k' ? &s.kappa : &s.h;
   double lo = 0, hi = 0;
-  bool stable;
+  *largest_trial = *first_unstable = (fl_kang_trial){0};
   *x = guess;
-  if (!fl_kang_stable(c, &s, &stable)) return false;
-  if (stable) {
-    lo = guess;
-    for (int k = 0; k < BRACKET_STEPS && hi == 0; k++) {
-      *x = lo * BRACKET_FACTOR;
-      if (!fl_kang_stable(c, &s, &stable)) return false;
-      if (stable) lo = *x;
-      else hi = *x;
-    }
-  } else {
-    hi = guess;
-    for (int k = 0; k < BRACKET_STEPS && lo == 0; k++) {
-      *x = hi / BRACKET_FACTOR;
-      if (!fl_kang_stable(c, &s, &stable)) return false;
-      if (stable) lo = *x;
-      else hi = *x;
-    }
+  if (!try_value(c, &s, x, &lo, &hi, largest_trial, first_unstable)) return false;
+  /* grow or shrink by 4x until stability changes */
+  for (int k = 0; k < BRACKET_STEPS && (hi == 0 || lo == 0); k++) {
+    *x = lo > 0 ? lo * BRACKET_FACTOR : hi / BRACKET_FACTOR;
+    if (!try_value(c, &s, x, &lo, &hi, largest_trial, first_unstable)) return false;
   }
   while (lo > 0 && hi > 0 && hi / lo > BISECT_RATIO) {
     *x = sqrt(lo * hi);
-    if (!fl_kang_stable(c, &s, &stable)) return false;
-    if (stable) lo = *x;
-    else hi = *x;
+    if (!try_value(c, &s, x, &lo, &hi, largest_trial, first_unstable)) return false;
   }
   *out = lo;
   *capped = hi == 0;
@@ -146,45 +190,67 @@ static bool run_steps(fl_kang_context *c, fl_ms_gpu *g, fl_profiler *prof, uint3
   return true;
 }
 
-/* The last sample (ms summed over the submission) of a profiler stat, or 0. */
-static double last_ms(const fl_profiler *p, const char *name, uint64_t *bytes)
+/* Steps per submission: about KANG_DISPATCHES_PER_SUBMIT dispatches, so that a big cloth's IM (3 + 5 per CG
+ * iteration) stays far below the fence timeout on a slow device. The GPU timestamps do not see the gaps. */
+#define KANG_DISPATCHES_PER_SUBMIT 600u
+static uint32_t steps_per_submit(const fl_ms_gpu *g)
+{
+  uint32_t per_step = g->params.method == FL_MS_IM ? 3 + 5 * g->cg_budget : 2 + g->params.jacobi_iterations;
+  uint32_t n = KANG_DISPATCHES_PER_SUBMIT / per_step;
+  return n ? n : 1;
+}
+
+/* The sum over submissions of a profiler stat's samples (ms), and its bytes per sample. */
+static double sum_ms(const fl_profiler *p, const char *name, uint64_t *bytes)
 {
   const fl_profile_stat *st = fl_profiler_find(p, name);
   if (bytes) *bytes = st ? st->bytes : 0;
-  return st && st->count ? st->samples_ms[st->count - 1] : 0.0;
+  double sum = 0;
+  for (uint32_t k = 0; st && k < st->count; k++) sum += st->samples_ms[k];
+  return sum;
+}
+
+/* Runs `steps` steps in submissions of steps_per_submit (profiled when prof is set, its stats cleared first). */
+static bool chunked_steps(fl_kang_context *c, fl_ms_gpu *g, fl_profiler *prof, uint32_t steps, float h)
+{
+  if (prof) fl_profiler_clear(prof);
+  for (uint32_t done = 0, chunk = steps_per_submit(g); done < steps; done += chunk)
+    if (!run_steps(c, g, prof, steps - done < chunk ? steps - done : chunk, h)) return false;
+  return true;
 }
 
 bool fl_kang_time_step(fl_kang_context *c, const fl_kang_setup *s, uint32_t warmup, uint32_t steps, fl_kang_cost *out)
 {
   memset(out, 0, sizeof *out);
   fl_ms_gpu g;
-  if (!create(c, s, &g)) return false;
+  if (!create(c, s, &g, NULL)) return false;
   fl_profiler prof;
   bool ok = fl_profiler_create(c->gpu, &prof);
   uint32_t status[FL_MS_STATUS_WORDS];
   float res;
-  /* IM: a probe step at the full CG budget; its iteration count (with the
-   * adaptive margin of ms_object.c) is the budget of the warm-up, and the
-   * warm-up's last step's count that of the timed steps */
+  /* IM: a probe step at a CG budget of 4 n (CG on the cloth's grid needs O(n) iterations; a full
+   * 1000 would be one long submission on a CPU driver); its iteration count (with the adaptive margin
+   * of ms_object.c) is the budget of the warm-up, and the warm-up's last step's count that of the
+   * timed steps */
   if (ok && s->method == FL_MS_IM) {
+    g.cg_budget = 4 * s->n < g.params.cg_iterations ? 4 * s->n : g.params.cg_iterations;
     ok = run_steps(c, &g, NULL, 1, (float)s->h) && fl_ms_gpu_read_status(&g, status, &out->cg_iterations, &res);
     g.cg_budget = out->cg_iterations + out->cg_iterations / 4 + 2;
   }
-  ok = ok && run_steps(c, &g, NULL, warmup, (float)s->h) &&
+  ok = ok && chunked_steps(c, &g, NULL, warmup, (float)s->h) &&
        fl_ms_gpu_read_status(&g, status, &out->cg_iterations, &res);
   if (ok && s->method == FL_MS_IM) g.cg_budget = out->cg_iterations > 0 ? out->cg_iterations : 1;
-  /* one profiled submission sizes the query pools (scopes past capacity are dropped once), then the measured one */
-  ok = ok && run_steps(c, &g, &prof, steps, (float)s->h);
-  if (ok) fl_profiler_clear(&prof);
-  ok = ok && run_steps(c, &g, &prof, steps, (float)s->h);
+  /* one profiled submission sizes the query pools (scopes past capacity are dropped once), then the measured ones */
+  ok = ok && run_steps(c, &g, &prof, steps_per_submit(&g) < steps ? steps_per_submit(&g) : steps, (float)s->h);
+  ok = ok && chunked_steps(c, &g, &prof, steps, (float)s->h);
   if (ok) {
     static const char *const PASSES[] = {"explicit", "ho", "setup", "jacobi", "cg", "advance"};
-    out->step_ms = last_ms(&prof, "kang/total", NULL) / steps;
+    out->step_ms = sum_ms(&prof, "kang/total", NULL) / steps;
     for (size_t k = 0; k < sizeof PASSES / sizeof PASSES[0] && out->pass_count < FL_KANG_MAX_PASSES; k++) {
       char name[48];
       snprintf(name, sizeof name, "kang/%s", PASSES[k]);
       uint64_t bytes;
-      double ms = last_ms(&prof, name, &bytes);
+      double ms = sum_ms(&prof, name, &bytes);
       if (ms <= 0) continue;
       out->pass_names[out->pass_count] = PASSES[k];
       out->pass_ms[out->pass_count] = ms / steps;

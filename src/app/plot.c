@@ -18,7 +18,8 @@ typedef struct {
 
 static const rgb8 PALETTE[FL_PLOT_MAX_SERIES] = {
     {31, 119, 180}, {255, 127, 14}, {44, 160, 44},  {214, 39, 40},  {148, 103, 189},
-    {140, 86, 75},  {227, 119, 194}, {127, 127, 127}, {188, 189, 34}, {23, 190, 207}};
+    {140, 86, 75},  {227, 119, 194}, {127, 127, 127}, {188, 189, 34}, {23, 190, 207},
+    {57, 59, 121},  {99, 121, 57}};
 static const rgb8 WHITE = {255, 255, 255}, INK = {30, 30, 30}, GRID = {228, 228, 228}, MARK = {90, 90, 90};
 
 /* The image being drawn, and the columns of the current panel: nothing is drawn outside them. */

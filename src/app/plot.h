@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #define FL_PLOT_MAX_GROUPS 8
-#define FL_PLOT_MAX_SERIES 10
+#define FL_PLOT_MAX_SERIES 12
 
 typedef struct {
   const char *title;   /* panel title (NULL: none) */

@@ -116,6 +116,7 @@ typedef struct {
   uint32_t jacobi_iterations;   /* JI and HY, default 3, 1..100 */
   fl_ms_split_key split;        /* HO and HY: "paper" (Eq. 22, default) or "momentum" */
   bool definite_jacobian;       /* JI, IM, HY: clamp 1 - l0/l >= 0, default true */
+  bool jacobi_explicit_start;   /* JI, HY: "jacobi_start": "explicit" (dv = b / m) or "zero" (default) */
   uint32_t cg_iterations;       /* IM: CG iterations per step at most, default 100, 1..10000 */
   float cg_tolerance;           /* IM: relative residual, default 1e-5, > 0 and < 1 */
   float divergence_strain;      /* a spring strain |l - l0|/l0 above this (or a NaN) is a

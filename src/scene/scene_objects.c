@@ -56,10 +56,11 @@ static const char *const MASS_SPRING_KEYS[] = {
     "type",       "name",        "resolution",        "size",         "center",
     "plane",      "mass",        "stiffness",         "damping",      "springs",
     "pin",        "integrator",  "jacobi_iterations", "split",        "definite_jacobian",
-    "cg_iterations", "cg_tolerance", "divergence_strain", NULL};
+    "jacobi_start", "cg_iterations", "cg_tolerance", "divergence_strain", NULL};
 /* Indexed by fl_ms_integrator and fl_ms_split_key. SPRINGS_NAMES[k] is the mask
  * (2 << k) - 1: each adds the next FL_MS_SPRINGS_* group. */
 static const char *const INTEGRATOR_NAMES[] = {"E", "HO", "JI", "IM", "HY", NULL};
+static const char *const JACOBI_START_NAMES[] = {"zero", "explicit", NULL};
 static const char *const SPLIT_NAMES[] = {"paper", "momentum", NULL};
 static const char *const SPRINGS_NAMES[] = {"structural", "structural+shear", "structural+shear+bend",
                                             NULL};
@@ -460,7 +461,8 @@ static bool parse_mass_spring(const fl_jr *r, const cJSON *o, fl_mass_spring_des
       .divergence_strain = 2.0f,
   };
   static const fl_jr_range UNIT_OPEN = {0.0, 1.0, true, true};
-  int springs = 2 /* structural+shear+bend */, integrator = (int)m->integrator, split = (int)m->split;
+  int springs = 2 /* structural+shear+bend */, integrator = (int)m->integrator, split = (int)m->split,
+      jacobi_start = m->jacobi_explicit_start ? 1 : 0;
   if (!fl_jr_object(r, o, MASS_SPRING_KEYS, "for a mass_spring object") ||
       !parse_sheet(r, o, 1024,
                    (sheet_fields){m->resolution, m->size, m->center, &m->plane, &m->mass, m->pins,
@@ -472,6 +474,7 @@ static bool parse_mass_spring(const fl_jr *r, const cJSON *o, fl_mass_spring_des
       !fl_jr_uint(r, o, "jacobi_iterations", 1, 100, &m->jacobi_iterations) ||
       !fl_jr_enum(r, o, "split", SPLIT_NAMES, &split) ||
       !fl_jr_bool(r, o, "definite_jacobian", &m->definite_jacobian) ||
+      !fl_jr_enum(r, o, "jacobi_start", JACOBI_START_NAMES, &jacobi_start) ||
       !fl_jr_uint(r, o, "cg_iterations", 1, 10000, &m->cg_iterations) ||
       !fl_jr_number(r, o, "cg_tolerance", UNIT_OPEN, &m->cg_tolerance) ||
       !fl_jr_number(r, o, "divergence_strain", FL_JR_POSITIVE, &m->divergence_strain))
@@ -479,6 +482,7 @@ static bool parse_mass_spring(const fl_jr *r, const cJSON *o, fl_mass_spring_des
   m->springs = (2u << springs) - 1u;
   m->integrator = (fl_ms_integrator)integrator;
   m->split = (fl_ms_split_key)split;
+  m->jacobi_explicit_start = jacobi_start == 1;
   return true;
 }
 

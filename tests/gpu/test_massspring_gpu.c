@@ -63,7 +63,7 @@ static bool gpu_steps(fl_ms_gpu *g, uint32_t steps, float h)
 }
 
 /* Largest |x_gpu - x_cpu| over particles after `steps` steps of the method. */
-static double method_error(fl_gpu *gpu, fl_ms_method m, fl_ms_split split, bool definite,
+static double method_error(fl_gpu *gpu, fl_ms_method m, fl_ms_split split, bool definite, bool explicit_start,
                            double kappa, double h, uint32_t steps)
 {
   fl_ms_system s;
@@ -71,6 +71,7 @@ static double method_error(fl_gpu *gpu, fl_ms_method m, fl_ms_split split, bool 
   fl_ms_gpu_params p = params_for(m, &s);
   p.split = split;
   p.definite = definite;
+  p.explicit_start = explicit_start;
   fl_ms_gpu g;
   double worst = INFINITY;
   float(*pos)[4] = calloc(s.particle_count, sizeof *pos);
@@ -98,19 +99,26 @@ static void methods_body(fl_gpu *gpu)
   struct {
     fl_ms_method m;
     fl_ms_split split;
-    bool definite;
+    bool definite, explicit_start;
     const char *what;
   } cases[] = {
-      {FL_MS_E, FL_MS_SPLIT_PAPER, true, "E"},           {FL_MS_HO, FL_MS_SPLIT_PAPER, true, "HO paper"},
-      {FL_MS_HO, FL_MS_SPLIT_MOMENTUM, true, "HO momentum"}, {FL_MS_JI, FL_MS_SPLIT_PAPER, true, "JI"},
-      {FL_MS_JI, FL_MS_SPLIT_PAPER, false, "JI exact"},  {FL_MS_HY, FL_MS_SPLIT_PAPER, true, "HY"},
-      {FL_MS_HY, FL_MS_SPLIT_MOMENTUM, false, "HY momentum exact"}, {FL_MS_IM, FL_MS_SPLIT_PAPER, true, "IM"},
+      {FL_MS_E, FL_MS_SPLIT_PAPER, true, false, "E"},
+      {FL_MS_HO, FL_MS_SPLIT_PAPER, true, false, "HO paper"},
+      {FL_MS_HO, FL_MS_SPLIT_MOMENTUM, true, false, "HO momentum"},
+      {FL_MS_JI, FL_MS_SPLIT_PAPER, true, false, "JI"},
+      {FL_MS_JI, FL_MS_SPLIT_PAPER, false, false, "JI exact"},
+      {FL_MS_JI, FL_MS_SPLIT_PAPER, false, true, "JI exact explicit start"},
+      {FL_MS_HY, FL_MS_SPLIT_PAPER, true, false, "HY"},
+      {FL_MS_HY, FL_MS_SPLIT_MOMENTUM, false, false, "HY momentum exact"},
+      {FL_MS_HY, FL_MS_SPLIT_PAPER, true, true, "HY explicit start"},
+      {FL_MS_IM, FL_MS_SPLIT_PAPER, true, false, "IM"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    double err = method_error(gpu, cases[i].m, cases[i].split, cases[i].definite, 400, 2e-3, 6);
+    double err = method_error(gpu, cases[i].m, cases[i].split, cases[i].definite, cases[i].explicit_start, 400, 2e-3, 6);
     /* stiff springs, short steps (mu = 0.125: stable for every method): omega^n
      * overflows a float unless HO's series is scaled */
-    double stiff = method_error(gpu, cases[i].m, cases[i].split, cases[i].definite, 1e6, 4e-5, 50);
+    double stiff =
+        method_error(gpu, cases[i].m, cases[i].split, cases[i].definite, cases[i].explicit_start, 1e6, 4e-5, 50);
     fprintf(stderr, "  %-18s max |x_gpu - x_cpu| = %.3g m, stiff %.3g m (cloth 1 m)\n", cases[i].what, err, stiff);
     ENSURE_MSG(err < 1e-5, "%s: GPU differs from the CPU by %g m", cases[i].what, err);
     ENSURE_MSG(stiff < 1e-5, "%s, kappa 1e6: GPU differs from the CPU by %g m", cases[i].what, stiff);

@@ -166,23 +166,40 @@ static void check_fragments(const char *dump, const char *name, int want, double
   free(x);
 }
 
-/* The --experiment kang report: every table filled with positive numbers beside the paper's. */
+/* One searched cell of the kang report: {value > 0, energy_growth <= the limit, steps >= min_steps}. */
+static void check_kang_cell(const cJSON *row, const char *key, const char *where, double growth_limit, double min_steps)
+{
+  const cJSON *cell = need(row, key, is_object);
+  if (!cell) return;
+  const cJSON *v = need(cell, "value", is_number), *g = need(cell, "energy_growth", is_number),
+              *n = need(cell, "steps", is_number);
+  if (v) CHECK(v->valuedouble > 0, "%s.%s.value is %g", where, key, v->valuedouble);
+  if (g) CHECK(g->valuedouble <= growth_limit, "%s.%s: the largest stable trial's energy grew by %g (limit %g)", where,
+               key, g->valuedouble, growth_limit);
+  if (n) CHECK(n->valuedouble >= min_steps, "%s.%s: its trial ran %g steps, under the minimum %g", where, key,
+               n->valuedouble, min_steps);
+}
+
+/* The --experiment kang report: every table filled with positive numbers beside the paper's, and
+ * every stable trial's energy bounded over at least the minimum steps. */
 static void check_kang(const cJSON *r)
 {
-  static const char *const T1[] = {"E", "HO", "JI", "HY"}, *const T2[] = {"E", "HO", "JI", "IM", "HY"};
-  static const char *const SIZES[] = {"20x20", "30x30", "40x40"}, *const KAPPAS[] = {"512", "1024", "2048", "4096"};
+  static const char *const T1[] = {"E", "HO", "JI", "HY", "JI_definite", "HY_definite", "JI_explicit_start"},
+                           *const T2[] = {"E", "HO", "JI", "IM", "HY", "HY3"};
+  static const char *const SIZES[] = {"20x20", "30x30", "40x40", "80x80", "160x160"},
+                           *const KAPPAS[] = {"512", "1024", "2048", "4096"};
   need(r, "device", is_object);
-  const cJSON *paper = need(r, "paper", is_object);
+  const cJSON *paper = need(r, "paper", is_object), *set = need(r, "settings", is_object);
+  const cJSON *growth = set ? need(set, "energy_growth_limit", is_number) : NULL,
+              *steps = set ? need(set, "min_steps", is_number) : NULL;
+  double growth_limit = growth ? growth->valuedouble : 0, min_steps = steps ? steps->valuedouble : 1e300;
   const cJSON *c1 = cJSON_GetObjectItemCaseSensitive(need(r, "kappa_max", is_object), "c1");
   CHECK(c1, "kappa_max.c1 missing");
-  for (int m = 0; c1 && m < 4; m++) {
-    const cJSON *v = need(c1, T1[m], is_number);
-    if (v) CHECK(v->valuedouble > 0, "kappa_max.c1.%s is %g", T1[m], v->valuedouble);
-  }
+  for (int m = 0; c1 && m < 7; m++) check_kang_cell(c1, T1[m], "kappa_max.c1", growth_limit, min_steps);
   const cJSON *rc = need(r, "relative_cost", is_object);
-  for (int k = 0; rc && k < 3; k++) {
+  for (int k = 0; rc && k < 5; k++) {
     const cJSON *row = need(rc, SIZES[k], is_object);
-    for (int m = 0; row && m < 5; m++) {
+    for (int m = 0; row && m < 6; m++) {
       const cJSON *v = need(row, T2[m], is_number);
       if (v) CHECK(v->valuedouble > 0, "relative_cost.%s.%s is %g", SIZES[k], T2[m], v->valuedouble);
     }
@@ -190,10 +207,7 @@ static void check_kang(const cJSON *r)
   const cJSON *mh = need(r, "max_stable_h", is_object);
   for (int k = 0; mh && k < 4; k++) {
     const cJSON *row = need(mh, KAPPAS[k], is_object);
-    for (int m = 0; row && m < 2; m++) {
-      const cJSON *v = need(row, m ? "HY" : "E", is_number);
-      if (v) CHECK(v->valuedouble > 0, "max_stable_h.%s.%s is %g", KAPPAS[k], m ? "HY" : "E", v->valuedouble);
-    }
+    for (int m = 0; row && m < 2; m++) check_kang_cell(row, m ? "HY" : "E", "max_stable_h", growth_limit, min_steps);
   }
   if (paper) {
     need(paper, "kappa_max", is_object);

@@ -183,7 +183,7 @@ static void test_bad_arguments(void)
       {&good, 1, 8193, H, "outside 200x150..8192x8192"},
       {&no_groups, 1, W, H, "panel 0: group_count 0 outside 1..8"},
       {&many_groups, 1, W, H, "group_count 9"},
-      {&many_series, 1, W, H, "panel 0: series_count 11 outside 1..10"},
+      {&many_series, 1, W, H, "panel 0: series_count 13 outside 1..12"},
       {&unnamed_group, 1, W, H, "panel 0: group 1 has no name"},
       {&unnamed_series, 1, W, H, "panel 0: series 0 has no name"},
   };

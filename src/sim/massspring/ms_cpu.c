@@ -342,11 +342,12 @@ static bool assemble(fl_ms_system *s, const fl_ms_step_params *p, const double (
   return true;
 }
 
-/* `iterations` Jacobi sweeps on A dv = s->rhs from dv = 0 (ms_spec.h), into dv. */
-static void jacobi(fl_ms_system *s, uint32_t iterations, double (*dv)[3])
+/* `iterations` Jacobi sweeps on A dv = s->rhs from dv = 0, or from dv = rhs / m (ms_spec.h), into dv. */
+static void jacobi(fl_ms_system *s, uint32_t iterations, bool explicit_start, double (*dv)[3])
 {
   uint32_t n = s->particle_count;
-  memset(dv, 0, n * sizeof *dv);
+  for (uint32_t k = 0; k < n; k++)
+    for (int c = 0; c < 3; c++) dv[k][c] = explicit_start ? s->rhs[k][c] * s->inv_mass[k] : 0.0;
   for (uint32_t it = 0; it < iterations; it++) {
     for (uint32_t k = 0; k < n; k++) {
       double *out = s->dv_next[k];
@@ -456,7 +457,7 @@ bool fl_ms_velocity_change(fl_ms_system *s, const fl_ms_step_params *p, double (
       for (uint32_t k = 0; k < n; k++)
         for (int c = 0; c < 3; c++) s->rhs[k][c] = 0.5 * (s->rhs[k][c] + s->phi[k][c]);
     if (p->method == FL_MS_IM) return conjugate_gradients(s, p, dv);
-    jacobi(s, p->iterations, dv);
+    jacobi(s, p->iterations, p->explicit_start, dv);
     return true;
   }
   return fl_error_set("mass-spring: unknown method %d", (int)p->method);

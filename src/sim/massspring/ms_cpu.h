@@ -27,6 +27,7 @@ typedef struct {
   double cg_tolerance;        /* IM: relative residual; 0 means 1e-10 */
   uint32_t cg_max_iterations; /* IM: 0 means 10 * 3n */
   bool definite;              /* clamp 1 - l0/l to >= 0 in the Jacobian (ms_spec.h) */
+  bool explicit_start;        /* JI, HY: Jacobi from dv = b / m (the explicit step) instead of 0 */
 } fl_ms_step_params;
 
 typedef struct {

@@ -40,7 +40,7 @@ fl_ms_step_params fl_ms_gpu_cpu_params(const fl_ms_gpu_params *p, double h)
                              .split = p->split,
                              .cg_tolerance = p->cg_tolerance,
                              .cg_max_iterations = p->cg_iterations,
-                             .definite = p->definite};
+                             .definite = p->definite, .explicit_start = p->explicit_start};
 }
 
 /* ---- buffers and descriptor sets ---- */
@@ -163,7 +163,8 @@ static fl_ms_push push_for(const fl_ms_gpu *s, float h)
   const fl_ms_gpu_params *p = &s->params;
   uint32_t flags = (p->method == FL_MS_HY ? FL_MS_FLAG_HYBRID : 0u) |
                    (p->split == FL_MS_SPLIT_MOMENTUM ? FL_MS_FLAG_MOMENTUM : 0u) |
-                   (p->definite ? FL_MS_FLAG_DEFINITE : 0u) | (p->method == FL_MS_IM ? FL_MS_FLAG_CG : 0u);
+                   (p->definite ? FL_MS_FLAG_DEFINITE : 0u) | (p->method == FL_MS_IM ? FL_MS_FLAG_CG : 0u) |
+                   (p->explicit_start ? FL_MS_FLAG_EXPLICIT_START : 0u);
   return (fl_ms_push){.gravity = {p->gravity[0], p->gravity[1], p->gravity[2]}, .h = h, .kappa = p->kappa,
                       .damping = p->damping, .divergence_strain = p->divergence_strain,
                       .cg_tolerance2 = p->cg_tolerance * p->cg_tolerance, .count = s->particle_count, .flags = flags};
@@ -253,9 +254,11 @@ void fl_ms_gpu_record_step(fl_ms_gpu *s, fl_rec *r, float h, const char *prefix)
     break;
   }
   fl_rec_end(r);
-  if (s->params.method == FL_MS_JI || s->params.method == FL_MS_HY) {
-    scope(r, prefix, "jacobi", bytes.jacobi * (s->params.jacobi_iterations - 1));
-    for (uint32_t it = 1; it < s->params.jacobi_iterations; it++, final_dv ^= 1u)
+  /* sweeps after setup: setup's own is the first, unless it wrote the explicit start */
+  uint32_t sweeps = s->params.jacobi_iterations - (s->params.explicit_start ? 0u : 1u);
+  if ((s->params.method == FL_MS_JI || s->params.method == FL_MS_HY) && sweeps > 0) {
+    scope(r, prefix, "jacobi", bytes.jacobi * sweeps);
+    for (uint32_t it = 0; it < sweeps; it++, final_dv ^= 1u)
       pass(s, r, "massspring/jacobi", final_dv, &push);
     fl_rec_end(r);
   } else if (s->params.method == FL_MS_IM) {

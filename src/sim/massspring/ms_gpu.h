@@ -8,6 +8,7 @@
  *   E   explicit                                   then advance
  *   HO  ho                                         then advance
  *   JI  setup (A_ii, b, first Jacobi iterate), (iterations - 1) x jacobi, advance
+ *       (explicit start: setup writes the start dv = b / m, then iterations x jacobi)
  *   HY  as JI, setup averaging b with the HO impulse (Eq. 32)
  *   IM  setup (r = p = b), cg_iterations x [cg_apply, p.q, cg_step, r.r,
  *       cg_direction], advance. The iteration count is fixed when recording (no
@@ -27,6 +28,7 @@ typedef struct {
   fl_ms_split split;           /* HO, HY */
   bool definite;               /* JI, IM, HY: clamped Jacobian (ms_spec.h) */
   uint32_t jacobi_iterations;  /* JI, HY: >= 1 */
+  bool explicit_start;         /* JI, HY: Jacobi from dv = b / m instead of 0 (ms_spec.h) */
   uint32_t cg_iterations;      /* IM: iterations recorded per step, >= 1 */
   float cg_tolerance;          /* IM: relative residual |r| <= tol |b| */
   float kappa, damping;

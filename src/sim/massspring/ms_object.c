@@ -40,6 +40,7 @@ fl_ms_gpu_params fl_ms_object_params(const fl_mass_spring_desc *d, const fl_sim_
                             .split = d->split == FL_MS_SPLIT_KEY_MOMENTUM ? FL_MS_SPLIT_MOMENTUM : FL_MS_SPLIT_PAPER,
                             .definite = d->definite_jacobian,
                             .jacobi_iterations = d->jacobi_iterations,
+                            .explicit_start = d->jacobi_explicit_start,
                             .cg_iterations = d->cg_iterations,
                             .cg_tolerance = d->cg_tolerance,
                             .kappa = d->stiffness,

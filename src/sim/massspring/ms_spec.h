@@ -79,7 +79,8 @@
  *  with J = df/dx, V = df/dv as above (J_ii = -sum_j J_ij). Per spring s = (i,j)
  *  with B_s = h^2 K + h c_d P:  A_ii = m_i I + sum_s B_s,  A_ij = -B_s,
  *  b_i = h f_i + h^2 sum_s K (v_j - v_i).
- *  JI: Jacobi from dv^(0) = 0, `iterations` times:
+ *  JI: Jacobi from dv^(0) = 0 (or, with the explicit start, dv^(0) = M^-1 b, the explicit
+ *      step's velocity change: the start that reproduces the paper's Table 1 JI), `iterations` times:
  *      dv_i^(k+1) = A_ii^-1 (b_i + sum over springs (i,j) of B_s dv_j^(k)),
  *      every particle reading only the previous iterate (one thread per particle).
  *  IM: the same system by conjugate gradients from dv = 0 until
