@@ -12,6 +12,7 @@
 #include "app/overlay_text.h"
 #include "app/report.h"
 #include "app/window.h"
+#include "core/env.h"
 #include "core/log.h"
 #include "gpu/frames.h"
 #include "gpu/swapchain.h"
@@ -350,8 +351,11 @@ static bool run(fl_app *app, cJSON **report)
   return true;
 }
 
+/* Every exit path comes here: the device finishes what it was given (also after a
+ * timeout or a lost device) before anything it may still use is destroyed. */
 static void teardown(fl_app *app)
 {
+  fl_gpu_wait_idle(&app->gpu);
   fl_frames_destroy(&app->gpu, &app->frames);
   fl_capture_destroy(&app->gpu, &app->capture);
   fl_targets_destroy(&app->gpu, &app->targets);
@@ -379,11 +383,16 @@ int fl_app_run(const fl_options *options)
   app->opt = *options;
   app->show_overlay = true;
   app->snow_volume = options->snow_volume;
-  const char *resize = getenv("FLURRY_RESIZE_AT_FRAME");
-  app->resize_at_frame = resize ? atoll(resize) : -1;
+  app->resize_at_frame = fl_env_get()->resize_at_frame;
   cJSON *report = NULL;
   bool ok = setup(app) && run(app, &report);
-  if (!ok) fprintf(stderr, "flurry: error: %s\n", fl_error_message());
+  if (!ok) {
+    fprintf(stderr, "flurry: error: %s\n", fl_error_message());
+    /* The report says what happened; a run that got as far as a device reports it. */
+    if (options->report && app->gpu.device && !report)
+      report = fl_report_build_failed(&app->gpu, app->scene.name, app->frames_drawn, fl_error_message());
+    fl_error_clear();
+  }
   teardown(app);
   fl_validation_counts counts = app->gpu.counts;
   if (report) {

@@ -164,6 +164,16 @@ cJSON *fl_report_build(const fl_gpu *gpu, const fl_profiler *prof, fl_world *wor
   return r;
 }
 
+cJSON *fl_report_build_failed(const fl_gpu *gpu, const char *scene, uint64_t frames, const char *error)
+{
+  cJSON *r = cJSON_CreateObject();
+  if (gpu->device) fl_report_add_device(r, gpu);
+  cJSON_AddStringToObject(r, "scene", scene);
+  cJSON_AddNumberToObject(r, "frames", (double)frames);
+  cJSON_AddStringToObject(r, "error", error);
+  return r;
+}
+
 bool fl_report_write(cJSON *report, const fl_validation_counts *counts, const char *path)
 {
   cJSON *v = cJSON_AddObjectToObject(report, "validation");
