@@ -156,13 +156,22 @@ static bool malformed(const char *source, const char *text, const char *at)
   if (!at || at < text) at = text;
   size_t len = strlen(text);
   if ((size_t)(at - text) > len) at = text + len;
-  int line = 1, col = 1;
+  int line = 1, col = 1, depth = 0;
+  bool in_string = false;
   for (const char *p = text; p < at; p++) {
     if (*p == '\n')
       line++, col = 1;
     else
       col++;
+    /* The nesting depth where cJSON stopped: past its limit the text may be well formed. */
+    if (in_string && *p == '\\' && p + 1 < at) p++, col++;
+    else if (*p == '"') in_string = !in_string;
+    else if (!in_string && (*p == '[' || *p == '{')) depth++;
+    else if (!in_string && (*p == ']' || *p == '}')) depth--;
   }
+  if (depth >= CJSON_NESTING_LIMIT)
+    return fl_jr_error("%s:%d:%d: the JSON is nested too deeply (more than %d levels of [ and {)", source, line, col,
+                       CJSON_NESTING_LIMIT);
   if (!*at) return fl_jr_error("%s:%d:%d: malformed JSON: unexpected end of input", source, line, col);
   char near[40];
   size_t n = 0;

@@ -67,6 +67,14 @@ static void test_malformed_json(void)
   ENSURE_ERR(parse("{\"name\": "), "t.json:1:", "malformed JSON");
   ENSURE_ERR(parse(""), "t.json:1:1:", "malformed JSON");
   ENSURE_ERR(parse("[1, 2]"), "t.json: ", "expected a JSON object", "got [1, 2]");
+  /* Well formed but deeper than the parser goes: the message says so (brackets in strings do not count). */
+  static char deep[2 * 1200 + 64];
+  size_t n = (size_t)snprintf(deep, sizeof deep, "{\"name\": \"[[{\", \"x\": ");
+  for (int i = 0; i < 1200; i++) deep[n++] = '[';
+  for (int i = 0; i < 1200; i++) deep[n++] = ']';
+  snprintf(deep + n, sizeof deep - n, "}");
+  ENSURE_ERR(parse(deep), "t.json:1:", "the JSON is nested too deeply (more than 1000 levels");
+  ENSURE_ERR(parse("{\"name\": \"[[[[\", \"x\": [[1]}"), "malformed JSON");
 }
 
 static void test_unknown_keys(void)
@@ -115,6 +123,15 @@ static void test_out_of_range(void)
   ENSURE_ERR(parse("{\"sim\": {\"dt\": -0.1}}"), "t.json: sim.dt: expected a number > 0 and <= 0.1",
              "got -0.1");
   ENSURE_ERR(parse("{\"sim\": {\"dt\": 0}}"), "t.json: sim.dt: expected a number > 0", "got 0");
+  /* A bound is compared in the type the user wrote: the bound itself is inside a closed range
+   * (0.1 and 1e-05 round to floats just above and below them). */
+  ENSURE(parse("{\"sim\": {\"dt\": 0.1}}"));
+  ENSURE(g_scene.sim.dt == 0.1f);
+  ENSURE_ERR(parse("{\"sim\": {\"dt\": 0.10000001}}"), "t.json: sim.dt: expected a number > 0 and <= 0.1",
+             "got 0.10000001");
+  ENSURE(parse(P(", \"radius\": 1e-05")));
+  ENSURE(parse(P(", \"radius\": 10000")));
+  ENSURE_ERR(parse(P(", \"radius\": 9.9999e-06")), "objects[0].radius: expected a number in 1e-05..10000");
   ENSURE_ERR(parse("{\"sim\": {\"dt\": 1e999}}"), "t.json: sim.dt: expected a number",
              "too large");
   ENSURE_ERR(parse("{\"sim\": {\"substeps\": 0}}"),
