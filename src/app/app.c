@@ -21,6 +21,8 @@
 #include "render/targets.h"
 #include "scene/scene_list.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,14 +106,17 @@ static bool rebuild_swapchain(fl_app *app)
     if (!fl_renderer_create(&app->gpu, app->swapchain.format, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, &app->renderer))
       return false;
   }
-  return fl_targets_create_swapchain(&app->gpu, &app->renderer, &app->swapchain, &app->targets) &&
-         fl_capture_resize(&app->gpu, &app->capture, app->swapchain.extent, app->swapchain.format);
+  fl_capture_resize(&app->capture, app->swapchain.extent, app->swapchain.format);
+  return fl_targets_create_swapchain(&app->gpu, &app->renderer, &app->swapchain, &app->targets);
 }
 
 static bool setup(fl_app *app)
 {
   const fl_options *o = &app->opt;
   fl_scene scene; /* bad input fails here, before any device work */
+  if (o->screenshot && !fl_png_path_check("--screenshot", o->screenshot)) return false;
+  if (o->record_dir && mkdir(o->record_dir, 0755) != 0 && errno != EEXIST)
+    return fl_error_set("--record: cannot create %s: %s", o->record_dir, strerror(errno));
   if (!fl_scene_load(o->scene, o->sets, o->set_count, &scene)) return false;
   app->windowed = !o->headless;
   if (app->windowed && !fl_window_system_init()) {
@@ -132,10 +137,10 @@ static bool setup(fl_app *app)
     return rebuild_swapchain(app);
   }
   VkExtent2D extent = {o->width, o->height};
+  fl_capture_resize(&app->capture, extent, VK_FORMAT_R8G8B8A8_SRGB);
   return fl_renderer_create(&app->gpu, VK_FORMAT_R8G8B8A8_SRGB, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
                             &app->renderer) &&
-         fl_targets_create_offscreen(&app->gpu, &app->renderer, extent, &app->targets) &&
-         fl_capture_resize(&app->gpu, &app->capture, extent, VK_FORMAT_R8G8B8A8_SRGB);
+         fl_targets_create_offscreen(&app->gpu, &app->renderer, extent, &app->targets);
 }
 
 static void fill_uniforms(const fl_app *app, VkExtent2D extent, fl_frame_uniforms *u)
@@ -282,9 +287,9 @@ static bool frame(fl_app *app, bool *keep_going)
     snprintf(path, sizeof path, "%s/frame_%05llu.png", app->opt.record_dir, (unsigned long long)app->record_index++);
   else if ((last && app->opt.screenshot) || screenshot)
     snprintf(path, sizeof path, "%s", app->opt.screenshot ? app->opt.screenshot : "flurry-screenshot.png");
-  if (path[0])
-    fl_capture_record(&app->capture, graphics, slot, app->targets.images[app->windowed ? image : 0],
-                      app->renderer.final_layout, app->targets.extent, path);
+  if (path[0] && !fl_capture_record(&app->gpu, &app->capture, graphics, slot,
+                                    app->targets.images[app->windowed ? image : 0], app->renderer.final_layout, path))
+    return false;
   if (!fl_frames_submit(&app->gpu, &app->frames, acquire, render_done)) return false;
 
   if (app->windowed) {
@@ -323,7 +328,6 @@ static bool run_frames(fl_app *app, int64_t count)
 static bool run(fl_app *app, cJSON **report)
 {
   const fl_options *o = &app->opt;
-  if (o->record_dir) mkdir(o->record_dir, 0755);
   fl_report_info info = {.bench = o->bench};
   if (o->bench) {
     if (!run_frames(app, o->warmup > 0 ? o->warmup : 1)) return false;
@@ -378,6 +382,7 @@ int fl_app_run(const fl_options *options)
   if (options->list_scenes) return fl_scene_list_builtin() ? 0 : (fprintf(stderr, "flurry: error: %s\n", fl_error_message()), 1);
   if (options->list_devices) return fl_gpu_list_devices() ? 0 : (fprintf(stderr, "flurry: error: %s\n", fl_error_message()), 1);
 
+  signal(SIGXFSZ, SIG_IGN); /* a file size limit is a failed write (EFBIG) to report, not a kill */
   fl_app *app = calloc(1, sizeof *app);
   if (!app) return 1;
   app->opt = *options;

@@ -1097,7 +1097,22 @@ static void test_set_errors(void)
              "t.json: objects[1].shape: unknown collider shape \"cone\"");
 }
 
+/* A snow object that does not write grid_spacing takes another snow object's, or the
+ * finest of 0.05 * 2^k whose dense grid over sim.domain has at most 2^21 nodes. */
+static void test_snow_default_spacing(void)
+{
+  ENSURE(parse("{\"objects\": [{\"type\": \"snow\"}]}")); /* 10 m domain: 201^3 nodes at 0.05 */
+  ENSURE(g_scene.objects[0].snow.grid_spacing == 0.1f);
+  ENSURE(parse("{\"sim\": {\"domain\": {\"min\": [-2,0,-2], \"max\": [2,4,2]}},"
+               " \"objects\": [{\"type\": \"snow\"}]}")); /* 81^3 nodes */
+  ENSURE(g_scene.objects[0].snow.grid_spacing == 0.05f);
+  ENSURE(parse("{\"objects\": [{\"type\": \"snow\", \"name\": \"a\"},"
+               " {\"type\": \"snow\", \"name\": \"b\", \"grid_spacing\": 0.04}]}"));
+  ENSURE(g_scene.objects[0].snow.grid_spacing == 0.04f && g_scene.objects[1].snow.grid_spacing == 0.04f);
+}
+
 static const fl_test_case TESTS[] = {
+    {"snow_default_spacing", test_snow_default_spacing},
     {"malformed_json", test_malformed_json},
     {"unknown_keys", test_unknown_keys},
     {"wrong_types", test_wrong_types},
