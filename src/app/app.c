@@ -213,6 +213,16 @@ static bool handle_input(fl_app *app, bool *step, bool *screenshot)
   return true;
 }
 
+/* The window went away under us (another X client destroyed it): the run ends
+ * as if it were closed, with its report. */
+static bool window_gone(fl_app *app, bool *keep_going)
+{
+  if (!fl_window_lost()) fl_warn("the window's surface was lost: ending the run");
+  app->swapchain.surface_lost = true;
+  *keep_going = false;
+  return true;
+}
+
 /* One frame: wait for the slot, simulate, draw, submit, present. */
 static bool frame(fl_app *app, bool *keep_going)
 {
@@ -239,6 +249,7 @@ static bool frame(fl_app *app, bool *keep_going)
     fl_window_size(&app->window, &w, &h);
     if (app->swapchain_stale || w != app->swapchain.extent.width || h != app->swapchain.extent.height)
       if (!rebuild_swapchain(app)) return false;
+    if (app->swapchain.surface_lost) return window_gone(app, keep_going);
     if (app->swapchain.extent.width == 0) { /* minimized: nothing to draw into */
       struct timespec pause = {0, 16 * 1000 * 1000};
       nanosleep(&pause, NULL);
@@ -255,6 +266,7 @@ static bool frame(fl_app *app, bool *keep_going)
       app->swapchain_stale = true;
       return true;
     }
+    if (r == VK_ERROR_SURFACE_LOST_KHR) return window_gone(app, keep_going);
     if (r == VK_SUBOPTIMAL_KHR) app->swapchain_stale = true;
     else if (r != VK_SUCCESS) return fl_vk_fail(r, "vkAcquireNextImageKHR", __FILE__, __LINE__);
     acquire = app->frames.acquire[slot];
@@ -298,6 +310,7 @@ static bool frame(fl_app *app, bool *keep_going)
                                 .pSwapchains = &app->swapchain.swapchain, .pImageIndices = &image};
     VkResult r = vkQueuePresentKHR(app->gpu.graphics_queue, &present);
     if (r == VK_ERROR_OUT_OF_DATE_KHR || r == VK_SUBOPTIMAL_KHR) app->swapchain_stale = true;
+    else if (r == VK_ERROR_SURFACE_LOST_KHR) app->swapchain.surface_lost = true; /* the next frame ends the run */
     else if (r != VK_SUCCESS) return fl_vk_fail(r, "vkQueuePresentKHR", __FILE__, __LINE__);
   }
   app->frames_drawn++;

@@ -37,7 +37,13 @@ bool fl_swapchain_build(fl_gpu *gpu, fl_swapchain *sc, VkSurfaceKHR surface, VkE
 {
   sc->surface = surface;
   VkSurfaceCapabilitiesKHR caps;
-  FL_VK_TRY(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(gpu->physical, surface, &caps));
+  VkResult caps_result = vkGetPhysicalDeviceSurfaceCapabilitiesKHR(gpu->physical, surface, &caps);
+  if (caps_result == VK_ERROR_SURFACE_LOST_KHR) {
+    sc->surface_lost = true; /* the caller ends the run as if the window were closed */
+    caps = (VkSurfaceCapabilitiesKHR){0};
+  } else {
+    FL_VK_TRY(caps_result);
+  }
   VkExtent2D extent = caps.currentExtent;
   if (extent.width == UINT32_MAX) {
     extent = want;
