@@ -98,7 +98,9 @@ static bool rebuild_swapchain(fl_app *app)
   fl_window_size(&app->window, &w, &h);
   if (!fl_frames_wait_all(&app->gpu, &app->frames)) return false;
   fl_targets_destroy(&app->gpu, &app->targets);
-  if (!fl_swapchain_build(&app->gpu, &app->swapchain, app->window.surface, (VkExtent2D){w, h})) return false;
+  fl_swapchain_collect(&app->gpu, &app->swapchain, app->frames.done);
+  if (!fl_swapchain_build(&app->gpu, &app->swapchain, app->window.surface, (VkExtent2D){w, h}, app->frames.frame))
+    return false;
   app->swapchain_stale = false;
   if (app->swapchain.extent.width == 0) return true;
   if (app->renderer.color_format != app->swapchain.format) {
@@ -228,6 +230,7 @@ static bool frame(fl_app *app, bool *keep_going)
 {
   uint32_t slot = fl_frames_slot(&app->frames);
   if (!fl_frames_wait_slot(&app->gpu, &app->frames, slot)) return false;
+  if (app->windowed) fl_swapchain_collect(&app->gpu, &app->swapchain, app->frames.done);
   fl_profiler_collect(&app->prof, slot);
   if (!fl_capture_flush(&app->capture, slot)) return false;
   char unstable[256];

@@ -26,7 +26,7 @@ if [ "$mode" = storm ]; then
     sleep 0.01
   done
   sleep 0.3
-  xdotool key --window "$wid" Escape
+  xdotool key --window "$wid" Escape 2>/dev/null # its key-up may find the window gone
 else
   xdotool windowclose "$wid"
 fi
