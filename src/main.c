@@ -1,6 +1,7 @@
 /* main: flurry, a real-time GPU physics demo in C on Vulkan. See README.md. */
 #include "app/app.h"
 #include "app/kang.h"
+#include "core/env.h"
 #include "core/log.h"
 
 #include <stdio.h>
@@ -8,7 +9,8 @@
 int main(int argc, char **argv)
 {
   fl_options options;
-  if (!fl_cli_parse(argc, argv, &options)) {
+  /* Environment variables are checked like options: a bad one is a bad command line. */
+  if (!fl_cli_parse(argc, argv, &options) || !fl_env_load()) {
     fprintf(stderr, "flurry: error: %s\n", fl_error_message());
     return 2;
   }

@@ -12,6 +12,7 @@
 #include "app/overlay_text.h"
 #include "app/report.h"
 #include "app/window.h"
+#include "core/env.h"
 #include "core/log.h"
 #include "gpu/frames.h"
 #include "gpu/swapchain.h"
@@ -20,6 +21,8 @@
 #include "render/targets.h"
 #include "scene/scene_list.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,7 +98,9 @@ static bool rebuild_swapchain(fl_app *app)
   fl_window_size(&app->window, &w, &h);
   if (!fl_frames_wait_all(&app->gpu, &app->frames)) return false;
   fl_targets_destroy(&app->gpu, &app->targets);
-  if (!fl_swapchain_build(&app->gpu, &app->swapchain, app->window.surface, (VkExtent2D){w, h})) return false;
+  fl_swapchain_collect(&app->gpu, &app->swapchain, app->frames.done);
+  if (!fl_swapchain_build(&app->gpu, &app->swapchain, app->window.surface, (VkExtent2D){w, h}, app->frames.frame))
+    return false;
   app->swapchain_stale = false;
   if (app->swapchain.extent.width == 0) return true;
   if (app->renderer.color_format != app->swapchain.format) {
@@ -103,14 +108,17 @@ static bool rebuild_swapchain(fl_app *app)
     if (!fl_renderer_create(&app->gpu, app->swapchain.format, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, &app->renderer))
       return false;
   }
-  return fl_targets_create_swapchain(&app->gpu, &app->renderer, &app->swapchain, &app->targets) &&
-         fl_capture_resize(&app->gpu, &app->capture, app->swapchain.extent, app->swapchain.format);
+  fl_capture_resize(&app->capture, app->swapchain.extent, app->swapchain.format);
+  return fl_targets_create_swapchain(&app->gpu, &app->renderer, &app->swapchain, &app->targets);
 }
 
 static bool setup(fl_app *app)
 {
   const fl_options *o = &app->opt;
   fl_scene scene; /* bad input fails here, before any device work */
+  if (o->screenshot && !fl_png_path_check("--screenshot", o->screenshot)) return false;
+  if (o->record_dir && mkdir(o->record_dir, 0755) != 0 && errno != EEXIST)
+    return fl_error_set("--record: cannot create %s: %s", o->record_dir, strerror(errno));
   if (!fl_scene_load(o->scene, o->sets, o->set_count, &scene)) return false;
   app->windowed = !o->headless;
   if (app->windowed && !fl_window_system_init()) {
@@ -131,10 +139,10 @@ static bool setup(fl_app *app)
     return rebuild_swapchain(app);
   }
   VkExtent2D extent = {o->width, o->height};
+  fl_capture_resize(&app->capture, extent, VK_FORMAT_R8G8B8A8_SRGB);
   return fl_renderer_create(&app->gpu, VK_FORMAT_R8G8B8A8_SRGB, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
                             &app->renderer) &&
-         fl_targets_create_offscreen(&app->gpu, &app->renderer, extent, &app->targets) &&
-         fl_capture_resize(&app->gpu, &app->capture, extent, VK_FORMAT_R8G8B8A8_SRGB);
+         fl_targets_create_offscreen(&app->gpu, &app->renderer, extent, &app->targets);
 }
 
 static void fill_uniforms(const fl_app *app, VkExtent2D extent, fl_frame_uniforms *u)
@@ -207,11 +215,22 @@ static bool handle_input(fl_app *app, bool *step, bool *screenshot)
   return true;
 }
 
+/* The window went away under us (another X client destroyed it): the run ends
+ * as if it were closed, with its report. */
+static bool window_gone(fl_app *app, bool *keep_going)
+{
+  if (!fl_window_lost()) fl_warn("the window's surface was lost: ending the run");
+  app->swapchain.surface_lost = true;
+  *keep_going = false;
+  return true;
+}
+
 /* One frame: wait for the slot, simulate, draw, submit, present. */
 static bool frame(fl_app *app, bool *keep_going)
 {
   uint32_t slot = fl_frames_slot(&app->frames);
   if (!fl_frames_wait_slot(&app->gpu, &app->frames, slot)) return false;
+  if (app->windowed) fl_swapchain_collect(&app->gpu, &app->swapchain, app->frames.done);
   fl_profiler_collect(&app->prof, slot);
   if (!fl_capture_flush(&app->capture, slot)) return false;
   char unstable[256];
@@ -233,6 +252,7 @@ static bool frame(fl_app *app, bool *keep_going)
     fl_window_size(&app->window, &w, &h);
     if (app->swapchain_stale || w != app->swapchain.extent.width || h != app->swapchain.extent.height)
       if (!rebuild_swapchain(app)) return false;
+    if (app->swapchain.surface_lost) return window_gone(app, keep_going);
     if (app->swapchain.extent.width == 0) { /* minimized: nothing to draw into */
       struct timespec pause = {0, 16 * 1000 * 1000};
       nanosleep(&pause, NULL);
@@ -249,6 +269,7 @@ static bool frame(fl_app *app, bool *keep_going)
       app->swapchain_stale = true;
       return true;
     }
+    if (r == VK_ERROR_SURFACE_LOST_KHR) return window_gone(app, keep_going);
     if (r == VK_SUBOPTIMAL_KHR) app->swapchain_stale = true;
     else if (r != VK_SUCCESS) return fl_vk_fail(r, "vkAcquireNextImageKHR", __FILE__, __LINE__);
     acquire = app->frames.acquire[slot];
@@ -281,9 +302,9 @@ static bool frame(fl_app *app, bool *keep_going)
     snprintf(path, sizeof path, "%s/frame_%05llu.png", app->opt.record_dir, (unsigned long long)app->record_index++);
   else if ((last && app->opt.screenshot) || screenshot)
     snprintf(path, sizeof path, "%s", app->opt.screenshot ? app->opt.screenshot : "flurry-screenshot.png");
-  if (path[0])
-    fl_capture_record(&app->capture, graphics, slot, app->targets.images[app->windowed ? image : 0],
-                      app->renderer.final_layout, app->targets.extent, path);
+  if (path[0] && !fl_capture_record(&app->gpu, &app->capture, graphics, slot,
+                                    app->targets.images[app->windowed ? image : 0], app->renderer.final_layout, path))
+    return false;
   if (!fl_frames_submit(&app->gpu, &app->frames, acquire, render_done)) return false;
 
   if (app->windowed) {
@@ -292,6 +313,7 @@ static bool frame(fl_app *app, bool *keep_going)
                                 .pSwapchains = &app->swapchain.swapchain, .pImageIndices = &image};
     VkResult r = vkQueuePresentKHR(app->gpu.graphics_queue, &present);
     if (r == VK_ERROR_OUT_OF_DATE_KHR || r == VK_SUBOPTIMAL_KHR) app->swapchain_stale = true;
+    else if (r == VK_ERROR_SURFACE_LOST_KHR) app->swapchain.surface_lost = true; /* the next frame ends the run */
     else if (r != VK_SUCCESS) return fl_vk_fail(r, "vkQueuePresentKHR", __FILE__, __LINE__);
   }
   app->frames_drawn++;
@@ -322,7 +344,6 @@ static bool run_frames(fl_app *app, int64_t count)
 static bool run(fl_app *app, cJSON **report)
 {
   const fl_options *o = &app->opt;
-  if (o->record_dir) mkdir(o->record_dir, 0755);
   fl_report_info info = {.bench = o->bench};
   if (o->bench) {
     if (!run_frames(app, o->warmup > 0 ? o->warmup : 1)) return false;
@@ -350,8 +371,11 @@ static bool run(fl_app *app, cJSON **report)
   return true;
 }
 
+/* Every exit path comes here: the device finishes what it was given (also after a
+ * timeout or a lost device) before anything it may still use is destroyed. */
 static void teardown(fl_app *app)
 {
+  fl_gpu_wait_idle(&app->gpu);
   fl_frames_destroy(&app->gpu, &app->frames);
   fl_capture_destroy(&app->gpu, &app->capture);
   fl_targets_destroy(&app->gpu, &app->targets);
@@ -374,16 +398,22 @@ int fl_app_run(const fl_options *options)
   if (options->list_scenes) return fl_scene_list_builtin() ? 0 : (fprintf(stderr, "flurry: error: %s\n", fl_error_message()), 1);
   if (options->list_devices) return fl_gpu_list_devices() ? 0 : (fprintf(stderr, "flurry: error: %s\n", fl_error_message()), 1);
 
+  signal(SIGXFSZ, SIG_IGN); /* a file size limit is a failed write (EFBIG) to report, not a kill */
   fl_app *app = calloc(1, sizeof *app);
   if (!app) return 1;
   app->opt = *options;
   app->show_overlay = true;
   app->snow_volume = options->snow_volume;
-  const char *resize = getenv("FLURRY_RESIZE_AT_FRAME");
-  app->resize_at_frame = resize ? atoll(resize) : -1;
+  app->resize_at_frame = fl_env_get()->resize_at_frame;
   cJSON *report = NULL;
   bool ok = setup(app) && run(app, &report);
-  if (!ok) fprintf(stderr, "flurry: error: %s\n", fl_error_message());
+  if (!ok) {
+    fprintf(stderr, "flurry: error: %s\n", fl_error_message());
+    /* The report says what happened; a run that got as far as a device reports it. */
+    if (options->report && app->gpu.device && !report)
+      report = fl_report_build_failed(&app->gpu, app->scene.name, app->frames_drawn, fl_error_message());
+    fl_error_clear();
+  }
   teardown(app);
   fl_validation_counts counts = app->gpu.counts;
   if (report) {

@@ -1,6 +1,7 @@
 /* app/cli: command-line parsing with one clear error per bad input. */
 #include "app/cli.h"
 
+#include "core/env.h"
 #include "core/log.h"
 
 #include <errno.h>
@@ -59,13 +60,7 @@ static bool parse_list(const char *opt, const char *text, const char *prefix, ui
 
 static bool parse_count(const char *opt, const char *text, int64_t min, int64_t max, int64_t *out)
 {
-  char *end = NULL;
-  errno = 0;
-  long long v = strtoll(text, &end, 10);
-  if (errno || !end || *end || end == text || v < min || v > max)
-    return fl_error_set("%s: expected an integer in %lld..%lld, got \"%s\"", opt, (long long)min, (long long)max, text);
-  *out = v;
-  return true;
+  return fl_parse_int(opt, text, min, max, out);
 }
 
 static bool parse_size(const char *text, uint32_t *w, uint32_t *h)

@@ -3,11 +3,11 @@
  * marks, legend; text is stb_easy_font quads filled as rectangles. */
 #include "app/plot.h"
 
+#include "app/capture.h"
 #include "core/log.h"
 
 #include <math.h>
 #include <stb_easy_font.h>
-#include <stb_image_write.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -333,8 +333,7 @@ bool fl_plot_write_png(const char *path, const fl_plot_panel *panels, uint32_t p
   uint8_t *rgb = malloc((size_t)width * height * 3);
   if (!rgb) return fl_error_set("plot %s: out of memory", path);
   bool ok = fl_plot_render(panels, panel_count, width, height, rgb);
-  if (ok && !stbi_write_png(path, (int)width, (int)height, 3, rgb, (int)width * 3))
-    ok = fl_error_set("plot: cannot write PNG %s", path);
+  ok = ok && fl_png_write_rgb(path, rgb, width, height);
   free(rgb);
   return ok;
 }

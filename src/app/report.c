@@ -164,6 +164,16 @@ cJSON *fl_report_build(const fl_gpu *gpu, const fl_profiler *prof, fl_world *wor
   return r;
 }
 
+cJSON *fl_report_build_failed(const fl_gpu *gpu, const char *scene, uint64_t frames, const char *error)
+{
+  cJSON *r = cJSON_CreateObject();
+  if (gpu->device) fl_report_add_device(r, gpu);
+  cJSON_AddStringToObject(r, "scene", scene);
+  cJSON_AddNumberToObject(r, "frames", (double)frames);
+  cJSON_AddStringToObject(r, "error", error);
+  return r;
+}
+
 bool fl_report_write(cJSON *report, const fl_validation_counts *counts, const char *path)
 {
   cJSON *v = cJSON_AddObjectToObject(report, "validation");
@@ -178,8 +188,8 @@ bool fl_report_write(cJSON *report, const fl_validation_counts *counts, const ch
 
 bool fl_dump_write(fl_world *world, const char *path)
 {
-  FILE *f = fopen(path, "w");
-  if (!f) return fl_error_set("cannot write %s", path);
+  FILE *f = fl_file_create(path);
+  if (!f) return false;
   fprintf(f, "object,index,x,y,z,vx,vy,vz\n");
   const fl_scene *scene = fl_world_scene(world);
   bool ok = true;
@@ -198,6 +208,10 @@ bool fl_dump_write(fl_world *world, const char *path)
     free(pos);
     free(vel);
   }
-  if (fclose(f) != 0 && ok) ok = fl_error_set("cannot write %s", path);
-  return ok;
+  if (!ok) { /* a failed read-back: no partial dump either */
+    fclose(f);
+    remove(path);
+    return false;
+  }
+  return fl_file_finish(f, path);
 }

@@ -19,6 +19,9 @@ void fl_report_add_device(cJSON *report, const fl_gpu *gpu);
 /* Builds the report (device, queues, scene, frames, timings, objects; bench
  * fields when info->bench). Reads the world back: call after the last frame. */
 cJSON *fl_report_build(const fl_gpu *gpu, const fl_profiler *prof, fl_world *world, const fl_report_info *info);
+/* The report of a run that failed (a timeout, a lost device, a write error...):
+ * device, scene, frames drawn and `error`, the message; reads nothing back. */
+cJSON *fl_report_build_failed(const fl_gpu *gpu, const char *scene, uint64_t frames, const char *error);
 /* Prints each material's line after a run (e.g. the worst volume loss per
  * volume_conservation mode: the survey's Figure 11 experiment); reads back. */
 bool fl_report_print_run_lines(fl_world *world, const fl_profiler *prof);

@@ -1,13 +1,33 @@
-/* app/window: GLFW glue. */
+/* app/window: GLFW glue, and the X error handler that turns a window destroyed
+ * by another X client into a quit. */
 #include "app/window.h"
 
 #include "core/log.h"
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
+#include <X11/Xlib.h>
 #include <string.h>
 
 static void on_glfw_error(int code, const char *text) { fl_debug("glfw %d: %s", code, text); }
+
+static bool g_window_lost; /* the window (or drawable) is gone: BadWindow / BadDrawable */
+
+/* Xlib's default handler prints and exit(1)s, skipping teardown and the report.
+ * Ours records a vanished window (another client destroyed it, as xdotool
+ * windowclose does) so the frame loop ends as if it were closed, and logs the rest. */
+static int on_x_error(Display *display, XErrorEvent *e)
+{
+  if (e->error_code == BadWindow || e->error_code == BadDrawable) {
+    if (!g_window_lost) fl_warn("the window was destroyed by another program: ending the run");
+    g_window_lost = true;
+    return 0;
+  }
+  char text[160];
+  XGetErrorText(display, e->error_code, text, sizeof text);
+  fl_warn("X error: %s (request %u.%u)", text, (unsigned)e->request_code, (unsigned)e->minor_code);
+  return 0;
+}
 
 bool fl_window_system_init(void)
 {
@@ -17,6 +37,7 @@ bool fl_window_system_init(void)
     glfwTerminate();
     return false;
   }
+  XSetErrorHandler(on_x_error);
   return true;
 }
 
@@ -96,6 +117,7 @@ bool fl_window_create(fl_window *w, VkInstance instance, uint32_t width, uint32_
 
 void fl_window_destroy(fl_window *w, VkInstance instance)
 {
+  XSetErrorHandler(on_x_error); /* destroying a window another client destroyed is BadWindow */
   if (w->surface) vkDestroySurfaceKHR(instance, w->surface, NULL);
   if (w->window) glfwDestroyWindow(w->window);
   memset(w, 0, sizeof *w);
@@ -104,9 +126,13 @@ void fl_window_destroy(fl_window *w, VkInstance instance)
 void fl_window_poll(fl_window *w)
 {
   memset(&w->input, 0, sizeof w->input);
-  glfwPollEvents();
-  if (glfwWindowShouldClose(w->window)) w->input.quit = true;
+  /* GLFW 3.3 sets the handler back to Xlib's default after the calls that grab it. */
+  XSetErrorHandler(on_x_error);
+  glfwPollEvents(); /* reads the errors that have arrived, as events */
+  if (glfwWindowShouldClose(w->window) || g_window_lost) w->input.quit = true;
 }
+
+bool fl_window_lost(void) { return g_window_lost; }
 
 void fl_window_cursor(const fl_window *w, float *x, float *y)
 {
@@ -132,4 +158,8 @@ void fl_window_set_size(fl_window *w, uint32_t width, uint32_t height)
 
 void fl_window_set_title(fl_window *w, const char *title) { glfwSetWindowTitle(w->window, title); }
 
-void fl_window_system_shutdown(void) { glfwTerminate(); }
+void fl_window_system_shutdown(void)
+{
+  XSetErrorHandler(on_x_error);
+  glfwTerminate();
+}

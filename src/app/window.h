@@ -31,8 +31,11 @@ bool fl_window_present_support(VkInstance instance, VkPhysicalDevice device, uin
 /* Opens the window and creates its surface. */
 bool fl_window_create(fl_window *w, VkInstance instance, uint32_t width, uint32_t height, const char *title);
 void fl_window_destroy(fl_window *w, VkInstance instance);
-/* Polls events into w->input (cleared first). */
+/* Polls events into w->input (cleared first); a window closed or destroyed by
+ * another X client sets input.quit. */
 void fl_window_poll(fl_window *w);
+/* True once another X client destroyed the window (the run then ends as if closed). */
+bool fl_window_lost(void);
 /* The cursor position scaled to the framebuffer's pixels. */
 void fl_window_cursor(const fl_window *w, float *x, float *y);
 /* The framebuffer size in pixels (0x0 when minimized). */

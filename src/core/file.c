@@ -58,13 +58,32 @@ char *fl_file_read(const char *path, size_t *size_out, size_t max_size)
   return data;
 }
 
-bool fl_file_write(const char *path, const void *data, size_t size)
+FILE *fl_file_create(const char *path)
 {
   FILE *f = fopen(path, "wb");
-  if (!f) return fl_error_set("cannot write %s: %s", path, strerror(errno));
-  size_t put = fwrite(data, 1, size, f);
-  if (fclose(f) != 0 || put != size) return fl_error_set("cannot write %s: write failed", path);
-  return true;
+  if (!f) fl_error_set("cannot write %s: %s", path, strerror(errno));
+  errno = 0; /* fl_file_finish reports the errno of the first failed write */
+  return f;
+}
+
+bool fl_file_finish(FILE *f, const char *path)
+{
+  int err = 0;
+  if (fflush(f) != 0 || ferror(f)) err = errno ? errno : EIO; /* the failed write's errno */
+  struct stat st;
+  bool regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
+  if (fclose(f) != 0 && !err) err = errno;
+  if (!err) return true;
+  if (regular) unlink(path); /* never a partial file; never /dev/full itself */
+  return fl_error_set("cannot write %s: %s", path, strerror(err));
+}
+
+bool fl_file_write(const char *path, const void *data, size_t size)
+{
+  FILE *f = fl_file_create(path);
+  if (!f) return false;
+  fwrite(data, 1, size, f);
+  return fl_file_finish(f, path);
 }
 
 bool fl_file_exists(const char *path)

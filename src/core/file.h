@@ -3,12 +3,20 @@
 #pragma once
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* Reads a whole file into a NUL-terminated malloc'd buffer; on failure records
  * "cannot read PATH: reason" and returns NULL. `max_size` 0 means 256 MiB. */
 char *fl_file_read(const char *path, size_t *size_out, size_t max_size);
-/* Writes `size` bytes to `path`, replacing it; records an error on failure. */
+/* Writes `size` bytes to `path`, replacing it; on failure records "cannot write
+ * PATH: <errno text>" and leaves no partial file (fl_file_finish). */
 bool fl_file_write(const char *path, const void *data, size_t size);
+/* Opens `path` for writing (replacing it); NULL with "cannot write PATH: <errno text>". */
+FILE *fl_file_create(const char *path);
+/* Flushes and closes a file from fl_file_create, checking every write it saw. On
+ * failure (a full disk, a file size limit, /dev/full) it removes the partial file
+ * when it is a regular one, records "cannot write PATH: <errno text>" and returns false. */
+bool fl_file_finish(FILE *f, const char *path);
 /* True when `path` names an existing regular file. */
 bool fl_file_exists(const char *path);
 /* The directory that holds shaders/ and assets/: $FLURRY_DATA_DIR, else the

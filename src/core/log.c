@@ -6,18 +6,12 @@
 #include <string.h>
 
 static fl_log_level g_level = FL_LOG_INFO;
-static int g_level_from_env = 0;
 static char g_error[1024];
 
 void fl_log_set_level(fl_log_level level) { g_level = level; }
 
 void fl_log(fl_log_level level, const char *fmt, ...)
 {
-  if (!g_level_from_env) {
-    g_level_from_env = 1;
-    const char *env = getenv("FLURRY_LOG");
-    if (env && strcmp(env, "debug") == 0) g_level = FL_LOG_DEBUG;
-  }
   if (level < g_level) return;
   static const char *names[] = {"debug", "info", "warn", "error"};
   fprintf(stderr, "flurry: [%s] ", names[level]);

@@ -6,7 +6,7 @@
 
 typedef enum { FL_LOG_DEBUG, FL_LOG_INFO, FL_LOG_WARN, FL_LOG_ERROR } fl_log_level;
 
-/* Sets the lowest level that is printed (default FL_LOG_INFO; FLURRY_LOG=debug lowers it). */
+/* Sets the lowest level that is printed (default FL_LOG_INFO; FLURRY_LOG sets it, core/env.h). */
 void fl_log_set_level(fl_log_level level);
 /* Prints one line at the given level: "flurry: [warn] ...". */
 void fl_log(fl_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

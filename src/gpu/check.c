@@ -3,7 +3,6 @@
 #include "gpu/gpu.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 
 const char *fl_vk_result_name(VkResult result)
 {
@@ -45,14 +44,11 @@ const char *fl_vk_result_name(VkResult result)
 
 bool fl_vk_fail(VkResult result, const char *call, const char *file, int line)
 {
-  if (result == VK_ERROR_DEVICE_LOST || result == VK_ERROR_OUT_OF_DEVICE_MEMORY ||
-      result == VK_ERROR_OUT_OF_HOST_MEMORY) {
-    fprintf(stderr, "flurry: fatal: %s returned %s (%s:%d)%s\n", call, fl_vk_result_name(result),
-            file, line,
-            result == VK_ERROR_DEVICE_LOST
-                ? ": the GPU was lost (driver reset or hang)"
-                : ": out of memory; try a smaller scene (--set objects.NAME.count=...)");
-    exit(1);
-  }
-  return fl_error_set("%s returned %s (%s:%d)", call, fl_vk_result_name(result), file, line);
+  /* A lost device or exhausted memory ends the run like any error: the caller
+   * unwinds to the app, whose teardown waits for the device and writes the report. */
+  const char *why = result == VK_ERROR_DEVICE_LOST ? ": the GPU was lost (driver reset or hang)"
+                    : result == VK_ERROR_OUT_OF_DEVICE_MEMORY || result == VK_ERROR_OUT_OF_HOST_MEMORY
+                        ? ": out of memory; try a smaller scene (--set objects.NAME.count=...)"
+                        : "";
+  return fl_error_set("%s returned %s (%s:%d)%s", call, fl_vk_result_name(result), file, line, why);
 }

@@ -1,11 +1,10 @@
 /* gpu/commands: one-shot command buffers for load-time work, the barrier
  * patterns every pass uses, timeline semaphores and bounded fence waits. */
+#include "core/env.h"
 #include "core/log.h"
 #include "gpu/gpu_internal.h"
 
 #include <string.h>
-
-#define FENCE_TIMEOUT_NS (10ull * 1000 * 1000 * 1000)
 
 bool fl_gpu_begin_once(fl_gpu *gpu, VkCommandBuffer *cmd)
 {
@@ -57,10 +56,17 @@ bool fl_gpu_end_once(fl_gpu *gpu, VkCommandBuffer cmd)
 
 bool fl_fence_wait(fl_gpu *gpu, VkFence fence)
 {
-  VkResult r = vkWaitForFences(gpu->device, 1, &fence, VK_TRUE, FENCE_TIMEOUT_NS);
-  if (r == VK_TIMEOUT)
-    return fl_error_set("the GPU did not finish within %llu s (a hang, or far too much work per frame)",
-                        FENCE_TIMEOUT_NS / 1000000000ull);
+  int64_t limit_ms = fl_env_get()->fence_timeout_ms;
+  VkResult r = vkWaitForFences(gpu->device, 1, &fence, VK_TRUE, (uint64_t)limit_ms * 1000000ull);
+  if (r == VK_TIMEOUT) {
+    /* The work is still queued: whatever the caller frees next (this fence, a failed
+     * world's buffers, the frames at teardown) may be in use until the device is done.
+     * A real hang ends as VK_ERROR_DEVICE_LOST when the driver resets the GPU. */
+    fl_warn("the GPU did not finish within %g s; waiting for it before exiting", (double)limit_ms / 1e3);
+    fl_gpu_wait_idle(gpu);
+    return fl_error_set("the GPU did not finish within %g s (a hang, or far too much work per frame)",
+                        (double)limit_ms / 1e3);
+  }
   FL_VK_TRY(r);
   return true;
 }

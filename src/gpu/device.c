@@ -258,10 +258,18 @@ bool fl_gpu_create(const fl_gpu_desc *desc, fl_gpu *gpu)
   return true;
 }
 
+void fl_gpu_wait_idle(fl_gpu *gpu)
+{
+  if (!gpu->device) return;
+  /* VK_ERROR_DEVICE_LOST: every queued command counts as finished, so destroying is allowed. */
+  VkResult r = vkDeviceWaitIdle(gpu->device); /* shutdown and timeouts only */
+  if (r == VK_ERROR_DEVICE_LOST) fl_info("the GPU was lost; destroying what it held");
+}
+
 void fl_gpu_destroy(fl_gpu *gpu)
 {
   if (gpu->device) {
-    vkDeviceWaitIdle(gpu->device); /* shutdown only */
+    fl_gpu_wait_idle(gpu);
     fl_pipeline_cache_save(gpu);
     if (gpu->pipeline_cache) vkDestroyPipelineCache(gpu->device, gpu->pipeline_cache, NULL);
     fl_kernels_destroy(gpu);

@@ -55,6 +55,8 @@ bool fl_frames_wait_slot(fl_gpu *gpu, fl_frames *f, uint32_t slot)
   if (!fl_fence_wait(gpu, f->fence[slot])) return false;
   FL_VK_TRY(vkResetFences(gpu->device, 1, &f->fence[slot]));
   f->in_flight[slot] = false;
+  /* The fence's scope holds everything submitted before it on the queue, presents included. */
+  if (f->slot_frame[slot] + 1 > f->done) f->done = f->slot_frame[slot] + 1;
   return true;
 }
 
@@ -125,6 +127,7 @@ bool fl_frames_submit(fl_gpu *gpu, fl_frames *f, VkSemaphore acquire, VkSemaphor
       .signalSemaphoreCount = signal_count, .pSignalSemaphores = signals};
   FL_VK_TRY(vkQueueSubmit(gpu->graphics_queue, 1, &graphics_submit, f->fence[slot]));
   f->in_flight[slot] = true;
+  f->slot_frame[slot] = n;
   f->frame++;
   return true;
 }

@@ -15,6 +15,8 @@ typedef struct {
   VkCommandBuffer graphics[FL_GPU_FRAMES_IN_FLIGHT], compute[FL_GPU_FRAMES_IN_FLIGHT];
   VkFence fence[FL_GPU_FRAMES_IN_FLIGHT];                  /* graphics submission of the slot done */
   bool in_flight[FL_GPU_FRAMES_IN_FLIGHT];
+  uint64_t slot_frame[FL_GPU_FRAMES_IN_FLIGHT];            /* the frame last submitted in the slot */
+  uint64_t done;                                           /* frames 0..done-1 are known finished (fences) */
   VkSemaphore acquire[FL_GPU_FRAMES_IN_FLIGHT];            /* binary: swapchain image ready */
   VkSemaphore sim_timeline, render_timeline;
   uint64_t frame;                                          /* the frame being built */

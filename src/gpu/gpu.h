@@ -8,8 +8,8 @@
  * passes: gpu/rec.h; descriptor sets: gpu/descriptor_cache.h.
  *
  * Errors: functions return false (or a null handle) with fl_error_message()
- * set. VK_ERROR_DEVICE_LOST and out-of-memory results end the program with a
- * clear message (fl_vk_fail). */
+ * set, VK_ERROR_DEVICE_LOST and out-of-memory included (fl_vk_fail): the app
+ * unwinds, waits for the device and exits with the message. */
 #pragma once
 #include <stdbool.h>
 #include <stddef.h>
@@ -103,6 +103,10 @@ typedef struct fl_gpu {
 bool fl_gpu_create(const fl_gpu_desc *desc, fl_gpu *gpu);
 /* Waits idle and destroys everything fl_gpu_create made; accepts a zeroed gpu. */
 void fl_gpu_destroy(fl_gpu *gpu);
+/* Shutdown only (and after a timed-out fence wait): waits without a limit until the
+ * device has finished all it was given, so that every exit path may destroy what
+ * the frames still use; a lost device counts as finished. */
+void fl_gpu_wait_idle(fl_gpu *gpu);
 /* Prints every physical device: index, name, type, driver, API, queue families. */
 bool fl_gpu_list_devices(void);
 /* Human-readable device type ("discrete", "integrated", "virtual", "cpu", "other"). */
@@ -118,8 +122,8 @@ void fl_gpu_end_label(fl_gpu *gpu, VkCommandBuffer cmd);
 
 /* The enum name of a VkResult ("VK_ERROR_DEVICE_LOST"). */
 const char *fl_vk_result_name(VkResult result);
-/* Handles a failed call: fatal results exit(1) with a message; others record an
- * error naming the call, file and line, and return false. */
+/* Handles a failed call: records an error naming the call, result, file and line
+ * (and what a lost device or exhausted memory means), and returns false. */
 bool fl_vk_fail(VkResult result, const char *call, const char *file, int line);
 #define FL_VK_TRY(call)                                                   \
   do {                                                                    \
@@ -178,7 +182,8 @@ void fl_cmd_image_barrier(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags
                           VkAccessFlags dst_access);
 /* Creates a timeline semaphore starting at `initial`. */
 bool fl_timeline_create(fl_gpu *gpu, uint64_t initial, const char *name, VkSemaphore *out);
-/* Waits on the host (finite timeout) until a fence signals; a timeout is an error. */
+/* Waits on the host until a fence signals, at most FLURRY_FENCE_TIMEOUT_MS (10 s); a timeout
+ * is an error, recorded after the device has finished (so the caller may free what it used). */
 bool fl_fence_wait(fl_gpu *gpu, VkFence fence);
 
 /* ---- pipelines and descriptors (gpu/pipeline.c, gpu/pipeline_cache.c) ---- */

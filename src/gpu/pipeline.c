@@ -2,6 +2,7 @@
  * push-constant ranges are derived from SPIR-V reflection, so a shader and its
  * layout cannot drift (descriptor sets: gpu/descriptor_cache.c, checked against
  * the same reflection). */
+#include "core/env.h"
 #include "core/file.h"
 #include "core/log.h"
 #include "gpu/gpu_internal.h"
@@ -103,9 +104,8 @@ static bool build_layouts(fl_gpu *gpu, const char *name, const fl_spirv_info *st
 
 uint32_t fl_default_workgroup_size(void)
 {
-  const char *env = getenv("FLURRY_WORKGROUP_SIZE");
-  long v = env ? strtol(env, NULL, 10) : 0;
-  return v >= 1 && v <= 1024 ? (uint32_t)v : FL_WORKGROUP_SIZE;
+  int64_t v = fl_env_get()->workgroup_size; /* checked in 1..1024 by fl_env_load */
+  return v ? (uint32_t)v : FL_WORKGROUP_SIZE;
 }
 
 bool fl_pipeline_compute(fl_gpu *gpu, const char *name, uint32_t push_size, uint32_t workgroup_size,

@@ -86,7 +86,8 @@ void fl_pipeline_cache_save(fl_gpu *gpu)
   void *data = malloc(size);
   if (!data) return;
   if (vkGetPipelineCacheData(gpu->device, gpu->pipeline_cache, &size, data) == VK_SUCCESS) {
-    make_parent_dirs(gpu->pipeline_cache_path);
+    /* Only the default location is created; a path the user named must exist (core/env.c). */
+    if (!getenv("FLURRY_PIPELINE_CACHE")) make_parent_dirs(gpu->pipeline_cache_path);
     if (!fl_file_write(gpu->pipeline_cache_path, data, size)) {
       fl_warn("pipeline cache not saved: %s", fl_error_message());
       fl_error_clear();

@@ -203,11 +203,15 @@ static bool check_number(const fl_jr *r, const char *key, const cJSON *v, fl_jr_
   bool ok = (range.min_open ? x > range.min : x >= range.min) &&
             (range.max_open ? x < range.max : x <= range.max);
   if (!ok) return fl_jr_fail(r, key, "expected %s, got %s", want, got);
-  /* the range again on the stored float: 1e-50 rounds to 0, 0.999999999 to 1 */
-  float f = (float)x;
-  double y = (double)f;
-  if (!((range.min_open ? y > range.min : y >= range.min) && (range.max_open ? y < range.max : y <= range.max)))
-    return fl_jr_fail(r, key, "expected %s, got %s, which is %g as a 32-bit float", want, got, y);
+  /* The range again on the stored float, against the bounds as floats too: what the
+   * user wrote is compared in the type they wrote it (0.1 is inside "<= 0.1", 1e-05
+   * inside 1e-05..), while a value that rounds onto an open bound or past a bound
+   * (1e-50 to 0, 0.999999999 to 1) is still refused. */
+  float f = (float)x, lo = (float)range.min, hi = (float)range.max;
+  bool lo_ok = range.min < -FLT_MAX || (range.min_open ? f > lo : f >= lo);
+  bool hi_ok = range.max > FLT_MAX || (range.max_open ? f < hi : f <= hi);
+  if (!lo_ok || !hi_ok)
+    return fl_jr_fail(r, key, "expected %s, got %s, which is %g as a 32-bit float", want, got, (double)f);
   *out = f;
   return true;
 }

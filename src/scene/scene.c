@@ -9,6 +9,7 @@
 #include "scene/json_read.h"
 #include "scene/scene_set.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,6 +123,31 @@ static bool parse_camera(const fl_jr *top, const cJSON *root, fl_camera_desc *ca
   return true;
 }
 
+/* The snow grid spacing where no snow object writes one: the one another snow object
+ * writes (they must share it), else 0.05 m doubled until the dense grid over
+ * sim.domain has at most SNOW_DEFAULT_MAX_NODES nodes, so that a bare snow object
+ * in the default 10 m domain runs on a device with 128 MiB storage buffers. */
+#define SNOW_DEFAULT_SPACING 0.05
+#define SNOW_DEFAULT_MAX_NODES (1u << 21)
+static double dense_grid_nodes(const fl_sim_desc *sim, double h)
+{
+  double nodes = 1;
+  for (int a = 0; a < 3; a++) nodes *= ceil((sim->domain_max[a] - sim->domain_min[a]) / h) + 1;
+  return nodes;
+}
+
+static void default_snow_spacing(fl_scene *s)
+{
+  double h = 0; /* the spacing a snow object writes (the snow builder checks that they match) */
+  for (uint32_t i = 0; i < s->object_count && h == 0; i++)
+    if (s->objects[i].type == FL_OBJECT_SNOW) h = s->objects[i].snow.grid_spacing;
+  if (h == 0)
+    for (h = SNOW_DEFAULT_SPACING; dense_grid_nodes(&s->sim, h) > SNOW_DEFAULT_MAX_NODES;) h *= 2;
+  for (uint32_t i = 0; i < s->object_count; i++)
+    if (s->objects[i].type == FL_OBJECT_SNOW && s->objects[i].snow.grid_spacing == 0)
+      s->objects[i].snow.grid_spacing = (float)h;
+}
+
 static bool parse_objects(const fl_jr *top, const cJSON *root, fl_scene *s)
 {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "objects");
@@ -147,6 +173,7 @@ static bool parse_objects(const fl_jr *top, const cJSON *root, fl_scene *s)
                           obj->name, j);
     s->object_count = (uint32_t)i + 1;
   }
+  default_snow_spacing(s);
   return true;
 }
 
@@ -156,13 +183,22 @@ static bool malformed(const char *source, const char *text, const char *at)
   if (!at || at < text) at = text;
   size_t len = strlen(text);
   if ((size_t)(at - text) > len) at = text + len;
-  int line = 1, col = 1;
+  int line = 1, col = 1, depth = 0;
+  bool in_string = false;
   for (const char *p = text; p < at; p++) {
     if (*p == '\n')
       line++, col = 1;
     else
       col++;
+    /* The nesting depth where cJSON stopped: past its limit the text may be well formed. */
+    if (in_string && *p == '\\' && p + 1 < at) p++, col++;
+    else if (*p == '"') in_string = !in_string;
+    else if (!in_string && (*p == '[' || *p == '{')) depth++;
+    else if (!in_string && (*p == ']' || *p == '}')) depth--;
   }
+  if (depth >= CJSON_NESTING_LIMIT)
+    return fl_jr_error("%s:%d:%d: the JSON is nested too deeply (more than %d levels of [ and {)", source, line, col,
+                       CJSON_NESTING_LIMIT);
   if (!*at) return fl_jr_error("%s:%d:%d: malformed JSON: unexpected end of input", source, line, col);
   char near[40];
   size_t n = 0;

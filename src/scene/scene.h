@@ -187,7 +187,9 @@ typedef struct {
   float scale;                  /* mesh: multiplies the file's coordinates, default 1, > 0 */
   float velocity[3];            /* initial velocity m/s, default 0 */
   uint32_t particles_per_cell;  /* default 8, 1..64 */
-  float grid_spacing;           /* h, m, default 0.05, > 0 (every snow object of a scene shares it) */
+  float grid_spacing;           /* h, m, > 0, shared by every snow object of a scene; default: another snow
+                                   object's, else 0.05 doubled until the grid over sim.domain has at most
+                                   2^21 nodes (0.1 in the default 10 m domain: it fits lavapipe) */
   float density;                /* rho0 kg/m^3, default 400, > 0 */
   float E0;                     /* Young's modulus Pa, default 1.4e5, > 0 */
   float nu;                     /* Poisson's ratio, default 0.2, 0..0.49 */

@@ -673,7 +673,7 @@ static bool parse_snow(const fl_jr *r, const cJSON *o, fl_snow_desc *s)
       .half_extents = {0.2f, 0.2f, 0.2f},
       .scale = 1.0f,
       .particles_per_cell = 8,
-      .grid_spacing = 0.05f,
+      .grid_spacing = 0.0f, /* not written: fl_scene_default_snow_spacing picks it */
       .density = 400.0f,
       .E0 = 1.4e5f,
       .nu = 0.2f,

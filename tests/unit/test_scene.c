@@ -67,6 +67,14 @@ static void test_malformed_json(void)
   ENSURE_ERR(parse("{\"name\": "), "t.json:1:", "malformed JSON");
   ENSURE_ERR(parse(""), "t.json:1:1:", "malformed JSON");
   ENSURE_ERR(parse("[1, 2]"), "t.json: ", "expected a JSON object", "got [1, 2]");
+  /* Well formed but deeper than the parser goes: the message says so (brackets in strings do not count). */
+  static char deep[2 * 1200 + 64];
+  size_t n = (size_t)snprintf(deep, sizeof deep, "{\"name\": \"[[{\", \"x\": ");
+  for (int i = 0; i < 1200; i++) deep[n++] = '[';
+  for (int i = 0; i < 1200; i++) deep[n++] = ']';
+  snprintf(deep + n, sizeof deep - n, "}");
+  ENSURE_ERR(parse(deep), "t.json:1:", "the JSON is nested too deeply (more than 1000 levels");
+  ENSURE_ERR(parse("{\"name\": \"[[[[\", \"x\": [[1]}"), "malformed JSON");
 }
 
 static void test_unknown_keys(void)
@@ -115,6 +123,15 @@ static void test_out_of_range(void)
   ENSURE_ERR(parse("{\"sim\": {\"dt\": -0.1}}"), "t.json: sim.dt: expected a number > 0 and <= 0.1",
              "got -0.1");
   ENSURE_ERR(parse("{\"sim\": {\"dt\": 0}}"), "t.json: sim.dt: expected a number > 0", "got 0");
+  /* A bound is compared in the type the user wrote: the bound itself is inside a closed range
+   * (0.1 and 1e-05 round to floats just above and below them). */
+  ENSURE(parse("{\"sim\": {\"dt\": 0.1}}"));
+  ENSURE(g_scene.sim.dt == 0.1f);
+  ENSURE_ERR(parse("{\"sim\": {\"dt\": 0.10000001}}"), "t.json: sim.dt: expected a number > 0 and <= 0.1",
+             "got 0.10000001");
+  ENSURE(parse(P(", \"radius\": 1e-05")));
+  ENSURE(parse(P(", \"radius\": 10000")));
+  ENSURE_ERR(parse(P(", \"radius\": 9.9999e-06")), "objects[0].radius: expected a number in 1e-05..10000");
   ENSURE_ERR(parse("{\"sim\": {\"dt\": 1e999}}"), "t.json: sim.dt: expected a number",
              "too large");
   ENSURE_ERR(parse("{\"sim\": {\"substeps\": 0}}"),
@@ -1080,7 +1097,22 @@ static void test_set_errors(void)
              "t.json: objects[1].shape: unknown collider shape \"cone\"");
 }
 
+/* A snow object that does not write grid_spacing takes another snow object's, or the
+ * finest of 0.05 * 2^k whose dense grid over sim.domain has at most 2^21 nodes. */
+static void test_snow_default_spacing(void)
+{
+  ENSURE(parse("{\"objects\": [{\"type\": \"snow\"}]}")); /* 10 m domain: 201^3 nodes at 0.05 */
+  ENSURE(g_scene.objects[0].snow.grid_spacing == 0.1f);
+  ENSURE(parse("{\"sim\": {\"domain\": {\"min\": [-2,0,-2], \"max\": [2,4,2]}},"
+               " \"objects\": [{\"type\": \"snow\"}]}")); /* 81^3 nodes */
+  ENSURE(g_scene.objects[0].snow.grid_spacing == 0.05f);
+  ENSURE(parse("{\"objects\": [{\"type\": \"snow\", \"name\": \"a\"},"
+               " {\"type\": \"snow\", \"name\": \"b\", \"grid_spacing\": 0.04}]}"));
+  ENSURE(g_scene.objects[0].snow.grid_spacing == 0.04f && g_scene.objects[1].snow.grid_spacing == 0.04f);
+}
+
 static const fl_test_case TESTS[] = {
+    {"snow_default_spacing", test_snow_default_spacing},
     {"malformed_json", test_malformed_json},
     {"unknown_keys", test_unknown_keys},
     {"wrong_types", test_wrong_types},

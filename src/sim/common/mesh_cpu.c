@@ -3,6 +3,7 @@
 
 #include "core/log.h"
 #include "core/obj_file.h"
+#include "sim/common/mesh_check.h"
 #include "sim/common/vec3d.h"
 
 #include <math.h>
@@ -340,5 +341,7 @@ bool fl_obj_load_placed(const char *path, float scale, const float center[3], fl
   }
   memcpy(out->indices, obj.triangles, (size_t)obj.triangle_count * 3 * sizeof *out->indices);
   fl_obj_mesh_free(&obj);
-  return true;
+  if (fl_mesh_check_solid(out, path)) return true; /* every caller fills or inflates it */
+  fl_cpu_mesh_free(out);
+  return false;
 }

@@ -36,5 +36,6 @@ void fl_mesh_normals_cpu(const fl_cpu_mesh *mesh, float (*normals_out)[4]);
 void fl_grid_cell_triangle(uint32_t nx, uint32_t i, uint32_t j, int t, uint32_t out[3]);
 /* A grid mesh of nx x ny vertices (copied from `positions`, row j = vertices j*nx ..). */
 bool fl_mesh_grid(const float (*positions)[4], uint32_t nx, uint32_t ny, fl_cpu_mesh *out);
-/* Reads the OBJ at `path` into a mesh placed in world space: file coordinates x scale + center. */
+/* Reads the OBJ at `path` into a mesh placed in world space: file coordinates x scale + center;
+ * it must bound a solid (fl_mesh_check_solid). */
 bool fl_obj_load_placed(const char *path, float scale, const float center[3], fl_cpu_mesh *out);

@@ -321,8 +321,6 @@ bool fl_balloon_build(const fl_balloon_desc *d, const char *name, fl_body_build 
     mesh.indices = NULL;
     float w = (float)(mesh.vertex_count / (double)d->mass);
     for (uint32_t p = 0; p < out->particle_count; p++) out->positions[p][3] = w;
-    if (fl_mesh_volume((const float(*)[4])out->positions, &out->triangles[0][0], out->triangle_count) <= 0)
-      ok = fl_error_set("the mesh encloses no volume: its triangles must run counter-clockwise seen from outside");
   }
   ok = ok && edges_and_bends(d, out);
   if (ok) {
