@@ -13,6 +13,12 @@
 #define FL_SNOW_IMPLICIT_ELASTIC_GAIN 4.0 /* beta > 0: the elastic limit times this (tests/gpu/test_snow_implicit) */
 #define FL_SNOW_MAX_SUBSTEPS 256     /* per frame */
 #define FL_SNOW_LIGHT_NODE 1e-3      /* nodes lighter than this x the largest particle mass get no internal force */
+/* Fixed-point P2G (snow_spec.h GRID ACCUMULATOR): mass_scale = 2^MASS_BITS / m_max,
+ * momentum_scale = 2^MOMENTUM_BITS / m_max; int32 headroom is checked for nodes of snow
+ * compressed FL_SNOW_FIXED_COMPRESSION times (sim/mpm/snow_build.c). */
+#define FL_SNOW_FIXED_MASS_BITS 20
+#define FL_SNOW_FIXED_MOMENTUM_BITS 20
+#define FL_SNOW_FIXED_COMPRESSION 4.0
 
 #define FL_SNOW_TRANSFER_PIC_FLIP 0u /* the paper: cubic B-splines, PIC/FLIP blend */
 #define FL_SNOW_TRANSFER_APIC 1u     /* MLS-MPM: quadratic B-splines, APIC */

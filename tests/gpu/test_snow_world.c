@@ -4,7 +4,8 @@
  *   grid_mass          the grid's mass after P2G equals the particles' within 1e-5
  *                      (float atomics and fixed point)
  *   momentum           two snowballs collide with no gravity, no colliders and the
- *                      walls far away: total momentum kept within 1e-4 (PIC/FLIP, APIC)
+ *                      walls far away: total momentum kept within 1e-4 (PIC/FLIP, APIC;
+ *                      float atomics and fixed point)
  *   free_fall          a block of snow falls 1/2 g t^2 within 1 %
  *   resting_ball       a snowball at rest on the ground keeps its centre within 10 %
  *                      of its radius for 2 s (cohesive: it neither explodes nor slumps)
@@ -64,16 +65,16 @@ static void grid_mass_body(fl_gpu *gpu)
 }
 FL_GPU_TEST(test_grid_mass, grid_mass_body)
 
-static void check_momentum(fl_gpu *gpu, const char *transfer)
+static void check_momentum(fl_gpu *gpu, const char *transfer, const char *atomics)
 {
   char json[1024];
   snprintf(json, sizeof json,
-           "{" SIM("[0, 0, 0]", "[-1, -1, -1]", "[1, 1, 1]", "") ", \"objects\": ["
+           "{" SIM("[0, 0, 0]", "[-1, -1, -1]", "[1, 1, 1]", ", \"mpm_atomics\": \"%s\"") ", \"objects\": ["
            "{\"type\": \"snow\", \"name\": \"a\", \"center\": [-0.2, 0.02, 0], \"radius\": 0.12, \"grid_spacing\": 0.05,"
            " \"velocity\": [3, 0, 0], \"transfer\": \"%s\"},"
            "{\"type\": \"snow\", \"name\": \"b\", \"center\": [0.2, -0.02, 0], \"radius\": 0.1, \"grid_spacing\": 0.05,"
            " \"velocity\": [-2, 0.5, 0], \"transfer\": \"%s\"}]}",
-           transfer, transfer);
+           atomics, transfer, transfer);
   fl_scene scene;
   fl_world *world = NULL;
   fl_object_stats s[2];
@@ -95,8 +96,8 @@ static void check_momentum(fl_gpu *gpu, const char *transfer)
     da[a] = s[0].momentum[a] - pa0[a];
   }
   double ref = vec_len(s[0].momentum) + vec_len(s[1].momentum);
-  printf("  %s: momentum (%.6f, %.6f, %.6f) -> (%.6f, %.6f, %.6f), change %.2g of sum |p| %.4g; J_P %.3f..%.3f\n",
-         transfer, p0[0], p0[1], p0[2], p1[0], p1[1], p1[2], vec_len(d) / ref, ref, jp_min(&s[0]), jp_max(&s[0]));
+  printf("  %s, %s: momentum (%.6f, %.6f, %.6f) -> (%.6f, %.6f, %.6f), change %.2g of sum |p| %.4g; J_P %.3f..%.3f\n",
+         transfer, atomics, p0[0], p0[1], p0[2], p1[0], p1[1], p1[2], vec_len(d) / ref, ref, jp_min(&s[0]), jp_max(&s[0]));
   ENSURE_MSG(vec_len(da) > 0.2 * vec_len(pa0), "the balls did not meet: a's momentum changed by %.3g",
              vec_len(da));
   ENSURE_MSG(vec_len(d) <= 1e-4 * ref, "momentum changed by %.3g (relative %.3g)", vec_len(d), vec_len(d) / ref);
@@ -105,8 +106,10 @@ static void check_momentum(fl_gpu *gpu, const char *transfer)
 
 static void momentum_body(fl_gpu *gpu)
 {
-  check_momentum(gpu, "pic_flip");
-  check_momentum(gpu, "apic");
+  check_momentum(gpu, "pic_flip", "float");
+  check_momentum(gpu, "apic", "float");
+  check_momentum(gpu, "pic_flip", "fixed");
+  check_momentum(gpu, "apic", "fixed");
 }
 FL_GPU_TEST(test_momentum, momentum_body)
 

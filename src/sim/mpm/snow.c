@@ -108,8 +108,10 @@ bool fl_snow_create(const fl_material_env *env, const uint32_t *indices, uint32_
   out->colliders = env->colliders;
   out->collider_count = env->collider_count;
   bool ok = choose_atomics(gpu, &scene->sim, &out->fixed_point) &&
-            fl_snow_build_create(scene, indices, count, &out->build);
+            fl_snow_build_create(scene, indices, count, &out->build) &&
+            (!out->fixed_point || fl_snow_fixed_headroom_check(&out->build));
   if (!ok) {
+    fl_snow_build_free(&out->build);
     out->gpu = NULL;
     return false;
   }

@@ -4,6 +4,7 @@
 #include "core/log.h"
 #include "sim/common/solid.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,11 +213,27 @@ bool fl_snow_build_create(const fl_scene *scene, const uint32_t *indices, uint32
     if (m > m_max) m_max = m;
   }
   for (uint32_t k = 0; k < count; k++) free(lat[k].inside);
-  out->mass_scale = ldexpf(1.0f, 20) / m_max;
-  out->momentum_scale = ldexpf(1.0f, 16) / m_max;
+  out->mass_scale = ldexpf(1.0f, FL_SNOW_FIXED_MASS_BITS) / m_max;
+  out->momentum_scale = ldexpf(1.0f, FL_SNOW_FIXED_MOMENTUM_BITS) / m_max;
+  /* int32 headroom (snow_spec.h): the B-spline weights sum to 1 over a particle's nodes, so a
+   * node of snow at density rho gathers about rho h^3; compressed FL_SNOW_FIXED_COMPRESSION times. */
+  double rho_max = 0;
+  for (uint32_t k = 0; k < count; k++) rho_max = fmax(rho_max, out->rho0[k]);
+  double node_mass = FL_SNOW_FIXED_COMPRESSION * rho_max * (double)out->h * out->h * out->h;
+  out->fixed_node_mass = (float)node_mass;
+  out->fixed_speed_limit = ok ? (float)(2147483647.0 / ((double)out->momentum_scale * node_mass)) : 0.0f;
+  assert(!ok || (double)out->mass_scale * node_mass < 2147483647.0); /* ppc <= 64: 2^28 at most */
   out->light_node_mass = (float)FL_SNOW_LIGHT_NODE * m_max;
   if (!ok) fl_snow_build_free(out);
   return ok;
+}
+
+bool fl_snow_fixed_headroom_check(const fl_snow_build *b)
+{
+  if (b->count == 0 || 2.0f * b->max_initial_speed <= b->fixed_speed_limit) return true;
+  return fl_error_set("snow: the fixed-point P2G holds nodes of %.3g kg up to %.3g m/s, less than twice the fastest "
+                      "initial speed %.3g m/s; lower the speed or particles_per_cell, or use sim.mpm_atomics \"float\"",
+                      (double)b->fixed_node_mass, (double)b->fixed_speed_limit, (double)b->max_initial_speed);
 }
 
 void fl_snow_build_free(fl_snow_build *b)

@@ -31,10 +31,16 @@ typedef struct {
   float light_node_mass;                /* nodes lighter than this get no internal force (snow_spec.h) */
   bool any_pic_flip;                    /* else the impulse is folded into the momentum */
   float max_initial_speed;
+  float fixed_node_mass;                /* the heaviest node the fixed point must hold: FL_SNOW_FIXED_COMPRESSION
+                                           x the densest material's rho h^3 (kg) */
+  float fixed_speed_limit;              /* the node speed whose momentum fills int32 at that mass (m/s) */
 } fl_snow_build;
 
 /* Seeds every snow object of the scene (`indices`: their scene object indices, `count` of them). */
 bool fl_snow_build_create(const fl_scene *scene, const uint32_t *indices, uint32_t count, fl_snow_build *out);
+/* False (fl_error_set, naming what to lower) when the fixed-point accumulator cannot hold the
+ * build's heaviest node at twice its fastest initial speed (snow_spec.h GRID ACCUMULATOR). */
+bool fl_snow_fixed_headroom_check(const fl_snow_build *b);
 /* Frees the arrays; accepts a zeroed build. */
 void fl_snow_build_free(fl_snow_build *b);
 /* The push constants of one substep of length dt ending at time t (flags from the build and

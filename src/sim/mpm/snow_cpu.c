@@ -15,8 +15,8 @@
  *    (cubic) or ((-dt (4/h^2)) w) (K dx) (quadratic). FL_MPM_FOLD_IMPULSE: P + Q is
  *    one contribution to P and Q stays 0 (for every particle). Fixed point: the
  *    float value * scale rounded to nearest, ties to even (GLSL roundEven), clamped
- *    to +-2147483520 by fmaxf/fminf, then int32; sums wrap in uint32 (= the low 32
- *    bits of the int64 sum). Decoding: m = float(int32) / mass_scale,
+ *    to +-2147483520 by fmaxf/fminf, then int32; the sums are kept in int64 and a
+ *    sum beyond int32 (where the GPU's would wrap) is an error. Decoding: m = float(int32) / mass_scale,
  *    P, Q = float(int32) / momentum_scale.
  *  - grid: v_n = P / m; v* = ((P + Q) / m) + dt g (P / m + dt g below the light-node mass
  *    params.z); m <= 0 (or NaN): gridv all zero.
@@ -161,11 +161,11 @@ bool fl_snow_cpu_p2g(const fl_mpm_push *push, const fl_snow_material *materials,
 {
   uint32_t nodes = push->node_count;
   bool fixed = (push->flags & FL_MPM_FIXED_POINT) != 0, fold = (push->flags & FL_MPM_FOLD_IMPULSE) != 0;
-  double *sum = NULL; /* float mode: 7 sums per node (P, m, Q) */
-  if (!fixed) {
-    sum = calloc((size_t)nodes * 7u + 1u, sizeof *sum);
-    if (!sum) return fl_error_set("snow CPU reference: out of memory for %u grid nodes", nodes);
-  }
+  double *sum = NULL;   /* float mode: 7 sums per node (P, m, Q) */
+  int64_t *isum = NULL; /* fixed point: the same sums of int32 contributions, exact */
+  if (fixed) isum = calloc((size_t)nodes * 7u + 1u, sizeof *isum);
+  else sum = calloc((size_t)nodes * 7u + 1u, sizeof *sum);
+  if (!sum && !isum) return fl_error_set("snow CPU reference: out of memory for %u grid nodes", nodes);
   memset(acc, 0, (size_t)nodes * 8u * sizeof *acc);
   float dt = push->dt, inv_h = push->inv_h, d_inv = 4.0f * inv_h * inv_h;
   float mass_scale = push->mass_scale, momentum_scale = push->momentum_scale;
@@ -203,16 +203,30 @@ bool fl_snow_cpu_p2g(const fl_mpm_push *push, const fl_snow_material *materials,
             }
           }
           for (int q = 0; q < 7; q++) {
-            if (fixed) acc[8 * n + q] += (uint32_t)to_fixed(val[q], q == 3 ? mass_scale : momentum_scale);
+            if (fixed) isum[7 * n + q] += to_fixed(val[q], q == 3 ? mass_scale : momentum_scale);
             else sum[7 * n + q] += (double)val[q];
           }
         }
   }
-  if (!fixed)
-    for (uint32_t n = 0; n < nodes; n++)
-      for (int q = 0; q < 7; q++) acc[8u * n + (uint32_t)q] = fl_snow_float_bits((float)sum[7u * n + (uint32_t)q]);
+  bool ok = true;
+  for (uint32_t n = 0; n < nodes && ok; n++)
+    for (uint32_t q = 0; q < 7; q++) {
+      if (!fixed) {
+        acc[8u * n + q] = fl_snow_float_bits((float)sum[7u * n + q]);
+        continue;
+      }
+      /* int32 headroom (snow_spec.h GRID ACCUMULATOR): the GPU's sum would wrap here. */
+      int64_t v = isum[7u * n + q];
+      if (v > INT32_MAX || v < INT32_MIN) {
+        ok = fl_error_set("snow CPU reference: node %u word %u sums to %lld fixed-point units, beyond int32 "
+                          "(the accumulator's headroom, snow_spec.h)", n, q, (long long)v);
+        break;
+      }
+      acc[8u * n + q] = (uint32_t)(int32_t)v;
+    }
   free(sum);
-  return true;
+  free(isum);
+  return ok;
 }
 
 /* The rule of COLLISIONS for one body: normal n, body velocity vco, friction mu. */

@@ -56,9 +56,10 @@ typedef struct {
 } fl_snow_cpu_particles;
 
 /* Step 1, P2G (Eq. 1, 6): overwrites acc (8 words per node, grid_dims.w nodes) with
- * (P.xyz, m, Q.xyz, 0): float bits of per-node double sums, or the int32-wrapped sum of
- * round-half-even int32 contributions (FL_MPM_FIXED_POINT; scales gravity.w, params.x).
- * False (fl_error_set) when the float-mode scratch cannot be allocated. */
+ * (P.xyz, m, Q.xyz, 0): float bits of per-node double sums, or the sum of round-half-even
+ * int32 contributions (FL_MPM_FIXED_POINT; scales mass_scale, momentum_scale).
+ * False (fl_error_set) when the float-mode scratch cannot be allocated, or when a fixed-point
+ * node sum leaves int32 (the GPU's would wrap: the accumulator's headroom is exceeded). */
 bool fl_snow_cpu_p2g(const fl_mpm_push *push, const fl_snow_material *materials, const fl_snow_cpu_particles *p,
                      uint32_t *acc);
 /* Step 2, grid update: gridv[2i] = (v_{n+1}, m_i), gridv[2i+1] = (v_n, 0), node

@@ -46,12 +46,19 @@
  * GRID ACCUMULATOR: 8 words per node, acc[8i + 0..7] = (P.xyz, m, Q.xyz, 0):
  * momentum P, mass m, impulse Q = dt f. Float atomics add floats; the
  * fixed-point path adds int32 round(value * scale): mass_scale = 2^20 / m_max
- * for m, momentum_scale = 2^16 / m_max (kg m/s) for P and Q, m_max the largest
- * particle mass. A node gathers at most ~600 m_max of mass in snow compressed
- * fourfold (cubic stencil), so int32 holds node speeds up to ~50 m/s (beyond,
- * the sum wraps); a light node (m = 1e-3 m_max) resolves 0.015 m/s. When no
- * material is pic_flip the impulse is folded into P (flag FL_MPM_FOLD_IMPULSE)
- * and Q stays 0.
+ * for m, momentum_scale = 2^20 / m_max (kg m/s) for P and Q, m_max the largest
+ * particle mass (FL_SNOW_FIXED_*_BITS). Headroom: the weights of a particle sum
+ * to 1, so a node of snow at density rho gathers about rho h^3 = ppc m_p; at
+ * FL_SNOW_FIXED_COMPRESSION (4) times that, the mass uses 4 ppc 2^20 <= 2^28
+ * units (ppc <= 64) and int32 holds node speeds up to 2^31 / (4 ppc 2^20) =
+ * 512 / ppc m/s (64 m/s at the default 8 particles per cell). The build checks
+ * that this is at least twice the fastest initial speed (a clear error
+ * otherwise), and the CPU reference sums in int64 and fails on a node beyond
+ * int32, where the GPU's sum would wrap. Resolution: a light node (m = 1e-3
+ * m_max) resolves 1e-3 m/s. (2^16 was too coarse: a contribution w m v rounds
+ * to 0 below w |v| < 2^-17 m_max / m_p, so the fringe nodes of a body lost
+ * momentum, ~1e-3 of it in 12 frames.) When no material is pic_flip the
+ * impulse is folded into P (flag FL_MPM_FOLD_IMPULSE) and Q stays 0.
  *
  * ONE SUBSTEP of length dt, ending at time t:
  *  0. clear acc (fill 0), the per-substep stats word (clamped count).
