@@ -1,6 +1,6 @@
 // xpbd/distance_gather.comp: Jacobi, particle pass: delta_k = sum over the
-// particle's distance constraints of w_k grad_k C dlambda, written with the
-// count of nonzero dlambdas; add_delta.comp applies omega delta / count.
+// particle's distance constraints of w_k grad_k C dlambda (dlambda already
+// scaled), with w = 1 when any was nonzero; add_delta.comp (omega 1) adds it.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "compute.glsl"
@@ -21,7 +21,7 @@ void main()
   if (k >= pc.particle_count) return;
   vec4 xk = pos[k];
   vec3 sum = vec3(0.0);
-  float count = 0.0;
+  float any = 0.0;
   for (uint e = first[k]; e < first[k + 1u]; e++) {
     uint c = items[e];
     float dl = dlambda[c];
@@ -31,7 +31,7 @@ void main()
     vec3 n;
     fl_distance_eval(pos[d.i].xyz, pos[d.j].xyz, d.rest, C, n);
     sum += xk.w * (d.i == k ? n : -n) * dl;
-    count += 1.0;
+    any = 1.0;
   }
-  delta[k] = vec4(sum, count);
+  delta[k] = vec4(sum, any);
 }

@@ -5,9 +5,11 @@
 //   FL_FOUR_KERNEL   FL_FOUR_GS, FL_FOUR_LAMBDA or FL_FOUR_GATHER
 // and includes this file after buffers.glsl and its eval function:
 //   GS:     one colour, Gauss-Seidel (range.x: first constraint, range.y: count);
-//   LAMBDA: Jacobi constraint pass: dlambda from the same positions, lambda += dlambda;
-//   GATHER: Jacobi particle pass: delta_k = sum w_k grad_k C dlambda, with the count
-//           of nonzero dlambdas (add_delta.comp applies omega delta / count).
+//   LAMBDA: Jacobi constraint pass: dlambda from the same positions with mass
+//           splitting (each w times the particle's CSR degree), times omega;
+//           lambda += dlambda (xpbd_spec.h, SOLVERS);
+//   GATHER: Jacobi particle pass: delta_k = sum w_k grad_k C dlambda, w = 1 when
+//           any was nonzero (add_delta.comp with omega 1 adds it).
 #define FL_FOUR_GS 0
 #define FL_FOUR_LAMBDA 1
 #define FL_FOUR_GATHER 2
@@ -23,6 +25,8 @@ layout(std430, binding = FL_XPBD_B_LAMBDA) buffer Lambda { float lambda[]; };
 #endif
 #if FL_FOUR_KERNEL == FL_FOUR_LAMBDA
 layout(std430, binding = FL_XPBD_B_DLAMBDA) writeonly buffer DLambda { float dlambda[]; };
+layout(std430, binding = FL_XPBD_B_FIRST) readonly buffer First { uint first[]; };
+float fl_degree(uint k) { return float(max(first[k + 1u] - first[k], 1u)); }
 #endif
 #if FL_FOUR_KERNEL == FL_FOUR_GATHER
 layout(std430, binding = FL_XPBD_B_DLAMBDA) readonly buffer DLambda { float dlambda[]; };
@@ -32,14 +36,16 @@ layout(std430, binding = FL_XPBD_B_DELTA) writeonly buffer Delta { vec4 delta[];
 #endif
 
 // dlambda of constraint c from the current positions (0 when it is skipped);
-// p: the four particles, g: the gradients.
-float fl_four_dlambda(uint c, FL_FOUR_RECORD r, out vec4 p[4], out vec3 g[4], float lambda_c)
+// p: the four particles, g: the gradients; split: what multiplies each w in the
+// denominator (1 for Gauss-Seidel, the CSR degree for Jacobi).
+float fl_four_dlambda(uint c, FL_FOUR_RECORD r, vec4 split, out vec4 p[4], out vec3 g[4], float lambda_c)
 {
   p = vec4[](pos[r.idx.x], pos[r.idx.y], pos[r.idx.z], pos[r.idx.w]);
   vec3 x[4] = vec3[](p[0].xyz, p[1].xyz, p[2].xyz, p[3].xyz);
   float C;
   if (!FL_FOUR_EVAL(r, x, C, g)) return 0.0;
-  float sum = p[0].w * dot(g[0], g[0]) + p[1].w * dot(g[1], g[1]) + p[2].w * dot(g[2], g[2]) + p[3].w * dot(g[3], g[3]);
+  float sum = (p[0].w * split.x) * dot(g[0], g[0]) + (p[1].w * split.y) * dot(g[1], g[1]) +
+              (p[2].w * split.z) * dot(g[2], g[2]) + (p[3].w * split.w) * dot(g[3], g[3]);
   return fl_xpbd_dlambda(C, sum, r.compliance, pc.h, lambda_c);
 }
 
@@ -52,7 +58,7 @@ void main()
   FL_FOUR_RECORD r = cons[c];
   vec4 p[4];
   vec3 g[4];
-  float dl = fl_four_dlambda(c, r, p, g, lambda[c]);
+  float dl = fl_four_dlambda(c, r, vec4(1.0), p, g, lambda[c]);
   if (dl == 0.0) return;
   lambda[c] += dl;
   pos[r.idx.x].xyz = p[0].xyz + g[0] * (p[0].w * dl);
@@ -64,7 +70,9 @@ void main()
   if (c >= pc.count) return;
   vec4 p[4];
   vec3 g[4];
-  float dl = fl_four_dlambda(c, cons[c], p, g, lambda[c]);
+  FL_FOUR_RECORD r = cons[c];
+  vec4 split = vec4(fl_degree(r.idx.x), fl_degree(r.idx.y), fl_degree(r.idx.z), fl_degree(r.idx.w));
+  float dl = pc.omega * fl_four_dlambda(c, r, split, p, g, lambda[c]);
   lambda[c] += dl;
   dlambda[c] = dl;
 #else
@@ -72,7 +80,7 @@ void main()
   if (k >= pc.particle_count) return;
   float wk = pos[k].w;
   vec3 sum = vec3(0.0);
-  float count = 0.0;
+  float any = 0.0;
   for (uint e = first[k]; e < first[k + 1u]; e++) {
     uint c = items[e];
     float dl = dlambda[c];
@@ -84,8 +92,8 @@ void main()
     FL_FOUR_EVAL(r, x, C, g);
     vec3 gk = r.idx.x == k ? g[0] : r.idx.y == k ? g[1] : r.idx.z == k ? g[2] : g[3];
     sum += wk * gk * dl;
-    count += 1.0;
+    any = 1.0;
   }
-  delta[k] = vec4(sum, count);
+  delta[k] = vec4(sum, any);
 #endif
 }

@@ -481,6 +481,73 @@ static void test_strain_reduction(void)
   }
 }
 
+/* A horizontal 12x12 sheet pinned at its four corners, run to rest under
+ * gravity with `iterations` per substep; its final positions go to x (144 of
+ * them), the sag (largest drop of a particle) to *sag. Stretch and shear only:
+ * bending stencils share a particle with about 12 others, so Jacobi needs far
+ * more iterations to converge them (docs/CLOTH.md), and a rest shape reached
+ * with an unconverged solve depends on the solver. */
+static void hang_to_rest(fl_solver solver, float omega, int iterations, float (*x)[4], float *sag)
+{
+  fl_cloth_desc d = cloth_desc(12, 12);
+  d.pins[0] = (fl_cloth_pin){FL_PIN_PARTICLE, 0, 0};
+  d.pins[1] = (fl_cloth_pin){FL_PIN_PARTICLE, -1, 0};
+  d.pins[2] = (fl_cloth_pin){FL_PIN_PARTICLE, 0, -1};
+  d.pins[3] = (fl_cloth_pin){FL_PIN_PARTICLE, -1, -1};
+  d.pin_count = 4;
+  d.bending = FL_BENDING_NONE;
+  d.center[1] = 3.0f;
+  d.stretch_compliance = 1e-2f; /* a sag set by the compliance, not only by the geometry */
+  d.shear_compliance = 1e-2f;
+  d.damping = 20.0f;            /* reach rest sooner; the rest shape does not depend on it */
+  fl_sim_desc sim = sim_desc();
+  sim.solver = solver;
+  sim.relaxation = omega;
+  sim.iterations = (uint32_t)iterations;
+  sim.substeps = 1;
+  fl_xpbd_build b;
+  fl_xpbd_cpu c;
+  ENSURE_MSG(fl_cloth_build_create(&d, NAMES, 1, &b), "%s", fl_error_message());
+  ENSURE(fl_xpbd_cpu_create(&b, &c));
+  float h = sim.dt / (float)sim.substeps;
+  for (int n = 0; n < 300; n++) fl_xpbd_cpu_substep(&c, &sim, NULL, 0, h, h * (float)(n + 1));
+  ENSURE(b.particle_count == 144);
+  memcpy(x, c.x, (size_t)b.particle_count * sizeof *x);
+  *sag = 0;
+  float speed = 0;
+  for (uint32_t p = 0; p < b.particle_count; p++) {
+    *sag = fmaxf(*sag, b.positions[p][1] - x[p][1]);
+    speed = fmaxf(speed, sqrtf(c.v[p][0] * c.v[p][0] + c.v[p][1] * c.v[p][1] + c.v[p][2] * c.v[p][2]));
+  }
+  ENSURE_MSG(speed < 1e-3f && all_finite(&c), "not at rest: speed %g", (double)speed);
+  fl_xpbd_cpu_destroy(&c);
+  fl_xpbd_build_destroy(&b);
+}
+
+/* A converged XPBD solve does not depend on the solver or on omega: the
+ * Jacobi solver's lambda grows by the same scaled amount its positions move
+ * by (xpbd_spec.h, SOLVERS), so its rest shape is the colouring solver's. */
+static void test_jacobi_equilibrium(void)
+{
+  const int iterations = 200;
+  static float ref[144][4], x[144][4];
+  float sag_ref;
+  hang_to_rest(FL_SOLVER_COLORING, 1.0f, iterations, ref, &sag_ref);
+  ENSURE(sag_ref > 0.1f);
+  const float omegas[] = {1.0f, 1.5f, 2.0f};
+  for (int k = 0; k < 3; k++) {
+    float sag;
+    hang_to_rest(FL_SOLVER_JACOBI, omegas[k], iterations, x, &sag);
+    float worst = 0;
+    for (uint32_t p = 0; p < 144; p++)
+      for (int a = 0; a < 3; a++) worst = fmaxf(worst, fabsf(x[p][a] - ref[p][a]));
+    fprintf(stderr, "  omega %.1f: sag %.4f m (colouring %.4f m), largest difference %.2e m = %.2f %% of the sag\n",
+            (double)omegas[k], (double)sag, (double)sag_ref, (double)worst, 100.0 * worst / sag_ref);
+    ENSURE_MSG(worst <= 0.02f * sag_ref, "omega %.1f: rest shapes differ by %g m, sag %g m", (double)omegas[k],
+               (double)worst, (double)sag_ref);
+  }
+}
+
 static double kinetic_energy(const fl_xpbd_cpu *c)
 {
   double e = 0;
@@ -709,6 +776,7 @@ static const fl_test_case TESTS[] = {
     {"pinned_cloth", test_pinned_cloth},
     {"free_fall", test_free_fall},
     {"strain_reduction", test_strain_reduction},
+    {"jacobi_equilibrium", test_jacobi_equilibrium},
     {"point_damping", test_point_damping},
     {"edge_damping_momentum", test_edge_damping_momentum},
     {"wind", test_wind},

@@ -323,9 +323,11 @@ static void solve_family_jacobi(const fl_xpbd_system *s, fl_rec *r, const family
   uint32_t n = s->build.particle_count;
   if (!f->count) return;
   bind_choice c = {.family = gf, .first = &gf->first, .items = &gf->items}, plain = {0};
+  fl_xpbd_push once = *push;
+  once.omega = 1.0f; /* the constraint pass scaled dlambda by omega / degree already */
   pass(s, r, k->lambda, &c, *push, 0, f->count, f->count);
   pass(s, r, k->gather, &c, *push, 0, n, n);
-  pass(s, r, "xpbd/add_delta", &plain, *push, 0, n, n);
+  pass(s, r, "xpbd/add_delta", &plain, once, 0, n, n);
 }
 
 /* One constraint family's solve of this iteration, in its own scope. */

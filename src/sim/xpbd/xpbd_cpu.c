@@ -26,12 +26,14 @@
  *    C = sqrt((dot(F0,F0) + dot(F1,F1)) + dot(F2,F2)), skipped when C < 1e-9,
  *    dC = F * (1 / C); g_{c+1} = (dC0 M[c][0] + dC1 M[c][1]) + dC2 M[c][2]. Both:
  *    g0 = -((g1 + g2) + g3).
- *  - Jacobi: the constraint pass stores per constraint slot
+ *  - Jacobi (mass splitting): the constraint pass computes dlambda with each w_k of
+ *    the denominator S replaced by w_k * (float)n_k, n_k the particle's CSR degree
+ *    (first[k+1] - first[k], at least 1), multiplies it by omega, does
+ *    lambda += dlambda and stores per constraint slot
  *    corr = g_k * (w_k * dlambda); the particle pass sums, from 0, the corr of the
  *    constraints in the particle's CSR list in ascending (colour-ordered) index
- *    whose dlambda != 0, n_k counting those (a constraint listing the particle
- *    contributes its first matching slot); then x_k[a] += (omega * delta[a]) / n_k,
- *    nothing when n_k = 0.
+ *    whose dlambda != 0 (a constraint listing the particle contributes its first
+ *    matching slot); then x_k[a] += delta[a].
  *  - body volumes (after the families, every iteration; per body in order):
  *    V = (sum over its triangles in order of dot(x_a x x_b, x_c)) / 6 (the GPU sums
  *    in a tree: not bitwise); g_i = (sum over i's triangles in vertex-to-triangle
@@ -334,8 +336,10 @@ static void pass_coloring(fl_xpbd_cpu *s, int family, float h)
     }
 }
 
-/* Jacobi pass over one family: all dlambdas from the same positions, then a
- * per-particle gather averaged over the constraints with nonzero dlambda. */
+/* Jacobi pass over one family (mass splitting): all dlambdas from the same
+ * positions, each particle's inverse mass in the denominator multiplied by its
+ * CSR degree n_k, dlambda scaled by omega; lambda and the positions move by that
+ * same dlambda, and the per-particle gather adds the corrections as they are. */
 static void pass_jacobi(fl_xpbd_cpu *s, int family, float h, float omega)
 {
   const fl_xpbd_build *b = s->build;
@@ -343,9 +347,14 @@ static void pass_jacobi(fl_xpbd_cpu *s, int family, float h, float omega)
   float *lambda = lambda_of(s, family);
   uint32_t arity = family == FAMILY_DISTANCE ? 2 : 4;
   for (uint32_t c = 0; c < f->count; c++) {
-    con_eval e;
+    con_eval e, split;
     eval_constraint(b, family, c, s->x, &e);
-    float dl = xpbd_dlambda(&e, h, lambda[c]);
+    split = e;
+    for (uint32_t k = 0; k < arity; k++) {
+      uint32_t n = f->particle_first[e.idx[k] + 1] - f->particle_first[e.idx[k]];
+      split.w[k] = e.w[k] * (float)(n ? n : 1);
+    }
+    float dl = omega * xpbd_dlambda(&split, h, lambda[c]);
     lambda[c] += dl;
     s->dlambda[c] = dl;
     for (uint32_t k = 0; k < arity; k++) {
@@ -356,7 +365,6 @@ static void pass_jacobi(fl_xpbd_cpu *s, int family, float h, float omega)
   }
   for (uint32_t p = 0; p < b->particle_count; p++) {
     float delta[3] = {0, 0, 0};
-    uint32_t n = 0;
     for (uint32_t it = f->particle_first[p]; it < f->particle_first[p + 1]; it++) {
       uint32_t c = f->particle_items[it];
       if (s->dlambda[c] == 0.0f) continue;
@@ -364,11 +372,9 @@ static void pass_jacobi(fl_xpbd_cpu *s, int family, float h, float omega)
       indices_of(b, family, c, idx);
       uint32_t k = 0;
       while (k + 1 < arity && idx[k] != p) k++;
-      n++;
       for (int a = 0; a < 3; a++) delta[a] += s->corr[(size_t)c * arity + k][a];
     }
-    if (n == 0) continue;
-    for (int a = 0; a < 3; a++) s->x[p][a] += (omega * delta[a]) / (float)n;
+    for (int a = 0; a < 3; a++) s->x[p][a] += delta[a];
   }
 }
 

@@ -58,11 +58,18 @@
  *    (Gauss-Seidel between colours). Within a colour constraints are ordered by
  *    index, which does not change the result.
  *  - "jacobi": per family, a constraint pass computes dlambda for every
- *    constraint from the same positions and does lambda += dlambda; then a
- *    particle pass gathers, over the constraints touching particle k (a CSR list
- *    built at load), delta_k = sum w_k grad_k C dlambda, and sets
- *    x_k += omega * delta_k / n_k, n_k the number of those constraints with a
- *    nonzero dlambda (omega = sim.relaxation, 1..2).
+ *    constraint from the same positions with mass splitting: in the
+ *    denominator each w_k is multiplied by n_k, the number of the family's
+ *    constraints on particle k (its CSR degree, a CSR list built at load), and
+ *    dlambda is multiplied by omega (sim.relaxation, 1..2); lambda += dlambda.
+ *    Then a particle pass gathers, over the constraints touching particle k,
+ *    delta_k = sum w_k grad_k C dlambda and sets x_k += delta_k. lambda and the
+ *    positions move by the same dlambda (x - x~ = M^-1 grad C^T lambda holds),
+ *    so a converged Jacobi solve reaches the colouring solve's fixed point
+ *    C + alpha~ lambda = 0 whatever omega (survey, Jacobi; Macklin et al. 2014
+ *    average the positions but must then scale lambda alike: before this rule
+ *    lambda grew by the full dlambda while x moved by omega / n_k of it, and the
+ *    rest shape depended on omega).
  *
  * ONE SUBSTEP (h = sim.dt / sim.substeps, t = time at its end):
  *  1. wind (objects with nonzero drag or lift): per triangle (x0,x1,x2),
