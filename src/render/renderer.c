@@ -231,7 +231,7 @@ static fl_snow_bricks *snow_bricks(fl_renderer *r, uint32_t slot, const fl_rende
             fl_buffer_create(r->gpu, bytes, FL_MEMORY_DEVICE, "snow volume brick distance", &b->distance[1]) &&
             fl_buffer_create(r->gpu, 8 * sizeof(uint32_t), FL_MEMORY_DEVICE, "snow volume bounds", &b->bounds);
   if (!ok) {
-    fl_warn("render: %s", fl_error_message());
+    fl_warn_repeated("snow volume unavailable", "renderer", "render: %s", fl_error_message());
     fl_error_clear();
     snow_bricks_destroy(r, b);
     return NULL;
@@ -290,7 +290,8 @@ void fl_renderer_record(fl_renderer *r, VkCommandBuffer cmd, uint32_t slot, VkFr
                         uint32_t view_count, const char *overlay_text, fl_profiler *prof)
 {
   memcpy(r->frame_ubo[slot].mapped, uniforms, sizeof *uniforms);
-  if (overlay_text) fl_overlay_set_text(&r->overlay, slot, overlay_text, 8.0f, 8.0f, 1.5f);
+  if (overlay_text) /* 12-pixel lines, larger where the window has room */
+    fl_overlay_set_text(&r->overlay, slot, overlay_text, 8.0f, 8.0f, extent.height >= 600 ? 1.5f : 1.0f);
   fl_rec rec = {.gpu = r->gpu, .cmd = cmd, .sets = &r->sets, .prof = prof, .slot = slot, .queue = FL_QUEUE_GRAPHICS};
   const fl_buffer *ubo[] = {&r->frame_ubo[slot]};
 
@@ -342,8 +343,8 @@ void fl_renderer_record(fl_renderer *r, VkCommandBuffer cmd, uint32_t slot, VkFr
   }
   vkCmdEndRenderPass(cmd);
   fl_rec_end(&rec);
-  if (rec.failed) {
-    fl_warn("render: %s", fl_error_message());
+  if (rec.failed) { /* a failure here repeats every frame: print it once, count the rest */
+    fl_warn_repeated("render failed", "renderer", "render: %s", fl_error_message());
     fl_error_clear();
   }
 }
