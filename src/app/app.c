@@ -55,6 +55,8 @@ typedef struct {
   const char *overlay_dump; /* FLURRY_OVERLAY_DUMP: the last frame's overlay text goes there */
   float grab_distance;     /* along the ray, while a particle is held */
   unsigned shot_number;    /* the last flurry-NNNN.png that key P wrote */
+  fl_marker markers[FL_MARKERS_MAX + 1]; /* the scene's labels and pins, then the grab point */
+  uint32_t marker_count;
 } fl_app;
 
 static double now_ms(void)
@@ -77,6 +79,7 @@ static bool switch_world(fl_app *app, const fl_scene *scene, const char *arg)
   snprintf(app->scene_arg, sizeof app->scene_arg, "%s", arg);
   if (!fl_world_create(&app->gpu, &app->scene, &app->world)) return false;
   fl_camera_look(&app->camera, scene->camera.eye, scene->camera.target);
+  app->marker_count = fl_markers_from_scene(scene, app->markers, FL_MARKERS_MAX);
   fl_info("scene %s (%s): %llu particles, %u substeps of %.3g ms", arg, scene->name,
           (unsigned long long)fl_world_particle_count(app->world), scene->sim.substeps,
           1e3 * scene->sim.dt / scene->sim.substeps);
@@ -171,6 +174,7 @@ static void update_grab(fl_app *app, const fl_input *in)
     float target[3] = {eye[0] + app->grab_distance * dir[0], eye[1] + app->grab_distance * dir[1],
                        eye[2] + app->grab_distance * dir[2]};
     fl_world_drag_to(app->world, target);
+    app->markers[app->marker_count] = (fl_marker){.kind = FL_MARKER_GRAB, .position = {target[0], target[1], target[2]}};
   }
 }
 
@@ -278,6 +282,9 @@ static bool frame(fl_app *app, bool *keep_going)
   fl_overlay_text_build(text, sizeof text, &app->scene, app->world, &app->prof, app->last_frame_ms,
                         app->paused, app->windowed);
   app->renderer.snow_volume_view = app->snow_volume;
+  app->renderer.markers = app->markers;
+  app->renderer.marker_count =
+      app->marker_count + (app->windowed && fl_world_holding(app->world) && app->window.grabbing ? 1 : 0);
   fl_renderer_record(&app->renderer, graphics, slot, app->targets.framebuffers[app->windowed ? image : 0],
                      app->targets.extent, &uniforms, views, view_count, app->show_overlay ? text : NULL,
                      &app->prof);
