@@ -54,7 +54,12 @@ typedef struct {
   uint64_t frames_drawn, record_index;
   double last_frame_ms;
   int64_t resize_at_frame; /* FLURRY_RESIZE_AT_FRAME: the window test's resize */
+  const char *key_script;  /* FLURRY_KEYS: keys typed at given frames (window tests) */
+  const char *overlay_dump; /* FLURRY_OVERLAY_DUMP: the last frame's overlay text goes there */
   float grab_distance;     /* along the ray, while a particle is held */
+  unsigned shot_number;    /* the last flurry-NNNN.png that key P wrote */
+  fl_marker markers[FL_MARKERS_MAX + 1]; /* the scene's labels and pins, then the grab point */
+  uint32_t marker_count;
 } fl_app;
 
 static double now_ms(void)
@@ -70,13 +75,15 @@ static bool switch_world(fl_app *app, const fl_scene *scene, const char *arg)
   /* In-flight frames still read the old world's buffers: wait for their fences. */
   if (!fl_frames_wait_all(&app->gpu, &app->frames)) return false;
   fl_renderer_forget_views(&app->renderer);
+  fl_profiler_forget(&app->prof); /* the overlay and report describe the current scene only */
   fl_world_destroy(app->world);
   app->world = NULL;
   app->scene = *scene;
   snprintf(app->scene_arg, sizeof app->scene_arg, "%s", arg);
   if (!fl_world_create(&app->gpu, &app->scene, &app->world)) return false;
   fl_camera_look(&app->camera, scene->camera.eye, scene->camera.target);
-  fl_info("scene %s: %llu particles, %u substeps of %.3g ms", scene->name,
+  app->marker_count = fl_markers_from_scene(scene, app->markers, FL_MARKERS_MAX);
+  fl_info("scene %s (%s): %llu particles, %u substeps of %.3g ms", arg, scene->name,
           (unsigned long long)fl_world_particle_count(app->world), scene->sim.substeps,
           1e3 * scene->sim.dt / scene->sim.substeps);
   return true;
@@ -120,6 +127,8 @@ static bool setup(fl_app *app)
   if (o->record_dir && mkdir(o->record_dir, 0755) != 0 && errno != EEXIST)
     return fl_error_set("--record: cannot create %s: %s", o->record_dir, strerror(errno));
   if (!fl_scene_load(o->scene, o->sets, o->set_count, &scene)) return false;
+  fl_input scripted;
+  if (app->key_script && !fl_input_script(&scripted, app->key_script, UINT64_MAX)) return false;
   app->windowed = !o->headless;
   if (app->windowed && !fl_window_system_init()) {
     fl_info("no display found: rendering headless");
@@ -174,6 +183,7 @@ static void update_grab(fl_app *app, const fl_input *in)
     float target[3] = {eye[0] + app->grab_distance * dir[0], eye[1] + app->grab_distance * dir[1],
                        eye[2] + app->grab_distance * dir[2]};
     fl_world_drag_to(app->world, target);
+    app->markers[app->marker_count] = (fl_marker){.kind = FL_MARKER_GRAB, .position = {target[0], target[1], target[2]}};
   }
 }
 
@@ -182,6 +192,7 @@ static bool handle_input(fl_app *app, bool *step, bool *screenshot)
 {
   fl_window_poll(&app->window);
   fl_input *in = &app->window.input;
+  if (app->key_script) fl_input_script(in, app->key_script, app->frames_drawn); /* checked in setup */
   if (in->quit) return false;
   if (in->pause) app->paused = !app->paused;
   *step = in->step;
@@ -293,6 +304,9 @@ static bool frame(fl_app *app, bool *keep_going)
   fl_overlay_text_build(text, sizeof text, &app->scene, app->world, &app->prof, app->last_frame_ms,
                         app->paused, app->windowed);
   app->renderer.snow_volume_view = app->snow_volume;
+  app->renderer.markers = app->markers;
+  app->renderer.marker_count =
+      app->marker_count + (app->windowed && fl_world_holding(app->world) && app->window.grabbing ? 1 : 0);
   fl_renderer_record(&app->renderer, graphics, slot, app->targets.framebuffers[app->windowed ? image : 0],
                      app->targets.extent, &uniforms, views, view_count, app->show_overlay ? text : NULL,
                      &app->prof);
@@ -301,8 +315,19 @@ static bool frame(fl_app *app, bool *keep_going)
   char path[600] = "";
   if (app->opt.record_dir)
     snprintf(path, sizeof path, "%s/frame_%05llu.png", app->opt.record_dir, (unsigned long long)app->record_index++);
-  else if ((last && app->opt.screenshot) || screenshot)
-    snprintf(path, sizeof path, "%s", app->opt.screenshot ? app->opt.screenshot : "flurry-screenshot.png");
+  else if (screenshot) { /* key P: the next free flurry-NNNN.png, never overwriting one */
+    struct stat st;
+    do snprintf(path, sizeof path, "flurry-%04u.png", ++app->shot_number);
+    while (stat(path, &st) == 0 && app->shot_number < 9999);
+    fl_info("screenshot: %s", path);
+  } else if (last && app->opt.screenshot)
+    snprintf(path, sizeof path, "%s", app->opt.screenshot);
+  if (last && app->overlay_dump) {
+    FILE *f = fopen(app->overlay_dump, "w");
+    bool written = f && fputs(text, f) >= 0;
+    if (f && fclose(f) != 0) written = false;
+    if (!written) return fl_error_set("cannot write %s: %s", app->overlay_dump, strerror(errno));
+  }
   if (path[0] && !fl_capture_record(&app->gpu, &app->capture, graphics, slot,
                                     app->targets.images[app->windowed ? image : 0], app->renderer.final_layout, path))
     return false;
@@ -406,6 +431,8 @@ int fl_app_run(const fl_options *options)
   app->show_overlay = true;
   app->snow_volume = options->snow_volume;
   app->resize_at_frame = fl_env_get()->resize_at_frame;
+  app->key_script = getenv("FLURRY_KEYS");
+  app->overlay_dump = getenv("FLURRY_OVERLAY_DUMP");
   cJSON *report = NULL;
   bool ok = setup(app) && run(app, &report);
   if (!ok) {
@@ -416,6 +443,7 @@ int fl_app_run(const fl_options *options)
     fl_error_clear();
   }
   teardown(app);
+  fl_warn_summary(); /* the repeated warnings, one line each */
   fl_validation_counts counts = app->gpu.counts;
   if (report) {
     if (options->report && !fl_report_write(report, &counts, options->report)) {

@@ -37,7 +37,12 @@ void fl_cli_print_help(void)
       "  --trial-steps N       experiment: at least N steps per stability trial (default 3000)\n"
       "  --snow-view VIEW      snow as \"particles\" shaded by density (default) or as \"volume\":\n"
       "                        its grid density ray-marched (key V switches)\n"
-      "  --help                this text\n");
+      "  --help                this text\n"
+      "keys and mouse (in a window):\n"
+      "  left drag: orbit   right drag: grab and pull a particle   wheel: zoom\n"
+      "  space: pause   s: step one frame   r: reset the scene   n or tab: next scene\n"
+      "  h or F1: overlay   w: wireframe   v: snow particles/volume\n"
+      "  p or F12: screenshot (numbered files, flurry-NNNN.png; the path is printed)   esc: quit\n");
 }
 
 /* A comma list of PREFIX1..PREFIXmax (e.g. "c1,c3" or "1,2") into a bit mask. */

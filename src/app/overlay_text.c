@@ -4,23 +4,44 @@
 #include "app/report.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#define OVERLAY_PASS_ROWS 10 /* the slowest passes; the rest are summed on one line */
+
+static int cmp_last_ms_desc(const void *a, const void *b)
+{
+  double x = (*(const fl_profile_stat *const *)a)->last_ms, y = (*(const fl_profile_stat *const *)b)->last_ms;
+  return (x < y) - (x > y);
+}
 
 void fl_overlay_text_build(char *out, size_t size, const fl_scene *scene, const fl_world *world,
                            const fl_profiler *prof, double frame_ms, bool paused, bool windowed)
 {
   size_t n = 0;
-  n += (size_t)snprintf(out + n, size - n, "flurry  %s%s\nframe %.2f ms   %llu particles   %llu substeps\n",
-                        scene->name, paused ? "  [paused]" : "", frame_ms,
-                        (unsigned long long)fl_world_particle_count(world),
-                        (unsigned long long)fl_world_substeps(world));
-  for (uint32_t i = 0; i < prof->stat_count && n < size; i++)
-    n += (size_t)snprintf(out + n, size - n, "%-22s %7.3f ms\n", prof->stats[i].name, prof->stats[i].last_ms);
-  if (!prof->can_time[0] || !prof->can_time[1])
-    n += (size_t)snprintf(out + n, size > n ? size - n : 0, "(a queue cannot write timestamps: untimed)\n");
-  if (windowed && n < size)
-    snprintf(out + n, size - n, "drag: orbit  right-drag: grab  wheel: zoom  space: pause  s: step  r: reset\n"
-                                "n: next scene  w: wireframe  v: snow view  h: overlay  p: screenshot  esc: quit");
+#define ADD(...) (n += n < size ? (size_t)snprintf(out + n, size - n, __VA_ARGS__) : 0)
+  ADD("flurry  scene %s%s\nframe %.2f ms   %llu particles   %llu substeps\n", scene->name,
+      paused ? "  [paused]" : "", frame_ms, (unsigned long long)fl_world_particle_count(world),
+      (unsigned long long)fl_world_substeps(world));
+  /* The passes of the current scene (the profiler forgets a scene's passes when it changes),
+   * slowest first, as of the latest frame read back. */
+  const fl_profile_stat *sorted[256];
+  uint32_t count = 0;
+  for (uint32_t i = 0; i < prof->stat_count && count < 256; i++) sorted[count++] = &prof->stats[i];
+  qsort(sorted, count, sizeof sorted[0], cmp_last_ms_desc);
+  double rest_ms = 0;
+  for (uint32_t i = 0; i < count; i++) {
+    if (i < OVERLAY_PASS_ROWS) ADD("%8.3f ms  %s\n", sorted[i]->last_ms, sorted[i]->name);
+    else rest_ms += sorted[i]->last_ms;
+  }
+  if (count > OVERLAY_PASS_ROWS) ADD("%8.3f ms  (%u more passes)\n", rest_ms, count - OVERLAY_PASS_ROWS);
+  if (!prof->can_time[0] || !prof->can_time[1]) ADD("(a queue cannot write timestamps: untimed)\n");
+  char unstable[256];
+  if (fl_world_unstable(world, unstable, sizeof unstable)) ADD("UNSTABLE: %s\n", unstable);
+  if (windowed)
+    ADD("drag: orbit  right-drag: grab  wheel: zoom  space: pause  s: step  r: reset\n"
+        "n: next scene  w: wireframe  v: snow view  h: overlay  p: screenshot  esc: quit");
+#undef ADD
 }
 
 void fl_overlay_text_print_bench(const fl_profiler *prof, const fl_report_info *info, fl_world *world)

@@ -7,6 +7,7 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 #include <X11/Xlib.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void on_glfw_error(int code, const char *text) { fl_debug("glfw %d: %s", code, text); }
@@ -48,10 +49,16 @@ bool fl_window_present_support(VkInstance instance, VkPhysicalDevice device, uin
   return glfwGetPhysicalDevicePresentationSupport(instance, device, family) == GLFW_TRUE;
 }
 
-static void on_key(GLFWwindow *win, int key, int scancode, int action, int mods)
+/* The keys the app reads, by GLFW key and by the name scripts use (FLURRY_KEYS). */
+static const struct {
+  int key;
+  const char *name;
+} g_keys[] = {{GLFW_KEY_ESCAPE, "esc"}, {GLFW_KEY_SPACE, "space"}, {GLFW_KEY_S, "s"},   {GLFW_KEY_R, "r"},
+              {GLFW_KEY_N, "n"},        {GLFW_KEY_TAB, "tab"},     {GLFW_KEY_H, "h"},   {GLFW_KEY_F1, "f1"},
+              {GLFW_KEY_P, "p"},        {GLFW_KEY_F12, "f12"},     {GLFW_KEY_W, "w"},   {GLFW_KEY_V, "v"}};
+
+static void press(fl_input *in, int key)
 {
-  if (action != GLFW_PRESS && action != GLFW_REPEAT) return;
-  fl_input *in = &((fl_window *)glfwGetWindowUserPointer(win))->input;
   switch (key) {
   case GLFW_KEY_ESCAPE: in->quit = true; break;
   case GLFW_KEY_SPACE: in->pause = true; break;
@@ -67,6 +74,32 @@ static void on_key(GLFWwindow *win, int key, int scancode, int action, int mods)
   case GLFW_KEY_V: in->toggle_snow_view = true; break;
   default: break;
   }
+}
+
+static void on_key(GLFWwindow *win, int key, int scancode, int action, int mods)
+{
+  if (action != GLFW_PRESS && action != GLFW_REPEAT) return;
+  press(&((fl_window *)glfwGetWindowUserPointer(win))->input, key);
+}
+
+bool fl_input_script(fl_input *in, const char *script, uint64_t frame)
+{
+  const char *p = script;
+  while (*p) {
+    char *end;
+    unsigned long long at = strtoull(p, &end, 10);
+    if (end == p || *end != ':') return fl_error_set("FLURRY_KEYS: expected FRAME:KEY[,FRAME:KEY...] at \"%s\"", p);
+    const char *name = end + 1;
+    size_t len = strcspn(name, ",");
+    int key = -1;
+    for (size_t k = 0; k < sizeof g_keys / sizeof g_keys[0]; k++)
+      if (strlen(g_keys[k].name) == len && strncmp(g_keys[k].name, name, len) == 0) key = g_keys[k].key;
+    if (key < 0) return fl_error_set("FLURRY_KEYS: unknown key \"%.*s\" (keys: esc space s r n tab h f1 p f12 w v)",
+                                     (int)len, name);
+    if (at == frame) press(in, key);
+    p = name[len] ? name + len + 1 : name + len;
+  }
+  return true;
 }
 
 static void on_button(GLFWwindow *win, int button, int action, int mods)

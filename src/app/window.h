@@ -22,6 +22,10 @@ typedef struct {
   bool dragging, grabbing;
 } fl_window;
 
+/* Presses the keys that a script (FLURRY_KEYS: "FRAME:KEY,FRAME:KEY...", keys by
+ * name: esc space s r n tab h f1 p f12 w v) types at `frame`, as if typed by hand.
+ * False, with the error recorded, for a malformed script. */
+bool fl_input_script(fl_input *in, const char *script, uint64_t frame);
 /* Initializes GLFW; false (no error recorded) when there is no display. */
 bool fl_window_system_init(void);
 /* The instance extensions the window system needs. */

@@ -22,6 +22,76 @@ void fl_log(fl_log_level level, const char *fmt, ...)
   fputc('\n', stderr);
 }
 
+/* Repeated warnings: a few kinds, each counted per object (names truncated to fit). */
+#define REPEAT_KINDS 16
+#define REPEAT_OBJECTS 16
+typedef struct {
+  char kind[96];
+  char objects[REPEAT_OBJECTS][32];
+  unsigned long counts[REPEAT_OBJECTS];
+  unsigned long total, other;  /* other: objects past REPEAT_OBJECTS */
+  unsigned object_count;
+} repeat_kind;
+static repeat_kind g_repeats[REPEAT_KINDS];
+static unsigned g_repeat_count;
+
+static repeat_kind *repeat_find(const char *kind, bool add)
+{
+  for (unsigned i = 0; i < g_repeat_count; i++)
+    if (strncmp(g_repeats[i].kind, kind, sizeof g_repeats[i].kind - 1) == 0) return &g_repeats[i];
+  if (!add || g_repeat_count == REPEAT_KINDS) return NULL;
+  repeat_kind *k = &g_repeats[g_repeat_count++];
+  memset(k, 0, sizeof *k);
+  snprintf(k->kind, sizeof k->kind, "%s", kind);
+  return k;
+}
+
+void fl_warn_repeated(const char *kind, const char *object, const char *fmt, ...)
+{
+  repeat_kind *k = repeat_find(kind, true);
+  if (k && k->total++ > 0) { /* seen before: count it, quietly */
+    unsigned i = 0;
+    while (i < k->object_count && strncmp(k->objects[i], object, sizeof k->objects[i] - 1) != 0) i++;
+    if (i == k->object_count && i < REPEAT_OBJECTS) snprintf(k->objects[k->object_count++], sizeof k->objects[0], "%s", object);
+    if (i < REPEAT_OBJECTS) k->counts[i]++;
+    else k->other++;
+    return;
+  }
+  if (k) {
+    snprintf(k->objects[0], sizeof k->objects[0], "%s", object);
+    k->counts[0] = 1;
+    k->object_count = 1;
+  }
+  char line[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  fl_warn("%s (repeats are counted and summarized at exit)", line);
+}
+
+unsigned long fl_warn_repeated_count(const char *kind)
+{
+  const repeat_kind *k = repeat_find(kind, false);
+  return k ? k->total : 0;
+}
+
+void fl_warn_summary(void)
+{
+  for (unsigned i = 0; i < g_repeat_count; i++) {
+    const repeat_kind *k = &g_repeats[i];
+    if (k->total < 2) continue;
+    char list[512];
+    size_t n = 0;
+    for (unsigned j = 0; j < k->object_count && n < sizeof list; j++)
+      n += (size_t)snprintf(list + n, sizeof list - n, "%s%s %lu", j ? ", " : "", k->objects[j], k->counts[j]);
+    if (k->other && n < sizeof list) snprintf(list + n, sizeof list - n, ", others %lu", k->other);
+    unsigned objects = k->object_count + (k->other ? 1 : 0);
+    fl_warn("%s %lu times in %u object%s (%s)", k->kind, k->total, objects, objects == 1 ? "" : "s", list);
+  }
+  g_repeat_count = 0;
+}
+
 bool fl_error_set(const char *fmt, ...)
 {
   if (g_error[0]) return false;

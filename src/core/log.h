@@ -14,6 +14,17 @@ void fl_log(fl_log_level level, const char *fmt, ...) __attribute__((format(prin
 #define fl_info(...) fl_log(FL_LOG_INFO, __VA_ARGS__)
 #define fl_warn(...) fl_log(FL_LOG_WARN, __VA_ARGS__)
 
+/* A warning that may repeat every frame (an object diverging, say): the first
+ * occurrence of `kind` is printed (fl_warn, with `fmt` and a note that more are
+ * only counted); later ones are counted per object, and fl_warn_summary prints
+ * one line per kind at exit: "<kind> 897 times in 2 objects (E 600, HO 297)". */
+void fl_warn_repeated(const char *kind, const char *object, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Prints the summary line of every kind that occurred more than once, and forgets them. */
+void fl_warn_summary(void);
+/* The count of `kind` so far, over all objects (tests). */
+unsigned long fl_warn_repeated_count(const char *kind);
+
 /* Records the message of a recoverable failure and returns false, so callers can
  * write `return fl_error_set("...")`. The first message since the last clear wins:
  * the innermost failure names the cause. */

@@ -208,6 +208,17 @@ void fl_profiler_clear(fl_profiler *p)
   for (uint32_t i = 0; i < p->stat_count; i++) p->stats[i].count = 0;
 }
 
+void fl_profiler_forget(fl_profiler *p)
+{
+  for (uint32_t s = 0; s < FL_GPU_FRAMES_IN_FLIGHT; s++) {
+    p->pending[s] = false;
+    for (int q = 0; q < 2; q++) p->sets[s][q].used = 0;
+  }
+  for (uint32_t i = 0; i < p->stat_count; i++) free(p->stats[i].samples_ms);
+  p->stat_count = 0;
+  p->frame_stat = -1;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
   double x = *(const double *)a, y = *(const double *)b;

@@ -68,6 +68,9 @@ void fl_profiler_end(fl_profiler *p, uint32_t slot, fl_queue_role queue, VkComma
 void fl_profiler_collect(fl_profiler *p, uint32_t slot);
 /* Forgets all samples (e.g. after a warm-up). */
 void fl_profiler_clear(fl_profiler *p);
+/* Forgets every stat, names included, and the slots' uncollected results (call
+ * with no frame in flight, e.g. when the scene changes: the old passes vanish). */
+void fl_profiler_forget(fl_profiler *p);
 /* Summary over the samples of one stat. */
 fl_stat_summary fl_profile_summary(const fl_profile_stat *stat);
 /* The stat with this name, or NULL. */

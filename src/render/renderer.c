@@ -231,7 +231,7 @@ static fl_snow_bricks *snow_bricks(fl_renderer *r, uint32_t slot, const fl_rende
             fl_buffer_create(r->gpu, bytes, FL_MEMORY_DEVICE, "snow volume brick distance", &b->distance[1]) &&
             fl_buffer_create(r->gpu, 8 * sizeof(uint32_t), FL_MEMORY_DEVICE, "snow volume bounds", &b->bounds);
   if (!ok) {
-    fl_warn("render: %s", fl_error_message());
+    fl_warn_repeated("snow volume unavailable", "renderer", "render: %s", fl_error_message());
     fl_error_clear();
     snow_bricks_destroy(r, b);
     return NULL;
@@ -285,12 +285,39 @@ static bool has_view(const fl_render_view *views, uint32_t count, fl_view_kind k
   return false;
 }
 
+/* The labels, pins and grab point of r->markers, projected to the screen. */
+static void add_markers(fl_renderer *r, uint32_t slot, VkExtent2D extent, const fl_frame_uniforms *u, float scale)
+{
+  static const uint8_t label_rgba[4] = {255, 228, 130, 255}, pin_rgba[4] = {255, 140, 40, 255},
+                       grab_rgba[4] = {90, 220, 255, 255};
+  float w = (float)extent.width, h = (float)extent.height;
+  for (uint32_t k = 0; k < r->marker_count; k++) {
+    const fl_marker *m = &r->markers[k];
+    float x, y;
+    if (!fl_markers_project((const float(*)[4])u->view_proj, w, h, m->position, &x, &y) || x < -64 || y < -64 || x > w + 64 ||
+        y > h + 64)
+      continue;
+    if (m->kind == FL_MARKER_LABEL) {
+      float s = 1.25f * scale;
+      fl_overlay_add_text(&r->overlay, slot, m->text, x - 0.5f * fl_overlay_text_width(m->text, s), y - 10.0f * s, s,
+                          label_rgba);
+    } else if (m->kind == FL_MARKER_PIN) {
+      fl_overlay_add_box(&r->overlay, slot, x, y, 2.0f * scale, pin_rgba);
+    } else {
+      fl_overlay_add_box(&r->overlay, slot, x, y, 4.0f * scale, grab_rgba);
+    }
+  }
+}
+
 void fl_renderer_record(fl_renderer *r, VkCommandBuffer cmd, uint32_t slot, VkFramebuffer framebuffer,
                         VkExtent2D extent, const fl_frame_uniforms *uniforms, const fl_render_view *views,
                         uint32_t view_count, const char *overlay_text, fl_profiler *prof)
 {
   memcpy(r->frame_ubo[slot].mapped, uniforms, sizeof *uniforms);
-  if (overlay_text) fl_overlay_set_text(&r->overlay, slot, overlay_text, 8.0f, 8.0f, 1.5f);
+  float text_scale = extent.height >= 600 ? 1.5f : 1.0f; /* 12-pixel lines, larger where the window has room */
+  fl_overlay_clear(&r->overlay, slot);
+  add_markers(r, slot, extent, uniforms, text_scale);
+  if (overlay_text) fl_overlay_add_text(&r->overlay, slot, overlay_text, 8.0f, 8.0f, text_scale, NULL);
   fl_rec rec = {.gpu = r->gpu, .cmd = cmd, .sets = &r->sets, .prof = prof, .slot = slot, .queue = FL_QUEUE_GRAPHICS};
   const fl_buffer *ubo[] = {&r->frame_ubo[slot]};
 
@@ -331,7 +358,7 @@ void fl_renderer_record(fl_renderer *r, VkCommandBuffer cmd, uint32_t slot, VkFr
     fl_rec_end(&rec);
   }
 
-  if (overlay_text && r->overlay.vertex_count[slot]) {
+  if (r->overlay.vertex_count[slot]) {
     fl_rec_begin(&rec, "render/overlay", 0);
     if (fl_rec_bind_graphics(&rec, &r->text, ubo, 1)) {
       VkDeviceSize offset = 0;
@@ -342,8 +369,8 @@ void fl_renderer_record(fl_renderer *r, VkCommandBuffer cmd, uint32_t slot, VkFr
   }
   vkCmdEndRenderPass(cmd);
   fl_rec_end(&rec);
-  if (rec.failed) {
-    fl_warn("render: %s", fl_error_message());
+  if (rec.failed) { /* a failure here repeats every frame: print it once, count the rest */
+    fl_warn_repeated("render failed", "renderer", "render: %s", fl_error_message());
     fl_error_clear();
   }
 }

@@ -7,6 +7,7 @@
 #include "gpu/descriptor_cache.h"
 #include "gpu/gpu.h"
 #include "gpu/profiler.h"
+#include "render/markers.h"
 #include "render/overlay.h"
 #include "sim/world.h"
 #include "flurry_shared.h"
@@ -34,6 +35,8 @@ typedef struct {
   fl_descriptor_cache sets;                         /* every set the passes bind; reset with the views */
   fl_snow_bricks snow_bricks[FL_GPU_FRAMES_IN_FLIGHT];
   fl_overlay overlay;
+  const fl_marker *markers;                         /* labels, pins, grab point: drawn over the view */
+  uint32_t marker_count;
 } fl_renderer;
 
 /* Creates the render pass for `color_format` (final layout `final_layout`) and the pipelines. */

@@ -70,8 +70,9 @@ static void collect(void *m, uint32_t slot)
   for (uint32_t i = 0; i < mm->count; i++) {
     fl_ms_object *o = &mm->objects[i];
     if (fl_ms_object_collect(o, slot))
-      fl_warn("mass_spring \"%s\" (%s) diverged and was reset (%u resets)", o->sim.name,
-              fl_ms_method_name(o->sim.params.method), (unsigned)o->resets);
+      fl_warn_repeated("mass_spring diverged and was reset", o->sim.name,
+                       "mass_spring \"%s\" (%s) diverged and was reset (%u resets)", o->sim.name,
+                       fl_ms_method_name(o->sim.params.method), (unsigned)o->resets);
   }
 }
 
