@@ -140,7 +140,8 @@ static bool setup(fl_app *app)
   if (!fl_gpu_create(&desc, &app->gpu) || !fl_frames_create(&app->gpu, &app->frames) ||
       !fl_profiler_create(&app->gpu, &app->prof))
     return false;
-  app->frames.patient = !app->windowed || o->bench; /* only the window reports a long frame as a hang */
+  /* only the window reports a long frame as a hang, unless FLURRY_FENCE_TIMEOUT_MS asks for a limit */
+  app->frames.patient = (!app->windowed || o->bench) && !fl_env_get()->fence_timeout_set;
   if (!switch_world(app, &scene, o->scene)) return false;
   char title[128];
   snprintf(title, sizeof title, "flurry - %s", app->scene.name);

@@ -79,6 +79,7 @@ static bool check_log(void)
 bool fl_env_load(void)
 {
   g_loaded = true;
+  g_env.fence_timeout_set = getenv("FLURRY_FENCE_TIMEOUT_MS") != NULL;
   return env_int("FLURRY_WORKGROUP_SIZE", 1, 1024, &g_env.workgroup_size) &&
          env_int("FLURRY_RESIZE_AT_FRAME", 0, INT64_MAX, &g_env.resize_at_frame) &&
          env_int("FLURRY_FENCE_TIMEOUT_MS", 1, 3600 * 1000, &g_env.fence_timeout_ms) && check_log() &&

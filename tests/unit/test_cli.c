@@ -41,9 +41,11 @@ static void test_experiment_options(void)
 {
   fl_options o;
   ENSURE(PARSE(&o, "--experiment", "kang"));
-  ENSURE(strcmp(o.experiment, "kang") == 0 && o.cases == 7 && o.tables == 7 && o.duration == 1.0);
-  ENSURE(PARSE(&o, "--experiment", "kang", "--cases", "c3,c1", "--tables", "2", "--duration", "0.25"));
-  ENSURE(o.cases == 5 && o.tables == 2 && o.duration == 0.25);
+  ENSURE(strcmp(o.experiment, "kang") == 0 && o.cases == 7 && o.tables == 7 && o.duration == 0.3 &&
+         o.trial_steps == 3000);
+  ENSURE(PARSE(&o, "--experiment", "kang", "--cases", "c3,c1", "--tables", "2", "--duration", "0.25", "--trial-steps",
+               "100"));
+  ENSURE(o.cases == 5 && o.tables == 2 && o.duration == 0.25 && o.trial_steps == 100);
 }
 
 static void expect_error(bool ok, const char *fragment)
