@@ -38,6 +38,7 @@ typedef struct {
   bool swapchain_stale;
   fl_frames frames;
   fl_profiler prof;
+  fl_trace *trace;         /* --trace FILE.json (NULL: none) */
   fl_renderer renderer;
   fl_render_targets targets;
   fl_capture capture;
@@ -123,6 +124,8 @@ static bool setup(fl_app *app)
   if (!fl_gpu_create(&desc, &app->gpu) || !fl_frames_create(&app->gpu, &app->frames) ||
       !fl_profiler_create(&app->gpu, &app->prof))
     return false;
+  if (o->trace && !fl_trace_open(&app->gpu, o->trace, &app->trace)) return false;
+  app->prof.trace = app->trace;
   if (!switch_world(app, &scene, o->scene)) return false;
   char title[128];
   snprintf(title, sizeof title, "flurry - %s", app->scene.name);
@@ -256,6 +259,7 @@ static bool frame(fl_app *app, bool *keep_going)
   }
 
   VkCommandBuffer compute, graphics;
+  uint64_t record_start = fl_trace_cpu_now_ns();
   if (!fl_frames_begin(&app->gpu, &app->frames, &compute, &graphics)) return false;
   fl_profiler_reset(&app->prof, slot, FL_QUEUE_COMPUTE, compute);
   fl_rec sim = fl_world_rec(app->world, compute, &app->prof, slot);
@@ -284,7 +288,10 @@ static bool frame(fl_app *app, bool *keep_going)
   if (path[0])
     fl_capture_record(&app->capture, graphics, slot, app->targets.images[app->windowed ? image : 0],
                       app->renderer.final_layout, app->targets.extent, path);
+  uint64_t submit_start = fl_trace_cpu_now_ns();
   if (!fl_frames_submit(&app->gpu, &app->frames, acquire, render_done)) return false;
+  fl_trace_cpu(app->trace, "record", app->frames_drawn, record_start, submit_start);
+  fl_trace_cpu(app->trace, "submit", app->frames_drawn, submit_start, fl_trace_cpu_now_ns());
 
   if (app->windowed) {
     VkPresentInfoKHR present = {.sType = VK_STRUCTURE_TYPE_PRESENT_INFO_KHR, .waitSemaphoreCount = 1,
@@ -372,7 +379,7 @@ int fl_app_run(const fl_options *options)
     return 0;
   }
   if (options->list_scenes) return fl_scene_list_builtin() ? 0 : (fprintf(stderr, "flurry: error: %s\n", fl_error_message()), 1);
-  if (options->list_devices) return fl_gpu_list_devices() ? 0 : (fprintf(stderr, "flurry: error: %s\n", fl_error_message()), 1);
+  if (options->list_devices) return fl_gpu_list_devices(options->verbose) ? 0 : (fprintf(stderr, "flurry: error: %s\n", fl_error_message()), 1);
 
   fl_app *app = calloc(1, sizeof *app);
   if (!app) return 1;
@@ -383,6 +390,8 @@ int fl_app_run(const fl_options *options)
   app->resize_at_frame = resize ? atoll(resize) : -1;
   cJSON *report = NULL;
   bool ok = setup(app) && run(app, &report);
+  if (ok && app->trace) fl_info("trace written to %s", options->trace);
+  ok = fl_trace_close(app->trace) && ok;
   if (!ok) fprintf(stderr, "flurry: error: %s\n", fl_error_message());
   teardown(app);
   fl_validation_counts counts = app->gpu.counts;

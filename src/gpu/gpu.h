@@ -80,6 +80,7 @@ typedef struct fl_gpu {
   bool has_float_atomic_add;            /* VK_EXT_shader_atomic_float, buffer add */
   bool has_debug_utils;
   bool has_wireframe;                   /* fillModeNonSolid: polygon mode LINE */
+  bool has_calibrated_timestamps;       /* VK_EXT_calibrated_timestamps, device + CLOCK_MONOTONIC (--trace) */
   uint32_t subgroup_size;
   VkDriverId driver_id;
   /* llvmpipe resolves a timestamp when its binned scene is flushed, which can be
@@ -103,8 +104,9 @@ typedef struct fl_gpu {
 bool fl_gpu_create(const fl_gpu_desc *desc, fl_gpu *gpu);
 /* Waits idle and destroys everything fl_gpu_create made; accepts a zeroed gpu. */
 void fl_gpu_destroy(fl_gpu *gpu);
-/* Prints every physical device: index, name, type, driver, API, queue families. */
-bool fl_gpu_list_devices(void);
+/* Prints every physical device: index, name, type, driver, API, queue families;
+ * verbose: also what flurry depends on and the path it takes (gpu/device_caps.h). */
+bool fl_gpu_list_devices(bool verbose);
 /* Human-readable device type ("discrete", "integrated", "virtual", "cpu", "other"). */
 const char *fl_gpu_device_type_name(VkPhysicalDeviceType type);
 /* Gives a Vulkan object a name that RenderDoc and the validation layer show. */
@@ -113,6 +115,9 @@ void fl_gpu_set_name(fl_gpu *gpu, VkObjectType type, uint64_t handle, const char
 /* Opens and closes a named command-buffer region (debug utils label). */
 void fl_gpu_begin_label(fl_gpu *gpu, VkCommandBuffer cmd, const char *name);
 void fl_gpu_end_label(fl_gpu *gpu, VkCommandBuffer cmd);
+
+/* Calls fn(name, workgroup size chosen) for every compute kernel made so far (gpu/kernels.c). */
+void fl_kernels_each(const fl_gpu *gpu, void (*fn)(void *user, const char *name, uint32_t workgroup), void *user);
 
 /* ---- results (gpu/check.c) ---- */
 
