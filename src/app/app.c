@@ -266,7 +266,9 @@ static bool frame(fl_app *app, bool *keep_going)
   if (!fl_world_record_frame(app->world, &sim, !app->paused || step)) return false;
 
   fl_profiler_reset(&app->prof, slot, FL_QUEUE_GRAPHICS, graphics);
-  fl_cmd_compute_to_draw_barrier(graphics);
+  /* On one queue this barrier also orders the simulation before the drawing; with two
+   * queues (or their emulation, gpu.h) only the sim timeline wait does. */
+  if (!app->gpu.emulate_async) fl_cmd_compute_to_draw_barrier(graphics);
   fl_frame_uniforms uniforms;
   fill_uniforms(app, app->targets.extent, &uniforms);
   fl_render_view views[FL_SCENE_MAX_OBJECTS * 2];

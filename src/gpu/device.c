@@ -176,6 +176,19 @@ static bool pick_physical_device(const fl_gpu_desc *desc, fl_gpu *gpu)
   return expect_device(gpu->physical);
 }
 
+/* FLURRY_EMULATE_ASYNC=1 (gpu.h): the two-queue synchronization on one queue, for tests. */
+static bool probe_emulate_async(fl_gpu *gpu)
+{
+  const char *mode = getenv("FLURRY_EMULATE_ASYNC");
+  if (!mode || !mode[0] || strcmp(mode, "0") == 0) return true;
+  if (strcmp(mode, "1") != 0) return fl_error_set("FLURRY_EMULATE_ASYNC=%s: expected 0 or 1", mode);
+  if (gpu->async_compute)
+    return fl_error_set("FLURRY_EMULATE_ASYNC is for a device with one queue; this one has two (add --no-async)");
+  gpu->emulate_async = true;
+  fl_info("emulating the two-queue synchronization on one queue (no same-queue barrier between sim and draw)");
+  return true;
+}
+
 static void probe_device(fl_gpu *gpu)
 {
   VkPhysicalDeviceDriverProperties driver = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
@@ -204,6 +217,7 @@ bool fl_gpu_create(const fl_gpu_desc *desc, fl_gpu *gpu)
   fl_gpu_choose_families(desc, gpu->instance, gpu->physical, &gpu->graphics_family, &gpu->compute_family,
                   why, sizeof why);
   gpu->async_compute = gpu->compute_family != gpu->graphics_family;
+  if (!probe_emulate_async(gpu)) return false;
 
   uint32_t fam_count = 0;
   vkGetPhysicalDeviceQueueFamilyProperties(gpu->physical, &fam_count, NULL);

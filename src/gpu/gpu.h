@@ -74,6 +74,10 @@ typedef struct fl_gpu {
   uint32_t graphics_family, compute_family;
   VkQueue graphics_queue, compute_queue; /* the same queue when !async_compute */
   bool async_compute;
+  /* FLURRY_EMULATE_ASYNC=1 (a test mode, docs/PORTING.md): on one queue, the frame
+   * loop drops the same-queue barrier between the simulation and the drawing, so
+   * only the timeline-semaphore waits order them, as on two queues. */
+  bool emulate_async;
   uint32_t timestamp_valid_bits[2];     /* [0] graphics family, [1] compute family */
 
   /* Probed features; each has a fallback path (see docs/ARCHITECTURE.md). */
