@@ -12,6 +12,7 @@ typedef struct {
 } fl_test_case;
 
 extern int fl_test_failed_current;
+extern int fl_test_skipped_current;
 
 #define ENSURE(cond)                                                              \
   do {                                                                            \
@@ -44,7 +45,19 @@ extern int fl_test_failed_current;
     }                                                                             \
   } while (0)
 
-/* Runs every case (or the one named by argv[1]); prints "N passed, N failed". */
+/* Ends the current test as skipped, with the reason (a device limit): a binary
+ * whose every case skipped exits 77, which CTest shows as "Skipped". */
+#define FL_SKIP(...)                                                              \
+  do {                                                                            \
+    fprintf(stderr, "  skipped: ");                                               \
+    fprintf(stderr, __VA_ARGS__);                                                 \
+    fputc('\n', stderr);                                                          \
+    fl_test_skipped_current = 1;                                                  \
+    return;                                                                       \
+  } while (0)
+
+/* Runs every case (or the one named by argv[1]); prints "N passed, N failed, N skipped";
+ * exits 0, 1 on a failure, or 77 when every case that ran was skipped. */
 int fl_test_main(int argc, char **argv, const fl_test_case *cases, int count);
 
 #define FL_TEST_MAIN(table)                                                       \

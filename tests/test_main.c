@@ -4,23 +4,29 @@
 #include "core/log.h"
 
 int fl_test_failed_current;
+int fl_test_skipped_current;
 
 int fl_test_main(int argc, char **argv, const fl_test_case *cases, int count)
 {
-  int passed = 0, failed = 0;
+  int passed = 0, failed = 0, skipped = 0;
   for (int i = 0; i < count; i++) {
     if (argc > 1 && strcmp(argv[1], cases[i].name) != 0) continue;
     fl_test_failed_current = 0;
+    fl_test_skipped_current = 0;
     fl_error_clear();
     cases[i].fn();
     if (fl_test_failed_current) {
       failed++;
       fprintf(stderr, "[FAIL] %s\n", cases[i].name);
+    } else if (fl_test_skipped_current) {
+      skipped++;
+      fprintf(stderr, "[skip] %s\n", cases[i].name);
     } else {
       passed++;
       fprintf(stderr, "[ ok ] %s\n", cases[i].name);
     }
   }
-  printf("%d passed, %d failed\n", passed, failed);
+  printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
+  if (failed == 0 && passed == 0 && skipped > 0) return 77; /* CTest: SKIP_RETURN_CODE */
   return failed == 0 && passed > 0 ? 0 : 1;
 }

@@ -41,6 +41,7 @@ typedef struct {
   bool swapchain_stale;
   fl_frames frames;
   fl_profiler prof;
+  fl_trace *trace;         /* --trace FILE.json (NULL: none) */
   fl_renderer renderer;
   fl_render_targets targets;
   fl_capture capture;
@@ -142,6 +143,8 @@ static bool setup(fl_app *app)
     return false;
   /* only the window reports a long frame as a hang, unless FLURRY_FENCE_TIMEOUT_MS asks for a limit */
   app->frames.patient = (!app->windowed || o->bench) && !fl_env_get()->fence_timeout_set;
+  if (o->trace && !fl_trace_open(&app->gpu, o->trace, &app->trace)) return false;
+  app->prof.trace = app->trace;
   if (!switch_world(app, &scene, o->scene)) return false;
   char title[128];
   snprintf(title, sizeof title, "flurry - %s", app->scene.name);
@@ -290,13 +293,16 @@ static bool frame(fl_app *app, bool *keep_going)
   }
 
   VkCommandBuffer compute, graphics;
+  uint64_t record_start = fl_trace_cpu_now_ns();
   if (!fl_frames_begin(&app->gpu, &app->frames, &compute, &graphics)) return false;
   fl_profiler_reset(&app->prof, slot, FL_QUEUE_COMPUTE, compute);
   fl_rec sim = fl_world_rec(app->world, compute, &app->prof, slot);
   if (!fl_world_record_frame(app->world, &sim, !app->paused || step)) return false;
 
   fl_profiler_reset(&app->prof, slot, FL_QUEUE_GRAPHICS, graphics);
-  fl_cmd_compute_to_draw_barrier(graphics);
+  /* On one queue this barrier also orders the simulation before the drawing; with two
+   * queues (or their emulation, gpu.h) only the sim timeline wait does. */
+  if (!app->gpu.emulate_async) fl_cmd_compute_to_draw_barrier(graphics);
   fl_frame_uniforms uniforms;
   fill_uniforms(app, app->targets.extent, &uniforms);
   fl_render_view views[FL_SCENE_MAX_OBJECTS * 2];
@@ -332,7 +338,10 @@ static bool frame(fl_app *app, bool *keep_going)
   if (path[0] && !fl_capture_record(&app->gpu, &app->capture, graphics, slot,
                                     app->targets.images[app->windowed ? image : 0], app->renderer.final_layout, path))
     return false;
+  uint64_t submit_start = fl_trace_cpu_now_ns();
   if (!fl_frames_submit(&app->gpu, &app->frames, acquire, render_done)) return false;
+  fl_trace_cpu(app->trace, "record", app->frames_drawn, record_start, submit_start);
+  fl_trace_cpu(app->trace, "submit", app->frames_drawn, submit_start, fl_trace_cpu_now_ns());
 
   if (app->windowed) {
     VkPresentInfoKHR present = {.sType = VK_STRUCTURE_TYPE_PRESENT_INFO_KHR, .waitSemaphoreCount = 1,
@@ -423,7 +432,7 @@ int fl_app_run(const fl_options *options)
     return 0;
   }
   if (options->list_scenes) return fl_scene_list_builtin() ? 0 : (fprintf(stderr, "flurry: error: %s\n", fl_error_message()), 1);
-  if (options->list_devices) return fl_gpu_list_devices() ? 0 : (fprintf(stderr, "flurry: error: %s\n", fl_error_message()), 1);
+  if (options->list_devices) return fl_gpu_list_devices(options->verbose) ? 0 : (fprintf(stderr, "flurry: error: %s\n", fl_error_message()), 1);
 
   signal(SIGXFSZ, SIG_IGN); /* a file size limit is a failed write (EFBIG) to report, not a kill */
   fl_app *app = calloc(1, sizeof *app);
@@ -436,6 +445,8 @@ int fl_app_run(const fl_options *options)
   app->overlay_dump = getenv("FLURRY_OVERLAY_DUMP");
   cJSON *report = NULL;
   bool ok = setup(app) && run(app, &report);
+  if (ok && app->trace) fl_info("trace written to %s", options->trace);
+  ok = fl_trace_close(app->trace) && ok;
   if (!ok) {
     fprintf(stderr, "flurry: error: %s\n", fl_error_message());
     /* The report says what happened; a run that got as far as a device reports it. */

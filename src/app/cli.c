@@ -16,6 +16,7 @@ void fl_cli_print_help(void)
       "  --scene NAME|FILE     built-in scene name or a .json path (default: particles)\n"
       "  --list-scenes         list the built-in scenes\n"
       "  --list-devices        list Vulkan devices with their queue families\n"
+      "  --verbose             with --list-devices: the features flurry depends on, the path it takes\n"
       "  --device N|NAME       pick a device by index or name substring\n"
       "  --headless            render offscreen, no window system\n"
       "  --frames N            exit 0 after N frames (headless default: 240)\n"
@@ -24,6 +25,7 @@ void fl_cli_print_help(void)
       "  --record DIR          write every frame as DIR/frame_NNNNN.png\n"
       "  --report FILE.json    write the run report (device, timings, validation, objects)\n"
       "  --dump FILE.csv       write every particle's final position and velocity\n"
+      "  --trace FILE.json     every pass of every frame as Chrome trace events (Perfetto)\n"
       "  --validation          Khronos validation + synchronization validation; errors exit 3\n"
       "  --no-async            one queue for compute and graphics, even if the device has two\n"
       "  --set KEY=VALUE       override a scene value, e.g. sim.substeps=8 or objects.NAME.radius=0.05\n"
@@ -96,7 +98,7 @@ bool fl_cli_parse(int argc, char **argv, fl_options *o)
     /* Options that take a value. */
     static const char *valued[] = {"--scene", "--device", "--frames", "--size", "--screenshot", "--record",
                                    "--report", "--dump", "--set", "--warmup", "--experiment",
-                                   "--cases", "--tables", "--duration", "--trial-steps", "--snow-view"};
+                                   "--cases", "--tables", "--duration", "--trial-steps", "--snow-view", "--trace"};
     const char *value = NULL;
     for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
       if (strcmp(a, valued[k]) == 0) {
@@ -135,6 +137,7 @@ bool fl_cli_parse(int argc, char **argv, fl_options *o)
       o->trial_steps = (uint32_t)n;
     }
     else if (strcmp(a, "--dump") == 0) o->dump = value;
+    else if (strcmp(a, "--trace") == 0) o->trace = value;
     else if (strcmp(a, "--snow-view") == 0) {
       if (strcmp(value, "particles") != 0 && strcmp(value, "volume") != 0)
         return fl_error_set("--snow-view: expected particles or volume, got \"%s\"", value);
@@ -147,6 +150,7 @@ bool fl_cli_parse(int argc, char **argv, fl_options *o)
       o->sets[o->set_count++] = value;
     } else if (strcmp(a, "--list-scenes") == 0) o->list_scenes = true;
     else if (strcmp(a, "--list-devices") == 0) o->list_devices = true;
+    else if (strcmp(a, "--verbose") == 0) o->verbose = true;
     else if (strcmp(a, "--headless") == 0) o->headless = true;
     else if (strcmp(a, "--validation") == 0) o->validation = true;
     else if (strcmp(a, "--no-async") == 0) o->no_async = true;

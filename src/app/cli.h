@@ -9,6 +9,7 @@
 typedef struct {
   const char *scene;          /* --scene NAME|FILE (default "particles") */
   bool list_scenes, list_devices, help;
+  bool verbose;               /* --verbose: --list-devices adds what flurry depends on and its path (docs/PORTING.md) */
   const char *device;         /* --device N|NAME */
   bool headless;              /* --headless */
   int64_t frames;             /* --frames N; -1 = until the window closes (windowed) or 240 (headless) */
@@ -17,6 +18,7 @@ typedef struct {
   const char *record_dir;     /* --record DIR */
   const char *report;         /* --report FILE.json */
   const char *dump;           /* --dump FILE.csv */
+  const char *trace;          /* --trace FILE.json: Chrome trace events of every pass (docs/PROFILING.md) */
   bool validation, no_async, bench;
   uint32_t warmup;            /* --warmup N: bench frames before measuring (default 20) */
   const char *experiment;     /* --experiment NAME: "kang" (docs/KANG2018.md) */

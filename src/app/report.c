@@ -3,6 +3,7 @@
 
 #include "core/file.h"
 #include "core/log.h"
+#include "gpu/device_caps.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,6 +93,11 @@ static void add_timings(cJSON *report, const fl_profiler *prof, const fl_report_
   *sim_ms_out = sim_ms;
 }
 
+static void add_kernel(void *user, const char *name, uint32_t workgroup)
+{
+  cJSON_AddNumberToObject(user, name, workgroup);
+}
+
 void fl_report_add_device(cJSON *r, const fl_gpu *gpu)
 {
   cJSON *dev = cJSON_AddObjectToObject(r, "device");
@@ -106,6 +112,16 @@ void fl_report_add_device(cJSON *r, const fl_gpu *gpu)
   cJSON_AddStringToObject(dev, "api", api);
   cJSON_AddNumberToObject(dev, "subgroup_size", gpu->subgroup_size);
   cJSON_AddBoolToObject(dev, "float_atomic_add", gpu->has_float_atomic_add);
+  /* The same rows as --list-devices --verbose, for the queues and options this run used. */
+  fl_device_caps caps;
+  fl_device_caps_probe(gpu->instance, gpu->physical, !gpu->async_compute, &caps);
+  cJSON *c = cJSON_AddObjectToObject(dev, "caps");
+  for (uint32_t i = 0; i < caps.count; i++) {
+    cJSON *row = cJSON_AddObjectToObject(c, caps.rows[i].key);
+    cJSON_AddStringToObject(row, "value", caps.rows[i].value);
+    cJSON_AddStringToObject(row, "path", caps.rows[i].path);
+  }
+  fl_kernels_each(gpu, add_kernel, cJSON_AddObjectToObject(dev, "kernel_workgroup_size"));
   cJSON *q = cJSON_AddObjectToObject(r, "queues");
   cJSON_AddBoolToObject(q, "async_compute", gpu->async_compute);
   cJSON_AddNumberToObject(q, "graphics_family", gpu->graphics_family);

@@ -18,7 +18,7 @@ static int type_rank(VkPhysicalDeviceType type)
   }
 }
 
-static bool device_has_extension(VkPhysicalDevice dev, const char *name)
+bool fl_gpu_device_has_extension(VkPhysicalDevice dev, const char *name)
 {
   uint32_t count = 0;
   vkEnumerateDeviceExtensionProperties(dev, NULL, &count, NULL);
@@ -30,10 +30,27 @@ static bool device_has_extension(VkPhysicalDevice dev, const char *name)
   return found;
 }
 
-/* Picks the graphics family (with present when asked) and the compute family:
- * a compute-only family first, then any other compute family, else the graphics one. */
-static bool choose_families(const fl_gpu_desc *desc, VkInstance inst, VkPhysicalDevice dev,
-                            uint32_t *graphics, uint32_t *compute, char *why, size_t why_size)
+bool fl_gpu_has_calibration_domains(VkPhysicalDevice dev)
+{
+  if (!fl_gpu_device_has_extension(dev, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME) ||
+      !vkGetPhysicalDeviceCalibrateableTimeDomainsEXT)
+    return false;
+  uint32_t count = 0;
+  vkGetPhysicalDeviceCalibrateableTimeDomainsEXT(dev, &count, NULL);
+  VkTimeDomainEXT domains[8];
+  if (count > 8) count = 8;
+  vkGetPhysicalDeviceCalibrateableTimeDomainsEXT(dev, &count, domains);
+  bool device = false, monotonic = false;
+  for (uint32_t i = 0; i < count; i++) {
+    device |= domains[i] == VK_TIME_DOMAIN_DEVICE_EXT;
+    monotonic |= domains[i] == VK_TIME_DOMAIN_CLOCK_MONOTONIC_EXT;
+  }
+  return device && monotonic;
+}
+
+/* The compute family: a compute-only family first, then any other compute family, else the graphics one. */
+bool fl_gpu_choose_families(const fl_gpu_desc *desc, VkInstance inst, VkPhysicalDevice dev, uint32_t *graphics,
+                            uint32_t *compute, char *why, size_t why_size)
 {
   uint32_t count = 0;
   vkGetPhysicalDeviceQueueFamilyProperties(dev, &count, NULL);
@@ -85,12 +102,26 @@ static bool device_usable(const fl_gpu_desc *desc, VkInstance inst, VkPhysicalDe
     snprintf(why, why_size, "it lacks the feature timelineSemaphore");
     return false;
   }
-  if (desc->need_present && !device_has_extension(dev, VK_KHR_SWAPCHAIN_EXTENSION_NAME)) {
+  if (desc->need_present && !fl_gpu_device_has_extension(dev, VK_KHR_SWAPCHAIN_EXTENSION_NAME)) {
     snprintf(why, why_size, "it lacks the extension %s", VK_KHR_SWAPCHAIN_EXTENSION_NAME);
     return false;
   }
   uint32_t g, c;
-  return choose_families(desc, inst, dev, &g, &c, why, why_size);
+  return fl_gpu_choose_families(desc, inst, dev, &g, &c, why, why_size);
+}
+
+/* FLURRY_EXPECT_DEVICE=NAME: the picked device's name must contain NAME, so a
+ * test run meant for a second driver (CTest's swiftshader.* tests) cannot pass
+ * on the first one when that driver's ICD is missing or misconfigured. */
+static bool expect_device(VkPhysicalDevice dev)
+{
+  const char *want = getenv("FLURRY_EXPECT_DEVICE");
+  if (!want || !want[0]) return true;
+  VkPhysicalDeviceProperties p;
+  vkGetPhysicalDeviceProperties(dev, &p);
+  if (strstr(p.deviceName, want)) return true;
+  return fl_error_set("FLURRY_EXPECT_DEVICE=%s, but the device picked is %s (check VK_DRIVER_FILES / "
+                      "VK_ICD_FILENAMES and --device)", want, p.deviceName);
 }
 
 static bool pick_physical_device(const fl_gpu_desc *desc, fl_gpu *gpu)
@@ -142,6 +173,19 @@ static bool pick_physical_device(const fl_gpu_desc *desc, fl_gpu *gpu)
   }
   gpu->physical = devs[best];
   free(devs);
+  return expect_device(gpu->physical);
+}
+
+/* FLURRY_EMULATE_ASYNC=1 (gpu.h): the two-queue synchronization on one queue, for tests. */
+static bool probe_emulate_async(fl_gpu *gpu)
+{
+  const char *mode = getenv("FLURRY_EMULATE_ASYNC");
+  if (!mode || !mode[0] || strcmp(mode, "0") == 0) return true;
+  if (strcmp(mode, "1") != 0) return fl_error_set("FLURRY_EMULATE_ASYNC=%s: expected 0 or 1", mode);
+  if (gpu->async_compute)
+    return fl_error_set("FLURRY_EMULATE_ASYNC is for a device with one queue; this one has two (add --no-async)");
+  gpu->emulate_async = true;
+  fl_info("emulating the two-queue synchronization on one queue (no same-queue barrier between sim and draw)");
   return true;
 }
 
@@ -170,9 +214,10 @@ bool fl_gpu_create(const fl_gpu_desc *desc, fl_gpu *gpu)
   probe_device(gpu);
 
   char why[256];
-  choose_families(desc, gpu->instance, gpu->physical, &gpu->graphics_family, &gpu->compute_family,
+  fl_gpu_choose_families(desc, gpu->instance, gpu->physical, &gpu->graphics_family, &gpu->compute_family,
                   why, sizeof why);
   gpu->async_compute = gpu->compute_family != gpu->graphics_family;
+  if (!probe_emulate_async(gpu)) return false;
 
   uint32_t fam_count = 0;
   vkGetPhysicalDeviceQueueFamilyProperties(gpu->physical, &fam_count, NULL);
@@ -182,7 +227,7 @@ bool fl_gpu_create(const fl_gpu_desc *desc, fl_gpu *gpu)
   gpu->timestamp_valid_bits[1] = fams[gpu->compute_family].timestampValidBits;
   free(fams);
 
-  const char *exts[4];
+  const char *exts[8];
   uint32_t ext_count = 0;
   if (desc->need_present) exts[ext_count++] = VK_KHR_SWAPCHAIN_EXTENSION_NAME;
 
@@ -191,7 +236,7 @@ bool fl_gpu_create(const fl_gpu_desc *desc, fl_gpu *gpu)
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
   VkPhysicalDeviceVulkan12Features f12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
   VkPhysicalDeviceFeatures2 supported = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f12};
-  bool has_atomic_ext = device_has_extension(gpu->physical, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+  bool has_atomic_ext = fl_gpu_device_has_extension(gpu->physical, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
   if (has_atomic_ext) f12.pNext = &atomic_float;
   vkGetPhysicalDeviceFeatures2(gpu->physical, &supported);
   gpu->has_float_atomic_add = has_atomic_ext && atomic_float.shaderBufferFloat32AtomicAdd;
@@ -209,6 +254,8 @@ bool fl_gpu_create(const fl_gpu_desc *desc, fl_gpu *gpu)
       .hostQueryReset = f12.hostQueryReset,
   };
   if (gpu->has_float_atomic_add) exts[ext_count++] = VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME;
+  gpu->has_calibrated_timestamps = fl_gpu_has_calibration_domains(gpu->physical);
+  if (gpu->has_calibrated_timestamps) exts[ext_count++] = VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME;
   VkPhysicalDeviceFeatures2 enable = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
       .pNext = &enable12,

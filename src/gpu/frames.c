@@ -5,6 +5,19 @@
 
 #include <string.h>
 
+fl_frame_sync fl_frames_sync_values(uint64_t n, int fault)
+{
+  fl_frame_sync s = {
+      .compute_waits_render = n >= 1 ? n - 1 : 0, /* graphics n-2 done with this slot's snapshot */
+      .compute_signals_sim = n + 1,
+      .graphics_waits_sim = n + 1,                /* this frame's simulation */
+      .graphics_signals_render = n + 1,
+  };
+  if (fault == 1) s.graphics_waits_sim = n;                                        /* broken on purpose */
+  if (fault == 2 && s.compute_waits_render > 0) s.compute_waits_render--;          /* broken on purpose */
+  return s;
+}
+
 bool fl_frames_create(fl_gpu *gpu, fl_frames *f)
 {
   memset(f, 0, sizeof *f);
@@ -111,7 +124,8 @@ bool fl_frames_submit(fl_gpu *gpu, fl_frames *f, VkSemaphore acquire, VkSemaphor
   FL_VK_TRY(vkEndCommandBuffer(f->graphics[slot]));
 
   /* Compute: wait for frame N-2's drawing (render timeline N-1), signal sim N+1. */
-  uint64_t compute_wait = n >= 1 ? n - 1 : 0, compute_signal = n + 1;
+  fl_frame_sync sync = fl_frames_sync_values(n, 0);
+  uint64_t compute_wait = sync.compute_waits_render, compute_signal = sync.compute_signals_sim;
   VkPipelineStageFlags compute_stage = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
   VkTimelineSemaphoreSubmitInfo compute_values = {
       .sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
@@ -126,13 +140,13 @@ bool fl_frames_submit(fl_gpu *gpu, fl_frames *f, VkSemaphore acquire, VkSemaphor
 
   /* Graphics: wait for this frame's simulation (and the swapchain image). */
   VkSemaphore waits[2] = {f->sim_timeline, acquire};
-  uint64_t wait_values[2] = {n + 1, 0};
+  uint64_t wait_values[2] = {sync.graphics_waits_sim, 0};
   VkPipelineStageFlags wait_stages[2] = {
       VK_PIPELINE_STAGE_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT |
           VK_PIPELINE_STAGE_VERTEX_INPUT_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
       VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT};
   VkSemaphore signals[2] = {f->render_timeline, render_done};
-  uint64_t signal_values[2] = {n + 1, 0};
+  uint64_t signal_values[2] = {sync.graphics_signals_render, 0};
   uint32_t wait_count = acquire ? 2 : 1, signal_count = render_done ? 2 : 1;
   VkTimelineSemaphoreSubmitInfo graphics_values = {
       .sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,

@@ -24,6 +24,18 @@ typedef struct {
                                                               limit (a line every 10 s); the window's stays */
 } fl_frames;
 
+/* The timeline values of frame n's two submissions: what fl_frames_submit uses and what
+ * tests/unit/test_frame_sync.c checks on a model of two queues. `fault` is for that
+ * test alone (the frame loop passes 0): 1 makes the graphics wait one frame early,
+ * 2 the compute wait, so the test shows it catches both. */
+typedef struct {
+  uint64_t compute_waits_render;   /* compute n waits render timeline >= this (0: nothing yet) */
+  uint64_t compute_signals_sim;    /* then signals sim timeline = this */
+  uint64_t graphics_waits_sim;     /* graphics n waits sim timeline >= this */
+  uint64_t graphics_signals_render;/* then signals render timeline = this */
+} fl_frame_sync;
+fl_frame_sync fl_frames_sync_values(uint64_t n, int fault);
+
 bool fl_frames_create(fl_gpu *gpu, fl_frames *f);
 /* Waits for everything in flight, then destroys; accepts a zeroed struct. */
 void fl_frames_destroy(fl_gpu *gpu, fl_frames *f);

@@ -74,12 +74,17 @@ typedef struct fl_gpu {
   uint32_t graphics_family, compute_family;
   VkQueue graphics_queue, compute_queue; /* the same queue when !async_compute */
   bool async_compute;
+  /* FLURRY_EMULATE_ASYNC=1 (a test mode, docs/PORTING.md): on one queue, the frame
+   * loop drops the same-queue barrier between the simulation and the drawing, so
+   * only the timeline-semaphore waits order them, as on two queues. */
+  bool emulate_async;
   uint32_t timestamp_valid_bits[2];     /* [0] graphics family, [1] compute family */
 
   /* Probed features; each has a fallback path (see docs/ARCHITECTURE.md). */
   bool has_float_atomic_add;            /* VK_EXT_shader_atomic_float, buffer add */
   bool has_debug_utils;
   bool has_wireframe;                   /* fillModeNonSolid: polygon mode LINE */
+  bool has_calibrated_timestamps;       /* VK_EXT_calibrated_timestamps, device + CLOCK_MONOTONIC (--trace) */
   uint32_t subgroup_size;
   VkDriverId driver_id;
   /* llvmpipe resolves a timestamp when its binned scene is flushed, which can be
@@ -107,8 +112,9 @@ void fl_gpu_destroy(fl_gpu *gpu);
  * device has finished all it was given, so that every exit path may destroy what
  * the frames still use; a lost device counts as finished. */
 void fl_gpu_wait_idle(fl_gpu *gpu);
-/* Prints every physical device: index, name, type, driver, API, queue families. */
-bool fl_gpu_list_devices(void);
+/* Prints every physical device: index, name, type, driver, API, queue families;
+ * verbose: also what flurry depends on and the path it takes (gpu/device_caps.h). */
+bool fl_gpu_list_devices(bool verbose);
 /* Human-readable device type ("discrete", "integrated", "virtual", "cpu", "other"). */
 const char *fl_gpu_device_type_name(VkPhysicalDeviceType type);
 /* Gives a Vulkan object a name that RenderDoc and the validation layer show. */
@@ -117,6 +123,9 @@ void fl_gpu_set_name(fl_gpu *gpu, VkObjectType type, uint64_t handle, const char
 /* Opens and closes a named command-buffer region (debug utils label). */
 void fl_gpu_begin_label(fl_gpu *gpu, VkCommandBuffer cmd, const char *name);
 void fl_gpu_end_label(fl_gpu *gpu, VkCommandBuffer cmd);
+
+/* Calls fn(name, workgroup size chosen) for every compute kernel made so far (gpu/kernels.c). */
+void fl_kernels_each(const fl_gpu *gpu, void (*fn)(void *user, const char *name, uint32_t workgroup), void *user);
 
 /* ---- results (gpu/check.c) ---- */
 

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "core/file.h"
 #include "core/log.h"
+#include "gpu/device_caps.h"
 #include "gpu/gpu_internal.h"
 
 #include <stdarg.h>
@@ -192,7 +193,7 @@ static void format_queue_flags(VkQueueFlags flags, char *out, size_t size)
            (flags & VK_QUEUE_SPARSE_BINDING_BIT) ? "S" : "");
 }
 
-bool fl_gpu_list_devices(void)
+bool fl_gpu_list_devices(bool verbose)
 {
   fl_gpu gpu = {0};
   fl_gpu_desc desc = {0};
@@ -223,6 +224,13 @@ bool fl_gpu_list_devices(void)
              fams[f].timestampValidBits);
     }
     free(fams);
+    if (verbose) { /* what flurry depends on, and the path it takes (docs/PORTING.md) */
+      fl_device_caps caps;
+      fl_device_caps_probe(gpu.instance, devs[i], false, &caps);
+      for (uint32_t r = 0; r < caps.count; r++)
+        printf("   %-26s %s%s%s\n", caps.rows[r].key, caps.rows[r].value, caps.rows[r].path[0] ? "  ->  " : "",
+               caps.rows[r].path);
+    }
   }
   free(devs);
   fl_gpu_destroy(&gpu);

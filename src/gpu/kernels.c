@@ -102,3 +102,10 @@ void fl_kernels_destroy(fl_gpu *gpu)
   free(t);
   gpu->kernels = NULL;
 }
+
+void fl_kernels_each(const fl_gpu *gpu, void (*fn)(void *user, const char *name, uint32_t workgroup), void *user)
+{
+  const struct fl_kernel_table *t = gpu->kernels;
+  for (uint32_t i = 0; t && i < t->capacity; i++)
+    if (t->slots[i]) fn(user, t->slots[i]->name, t->slots[i]->pipeline.workgroup_size);
+}

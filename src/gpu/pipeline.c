@@ -5,6 +5,7 @@
 #include "core/env.h"
 #include "core/file.h"
 #include "core/log.h"
+#include "gpu/device_caps.h"
 #include "gpu/gpu_internal.h"
 #include "gpu/spirv_reflect.h"
 
@@ -102,6 +103,14 @@ static bool build_layouts(fl_gpu *gpu, const char *name, const fl_spirv_info *st
   return true;
 }
 
+uint32_t fl_workgroup_for(const VkPhysicalDeviceLimits *limits, uint32_t asked)
+{
+  uint32_t wg = asked ? asked : fl_default_workgroup_size();
+  uint32_t max_wg = limits->maxComputeWorkGroupSize[0];
+  if (limits->maxComputeWorkGroupInvocations < max_wg) max_wg = limits->maxComputeWorkGroupInvocations;
+  return wg > max_wg ? max_wg : wg;
+}
+
 uint32_t fl_default_workgroup_size(void)
 {
   int64_t v = fl_env_get()->workgroup_size; /* checked in 1..1024 by fl_env_load */
@@ -120,11 +129,7 @@ bool fl_pipeline_compute(fl_gpu *gpu, const char *name, uint32_t push_size, uint
             fl_error_set("shader %s is not a compute shader", name);
   ok = ok && build_layouts(gpu, name, &info, 1, push_size, out);
 
-  uint32_t wg = workgroup_size ? workgroup_size : fl_default_workgroup_size();
-  uint32_t max_wg = gpu->props.limits.maxComputeWorkGroupSize[0];
-  if (gpu->props.limits.maxComputeWorkGroupInvocations < max_wg)
-    max_wg = gpu->props.limits.maxComputeWorkGroupInvocations;
-  if (wg > max_wg) wg = max_wg;
+  uint32_t wg = fl_workgroup_for(&gpu->props.limits, workgroup_size);
   VkSpecializationMapEntry entry = {.constantID = info.local_size_spec_id[0], .offset = 0, .size = 4};
   VkSpecializationInfo spec = {.mapEntryCount = 1, .pMapEntries = &entry, .dataSize = 4, .pData = &wg};
   bool specializable = info.local_size_spec_id[0] != UINT32_MAX;

@@ -160,6 +160,7 @@ void fl_profiler_collect(fl_profiler *p, uint32_t slot)
 {
   if (!p->pending[slot]) return;
   p->pending[slot] = false;
+  uint64_t frame = p->frames_collected++; /* slots are collected in frame order */
   /* Per stat: this frame's summed time and execution count. */
   uint32_t cap = p->stat_count;
   if (cap == 0) return; /* no scope was ever opened */
@@ -176,6 +177,7 @@ void fl_profiler_collect(fl_profiler *p, uint32_t slot)
   for (int q = 0; q < 2; q++) {
     fl_query_set *set = &p->sets[slot][q];
     uint32_t n = set->used;
+    if (set->dropped) fl_trace_note(p->trace, "profiler: scopes lost (the pool grows)", q, frame, set->dropped);
     if (!n) continue;
     /* The fence of this slot has signalled, so the results are available: no WAIT flag. */
     VkResult r = vkGetQueryPoolResults(p->gpu->device, set->pool, 0, 2 * n, 2 * n * sizeof *ts, ts, sizeof *ts,
@@ -187,6 +189,7 @@ void fl_profiler_collect(fl_profiler *p, uint32_t slot)
       if (begin < first) first = begin;
       if (end > last) last = end;
       int stat = set->scope_stat[k];
+      fl_trace_gpu(p->trace, p->stats[stat].name, q, frame, begin, end, p->stats[stat].bytes);
       frame_sum[stat] += ms;
       frame_exec[stat]++;
       any = true;

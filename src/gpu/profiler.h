@@ -4,8 +4,13 @@
  * timestampValidBits is 0 is reported as untimed, and its scopes record nothing. */
 #pragma once
 #include "gpu/gpu.h"
+#include "gpu/trace.h"
 
-#define FL_PROFILER_INITIAL_SCOPES 64
+/* Scopes per frame slot and queue from the start: snow's adaptive substeps reach
+ * 262 scopes a frame in snowballs, so 64 (and 256) lost the end of such a frame
+ * before the pool grew; --trace wants every pass in every frame. The pools still
+ * grow past it, and a frame that loses scopes says so in the trace. */
+#define FL_PROFILER_INITIAL_SCOPES 1024
 
 typedef enum { FL_QUEUE_GRAPHICS = 0, FL_QUEUE_COMPUTE = 1 } fl_queue_role;
 
@@ -49,6 +54,8 @@ typedef struct {
   uint32_t *scratch_exec;
   uint32_t scratch_ts_capacity, scratch_stat_capacity;
   bool enabled;          /* false: scopes record nothing (e.g. while benchmarking a ceiling) */
+  fl_trace *trace;       /* --trace: every collected scope also goes there (NULL: none) */
+  uint64_t frames_collected; /* frames whose timestamps were read, in order: the trace's frame numbers */
 } fl_profiler;
 
 /* Creates one query pool per frame slot and queue role. A frame that opens

@@ -43,6 +43,15 @@ static inline void fl_fixture_env(void)
   setenv("FLURRY_PIPELINE_CACHE", "", 0); /* "" = no cache file: tests leave nothing behind */
 }
 
+/* `full`, or `trimmed` when FLURRY_TEST_TRIM=1: CTest sets it for the second,
+ * slower test device (SwiftShader, tests/CMakeLists.txt), where a full-size
+ * submission can outlast the fence timeout. */
+static inline int fl_fixture_trim(int full, int trimmed)
+{
+  const char *t = getenv("FLURRY_TEST_TRIM");
+  return t && strcmp(t, "1") == 0 ? trimmed : full;
+}
+
 /* Creates a headless device with validation; prints why on failure. */
 static inline bool fl_fixture_gpu_create(fl_gpu *gpu)
 {

@@ -3,6 +3,7 @@
  *        [--fragments NAME N DIST] (snow: NAME's particles in >= N groups linked closer than DIST)
  *        check_report KANG.json --kang (the --experiment kang report)
  * (--diverges: the mass_spring object NAME was reset at least once; --holds: never)
+ *        check_report REPORT.json --trace TRACE.json (the same run's --trace: check_trace.c)
  *        check_report REPORT.json --figure11 (the balloons scene: worst_volume_loss has none,
  *        global and local; global and local below 2 %, none above 10 % and 5x both;
  *        every body object has its volume fields)
@@ -10,6 +11,8 @@
  * every object has finite stats, nan_count 0, particles > 0, nothing
  * outside the domain and no "unstable" mark; the dump has the header and one finite row per particle
  * of the report's objects; in bench mode, the ceiling and per-pass fractions. */
+#include "check_trace.h"
+
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
@@ -325,6 +328,15 @@ int main(int argc, char **argv)
     int figure11 = 0;
     for (int i = 2; i < argc; i++) figure11 |= strcmp(argv[i], "--figure11") == 0;
     if (figure11) check_figure11(r, objects);
+    for (int i = 2; i + 1 < argc; i++)
+      if (strcmp(argv[i], "--trace") == 0) {
+        char *trace_text = read_all(argv[i + 1]);
+        cJSON *trace = trace_text ? cJSON_Parse(trace_text) : NULL;
+        CHECK(trace, "%s: cannot read it or not valid JSON", argv[i + 1]);
+        if (trace) failures += check_trace(r, trace);
+        cJSON_Delete(trace);
+        free(trace_text);
+      }
     if (bench) {
       const cJSON *c = need(r, "ceiling", is_object);
       const cJSON *g = c ? need(c, "copy_gbps", is_number) : NULL;
