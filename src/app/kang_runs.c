@@ -92,9 +92,9 @@ bool fl_kang_stable(fl_kang_context *c, const fl_kang_setup *s, fl_kang_trial *o
   if (!ok) fl_error_set("kang: out of host memory for %u particles", (unsigned)g.particle_count);
   ok = ok && gpu_energy(&g, &cpu, pos, vel, &e0, &y0);
   out->energy_growth = 0;
-  /* Chunks grow while a submission takes under a second (an explosion usually
-   * shows within the first few hundred steps; submissions stay far below the
-   * fence timeout on a slow device). */
+  /* Chunks grow while a submission takes under a quarter second (an explosion
+   * usually shows within the first few hundred steps; submissions stay far below
+   * the 10 s fence timeout even when other work slows the device 10x). */
   while (ok && done < total && status[FL_MS_STATUS_DIVERGED] == 0 && !grown) {
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -111,8 +111,8 @@ bool fl_kang_stable(fl_kang_context *c, const fl_kang_setup *s, fl_kang_trial *o
     else if (growth > out->energy_growth) out->energy_growth = growth;
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-    if (seconds < 1.0 && chunk < 8000) chunk *= 2;
-    else if (seconds > 3.0 && chunk > 1) chunk /= 2;
+    if (seconds < 0.25 && chunk < 8000) chunk *= 2;
+    else if (seconds > 1.0 && chunk > 1) chunk /= 2;
   }
   free(pos);
   free(vel);
