@@ -356,7 +356,7 @@ static uint64_t body_volume_bytes(const fl_xpbd_build *b, bool solve)
     }
     if (r->overpressure != 0) bytes += volume + gathers + (uint64_t)r->particle_count * (16 + 16 + 32);
     if (r->conservation != FL_CONSERVE_NONE)
-      bytes += volume + 2 * gathers + (uint64_t)r->particle_count * (16 + 16 + 4 + 3 * 16 + 2 * 16);
+      bytes += volume + 2 * gathers + (uint64_t)r->particle_count * (16 + 16 + 4 + 3 * 16 + 2 * 16 + 4); /* + object_of */
   }
   return bytes;
 }
