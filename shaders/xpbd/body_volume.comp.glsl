@@ -23,6 +23,10 @@ layout(std430, binding = FL_XPBD_B_BODIES) readonly buffer Bodies { fl_gpu_body 
 layout(std430, binding = FL_XPBD_B_BODY_STATE) buffer State { vec4 state[]; };
 layout(std430, binding = FL_XPBD_B_SCRATCH) buffer Scratch { vec4 scratch[]; };
 layout(std430, binding = FL_XPBD_B_DELTA) buffer Weights { vec4 weights[]; };
+layout(std430, binding = FL_XPBD_B_OBJECT) readonly buffer ObjectOf { uint object_of[]; };
+layout(std430, binding = FL_XPBD_B_OBJECTS) readonly buffer Objects { fl_gpu_xpbd_object objects[]; };
+layout(std140, binding = FL_XPBD_B_COLLIDERS) uniform Colliders { fl_gpu_collider colliders[FL_MAX_COLLIDERS]; };
+#include "sdf.glsl"
 
 shared float s_sum[FL_BODY_WORKGROUP];
 
@@ -96,8 +100,23 @@ void overpressure(uint body, fl_gpu_body b, float target)
   if (gl_LocalInvocationID.x == 0u) state[body].y = lambda + dl;
 }
 
+// How free x is of the colliders and domain walls now, 0..1: 0 where it touches
+// one (the contacts pass's test, distance < r), rising linearly to 1 at 2 r.
+// The contact flags of that pass are a substep old here, and a hard switch
+// makes a flip-flop at the contact's rim: a particle the last substep let go of
+// is pushed into the ground, the next one spares it, and so on every substep,
+// which kept balloons with volume conservation moving at up to 2 m/s with their
+// centres at rest (issue 21). Fresh and graded, the weight fades out instead.
+float freedom(vec3 x, float r)
+{
+  float d = min(min(x.x - pc.domain_min.x, pc.domain_max.x - x.x),
+                min(min(x.y - pc.domain_min.y, pc.domain_max.y - x.y), min(x.z - pc.domain_min.z, pc.domain_max.z - x.z)));
+  for (uint c = 0u; c < pc.collider_count; c++) d = min(d, fl_collider_sdf(colliders[c], x, pc.time));
+  return clamp((d - r) / r, 0.0, 1.0);
+}
+
 // Step 2: Diziol 2011 surface volume conservation, a hard projection of
-// C = V - k V0 with weights that spare colliding particles.
+// C = V - k V0 with weights that spare colliding particles (global: freedom).
 void conserve(fl_gpu_body b, float target)
 {
   uint first = b.first_particle, end = b.first_particle + b.particle_count, lid = gl_LocalInvocationID.x, wg = gl_WorkGroupSize.x;
@@ -108,35 +127,39 @@ void conserve(fl_gpu_body b, float target)
     scratch[i] = vec4(g, length(pos[i].xyz - prev[i].xyz)); // w: this substep's displacement r_i
   }
   phase_barrier();
+  bool local_weights = b.conservation == FL_CONSERVE_LOCAL;
   float sigma = 0.0, free_count = 0.0;
   for (uint i = first + lid; i < end; i += wg) {
     uint n = tri_first[i + 1u] - tri_first[i];
-    bool free_surface = n > 0u && contact[i] == 0u;
+    // Both spare the particles the last contacts pass flagged (other bodies too); global
+    // weights also fade out near colliders (freedom). Local weights stay ungraded:
+    // graded, their displacement-led correction made the local balloon roll away.
+    float f = n == 0u || contact[i] != 0u ? 0.0
+              : local_weights ? 1.0 : freedom(pos[i].xyz, 0.5 * objects[object_of[i]].thickness);
     float s = 0.0;
-    if (free_surface) { // Laplacian-smoothed displacement over the triangle neighbours
+    if (f > 0.0) { // Laplacian-smoothed displacement over the triangle neighbours
       float sum = scratch[i].w;
       for (uint e = tri_first[i]; e < tri_first[i + 1u]; e++) {
         uint t = tri_items[e];
         sum += scratch[tris[3u * t]].w + scratch[tris[3u * t + 1u]].w + scratch[tris[3u * t + 2u]].w - scratch[i].w;
       }
-      s = sum / float(1u + 2u * n);
+      s = f * sum / float(1u + 2u * n);
     }
-    weights[i] = vec4(s, free_surface ? 1.0 : 0.0, 0.0, 0.0);
+    weights[i] = vec4(s, f, 0.0, 0.0);
     sigma += s;
-    free_count += free_surface ? 1.0 : 0.0;
+    free_count += f;
   }
   sigma = workgroup_sum(sigma);
   free_count = workgroup_sum(free_count);
-  if (free_count == 0.0) return;
-  bool local_weights = b.conservation == FL_CONSERVE_LOCAL;
+  if (!(free_count > 0.0)) return;
   float alpha = b.local_alpha, uniform_weight = 1.0 / free_count;
   float S = 0.0;
   for (uint i = first + lid; i < end; i += wg) {
     vec4 w = weights[i];
     float omega = 0.0;
-    if (w.y != 0.0) {
-      float l = sigma > 0.0 ? w.x / sigma : uniform_weight;
-      omega = local_weights ? (1.0 - alpha) * l + alpha * uniform_weight : uniform_weight;
+    if (w.y > 0.0) {
+      float l = sigma > 0.0 ? w.x / sigma : w.y * uniform_weight;
+      omega = local_weights ? (1.0 - alpha) * l + alpha * w.y * uniform_weight : w.y * uniform_weight;
     }
     float W = omega * pos[i].w;
     weights[i].z = W;

@@ -325,6 +325,22 @@ int main(int argc, char **argv)
         CHECK(argc > 2 && argv[2][0] != '-', "--fragments needs the dump");
         if (argv[2][0] != '-') check_fragments(argv[2], argv[i + 1], atoi(argv[i + 2]), atof(argv[i + 3]));
       }
+    /* --settled PREFIX SPEED: every object named PREFIX... moves slower than SPEED m/s (bodies come to rest). */
+    for (int i = 2; objects && i + 2 < argc; i++) {
+      if (strcmp(argv[i], "--settled") != 0) continue;
+      const cJSON *o;
+      int matched = 0;
+      cJSON_ArrayForEach(o, objects)
+      {
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(o, "name");
+        if (!cJSON_IsString(name) || strncmp(name->valuestring, argv[i + 1], strlen(argv[i + 1])) != 0) continue;
+        matched++;
+        const cJSON *speed = need(o, "max_speed", is_number);
+        if (speed) CHECK(speed->valuedouble < atof(argv[i + 2]), "%s has not settled: a particle moves at %g m/s (limit %s)",
+                         name->valuestring, speed->valuedouble, argv[i + 2]);
+      }
+      CHECK(matched > 0, "no object named %s...", argv[i + 1]);
+    }
     int figure11 = 0;
     for (int i = 2; i < argc; i++) figure11 |= strcmp(argv[i], "--figure11") == 0;
     if (figure11) check_figure11(r, objects);

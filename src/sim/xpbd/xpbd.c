@@ -358,17 +358,17 @@ static uint64_t body_volume_bytes(const fl_xpbd_build *b, bool solve)
     }
     if (r->overpressure != 0) bytes += volume + gathers + (uint64_t)r->particle_count * (16 + 16 + 32);
     if (r->conservation != FL_CONSERVE_NONE)
-      bytes += volume + 2 * gathers + (uint64_t)r->particle_count * (16 + 16 + 4 + 3 * 16 + 2 * 16);
+      bytes += volume + 2 * gathers + (uint64_t)r->particle_count * (16 + 16 + 4 + 3 * 16 + 2 * 16 + 4); /* + object_of */
   }
   return bytes;
 }
 
 /* One body_volume dispatch (all bodies, one workgroup each) in scope `name`, then a barrier. */
 static void record_body_pass(const fl_xpbd_system *s, fl_rec *r, const char *name, const fl_xpbd_push *push,
-                             uint32_t mode)
+                             uint32_t mode, const fl_buffer *colliders)
 {
   const fl_buffer *table[FL_XPBD_B_COUNT];
-  fill_table(s, &(bind_choice){.first = &s->tri_first, .items = &s->tri_items}, table);
+  fill_table(s, &(bind_choice){.first = &s->tri_first, .items = &s->tri_items, .colliders = colliders}, table);
   fl_xpbd_push p = *push;
   p.body_pass = mode;
   p.count = s->build.body_count;
@@ -414,7 +414,7 @@ void fl_xpbd_record_substep(fl_xpbd_system *s, fl_rec *r, const fl_step *step)
     if (b->tet.count)
       solve_family(s, r, "softbody/tets", &TET, &s->tet, &b->tet, family_gs_bytes(&b->tet, sizeof(fl_gpu_tet), 4),
                    step, &push);
-    if (s->any_body_solve) record_body_pass(s, r, "softbody/volume", &push, FL_BODY_PASS_SOLVE);
+    if (s->any_body_solve) record_body_pass(s, r, "softbody/volume", &push, FL_BODY_PASS_SOLVE, step->colliders);
   }
 
   if (step->picker && fl_picker_holds(step->picker, &s->pos)) fl_picker_record_drag(step->picker, r, step->h);
@@ -445,7 +445,7 @@ void fl_xpbd_record_substep(fl_xpbd_system *s, fl_rec *r, const fl_step *step)
     pass(s, r, "xpbd/add_delta", &(bind_choice){.target = &s->vel}, once, 0, n, n);
   }
   fl_rec_end(r);
-  if (b->body_count) record_body_pass(s, r, "softbody/measure", &push, FL_BODY_PASS_MEASURE);
+  if (b->body_count) record_body_pass(s, r, "softbody/measure", &push, FL_BODY_PASS_MEASURE, step->colliders);
 }
 
 void fl_xpbd_record_publish(fl_xpbd_system *s, fl_rec *r)
