@@ -135,14 +135,15 @@ static bool setup(fl_app *app)
     fl_info("no display found: rendering headless");
     app->windowed = false;
   }
-  fl_gpu_desc desc = {.validation = o->validation, .no_async = o->no_async, .device = o->device,
+  /* only the window reports a long frame as a hang (unless FLURRY_FENCE_TIMEOUT_MS asks for a limit) */
+  bool patient = !app->windowed || o->bench;
+  fl_gpu_desc desc = {.validation = o->validation, .no_async = o->no_async, .device = o->device, .patient = patient,
                       .need_present = app->windowed, .present_support = fl_window_present_support};
   if (app->windowed) desc.instance_extensions = fl_window_instance_extensions(&desc.instance_extension_count);
   if (!fl_gpu_create(&desc, &app->gpu) || !fl_frames_create(&app->gpu, &app->frames) ||
       !fl_profiler_create(&app->gpu, &app->prof))
     return false;
-  /* only the window reports a long frame as a hang, unless FLURRY_FENCE_TIMEOUT_MS asks for a limit */
-  app->frames.patient = (!app->windowed || o->bench) && !fl_env_get()->fence_timeout_set;
+  app->frames.patient = patient && !fl_env_get()->fence_timeout_set;
   if (o->trace && !fl_trace_open(&app->gpu, o->trace, &app->trace)) return false;
   app->prof.trace = app->trace;
   if (!switch_world(app, &scene, o->scene)) return false;

@@ -338,7 +338,7 @@ int fl_kang_run(const fl_options *o)
   char png[1024];
   png_path(report, png, sizeof png);
   fl_gpu gpu;
-  fl_gpu_desc desc = {.validation = o->validation, .no_async = true, .device = o->device};
+  fl_gpu_desc desc = {.validation = o->validation, .no_async = true, .device = o->device, .patient = true};
   fl_descriptor_cache sets = {0};
   kang_results r;
   memset(&r, 0, sizeof r);

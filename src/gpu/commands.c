@@ -54,8 +54,25 @@ bool fl_gpu_end_once(fl_gpu *gpu, VkCommandBuffer cmd)
   return ok;
 }
 
+#define PATIENT_STEP_S 10ull
+
+bool fl_fence_wait_patient(fl_gpu *gpu, VkFence fence)
+{
+  for (uint64_t waited = PATIENT_STEP_S;; waited += PATIENT_STEP_S) {
+    VkResult r = vkWaitForFences(gpu->device, 1, &fence, VK_TRUE, PATIENT_STEP_S * 1000000000ull);
+    if (r != VK_TIMEOUT) {
+      FL_VK_TRY(r);
+      return true;
+    }
+    fl_info("still waiting for the GPU: a submission has run %llu s (a run that is not interactive waits "
+            "without a limit)",
+            (unsigned long long)waited);
+  }
+}
+
 bool fl_fence_wait(fl_gpu *gpu, VkFence fence)
 {
+  if (gpu->patient && !fl_env_get()->fence_timeout_set) return fl_fence_wait_patient(gpu, fence);
   int64_t limit_ms = fl_env_get()->fence_timeout_ms;
   VkResult r = vkWaitForFences(gpu->device, 1, &fence, VK_TRUE, (uint64_t)limit_ms * 1000000ull);
   if (r == VK_TIMEOUT) {

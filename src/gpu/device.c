@@ -209,6 +209,7 @@ static void probe_device(fl_gpu *gpu)
 bool fl_gpu_create(const fl_gpu_desc *desc, fl_gpu *gpu)
 {
   memset(gpu, 0, sizeof *gpu);
+  gpu->patient = desc->patient;
   if (!fl_gpu_instance_create(desc, gpu)) return false;
   if (!pick_physical_device(desc, gpu)) return false;
   probe_device(gpu);

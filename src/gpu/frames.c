@@ -62,22 +62,11 @@ void fl_frames_destroy(fl_gpu *gpu, fl_frames *f)
   memset(f, 0, sizeof *f);
 }
 
-#define PATIENT_STEP_S 10ull
-
-/* A slot's fence: bounded (fl_fence_wait), or for a patient run as long as it takes, saying so
- * every PATIENT_STEP_S (a slow device's frame, not a hang: issue 14 item 3). */
+/* A slot's fence: bounded (fl_fence_wait), or for a patient run as long as it takes
+ * (a slow device's frame, not a hang: issue 14 item 3). */
 static bool wait_slot_fence(fl_gpu *gpu, const fl_frames *f, uint32_t slot)
 {
-  if (!f->patient) return fl_fence_wait(gpu, f->fence[slot]);
-  for (uint64_t waited = PATIENT_STEP_S;; waited += PATIENT_STEP_S) {
-    VkResult r = vkWaitForFences(gpu->device, 1, &f->fence[slot], VK_TRUE, PATIENT_STEP_S * 1000000000ull);
-    if (r != VK_TIMEOUT) {
-      FL_VK_TRY(r);
-      return true;
-    }
-    fl_info("still waiting for the GPU: a frame has run %llu s (headless and --bench wait without a limit)",
-            (unsigned long long)waited);
-  }
+  return f->patient ? fl_fence_wait_patient(gpu, f->fence[slot]) : fl_fence_wait(gpu, f->fence[slot]);
 }
 
 bool fl_frames_wait_slot(fl_gpu *gpu, fl_frames *f, uint32_t slot)

@@ -23,6 +23,7 @@
 typedef struct {
   bool validation;          /* VK_LAYER_KHRONOS_validation + synchronization validation */
   bool no_async;            /* force the one-queue path */
+  bool patient;             /* one-shot waits (fl_fence_wait) have no time limit: not an interactive run */
   bool need_present;        /* the device must be able to present (windowed mode) */
   const char *device;       /* "N" or a name substring; NULL = prefer discrete > integrated > virtual > CPU */
   const char **instance_extensions; /* extra instance extensions (the window system's) */
@@ -91,6 +92,7 @@ typedef struct fl_gpu {
    * after the dispatch that follows it: a compute scope's opening timestamp
    * must be followed by a flush (a barrier) to bracket the work. */
   bool timestamp_needs_flush;
+  bool patient;              /* fl_gpu_desc.patient */
 
   bool validation;
   fl_validation_counts counts;
@@ -192,8 +194,13 @@ void fl_cmd_image_barrier(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags
 /* Creates a timeline semaphore starting at `initial`. */
 bool fl_timeline_create(fl_gpu *gpu, uint64_t initial, const char *name, VkSemaphore *out);
 /* Waits on the host until a fence signals, at most FLURRY_FENCE_TIMEOUT_MS (10 s); a timeout
- * is an error, recorded after the device has finished (so the caller may free what it used). */
+ * is an error, recorded after the device has finished (so the caller may free what it used).
+ * On a gpu made with .patient (and no FLURRY_FENCE_TIMEOUT_MS set) it waits as
+ * fl_fence_wait_patient does. */
 bool fl_fence_wait(fl_gpu *gpu, VkFence fence);
+/* Waits as long as the device needs, with an info line every 10 s: for runs where a slow
+ * device's long submission is not a hang (headless, --bench, experiments; issue 14 item 3). */
+bool fl_fence_wait_patient(fl_gpu *gpu, VkFence fence);
 
 /* ---- pipelines and descriptors (gpu/pipeline.c, gpu/pipeline_cache.c) ---- */
 
