@@ -33,7 +33,6 @@
 #define FL_MPM_FIXED_POINT 1u        /* the accumulator holds int32 fixed point */
 #define FL_MPM_FOLD_IMPULSE 2u       /* no pic_flip material: Q folded into P */
 #define FL_MPM_TETRA_NORMALS 4u      /* collider normals by the tetrahedral difference */
-#define FL_MPM_P2G_TILE 8u           /* P2G adds through the workgroup's shared-memory tile (mpm/p2g.glsl) */
 
 /* stats words (uint) */
 #define FL_SNOW_STAT_MAX_SPEED 0     /* float bits, atomicMax (>= 0) */
@@ -76,7 +75,8 @@ FL_STRUCT_BEGIN(fl_mpm_push)
   uint count;        /* particles */
   uint collider_count;
   uint flags;        /* FL_MPM_* */
-  uint arg;          /* kernel-specific: permute: vec4s per particle | implicit: mode | iteration << 8 */
+  uint arg;          /* kernel-specific: permute: vec4s per particle | implicit: mode | iteration << 8 |
+                        cell_keys: bits of the cell in the key | p2g, volumes: the first particle */
   uint block_capacity; /* grid blocks allocated (node_count = 64 x this) */
   uint hash_mask;    /* block hash entries - 1 (a power of two >= 2 x block_capacity) */
   uint block_grid_x; /* blocks per axis of the block lattice over grid_dims: the key is */

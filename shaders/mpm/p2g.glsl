@@ -1,7 +1,9 @@
 // mpm/p2g.glsl: the P2G scatter (snow_spec.h step 1), a template included by
-// p2g_float.comp (float atomics, VK_EXT_shader_atomic_float) and p2g_fixed.comp
+// p2g_float.glsl (float atomics, VK_EXT_shader_atomic_float) and p2g_fixed.glsl
 // (int32 fixed point), which define FL_ACC_TYPE, FL_ACC_ADD(word, value, scale),
-// FL_TILE_ADD(word, value, scale) and FL_FLUSH_ADD(word, bits).
+// FL_TILE_ADD(word, value, scale) and FL_FLUSH_ADD(word, bits); the kernels
+// p2g_{float,fixed}_tile.comp define FL_P2G_TILED for the shared-memory tile.
+// Push arg: the first particle (the load-time pass submits P2G in chunks).
 // Each particle adds to the 64 (cubic, PIC/FLIP) or 27 (quadratic, APIC)
 // nodes of its stencil: mass m_i, momentum P_i and impulse Q_i = dt f_i
 // (Stomakhin 2013 Eq. 6: f_i = -sum_p V0_p (dPsi/dF_E) F_E^T grad w_ip;
@@ -27,14 +29,17 @@ layout(push_constant) uniform Push { fl_mpm_push pc; };
 // Then every particle adds into the tile in shared memory, and the tile is
 // written out once, one global add per node word (instead of one per particle
 // per node word: 448 a particle with cubic weights). A workgroup whose nodes
-// do not fit adds straight into the grid, as every workgroup does without the
-// push flag FL_MPM_P2G_TILE (CPU drivers: their shared-memory atomics cost what
-// global ones do, docs/PERFORMANCE.md). FL_TILE_ADD(word, value, scale) adds
-// into tile[word]; FL_FLUSH_ADD(word, bits) adds a tile word into acc[word].
+// do not fit adds straight into the grid, as every workgroup of the kernels
+// built without FL_P2G_TILED does (CPU drivers: their shared-memory atomics
+// cost what global ones do, docs/PERFORMANCE.md; and llvmpipe compiles the
+// kernel without the tile in a fraction of the time). FL_TILE_ADD(word, value,
+// scale) adds into tile[word]; FL_FLUSH_ADD(word, bits) adds a tile word into acc[word].
 #define FL_P2G_TILE 8
 #define FL_P2G_TILE_NODES 512u
+#ifdef FL_P2G_TILED
 shared uint tile[FL_P2G_TILE_NODES * 7u];
 shared int s_lo[3], s_hi[3];
+#endif
 
 // Adds one particle's mass, momentum and impulse to node i of the grid, or of the tile when `tiled`
 // (the impulse folded into the momentum when `fold`).
@@ -43,6 +48,7 @@ void scatter(bool tiled, uint i, float mass, vec3 mom, vec3 imp, bool fold)
   if (i == FL_SNOW_NO_NODE) return;  // the grid ran out of blocks (counted by mpm/blocks)
   float mass_scale = pc.mass_scale, momentum_scale = pc.momentum_scale;
   if (fold) mom += imp;
+#ifdef FL_P2G_TILED
   if (tiled) {
     FL_TILE_ADD(7u * i + 0u, mom.x, momentum_scale);
     FL_TILE_ADD(7u * i + 1u, mom.y, momentum_scale);
@@ -55,6 +61,7 @@ void scatter(bool tiled, uint i, float mass, vec3 mom, vec3 imp, bool fold)
     }
     return;
   }
+#endif
   FL_ACC_ADD(8u * i + 0u, mom.x, momentum_scale);
   FL_ACC_ADD(8u * i + 1u, mom.y, momentum_scale);
   FL_ACC_ADD(8u * i + 2u, mom.z, momentum_scale);
@@ -106,15 +113,14 @@ void particle(uint p, fl_mpm_stencil s, bool tiled, ivec3 lo)
 
 void main()
 {
-  uint p = fl_thread_index(), local = gl_LocalInvocationIndex, size = gl_WorkGroupSize.x;
+  uint p = pc.arg + fl_thread_index(), local = gl_LocalInvocationIndex, size = gl_WorkGroupSize.x;  // arg: first
   bool valid = p < pc.count;
   fl_mpm_stencil s;
   if (valid) s = fl_mpm_stencil_of(pos[p].xyz, pc, materials[uint(stress[2u * p + 1u].w)].transfer ==
                                                       FL_SNOW_TRANSFER_APIC);
-  if ((pc.flags & FL_MPM_P2G_TILE) == 0u) {  // the same for the whole dispatch
-    if (valid) particle(p, s, false, ivec3(0));
-    return;
-  }
+#ifndef FL_P2G_TILED
+  if (valid) particle(p, s, false, ivec3(0));
+#else
   if (local == 0u) {
     s_lo[0] = s_lo[1] = s_lo[2] = 0x7fffffff;
     s_hi[0] = s_hi[1] = s_hi[2] = -0x7fffffff;
@@ -148,4 +154,5 @@ void main()
     for (uint k = 0u; k < 7u; k++)
       if (tile[7u * n + k] != 0u) FL_FLUSH_ADD(8u * i + k, tile[7u * n + k]);
   }
+#endif
 }

@@ -18,7 +18,7 @@ layout(push_constant) uniform Push { fl_mpm_push pc; };
 
 void main()
 {
-  uint p = fl_thread_index();
+  uint p = pc.arg + fl_thread_index();  // arg: the first particle of this submission
   if (p >= pc.count) return;
   vec4 xm = pos[p];
   bool apic = materials[uint(stress[2u * p + 1u].w)].transfer == FL_SNOW_TRANSFER_APIC;

@@ -24,7 +24,7 @@
 
 #define WARM_FRAMES 8
 
-/* `tile`: P2G through the shared-memory tile (FL_MPM_P2G_TILE, the GPU path), else straight atomics. */
+/* `tile`: P2G through the shared-memory tile (mpm/p2g_*_tile, the GPU path), else straight atomics. */
 static void compare_case(fl_gpu *gpu, const char *json, bool tile)
 {
   fl_scene scene;

@@ -12,6 +12,7 @@
 
 static const char *p2g_kernel(const fl_snow_system *s)
 {
+  if (s->p2g_tile) return s->fixed_point ? "mpm/p2g_fixed_tile" : "mpm/p2g_float_tile";
   return s->fixed_point ? "mpm/p2g_fixed" : "mpm/p2g_float";
 }
 
@@ -73,7 +74,6 @@ static bool create_buffers(fl_snow_system *s)
 static void push_for(const fl_snow_system *s, float dt, float t, fl_mpm_push *out)
 {
   fl_snow_push_fill(&s->build, s->sim, s->collider_count, s->fixed_point, dt, t, out);
-  if (s->p2g_tile) out->flags |= FL_MPM_P2G_TILE;
 }
 
 /* The P2G path: the shared-memory tile on GPUs, straight atomics on CPU drivers (measured faster
@@ -93,8 +93,8 @@ static bool choose_p2g_tile(const fl_gpu *gpu, bool *tile)
 
 static uint64_t grid_nodes(const fl_snow_system *s) { return (uint64_t)s->build.block_capacity * FL_SNOW_BLOCK_NODES; }
 
-/* Clear, block allocation, P2G and grid update of one substep (dt 0: the load-time pass for the volumes). */
-static void record_p2g_grid(const fl_snow_system *s, fl_rec *r, const fl_mpm_push *push)
+/* Clear and block allocation of one substep. */
+static void record_clear_blocks(const fl_snow_system *s, fl_rec *r, const fl_mpm_push *push)
 {
   fl_rec_begin(r, "snow/clear", grid_nodes(s) * 32 + s->block_hash.size);
   vkCmdFillBuffer(r->cmd, s->acc.buffer, 0, VK_WHOLE_SIZE, 0);
@@ -107,13 +107,64 @@ static void record_p2g_grid(const fl_snow_system *s, fl_rec *r, const fl_mpm_pus
   fl_rec_pass(r, &(fl_pass){.name = "snow/blocks", .bytes = (uint64_t)s->build.count * 32 + s->blocks.size * 3,
                             .kernel = "mpm/blocks", FL_PUSH(*push), .threads = s->build.count,
                             FL_BUFFERS(&s->pos, &s->block_hash, &s->blocks, &s->stats)});
+}
+
+/* P2G of particles first .. first + count - 1 (push arg: the first). */
+static void record_p2g(const fl_snow_system *s, fl_rec *r, const fl_mpm_push *push, uint32_t first, uint32_t count)
+{
+  fl_mpm_push pc = *push;
+  pc.arg = first;
   fl_rec_pass(r, &(fl_pass){.name = "snow/p2g", .bytes = fl_snow_p2g_bytes(s), .kernel = p2g_kernel(s),
-                            FL_PUSH(*push), .threads = s->build.count,
+                            FL_PUSH(pc), .threads = count,
                             FL_BUFFERS(&s->pos, &s->vel, &s->stress, &s->affine, &s->acc, &s->materials,
                                        &s->block_hash)});
+}
+
+static void record_grid(const fl_snow_system *s, fl_rec *r, const fl_mpm_push *push)
+{
   fl_rec_pass(r, &(fl_pass){.name = "snow/grid", .bytes = fl_snow_grid_bytes(s), .kernel = "mpm/grid_update",
                             FL_PUSH(*push), .threads = grid_nodes(s),
                             FL_BUFFERS(&s->acc, &s->gridv, s->colliders, &s->materials, &s->blocks)});
+}
+
+/* Clear, block allocation, P2G and grid update of one substep. */
+static void record_p2g_grid(const fl_snow_system *s, fl_rec *r, const fl_mpm_push *push)
+{
+  record_clear_blocks(s, r, push);
+  record_p2g(s, r, push, 0, s->build.count);
+  record_grid(s, r, push);
+}
+
+/* The load-time passes of Stomakhin 2013 step 2 (P2G, a dt = 0 grid update, the volumes), each
+ * particle pass submitted in chunks of FL_SNOW_LOAD_CHUNK particles, so that no submission of a
+ * large scene on a slow device nears the bounded wait of a one-shot submission (waits). */
+#define FL_SNOW_LOAD_CHUNK (1u << 17)
+static bool first_volumes(fl_snow_system *s, fl_descriptor_cache *sets)
+{
+  fl_mpm_push push;
+  push_for(s, 0.0f, 0.0f, &push);
+  uint32_t n = s->build.count, chunks = (n + FL_SNOW_LOAD_CHUNK - 1) / FL_SNOW_LOAD_CHUNK;
+  fl_rec once, *r = &once;
+  bool ok = fl_rec_begin_once(s->gpu, sets, r);
+  if (ok) record_clear_blocks(s, r, &push);
+  ok = ok && fl_rec_end_once(r);
+  for (uint32_t pass = 0; pass < 2 && ok; pass++) /* P2G, then the volumes */
+    for (uint32_t c = 0; c < chunks && ok; c++) {
+      uint32_t first = c * FL_SNOW_LOAD_CHUNK, count = n - first < FL_SNOW_LOAD_CHUNK ? n - first : FL_SNOW_LOAD_CHUNK;
+      ok = fl_rec_begin_once(s->gpu, sets, r);
+      if (!ok) break;
+      if (pass == 0) record_p2g(s, r, &push, first, count);
+      if (pass == 1 && c == 0) record_grid(s, r, &push);
+      if (pass == 1) {
+        fl_mpm_push pc = push;
+        pc.arg = first;
+        fl_rec_pass(r, &(fl_pass){.kernel = "mpm/volumes", FL_PUSH(pc), .threads = count,
+                                  FL_BUFFERS(&s->pos, &s->vel, &s->stress, &s->gridv, &s->materials,
+                                             &s->block_hash)});
+      }
+      ok = fl_rec_end_once(r);
+    }
+  return ok;
 }
 
 /* The semi-implicit solve of step 6 (snow_implicit.h), for build.beta > 0. */
@@ -156,23 +207,19 @@ bool fl_snow_create(const fl_material_env *env, const uint32_t *indices, uint32_
        (!(out->build.beta > 0) || create_implicit(out)) &&
        fl_buffer_upload(gpu, &out->stats, 0, STATS_RESET, sizeof STATS_RESET);
   /* First step (Stomakhin 2013 step 2): volumes from the grid density. */
-  fl_rec once, *r = &once;
-  ok = ok && fl_rec_begin_once(gpu, env->sets, r);
-  if (ok) {
-    fl_mpm_push pc, *push = &pc;
-    push_for(out, 0.0f, 0.0f, push);
-    record_p2g_grid(out, r, push);
-    fl_rec_pass(r, &(fl_pass){.kernel = "mpm/volumes", FL_PUSH(*push), .threads = out->build.count,
-                              FL_BUFFERS(&out->pos, &out->vel, &out->stress, &out->gridv, &out->materials,
-                                         &out->block_hash)});
-    ok = fl_rec_end_once(r);
-  }
+  ok = ok && (out->build.count == 0 || first_volumes(out, env->sets));
   free(out->build.pos);
   free(out->build.vel);
   free(out->build.fe);
   free(out->build.affine);
   free(out->build.stress);
   out->build.pos = out->build.vel = out->build.fe = out->build.affine = out->build.stress = NULL;
+  if (ok)
+    fl_info("snow: %u particles; grid %.1f MiB: %u blocks of 4x4x4 nodes (%u touched at load) of a %u x %u x %u "
+            "lattice; P2G %s%s",
+            out->build.count, (double)fl_snow_grid_memory(out) / 1048576.0, out->build.block_capacity,
+            out->build.blocks_at_load, out->build.dims[0], out->build.dims[1], out->build.dims[2],
+            out->fixed_point ? "fixed point" : "float atomics", out->p2g_tile ? ", shared-memory tile" : "");
   if (!ok) fl_snow_destroy(out);
   return ok;
 }

@@ -40,7 +40,7 @@ typedef struct {
   fl_gpu *gpu;
   fl_snow_build build;               /* metadata; the CPU particle arrays are freed after upload */
   bool fixed_point;                  /* P2G through int32 fixed point */
-  bool p2g_tile;                     /* P2G through the shared-memory tile (FL_MPM_P2G_TILE): GPUs; a CPU driver
+  bool p2g_tile;                     /* P2G through the shared-memory tile (mpm/p2g_*_tile): GPUs; a CPU driver
                                         adds straight into the grid; FLURRY_SNOW_P2G=tile|direct overrides */
   fl_buffer pos, vel, fe, stress, affine;
   fl_buffer acc, gridv, stats, materials, scratch;
