@@ -160,6 +160,7 @@ FL_STRUCT_END(fl_pick_push)
  * checked once a frame; a bad one sets bits of the object's sticky flag word. */
 #define FL_HEALTH_NOT_FINITE 1u /* a position or velocity is NaN or infinite */
 #define FL_HEALTH_TOO_FAST 2u   /* a speed above max_speed: a blow-up */
+#define FL_HEALTH_GRID_FULL 4u  /* snow: the sparse grid had no block left for some particles */
 FL_STRUCT_BEGIN(fl_health_push)
   uint first;       /* the buffers' first particle of the object */
   uint count;       /* and how many */

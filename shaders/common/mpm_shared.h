@@ -20,6 +20,12 @@
 #define FL_SNOW_FIXED_MOMENTUM_BITS 20
 #define FL_SNOW_FIXED_COMPRESSION 4.0
 
+/* The sparse grid (snow_spec.h GRID): nodes live in blocks of 4x4x4, allocated each substep where
+ * particles are, found through an open-addressing hash of the block's key. */
+#define FL_SNOW_BLOCK_NODES 64u      /* nodes per block; node i of slot s is s * 64 + (z * 16 + y * 4 + x) */
+#define FL_SNOW_NO_BLOCK 0xffffffffu /* an empty hash entry, a block not allocated */
+#define FL_SNOW_NO_NODE 0xffffffffu  /* fl_mpm_node of a stencil node whose block is not allocated */
+
 #define FL_SNOW_TRANSFER_PIC_FLIP 0u /* the paper: cubic B-splines, PIC/FLIP blend */
 #define FL_SNOW_TRANSFER_APIC 1u     /* MLS-MPM: quadratic B-splines, APIC */
 
@@ -34,6 +40,9 @@
 #define FL_SNOW_STAT_JP_MAX 2        /* float bits, atomicMax */
 #define FL_SNOW_STAT_CLAMPED 3       /* particles clamped in the last substep */
 #define FL_SNOW_STAT_NONFINITE 4     /* particles with a non-finite state seen this frame */
+#define FL_SNOW_STAT_BLOCKS 5        /* grid blocks allocated in the current substep (the allocator's counter) */
+#define FL_SNOW_STAT_BLOCKS_PEAK 6   /* the most blocks any substep of the frame asked for (atomicMax) */
+#define FL_SNOW_STAT_GRID_FULL 7     /* blocks of the frame that found no free slot (sticky for the frame) */
 #define FL_SNOW_STAT_WORDS 8
 
 /* One snow object's material. */
@@ -51,8 +60,8 @@ FL_STRUCT_END(fl_snow_material)
 FL_STRUCT_BEGIN(fl_mpm_push)
   vec3 grid_origin;  /* position of node (0,0,0) */
   float h;           /* node spacing (m) */
-  uvec3 grid_dims;   /* nodes per axis */
-  uint node_count;
+  uvec3 grid_dims;   /* nodes per axis of the (virtual, dense) lattice over sim.domain */
+  uint node_count;   /* nodes allocated: block_capacity x 64 (the sparse grid's buffers) */
   vec3 domain_min;
   float dt;          /* substep length (s) */
   vec3 domain_max;
@@ -66,7 +75,12 @@ FL_STRUCT_BEGIN(fl_mpm_push)
   uint count;        /* particles */
   uint collider_count;
   uint flags;        /* FL_MPM_* */
-  uint arg;          /* kernel-specific: permute: vec4s per particle | implicit: mode | iteration << 8 */
+  uint arg;          /* kernel-specific: permute: vec4s per particle | implicit: mode | iteration << 8 |
+                        cell_keys: bits of the cell in the key | p2g, volumes: the first particle */
+  uint block_capacity; /* grid blocks allocated (node_count = 64 x this) */
+  uint hash_mask;    /* block hash entries - 1 (a power of two >= 2 x block_capacity) */
+  uint block_grid_x; /* blocks per axis of the block lattice over grid_dims: the key is */
+  uint block_grid_y; /* (bz * block_grid_y + by) * block_grid_x + bx */
 FL_STRUCT_END(fl_mpm_push)
 
 /* Semi-implicit velocity solve (Stomakhin 2013 step 6, beta > 0; src/sim/mpm/snow_implicit.h):

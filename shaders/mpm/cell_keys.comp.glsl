@@ -1,11 +1,14 @@
-// mpm/cell_keys.comp: the sort keys of the particles: key = the linear index
-// of the grid cell floor((x - origin) / h) holding each particle, value = its
-// index (snow_spec.h SORT). The radix sort then orders particles by cell so
-// P2G's neighbouring threads touch neighbouring nodes.
+// mpm/cell_keys.comp: the sort keys of the particles (snow_spec.h SORT): key =
+// the block key of the grid block holding the particle's cell
+// floor((x - origin) / h), shifted left by push arg bits (6 when the lattice's
+// blocks times 64 fit in 32 bits, else 0) and, in those bits, the cell's place
+// in its block; value = the particle's index. The radix sort then orders the
+// particles by block (and by cell within it), so P2G's neighbouring threads
+// touch the same blocks and neighbouring nodes.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "compute.glsl"
-#include "mpm_shared.h"
+#include "mpm.glsl"
 
 layout(std430, binding = 0) readonly buffer Positions { vec4 pos[]; };
 layout(std430, binding = 1) writeonly buffer Keys { uint keys[]; };
@@ -16,8 +19,10 @@ void main()
 {
   uint p = fl_thread_index();
   if (p >= pc.count) return;
-  uvec3 n = pc.grid_dims;
-  uvec3 c = uvec3(clamp(ivec3(floor((pos[p].xyz - pc.grid_origin) * pc.inv_h)), ivec3(0), ivec3(n) - 1));
-  keys[p] = (c.z * n.y + c.y) * n.x + c.x;
+  ivec3 n = ivec3(pc.grid_dims);
+  ivec3 c = clamp(ivec3(floor((pos[p].xyz - pc.grid_origin) * pc.inv_h)), ivec3(0), n - 1);
+  uint key = fl_mpm_block_key(c >> 2, pc);
+  if (pc.arg != 0u) key = (key << pc.arg) | uint((c.z & 3) * 16 + (c.y & 3) * 4 + (c.x & 3));
+  keys[p] = key;
   values[p] = p;
 }

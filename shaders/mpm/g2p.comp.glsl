@@ -13,6 +13,8 @@
 #include "flurry_shared.h"
 layout(std140, binding = 7) uniform Colliders { fl_gpu_collider colliders[FL_MAX_COLLIDERS]; };
 #define FL_MPM_COLLIDERS
+layout(std430, binding = 9) readonly buffer BlockHash { uint block_hash[]; };
+#define FL_MPM_BLOCK_HASH
 #include "mpm.glsl"
 #include "svd3.glsl"
 
@@ -25,6 +27,9 @@ layout(std430, binding = 5) readonly buffer GridVelocity { vec4 gridv[]; };
 layout(std430, binding = 6) buffer Stats { uint stats[]; };
 layout(std140, binding = 8) uniform Materials { fl_snow_material materials[FL_SNOW_MAX_MATERIALS]; };
 layout(push_constant) uniform Push { fl_mpm_push pc; };
+
+// gridv[2i + k], zero for a node whose block is not allocated (the grid ran out of blocks).
+vec4 fl_gridv(uint i, uint k) { return i == FL_SNOW_NO_NODE ? vec4(0.0) : gridv[2u * i + k]; }
 
 bool finite3(vec3 v) { return !any(isnan(v)) && !any(isinf(v)); }
 
@@ -49,7 +54,7 @@ void step_particle(uint p, out float speed, out float jp, out bool was_clamped, 
   if (apic) {
     FL_MPM_FOR_STENCIL(3, {
       float w = fl_mpm_weight(s, a, b, c);
-      vec3 vi = gridv[2u * fl_mpm_node(s, a, b, c, pc)].xyz;
+      vec3 vi = fl_gridv(fl_mpm_node(s, a, b, c, pc), 0u).xyz;
       v_pic += w * vi;
       G += outerProduct(w * vi, fl_mpm_node_position(s, a, b, c, pc) - x);
     })
@@ -57,10 +62,10 @@ void step_particle(uint p, out float speed, out float jp, out bool was_clamped, 
     FL_MPM_FOR_STENCIL(4, {
       float w = fl_mpm_weight(s, a, b, c);
       uint i = fl_mpm_node(s, a, b, c, pc);
-      vec3 vi = gridv[2u * i].xyz;
+      vec3 vi = fl_gridv(i, 0u).xyz;
       v_pic += w * vi;
       G += outerProduct(vi, fl_mpm_weight_gradient(s, a, b, c, inv_h));
-      dv += w * (vi - gridv[2u * i + 1u].xyz);
+      dv += w * (vi - fl_gridv(i, 1u).xyz);
     })
   }
   vec3 v;

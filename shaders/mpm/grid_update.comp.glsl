@@ -6,6 +6,8 @@
 // Writes gridv[2i] = (v_{n+1}, m), gridv[2i+1] = (v_n, 0); empty nodes zero.
 // The accumulator is read as raw words: float bits, or int32 fixed point
 // (FL_MPM_FIXED_POINT) divided by the push's scales.
+// Node i is node i % 64 of the sparse grid's block slot i / 64 (snow_spec.h
+// GRID); every allocated node is updated, those of unused slots are empty.
 // CPU reference: src/sim/mpm/snow_cpu.c (fl_snow_cpu_grid_update).
 #version 450
 #extension GL_GOOGLE_include_directive : require
@@ -13,6 +15,8 @@
 #include "flurry_shared.h"
 layout(std140, binding = 2) uniform Colliders { fl_gpu_collider colliders[FL_MAX_COLLIDERS]; };
 #define FL_MPM_COLLIDERS
+layout(std430, binding = 4) readonly buffer Blocks { uint blocks[]; };
+#define FL_MPM_BLOCK_LIST
 #include "mpm.glsl"
 
 layout(std430, binding = 0) readonly buffer Accumulator { uint acc[]; };
@@ -40,9 +44,7 @@ void main()
   vec3 Q = vec3(decode(acc[8u * i + 4u], ps), decode(acc[8u * i + 5u], ps), decode(acc[8u * i + 6u], ps));
   vec3 v_n = P / m;
   vec3 v = (m < pc.light_node_mass ? P : P + Q) / m + pc.dt * pc.gravity;  // light nodes: no internal force
-  uint nx = pc.grid_dims.x, ny = pc.grid_dims.y;
-  vec3 x = pc.grid_origin + vec3(i % nx, (i / nx) % ny, i / (nx * ny)) * pc.h;
-  v = fl_mpm_collide(x, v, materials[0].friction, pc);
+  v = fl_mpm_collide(fl_mpm_node_world(i, pc), v, materials[0].friction, pc);
   gridv[2u * i] = vec4(v, m);
   gridv[2u * i + 1u] = vec4(v_n, 0.0);
 }

@@ -12,6 +12,8 @@
 // (converged or broken down) unless counts.w has FL_SNOW_CR_APPLY_ALWAYS.
 // CPU reference: fl_snow_implicit_cpu_hessian (src/sim/mpm/snow_implicit_cpu.c).
 #include "compute.glsl"
+layout(std430, binding = 7) readonly buffer BlockHash { uint block_hash[]; };
+#define FL_MPM_BLOCK_HASH
 #include "mpm.glsl"
 #include "implicit.glsl"
 
@@ -38,13 +40,13 @@ layout(push_constant) uniform Push { fl_mpm_push pc; };
     mat3 G = mat3(0.0);                                                                            \
     FL_IMPLICIT_FOR_STENCIL(W, {                                                                   \
       uint i = fl_mpm_node(s, a, b, c, pc);                                                        \
-      float scale = info[i];                                                                       \
+      float scale = i == FL_SNOW_NO_NODE ? 0.0 : info[i];                                          \
       if (scale != 0.0) G += outerProduct(scale * vec[i].xyz, GRADIENT);                           \
     })                                                                                             \
     mat3 K = fl_snow_stress_differential(F, R, M, d4.x, d4.y, G * F) * transpose(F);               \
     FL_IMPLICIT_FOR_STENCIL(W, {                                                                   \
       uint i = fl_mpm_node(s, a, b, c, pc);                                                        \
-      if (info[i] != 0.0) {                                                                        \
+      if (i != FL_SNOW_NO_NODE && info[i] != 0.0) {                                                \
         vec3 f = K * (GRADIENT);                                                                   \
         FL_HACC_ADD(4u * i, f.x);                                                                  \
         FL_HACC_ADD(4u * i + 1u, f.y);                                                             \

@@ -9,6 +9,8 @@
 #include "flurry_shared.h"
 layout(std140, binding = 2) uniform Colliders { fl_gpu_collider colliders[FL_MAX_COLLIDERS]; };
 #define FL_MPM_COLLIDERS
+layout(std430, binding = 5) readonly buffer Blocks { uint blocks[]; };
+#define FL_MPM_BLOCK_LIST
 #include "mpm.glsl"
 
 layout(std430, binding = 0) readonly buffer NodeInfo { float info[]; };
@@ -23,7 +25,5 @@ void main()
   if (i >= pc.node_count) return;
   float s = info[i];
   if (s == 0.0) return;
-  uint nx = pc.grid_dims.x, ny = pc.grid_dims.y;
-  vec3 x = pc.grid_origin + vec3(i % nx, (i / nx) % ny, i / (nx * ny)) * pc.h;
-  gridv[2u * i].xyz = fl_mpm_collide(x, s * xs[i].xyz, materials[0].friction, pc);
+  gridv[2u * i].xyz = fl_mpm_collide(fl_mpm_node_world(i, pc), s * xs[i].xyz, materials[0].friction, pc);
 }

@@ -15,6 +15,8 @@
 #include "flurry_shared.h"
 layout(std140, binding = 2) uniform Colliders { fl_gpu_collider colliders[FL_MAX_COLLIDERS]; };
 #define FL_MPM_COLLIDERS
+layout(std430, binding = 7) readonly buffer Blocks { uint blocks[]; };
+#define FL_MPM_BLOCK_LIST
 #include "mpm.glsl"
 
 layout(std430, binding = 0) readonly buffer Accumulator { uint acc[]; };
@@ -42,9 +44,7 @@ void main()
     vec3 P = vec3(decode(acc[8u * i], ps), decode(acc[8u * i + 1u], ps), decode(acc[8u * i + 2u], ps));
     vec3 Q = vec3(decode(acc[8u * i + 4u], ps), decode(acc[8u * i + 5u], ps), decode(acc[8u * i + 6u], ps));
     vec3 v = (P + Q) / m + pc.dt * pc.gravity;
-    uint nx = pc.grid_dims.x, ny = pc.grid_dims.y;
-    vec3 x = pc.grid_origin + vec3(i % nx, (i / nx) % ny, i / (nx * ny)) * pc.h;
-    free_node = fl_mpm_collide(x, v, materials[0].friction, pc) == v;
+    free_node = fl_mpm_collide(fl_mpm_node_world(i, pc), v, materials[0].friction, pc) == v;
   }
   float s = free_node ? sqrt(m) : 0.0;
   info[i] = free_node ? 1.0 / s : 0.0;

@@ -11,12 +11,44 @@
 
 // The weights of a particle at fx = (x - origin) / h: nodes base + (a, b, c)
 // with a, b, c < 4 (cubic) or < 3 (quadratic; the 4th entries are 0); w* the
-// per-axis weights N(d), d* their derivatives dN/dd (cubic only).
+// per-axis weights N(d), d* their derivatives dN/dd (cubic only). The nodes
+// lie in the 2x2x2 blocks from block0 (the sparse grid, snow_spec.h GRID):
+// slots_lo holds the slots of the blocks block0 + (dx, dy, 0) at dy * 2 + dx,
+// slots_hi those of block0 + (dx, dy, 1).
 struct fl_mpm_stencil {
   ivec3 base;
   vec4 wx, wy, wz;
   vec4 dx, dy, dz;
+  ivec3 block0;
+  uvec4 slots_lo, slots_hi;
 };
+
+// The key of block b of the block lattice (mpm_shared.h fl_mpm_push.block_grid_*).
+uint fl_mpm_block_key(ivec3 b, fl_mpm_push pc)
+{
+  return (uint(b.z) * pc.block_grid_y + uint(b.y)) * pc.block_grid_x + uint(b.x);
+}
+
+// The block hash's start entry for a key (a 32-bit integer mix, lowbias32).
+uint fl_mpm_block_hash(uint key, fl_mpm_push pc)
+{
+  uint x = key;
+  x ^= x >> 16;
+  x *= 0x7feb352du;
+  x ^= x >> 15;
+  x *= 0x846ca68bu;
+  x ^= x >> 16;
+  return x & pc.hash_mask;
+}
+
+// The blocks a particle's stencil touches, in cells from floor(fx) - 1 to floor(fx) + 2 per axis
+// (the cubic stencil; the quadratic one lies inside it): first and last block per axis.
+void fl_mpm_block_range(vec3 x, fl_mpm_push pc, out ivec3 first, out ivec3 last)
+{
+  ivec3 cell = ivec3(floor((x - pc.grid_origin) * pc.inv_h));
+  first = (cell - 1) >> 2;
+  last = (cell + 2) >> 2;
+}
 
 void fl_mpm_cubic(float fx, out int base, out vec4 w, out vec4 dw)
 {
@@ -46,10 +78,36 @@ void fl_mpm_quadratic(float fx, out int base, out vec4 w)
   w[3] = 0.0;
 }
 
+#ifdef FL_MPM_BLOCK_HASH  // defined by kernels that declare `block_hash` (uint, 2 per entry: key, slot)
+// The slot of a block, FL_SNOW_NO_BLOCK when it is not allocated.
+uint fl_mpm_block_find(uint key, fl_mpm_push pc)
+{
+  uint e = fl_mpm_block_hash(key, pc);
+  for (uint probe = 0u; probe <= pc.hash_mask; probe++) {
+    uint k = block_hash[2u * e];
+    if (k == key) return block_hash[2u * e + 1u];
+    if (k == FL_SNOW_NO_BLOCK) break;
+    e = (e + 1u) & pc.hash_mask;
+  }
+  return FL_SNOW_NO_BLOCK;
+}
+
+uint fl_mpm_block_slot(ivec3 block0, ivec3 last, int dx, int dy, int dz, fl_mpm_push pc)
+{
+  ivec3 b = block0 + ivec3(dx, dy, dz);
+  return any(greaterThan(b, last)) ? FL_SNOW_NO_BLOCK : fl_mpm_block_find(fl_mpm_block_key(b, pc), pc);
+}
+
 fl_mpm_stencil fl_mpm_stencil_of(vec3 x, fl_mpm_push pc, bool quadratic)
 {
   vec3 fx = (x - pc.grid_origin) * pc.inv_h;
   fl_mpm_stencil s;
+  ivec3 last;
+  fl_mpm_block_range(x, pc, s.block0, last);
+  s.slots_lo = uvec4(fl_mpm_block_slot(s.block0, last, 0, 0, 0, pc), fl_mpm_block_slot(s.block0, last, 1, 0, 0, pc),
+                     fl_mpm_block_slot(s.block0, last, 0, 1, 0, pc), fl_mpm_block_slot(s.block0, last, 1, 1, 0, pc));
+  s.slots_hi = uvec4(fl_mpm_block_slot(s.block0, last, 0, 0, 1, pc), fl_mpm_block_slot(s.block0, last, 1, 0, 1, pc),
+                     fl_mpm_block_slot(s.block0, last, 0, 1, 1, pc), fl_mpm_block_slot(s.block0, last, 1, 1, 1, pc));
   s.dx = s.dy = s.dz = vec4(0.0);
   if (quadratic) {
     fl_mpm_quadratic(fx.x, s.base.x, s.wx);
@@ -78,12 +136,32 @@ vec3 fl_mpm_weight_gradient(fl_mpm_stencil s, int a, int b, int c, float inv_h)
   return vec3(s.dx[a] * s.wy[b] * s.wz[c], s.wx[a] * s.dy[b] * s.wz[c], s.wx[a] * s.wy[b] * s.dz[c]) * inv_h;
 }
 
-// The linear index of stencil node (a, b, c).
+// The index of stencil node (a, b, c) in the sparse grid's buffers, FL_SNOW_NO_NODE when its block
+// is not allocated (the grid ran out of blocks: the frame's stats say so).
 uint fl_mpm_node(fl_mpm_stencil s, int a, int b, int c, fl_mpm_push pc)
 {
-  uvec3 n = pc.grid_dims;
-  return (uint(s.base.z + c) * n.y + uint(s.base.y + b)) * n.x + uint(s.base.x + a);
+  ivec3 n = s.base + ivec3(a, b, c);
+  ivec3 d = (n >> 2) - s.block0;
+  uvec4 q = d.z == 0 ? s.slots_lo : s.slots_hi;
+  uint slot = d.y == 0 ? (d.x == 0 ? q.x : q.y) : (d.x == 0 ? q.z : q.w);
+  uvec3 l = uvec3(n & 3);
+  return slot == FL_SNOW_NO_BLOCK ? FL_SNOW_NO_NODE : slot * FL_SNOW_BLOCK_NODES + (l.z * 16u + l.y * 4u + l.x);
 }
+#endif
+
+#ifdef FL_MPM_BLOCK_LIST  // defined by kernels that declare `blocks` (the key of each slot)
+// The lattice coordinates of node i of the sparse grid (its slot's block key, its place in the block).
+uvec3 fl_mpm_node_coords(uint i, fl_mpm_push pc)
+{
+  uint key = blocks[i / FL_SNOW_BLOCK_NODES], l = i % FL_SNOW_BLOCK_NODES;
+  uvec3 b = uvec3(key % pc.block_grid_x, (key / pc.block_grid_x) % pc.block_grid_y,
+                  key / (pc.block_grid_x * pc.block_grid_y));
+  return b * 4u + uvec3(l & 3u, (l >> 2) & 3u, l >> 4);
+}
+
+// The world position of node i of the sparse grid.
+vec3 fl_mpm_node_world(uint i, fl_mpm_push pc) { return pc.grid_origin + vec3(fl_mpm_node_coords(i, pc)) * pc.h; }
+#endif
 
 // The world position of stencil node (a, b, c).
 vec3 fl_mpm_node_position(fl_mpm_stencil s, int a, int b, int c, fl_mpm_push pc)

@@ -1,8 +1,4 @@
-// mpm/p2g_fixed.comp: P2G with int32 fixed-point atomic adds (every Vulkan
-// device has them); values are scaled by the push's mass and momentum scales
-// and rounded half to even (snow_spec.h). The scatter is mpm/p2g.glsl.
+// mpm/p2g_fixed.comp: P2G straight into the sparse grid (mpm/p2g_fixed.glsl, mpm/p2g.glsl).
 #version 450
 #extension GL_GOOGLE_include_directive : require
-#define FL_ACC_TYPE int
-#define FL_ACC_ADD(word, value, scale) atomicAdd(acc[word], fl_mpm_fixed((value), (scale)))
-#include "p2g.glsl"
+#include "p2g_fixed.glsl"

@@ -5,6 +5,8 @@
 #extension GL_GOOGLE_include_directive : require
 #include "compute.glsl"
 #include "mpm_shared.h"
+layout(std430, binding = 5) readonly buffer BlockHash { uint block_hash[]; };
+#define FL_MPM_BLOCK_HASH
 
 layout(std430, binding = 0) readonly buffer Positions { vec4 pos[]; };
 layout(std430, binding = 1) readonly buffer Stress { vec4 stress[]; };

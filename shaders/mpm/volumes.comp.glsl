@@ -5,6 +5,8 @@
 #extension GL_GOOGLE_include_directive : require
 #include "compute.glsl"
 #include "mpm_shared.h"
+layout(std430, binding = 5) readonly buffer BlockHash { uint block_hash[]; };
+#define FL_MPM_BLOCK_HASH
 
 layout(std430, binding = 0) readonly buffer Positions { vec4 pos[]; };
 layout(std430, binding = 1) buffer Velocities { vec4 vel[]; };
@@ -16,7 +18,7 @@ layout(push_constant) uniform Push { fl_mpm_push pc; };
 
 void main()
 {
-  uint p = fl_thread_index();
+  uint p = pc.arg + fl_thread_index();  // arg: the first particle of this submission
   if (p >= pc.count) return;
   vec4 xm = pos[p];
   bool apic = materials[uint(stress[2u * p + 1u].w)].transfer == FL_SNOW_TRANSFER_APIC;

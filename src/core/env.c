@@ -63,6 +63,17 @@ static bool check_data_dir(void)
   return is_dir(shaders) || fl_error_set("FLURRY_DATA_DIR: \"%s\" holds no shaders/ directory", dir);
 }
 
+static bool check_snow_p2g(void)
+{
+  const char *p2g = getenv("FLURRY_SNOW_P2G");
+  if (!p2g || !p2g[0]) return true;
+  if (strcmp(p2g, "tile") == 0 || strcmp(p2g, "direct") == 0) {
+    g_env.snow_p2g = strcmp(p2g, "tile") == 0 ? 1 : 2;
+    return true;
+  }
+  return fl_error_set("FLURRY_SNOW_P2G: expected tile or direct, got \"%s\"", p2g);
+}
+
 static bool check_log(void)
 {
   const char *level = getenv("FLURRY_LOG");
@@ -83,6 +94,7 @@ bool fl_env_load(void)
   return env_int("FLURRY_WORKGROUP_SIZE", 1, 1024, &g_env.workgroup_size) &&
          env_int("FLURRY_RESIZE_AT_FRAME", 0, INT64_MAX, &g_env.resize_at_frame) &&
          env_int("FLURRY_FENCE_TIMEOUT_MS", 1, 3600 * 1000, &g_env.fence_timeout_ms) && check_log() &&
+         check_snow_p2g() &&
          check_data_dir() && check_pipeline_cache();
 }
 

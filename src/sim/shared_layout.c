@@ -57,7 +57,7 @@ OFFSET(fl_ms_push, count, 32);
 OFFSET(fl_ms_push, cg_rr_old, 40);
 OFFSET(fl_ms_push, cg_iteration, 48);
 
-SIZE(fl_mpm_push, 112);
+SIZE(fl_mpm_push, 128);
 OFFSET(fl_mpm_push, h, 12);
 OFFSET(fl_mpm_push, grid_dims, 16);
 OFFSET(fl_mpm_push, node_count, 28);
@@ -68,6 +68,8 @@ OFFSET(fl_mpm_push, momentum_scale, 80);
 OFFSET(fl_mpm_push, beta, 92);
 OFFSET(fl_mpm_push, count, 96);
 OFFSET(fl_mpm_push, arg, 108);
+OFFSET(fl_mpm_push, block_capacity, 112);
+OFFSET(fl_mpm_push, block_grid_y, 124);
 
 SIZE(fl_hash_push, 16);
 OFFSET(fl_hash_push, table_size, 12);

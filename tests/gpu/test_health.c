@@ -9,7 +9,10 @@
 
 #include <math.h>
 
+#include "mpm_shared.h"
 #include "sim/common/health.h"
+
+#include <string.h>
 
 #define OBJECTS 4
 #define PER_OBJECT 300 /* several workgroups per object */
@@ -100,15 +103,16 @@ static void body_ranges(fl_gpu *gpu)
   fl_health_destroy(&h);
 }
 
-/* Snow: 3 materials interleaved in one buffer; F_E's second row carries the material in w. */
+/* Snow: 3 materials interleaved in one buffer; F_E's second row carries the material in w. The snow
+ * stats' GRID_FULL word (the sparse grid ran out of blocks) marks every snow object. */
 #define SNOW 1000
-static fl_buffer snow_fe;
+static fl_buffer snow_fe, snow_stats;
 
 static void record_snow(fl_health *h, fl_rec *r, const fl_buffer *pos, const fl_buffer *vel)
 {
   fl_health_push push = {.count = SNOW, .word = 2, .max_speed = h->max_speed};
   fl_rec_pass(r, &(fl_pass){.kernel = "mpm/health", FL_PUSH(push), .threads = SNOW, .no_barrier = true,
-                            FL_BUFFERS(pos, vel, &snow_fe, &h->flags)});
+                            FL_BUFFERS(pos, vel, &snow_fe, &h->flags, &snow_stats)});
 }
 
 static void body_snow(fl_gpu *gpu)
@@ -133,11 +137,20 @@ static void body_snow(fl_gpu *gpu)
   ENSURE(fl_fixture_buffer_with(gpu, sizeof pos, pos, "pos", &bpos));
   ENSURE(fl_fixture_buffer_with(gpu, sizeof vel, vel, "vel", &bvel));
   ENSURE(fl_fixture_buffer_with(gpu, sizeof fe, fe, "fe", &snow_fe));
+  uint32_t stats[FL_SNOW_STAT_WORDS] = {0};
+  ENSURE(fl_fixture_buffer_with(gpu, sizeof stats, stats, "snow stats", &snow_stats));
   uint32_t want[5] = {0};
   for (uint32_t p = 0; p < SNOW; p++) want[2 + p % 3] |= expected_bits(pos[p], vel[p]);
   ENSURE(want[3] == FL_HEALTH_NOT_FINITE && want[4] == FL_HEALTH_TOO_FAST && want[2] == 0);
   ENSURE(run_frame(gpu, &h, &bpos, &bvel, 3, record_snow) == 2);
   for (uint32_t w = 0; w < 5; w++) ENSURE(h.bits[w] == want[w]);
+  fl_buffer_destroy(gpu, &snow_stats);
+  stats[FL_SNOW_STAT_GRID_FULL] = 3;
+  ENSURE(fl_fixture_buffer_with(gpu, sizeof stats, stats, "snow stats", &snow_stats));
+  ENSURE(run_frame(gpu, &h, &bpos, &bvel, 4, record_snow) == 1); /* word 2 turns bad; 3 and 4 already were */
+  ENSURE(h.bits[2] == FL_HEALTH_GRID_FULL && h.bits[3] == want[3] && h.bits[4] == want[4]); /* first bits kept */
+  ENSURE(strstr(fl_health_reason(FL_HEALTH_GRID_FULL), "raise grid_spacing") != NULL);
+  fl_buffer_destroy(gpu, &snow_stats);
   fl_buffer_destroy(gpu, &snow_fe);
   fl_buffer_destroy(gpu, &bpos);
   fl_buffer_destroy(gpu, &bvel);

@@ -8,6 +8,8 @@
  *   ball_apic       the same with MLS-MPM/APIC (quadratic weights)
  *   ball_fixed      the same through the fixed-point P2G (sim.mpm_atomics "fixed")
  *   moving_box      a box of snow hit by a moving box collider, sticky friction
+ *   ball_tile, ball_fixed_tile   P2G through the shared-memory tile (the GPU path;
+ *                   float with compare-and-swap in the tile; fixed point, APIC)
  * The accumulator of P2G is compared too: float sums within 1e-5 of the
  * node's scale, fixed-point sums within a few units of the last place. */
 #include "gpu_fixture.h"
@@ -22,7 +24,8 @@
 
 #define WARM_FRAMES 8
 
-static void compare_case(fl_gpu *gpu, const char *json)
+/* `tile`: P2G through the shared-memory tile (mpm/p2g_*_tile, the GPU path), else straight atomics. */
+static void compare_case(fl_gpu *gpu, const char *json, bool tile)
 {
   fl_scene scene;
   ENSURE_MSG(fl_scene_parse(json, "case.json", NULL, 0, &scene), "%s", fl_error_message());
@@ -41,6 +44,7 @@ static void compare_case(fl_gpu *gpu, const char *json)
   fl_material_env env = {.gpu = gpu, .sets = &sets, .scene = &scene, .colliders = &collider_buffer,
                          .collider_count = collider_count};
   ENSURE_MSG(fl_snow_create(&env, snow, snow_count, &s), "%s", fl_error_message());
+  s.p2g_tile = tile;
   fl_descriptor_cache_destroy(&sets);
   float t = 0;
   for (int f = 0; f < WARM_FRAMES; f++) {
@@ -67,7 +71,7 @@ static void compare_case(fl_gpu *gpu, const char *json)
   fl_snow_record_substep(&s, &once.rec, dt, t + dt);
   ENSURE(fl_fixture_once_end(&once));
   ENSURE(fl_snow_read_state(&s, &gpu_state));
-  ENSURE(fl_buffer_readback(gpu, &s.acc, 0, acc_gpu, (VkDeviceSize)s.build.node_count * 32));
+  ENSURE(fl_snow_read_grid_dense(&s, &s.acc, 8, acc_gpu));
 
   /* P2G: every accumulator word, relative to the largest of its kind. */
   double worst_m = 0, worst_p = 0, max_m = 0, max_p = 0;
@@ -125,7 +129,7 @@ static void ball_pic_flip(fl_gpu *gpu)
   compare_case(gpu, "{" DOMAIN "}, \"objects\": ["
                     "{\"type\": \"collider\", \"shape\": \"sphere\", \"center\": [0.05, 0.1, 0], \"radius\": 0.12},"
                     "{\"type\": \"snow\", \"center\": [0, 0.36, 0], \"radius\": 0.1, \"grid_spacing\": 0.05,"
-                    " \"velocity\": [0, -3, 0]}]}");
+                    " \"velocity\": [0, -3, 0]}]}", false);
 }
 FL_GPU_TEST(test_ball_pic_flip, ball_pic_flip)
 
@@ -134,7 +138,7 @@ static void ball_apic(fl_gpu *gpu)
   compare_case(gpu, "{" DOMAIN "}, \"objects\": ["
                     "{\"type\": \"collider\", \"shape\": \"sphere\", \"center\": [0.05, 0.1, 0], \"radius\": 0.12},"
                     "{\"type\": \"snow\", \"center\": [0, 0.36, 0], \"radius\": 0.1, \"grid_spacing\": 0.05,"
-                    " \"velocity\": [0, -3, 0], \"transfer\": \"apic\"}]}");
+                    " \"velocity\": [0, -3, 0], \"transfer\": \"apic\"}]}", false);
 }
 FL_GPU_TEST(test_ball_apic, ball_apic)
 
@@ -143,7 +147,7 @@ static void ball_fixed(fl_gpu *gpu)
   compare_case(gpu, "{" DOMAIN ", \"mpm_atomics\": \"fixed\"}, \"objects\": ["
                     "{\"type\": \"collider\", \"shape\": \"sphere\", \"center\": [0.05, 0.1, 0], \"radius\": 0.12},"
                     "{\"type\": \"snow\", \"center\": [0, 0.36, 0], \"radius\": 0.1, \"grid_spacing\": 0.05,"
-                    " \"velocity\": [0, -3, 0]}]}");
+                    " \"velocity\": [0, -3, 0]}]}", false);
 }
 FL_GPU_TEST(test_ball_fixed, ball_fixed)
 
@@ -153,14 +157,27 @@ static void moving_box(fl_gpu *gpu)
                     "{\"type\": \"collider\", \"shape\": \"box\", \"center\": [-0.35, 0.1, 0],"
                     " \"half_extents\": [0.05, 0.1, 0.2], \"velocity\": [1.5, 0, 0]},"
                     "{\"type\": \"snow\", \"shape\": \"box\", \"center\": [0, 0.1, 0],"
-                    " \"half_extents\": [0.15, 0.1, 0.1], \"grid_spacing\": 0.05, \"friction\": \"sticky\", \"E0\": 5e4}]}");
+                    " \"half_extents\": [0.15, 0.1, 0.1], \"grid_spacing\": 0.05, \"friction\": \"sticky\", \"E0\": 5e4}]}", false);
 }
 FL_GPU_TEST(test_moving_box, moving_box)
+
+/* The same two balls through the shared-memory tile of P2G (float: compare-and-swap in the tile). */
+#define BALL "{\"type\": \"collider\", \"shape\": \"sphere\", \"center\": [0.05, 0.1, 0], \"radius\": 0.12}," \
+             "{\"type\": \"snow\", \"center\": [0, 0.36, 0], \"radius\": 0.1, \"grid_spacing\": 0.05, \"velocity\": [0, -3, 0]"
+static void ball_tile(fl_gpu *gpu) { compare_case(gpu, "{" DOMAIN "}, \"objects\": [" BALL "}]}", true); }
+FL_GPU_TEST(test_ball_tile, ball_tile)
+static void ball_fixed_tile(fl_gpu *gpu)
+{
+  compare_case(gpu, "{" DOMAIN ", \"mpm_atomics\": \"fixed\"}, \"objects\": [" BALL ", \"transfer\": \"apic\"}]}", true);
+}
+FL_GPU_TEST(test_ball_fixed_tile, ball_fixed_tile)
 
 static const fl_test_case cases[] = {
     {"ball_pic_flip", test_ball_pic_flip},
     {"ball_apic", test_ball_apic},
     {"ball_fixed", test_ball_fixed},
+    {"ball_tile", test_ball_tile},
+    {"ball_fixed_tile", test_ball_fixed_tile},
     {"moving_box", test_moving_box},
 };
 FL_TEST_MAIN(cases)

@@ -12,7 +12,9 @@
  *   float_vs_fixed     the float-atomic and fixed-point P2G paths give the same
  *                      motion within tolerance
  *   no_nan_2000        2000+ substeps of a snowball hitting a wall: no NaN, nothing
- *                      outside the domain, the substeps adapt and are reported */
+ *                      outside the domain, the substeps adapt and are reported
+ *   sparse_memory      the sparse grid (issue 14): one snowball in a 2 m and a 4 m box costs
+ *                      the same grid memory within 10 %, under a tenth of a dense grid */
 #include "gpu_fixture.h"
 #include "world_fixture.h"
 #include "sim/mpm/snow.h"
@@ -233,9 +235,52 @@ static void no_nan_body(fl_gpu *gpu)
 }
 FL_GPU_TEST(test_no_nan_2000, no_nan_body)
 
+/* The sparse grid's memory for one snowball dropped in a domain box of side `side` (m), after 3 frames;
+ * also the blocks the frame used at its peak and the grid mass against the particles'. */
+static void sparse_run(fl_gpu *gpu, double side, double *mib, double *lattice, double *peak, double *mass_error)
+{
+  char json[1024];
+  char lo[64], hi[64];
+  snprintf(lo, sizeof lo, "[%g, 0, %g]", -side / 2, -side / 2);
+  snprintf(hi, sizeof hi, "[%g, %g, %g]", side / 2, side, side / 2);
+  snprintf(json, sizeof json,
+           "{\"sim\": {\"dt\": 0.0166666667, \"gravity\": [0, -9.81, 0], \"domain\": {\"min\": %s, \"max\": %s}},"
+           " \"objects\": [{\"type\": \"snow\", \"center\": [0.1, 0.3, 0.1], \"radius\": 0.15, \"grid_spacing\": 0.04}]}",
+           lo, hi);
+  fl_scene scene;
+  fl_world *world = NULL;
+  fl_object_stats s;
+  ENSURE(fl_fixture_run_scene(gpu, json, 3, &scene, &world, &s, 1));
+  *mib = snow_system(&s, "grid_memory_mib");
+  *lattice = snow_system(&s, "grid_lattice_nodes");
+  *peak = snow_system(&s, "grid_blocks_peak_last_frame");
+  *mass_error = fabs(snow_system(&s, "grid_mass") / snow_system(&s, "particle_mass") - 1);
+  fl_world_destroy(world);
+}
+
+/* Issue 14: the grid's memory follows the snow, not the domain box: the same snowball in a box of
+ * 2 m and of 4 m (8x the lattice) costs the same grid memory within 10 %, far below a dense grid. */
+static void sparse_memory_body(fl_gpu *gpu)
+{
+  double mib[2], lattice[2], peak[2], mass_error[2];
+  sparse_run(gpu, 2.0, &mib[0], &lattice[0], &peak[0], &mass_error[0]);
+  sparse_run(gpu, 4.0, &mib[1], &lattice[1], &peak[1], &mass_error[1]);
+  double dense_mib = lattice[1] * 64 / 1048576.0;
+  printf("  box 2 m: grid %.3f MiB, %.0f lattice nodes, %.0f blocks at peak; box 4 m: grid %.3f MiB, %.0f lattice "
+         "nodes, %.0f blocks (a dense grid: %.1f MiB); grid mass within %.2g, %.2g\n",
+         mib[0], lattice[0], peak[0], mib[1], lattice[1], peak[1], dense_mib, mass_error[0], mass_error[1]);
+  ENSURE(lattice[1] > 6 * lattice[0]);
+  ENSURE_MSG(fabs(mib[1] / mib[0] - 1) <= 0.1, "grid memory %.3f MiB in the larger box vs %.3f", mib[1], mib[0]);
+  ENSURE(mib[1] < 0.1 * dense_mib);
+  ENSURE(peak[0] > 0 && peak[1] > 0);
+  ENSURE(mass_error[0] <= 1e-5 && mass_error[1] <= 1e-5);
+}
+FL_GPU_TEST(test_sparse_memory, sparse_memory_body)
+
 static const fl_test_case cases[] = {
     {"grid_mass", test_grid_mass},         {"momentum", test_momentum},
     {"free_fall", test_free_fall},         {"resting_ball", test_resting_ball},
     {"float_vs_fixed", test_float_vs_fixed}, {"no_nan_2000", test_no_nan_2000},
+    {"sparse_memory", test_sparse_memory},
 };
 FL_TEST_MAIN(cases)

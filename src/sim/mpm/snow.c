@@ -2,6 +2,7 @@
 #include "sim/mpm/snow.h"
 
 #include "core/log.h"
+#include "core/env.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 
 static const char *p2g_kernel(const fl_snow_system *s)
 {
+  if (s->p2g_tile) return s->fixed_point ? "mpm/p2g_fixed_tile" : "mpm/p2g_float_tile";
   return s->fixed_point ? "mpm/p2g_fixed" : "mpm/p2g_float";
 }
 
@@ -43,7 +45,8 @@ static bool create_buffers(fl_snow_system *s)
 {
   fl_gpu *gpu = s->gpu;
   const fl_snow_build *b = &s->build;
-  uint64_t n = b->count, nodes = b->node_count;
+  uint64_t n = b->count, nodes = (uint64_t)b->block_capacity * FL_SNOW_BLOCK_NODES;
+  bool volume = b->node_count <= FL_SNOW_MAX_VOLUME_NODES;
   bool ok = make_buffer(gpu, n * VEC4, FL_MEMORY_DEVICE, "positions", &s->pos) &&
             make_buffer(gpu, n * VEC4, FL_MEMORY_DEVICE, "velocities", &s->vel) &&
             make_buffer(gpu, 3 * n * VEC4, FL_MEMORY_DEVICE, "elastic F", &s->fe) &&
@@ -52,11 +55,14 @@ static bool create_buffers(fl_snow_system *s)
             make_buffer(gpu, 3 * n * VEC4, FL_MEMORY_DEVICE, "sort scratch", &s->scratch) &&
             make_buffer(gpu, nodes * 32, FL_MEMORY_DEVICE, "grid accumulator", &s->acc) &&
             make_buffer(gpu, nodes * 32, FL_MEMORY_DEVICE, "grid velocities", &s->gridv) &&
+            make_buffer(gpu, (uint64_t)b->hash_entries * 8, FL_MEMORY_DEVICE, "grid block hash", &s->block_hash) &&
+            make_buffer(gpu, (uint64_t)b->block_capacity * 4, FL_MEMORY_DEVICE, "grid blocks", &s->blocks) &&
             make_buffer(gpu, FL_SNOW_STAT_WORDS * 4, FL_MEMORY_DEVICE, "stats", &s->stats) &&
             fl_buffer_create_with(gpu, b->materials, sizeof b->materials, "snow materials", &s->materials);
   for (uint32_t k = 0; k < FL_GPU_FRAMES_IN_FLIGHT && ok; k++)
     ok = make_buffer(gpu, n * VEC4, FL_MEMORY_DEVICE, "snapshot", &s->snapshot[k]) &&
-         make_buffer(gpu, nodes * 4, FL_MEMORY_DEVICE, "density volume", &s->density[k]) &&
+         (!volume || make_buffer(gpu, (uint64_t)b->node_count * 4, FL_MEMORY_DEVICE, "density volume",
+                                 &s->density[k])) &&
          make_buffer(gpu, FL_SNOW_STAT_WORDS * 4, FL_MEMORY_READBACK, "stats readback", &s->stats_readback[k]);
   ok = ok && fl_buffer_upload(gpu, &s->pos, 0, b->pos, n * VEC4) &&
        fl_buffer_upload(gpu, &s->vel, 0, b->vel, n * VEC4) &&
@@ -71,28 +77,97 @@ static void push_for(const fl_snow_system *s, float dt, float t, fl_mpm_push *ou
   fl_snow_push_fill(&s->build, s->sim, s->collider_count, s->fixed_point, dt, t, out);
 }
 
-/* Clear, P2G and grid update of one substep (dt 0: the load-time pass for the volumes). */
-static void record_p2g_grid(const fl_snow_system *s, fl_rec *r, const fl_mpm_push *push)
+/* The P2G path: the shared-memory tile on GPUs, straight atomics on CPU drivers (measured faster
+ * there, docs/PERFORMANCE.md), or FLURRY_SNOW_P2G ("tile" or "direct"). */
+static bool use_p2g_tile(const fl_gpu *gpu)
 {
-  fl_rec_begin(r, "snow/clear", (uint64_t)s->build.node_count * 32);
+  int p2g = fl_env_get()->snow_p2g; /* checked at start with the other FLURRY_* variables */
+  return p2g ? p2g == 1 : gpu->props.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
+}
+
+static uint64_t grid_nodes(const fl_snow_system *s) { return (uint64_t)s->build.block_capacity * FL_SNOW_BLOCK_NODES; }
+
+/* Clear and block allocation of one substep. */
+static void record_clear_blocks(const fl_snow_system *s, fl_rec *r, const fl_mpm_push *push)
+{
+  fl_rec_begin(r, "snow/clear", grid_nodes(s) * 32 + s->block_hash.size);
   vkCmdFillBuffer(r->cmd, s->acc.buffer, 0, VK_WHOLE_SIZE, 0);
+  vkCmdFillBuffer(r->cmd, s->block_hash.buffer, 0, VK_WHOLE_SIZE, FL_SNOW_NO_BLOCK);
   vkCmdFillBuffer(r->cmd, s->stats.buffer, FL_SNOW_STAT_CLAMPED * 4, 4, 0);
+  vkCmdFillBuffer(r->cmd, s->stats.buffer, FL_SNOW_STAT_BLOCKS * 4, 4, 0);
   fl_rec_end(r);
   fl_rec_barrier(r);
+  /* Each particle reads its position and its predecessor's; the blocks' hash entries and keys are written once. */
+  fl_rec_pass(r, &(fl_pass){.name = "snow/blocks", .bytes = (uint64_t)s->build.count * 32 + s->blocks.size * 3,
+                            .kernel = "mpm/blocks", FL_PUSH(*push), .threads = s->build.count,
+                            FL_BUFFERS(&s->pos, &s->block_hash, &s->blocks, &s->stats)});
+}
+
+/* P2G of particles first .. first + count - 1 (push arg: the first). */
+static void record_p2g(const fl_snow_system *s, fl_rec *r, const fl_mpm_push *push, uint32_t first, uint32_t count)
+{
+  fl_mpm_push pc = *push;
+  pc.arg = first;
   fl_rec_pass(r, &(fl_pass){.name = "snow/p2g", .bytes = fl_snow_p2g_bytes(s), .kernel = p2g_kernel(s),
-                            FL_PUSH(*push), .threads = s->build.count,
-                            FL_BUFFERS(&s->pos, &s->vel, &s->stress, &s->affine, &s->acc, &s->materials)});
+                            FL_PUSH(pc), .threads = count,
+                            FL_BUFFERS(&s->pos, &s->vel, &s->stress, &s->affine, &s->acc, &s->materials,
+                                       &s->block_hash)});
+}
+
+static void record_grid(const fl_snow_system *s, fl_rec *r, const fl_mpm_push *push)
+{
   fl_rec_pass(r, &(fl_pass){.name = "snow/grid", .bytes = fl_snow_grid_bytes(s), .kernel = "mpm/grid_update",
-                            FL_PUSH(*push), .threads = s->build.node_count,
-                            FL_BUFFERS(&s->acc, &s->gridv, s->colliders, &s->materials)});
+                            FL_PUSH(*push), .threads = grid_nodes(s),
+                            FL_BUFFERS(&s->acc, &s->gridv, s->colliders, &s->materials, &s->blocks)});
+}
+
+/* Clear, block allocation, P2G and grid update of one substep. */
+static void record_p2g_grid(const fl_snow_system *s, fl_rec *r, const fl_mpm_push *push)
+{
+  record_clear_blocks(s, r, push);
+  record_p2g(s, r, push, 0, s->build.count);
+  record_grid(s, r, push);
+}
+
+/* The load-time passes of Stomakhin 2013 step 2 (P2G, a dt = 0 grid update, the volumes), each
+ * particle pass submitted in chunks of FL_SNOW_LOAD_CHUNK particles, so that no submission of a
+ * large scene on a slow device nears the bounded wait of a one-shot submission (waits). */
+#define FL_SNOW_LOAD_CHUNK (1u << 17)
+static bool first_volumes(fl_snow_system *s, fl_descriptor_cache *sets)
+{
+  fl_mpm_push push;
+  push_for(s, 0.0f, 0.0f, &push);
+  uint32_t n = s->build.count, chunks = (n + FL_SNOW_LOAD_CHUNK - 1) / FL_SNOW_LOAD_CHUNK;
+  fl_rec once, *r = &once;
+  bool ok = fl_rec_begin_once(s->gpu, sets, r);
+  if (ok) record_clear_blocks(s, r, &push);
+  ok = ok && fl_rec_end_once(r);
+  for (uint32_t pass = 0; pass < 2 && ok; pass++) /* P2G, then the volumes */
+    for (uint32_t c = 0; c < chunks && ok; c++) {
+      uint32_t first = c * FL_SNOW_LOAD_CHUNK, count = n - first < FL_SNOW_LOAD_CHUNK ? n - first : FL_SNOW_LOAD_CHUNK;
+      ok = fl_rec_begin_once(s->gpu, sets, r);
+      if (!ok) break;
+      if (pass == 0) record_p2g(s, r, &push, first, count);
+      if (pass == 1 && c == 0) record_grid(s, r, &push);
+      if (pass == 1) {
+        fl_mpm_push pc = push;
+        pc.arg = first;
+        fl_rec_pass(r, &(fl_pass){.kernel = "mpm/volumes", FL_PUSH(pc), .threads = count,
+                                  FL_BUFFERS(&s->pos, &s->vel, &s->stress, &s->gridv, &s->materials,
+                                             &s->block_hash)});
+      }
+      ok = fl_rec_end_once(r);
+    }
+  return ok;
 }
 
 /* The semi-implicit solve of step 6 (snow_implicit.h), for build.beta > 0. */
 static bool create_implicit(fl_snow_system *s)
 {
   fl_snow_implicit_inputs in = {.pos = &s->pos, .vel = &s->vel, .fe = &s->fe, .acc = &s->acc, .gridv = &s->gridv,
-                                .colliders = s->colliders, .materials = &s->materials, .particles = s->build.count,
-                                .nodes = s->build.node_count, .compare_and_swap = s->fixed_point};
+                                .colliders = s->colliders, .materials = &s->materials,
+                                .block_hash = &s->block_hash, .blocks = &s->blocks, .particles = s->build.count,
+                                .nodes = (uint32_t)grid_nodes(s), .compare_and_swap = s->fixed_point};
   return fl_snow_implicit_create(s->gpu, &in, &s->implicit);
 }
 
@@ -107,36 +182,39 @@ bool fl_snow_create(const fl_material_env *env, const uint32_t *indices, uint32_
   out->sim = &scene->sim;
   out->colliders = env->colliders;
   out->collider_count = env->collider_count;
+  out->p2g_tile = use_p2g_tile(gpu);
   bool ok = choose_atomics(gpu, &scene->sim, &out->fixed_point) &&
             fl_snow_build_create(scene, indices, count, &out->build) &&
-            (!out->fixed_point || fl_snow_fixed_headroom_check(&out->build));
+            (!out->fixed_point || fl_snow_fixed_headroom_check(&out->build)) &&
+            fl_snow_build_set_capacity(&out->build, gpu->props.limits.maxStorageBufferRange /
+                                                        ((uint64_t)FL_SNOW_BLOCK_NODES * 32));
   if (!ok) {
     fl_snow_build_free(&out->build);
     out->gpu = NULL;
     return false;
   }
+  const fl_snow_build *b = &out->build;
+  uint64_t lattice_blocks = (uint64_t)b->block_dims[0] * b->block_dims[1] * b->block_dims[2];
+  out->sort_local_bits = lattice_blocks * FL_SNOW_BLOCK_NODES <= (1ull << 32) ? 6 : 0;
   out->key_bits = 1;
-  while (out->key_bits < 32 && (1ull << out->key_bits) < out->build.node_count) out->key_bits++;
+  while (out->key_bits < 32 && (1ull << out->key_bits) < (lattice_blocks << out->sort_local_bits)) out->key_bits++;
   ok = create_buffers(out) && fl_radix_sort_create(gpu, out->build.count ? out->build.count : 1, &out->sort) &&
        (!(out->build.beta > 0) || create_implicit(out)) &&
        fl_buffer_upload(gpu, &out->stats, 0, STATS_RESET, sizeof STATS_RESET);
   /* First step (Stomakhin 2013 step 2): volumes from the grid density. */
-  fl_rec once, *r = &once;
-  ok = ok && fl_rec_begin_once(gpu, env->sets, r);
-  if (ok) {
-    fl_mpm_push pc, *push = &pc;
-    push_for(out, 0.0f, 0.0f, push);
-    record_p2g_grid(out, r, push);
-    fl_rec_pass(r, &(fl_pass){.kernel = "mpm/volumes", FL_PUSH(*push), .threads = out->build.count,
-                              FL_BUFFERS(&out->pos, &out->vel, &out->stress, &out->gridv, &out->materials)});
-    ok = fl_rec_end_once(r);
-  }
+  ok = ok && (out->build.count == 0 || first_volumes(out, env->sets));
   free(out->build.pos);
   free(out->build.vel);
   free(out->build.fe);
   free(out->build.affine);
   free(out->build.stress);
   out->build.pos = out->build.vel = out->build.fe = out->build.affine = out->build.stress = NULL;
+  if (ok)
+    fl_info("snow: %u particles; grid %.1f MiB: %u blocks of 4x4x4 nodes (%u touched at load) of a %u x %u x %u "
+            "lattice; P2G %s%s",
+            out->build.count, (double)fl_snow_grid_memory(out) / 1048576.0, out->build.block_capacity,
+            out->build.blocks_at_load, out->build.dims[0], out->build.dims[1], out->build.dims[2],
+            out->fixed_point ? "fixed point" : "float atomics", out->p2g_tile ? ", shared-memory tile" : "");
   if (!ok) fl_snow_destroy(out);
   return ok;
 }
@@ -146,7 +224,7 @@ void fl_snow_destroy(fl_snow_system *s)
   if (!s->gpu) return;
   fl_gpu *gpu = s->gpu;
   fl_buffer *buffers[] = {&s->pos, &s->vel, &s->fe, &s->stress, &s->affine, &s->acc, &s->gridv, &s->stats,
-                          &s->materials, &s->scratch};
+                          &s->materials, &s->scratch, &s->block_hash, &s->blocks};
   for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++) fl_buffer_destroy(gpu, buffers[i]);
   for (uint32_t k = 0; k < FL_GPU_FRAMES_IN_FLIGHT; k++) {
     fl_buffer_destroy(gpu, &s->snapshot[k]);
@@ -181,7 +259,9 @@ static void record_sort(fl_snow_system *s, fl_rec *r, const fl_mpm_push *push)
   uint32_t n = s->build.count;
   uint64_t bytes = (uint64_t)n * (16 + 8) + fl_radix_sort_bytes(&s->sort, n, s->key_bits) + (uint64_t)n * 10 * 16 * 4;
   fl_rec_begin(r, "snow/sort", bytes);
-  fl_rec_pass(r, &(fl_pass){.kernel = "mpm/cell_keys", FL_PUSH(*push), .threads = n,
+  fl_mpm_push keys_push = *push;
+  keys_push.arg = s->sort_local_bits;
+  fl_rec_pass(r, &(fl_pass){.kernel = "mpm/cell_keys", FL_PUSH(keys_push), .threads = n,
                             FL_BUFFERS(&s->pos, &s->sort.keys[0], &s->sort.values[0])});
   fl_radix_sort_record(&s->sort, r, NULL, NULL, n, s->key_bits);
   fl_rec_barrier(r);
@@ -212,7 +292,7 @@ void fl_snow_record_substep(fl_snow_system *s, fl_rec *r, float dt, float t)
   fl_rec_pass(r, &(fl_pass){.name = "snow/g2p", .bytes = fl_snow_g2p_bytes(s), .kernel = "mpm/g2p", FL_PUSH(*push),
                             .threads = s->build.count,
                             FL_BUFFERS(&s->pos, &s->vel, &s->fe, &s->stress, &s->affine, &s->gridv, &s->stats,
-                                       s->colliders, &s->materials)});
+                                       s->colliders, &s->materials, &s->block_hash)});
 }
 
 void fl_snow_record_frame(fl_snow_system *s, fl_rec *r, float frame_dt, float t0)
@@ -243,9 +323,14 @@ void fl_snow_record_publish(fl_snow_system *s, fl_rec *r)
   uint32_t stencil = s->build.any_pic_flip ? 64 : 27;
   fl_rec_begin(r, "snow/publish", (uint64_t)s->build.count * (16 + 32 + 16 + 16 * stencil / 8));
   fl_rec_pass(r, &(fl_pass){.kernel = "mpm/publish", FL_PUSH(*push), .threads = s->build.count, .no_barrier = true,
-                            FL_BUFFERS(&s->pos, &s->stress, &s->gridv, &s->snapshot[r->slot], &s->materials)});
-  fl_rec_pass(r, &(fl_pass){.kernel = "mpm/density_grid", FL_PUSH(*push), .threads = s->build.node_count,
-                            .no_barrier = true, FL_BUFFERS(&s->gridv, &s->density[r->slot])});
+                            FL_BUFFERS(&s->pos, &s->stress, &s->gridv, &s->snapshot[r->slot], &s->materials,
+                                       &s->block_hash)});
+  if (s->density[r->slot].buffer) { /* the volume view: dense, zero where no block is */
+    vkCmdFillBuffer(r->cmd, s->density[r->slot].buffer, 0, VK_WHOLE_SIZE, 0);
+    fl_rec_barrier(r);
+    fl_rec_pass(r, &(fl_pass){.kernel = "mpm/density_grid", FL_PUSH(*push), .threads = grid_nodes(s),
+                              .no_barrier = true, FL_BUFFERS(&s->gridv, &s->density[r->slot], &s->blocks)});
+  }
   fl_rec_end(r);
 }
 
@@ -257,7 +342,8 @@ void fl_snow_collect(fl_snow_system *s, uint32_t slot)
   float f[3];
   memcpy(f, w, sizeof f);
   s->last = (fl_snow_frame_stats){f[FL_SNOW_STAT_MAX_SPEED], f[FL_SNOW_STAT_JP_MIN], f[FL_SNOW_STAT_JP_MAX],
-                                  w[FL_SNOW_STAT_CLAMPED], w[FL_SNOW_STAT_NONFINITE], true};
+                                  w[FL_SNOW_STAT_CLAMPED], w[FL_SNOW_STAT_NONFINITE], w[FL_SNOW_STAT_BLOCKS_PEAK],
+                                  w[FL_SNOW_STAT_GRID_FULL], true};
   /* The other slot may hold a later frame; a frame never counts as older than one. */
   s->frames_since_stats = 1;
 }
@@ -295,7 +381,7 @@ void fl_snow_state_free(fl_snow_cpu_particles *p)
 
 bool fl_snow_grid_totals(fl_snow_system *s, double *mass, double momentum[3])
 {
-  uint64_t nodes = s->build.node_count;
+  uint64_t nodes = grid_nodes(s); /* every allocated node; those of unused slots are empty */
   float (*g)[4] = malloc(nodes * 32);
   if (!g) return fl_error_set("out of host memory reading the snow grid");
   bool ok = fl_buffer_readback(s->gpu, &s->gridv, 0, g, nodes * 32);
@@ -310,13 +396,46 @@ bool fl_snow_grid_totals(fl_snow_system *s, double *mass, double momentum[3])
   return ok;
 }
 
+bool fl_snow_read_grid_dense(fl_snow_system *s, const fl_buffer *grid, uint32_t words, uint32_t *dense)
+{
+  const fl_snow_build *b = &s->build;
+  uint64_t nodes = grid_nodes(s);
+  uint32_t stats[FL_SNOW_STAT_WORDS], *sparse = malloc(nodes * words * 4), *keys = malloc((size_t)b->block_capacity * 4);
+  bool ok = sparse && keys;
+  if (!ok) fl_error_set("out of host memory reading the snow grid");
+  ok = ok && fl_buffer_readback(s->gpu, &s->stats, 0, stats, sizeof stats) &&
+       fl_buffer_readback(s->gpu, grid, 0, sparse, nodes * words * 4) &&
+       fl_buffer_readback(s->gpu, &s->blocks, 0, keys, (uint64_t)b->block_capacity * 4);
+  uint32_t used = ok ? stats[FL_SNOW_STAT_BLOCKS] : 0;
+  if (used > b->block_capacity) used = b->block_capacity;
+  memset(dense, 0, (size_t)b->node_count * words * 4);
+  for (uint32_t slot = 0; slot < used; slot++) {
+    uint32_t key = keys[slot], bx = key % b->block_dims[0], by = key / b->block_dims[0] % b->block_dims[1],
+             bz = key / (b->block_dims[0] * b->block_dims[1]);
+    for (uint32_t l = 0; l < FL_SNOW_BLOCK_NODES; l++) {
+      uint32_t x = bx * 4 + (l & 3), y = by * 4 + (l >> 2 & 3), z = bz * 4 + (l >> 4);
+      if (x >= b->dims[0] || y >= b->dims[1] || z >= b->dims[2]) continue;
+      uint64_t d = ((uint64_t)z * b->dims[1] + y) * b->dims[0] + x;
+      memcpy(dense + d * words, sparse + ((uint64_t)slot * FL_SNOW_BLOCK_NODES + l) * words, words * 4);
+    }
+  }
+  free(sparse);
+  free(keys);
+  return ok;
+}
+
+uint64_t fl_snow_grid_memory(const fl_snow_system *s)
+{
+  return s->acc.size + s->gridv.size + s->block_hash.size + s->blocks.size;
+}
+
 /* Mean particles per occupied cell: the cells P2G and G2P touch are about count / ppc. */
 static uint64_t occupied_nodes(const fl_snow_system *s)
 {
   double ppc = (double)s->build.h * s->build.h * s->build.h /
         ((double)s->build.particle_spacing * s->build.particle_spacing * s->build.particle_spacing);
   uint64_t cells = (uint64_t)((double)s->build.count / (ppc > 1 ? ppc : 1));
-  return cells < s->build.node_count ? cells : s->build.node_count;
+  return cells < grid_nodes(s) ? cells : grid_nodes(s);
 }
 
 uint64_t fl_snow_p2g_bytes(const fl_snow_system *s)
@@ -333,4 +452,5 @@ uint64_t fl_snow_g2p_bytes(const fl_snow_system *s)
   return (uint64_t)s->build.count * per + occupied_nodes(s) * 32;
 }
 
-uint64_t fl_snow_grid_bytes(const fl_snow_system *s) { return (uint64_t)s->build.node_count * 64; }
+/* The grid update streams every allocated node: the accumulator in, both velocities out, the slot's key. */
+uint64_t fl_snow_grid_bytes(const fl_snow_system *s) { return grid_nodes(s) * 64 + s->blocks.size; }

@@ -1,12 +1,15 @@
 /* sim/mpm/snow: the MPM snow system on the GPU (Stomakhin et al. 2013; the
  * algorithm is sim/mpm/snow_spec.h, the CPU reference sim/mpm/snow_cpu.h).
  * Every snow object of a scene lives in this one system: one particle array,
- * one grid over sim.domain, so snow objects meet through the grid.
+ * one grid over sim.domain, so snow objects meet through the grid. The grid is
+ * sparse (snow_spec.h GRID): blocks of 4x4x4 nodes are allocated each substep
+ * where the particles' stencils reach, so its memory and its clear and grid
+ * passes follow the snow, not the domain box.
  *
  * A frame, recorded into the compute command buffer:
  *   stats reset; sort (mpm/cell_keys, the shared radix sort, mpm/permute of
  *   every particle array into cell order); then n substeps of
- *   clear (fill) -> P2G (mpm/p2g_float or mpm/p2g_fixed) -> grid update
+ *   clear (fill) -> blocks (mpm/blocks) -> P2G (mpm/p2g_float or mpm/p2g_fixed) -> grid update
  *   -> [semi-implicit solve, beta > 0] -> G2P; the stats copied to the slot's
  *   readback buffer. n adapts to the CFL limit from the stats the CPU
  *   collected after an earlier slot's fence (no stall): snow_spec.h SUBSTEPS.
@@ -26,6 +29,8 @@ typedef struct {
   float max_speed, jp_min, jp_max;
   uint32_t clamped;                  /* particles clamped in the frame's last substep */
   uint32_t nonfinite;                /* particles with a non-finite state in the frame */
+  uint32_t blocks_peak;              /* the most grid blocks a substep of the frame asked for */
+  uint32_t grid_full;                /* blocks that found no slot in the frame (0 unless the snow outgrew it) */
   bool valid;                        /* false until a frame was collected */
 } fl_snow_frame_stats;
 
@@ -35,11 +40,17 @@ typedef struct {
   fl_gpu *gpu;
   fl_snow_build build;               /* metadata; the CPU particle arrays are freed after upload */
   bool fixed_point;                  /* P2G through int32 fixed point */
+  bool p2g_tile;                     /* P2G through the shared-memory tile (mpm/p2g_*_tile): GPUs; a CPU driver
+                                        adds straight into the grid; FLURRY_SNOW_P2G=tile|direct overrides */
   fl_buffer pos, vel, fe, stress, affine;
   fl_buffer acc, gridv, stats, materials, scratch;
+  fl_buffer block_hash, blocks;      /* the sparse grid: (key, slot) per hash entry; the key of each slot */
+  uint32_t sort_local_bits;          /* sort keys: block key << this | cell in block (6, or 0 if that overflows) */
   fl_radix_sort sort;
   uint32_t key_bits;
-  fl_buffer snapshot[FL_GPU_FRAMES_IN_FLIGHT], density[FL_GPU_FRAMES_IN_FLIGHT];
+  fl_buffer snapshot[FL_GPU_FRAMES_IN_FLIGHT];
+  fl_buffer density[FL_GPU_FRAMES_IN_FLIGHT]; /* the volume view's dense density; none when the lattice is over
+                                                 FL_SNOW_MAX_VOLUME_NODES (then no volume view) */
   fl_buffer stats_readback[FL_GPU_FRAMES_IN_FLIGHT];
   bool stats_pending[FL_GPU_FRAMES_IN_FLIGHT];
   const fl_sim_desc *sim;
@@ -76,6 +87,12 @@ void fl_snow_record_publish(fl_snow_system *s, fl_rec *r);
 void fl_snow_collect(fl_snow_system *s, uint32_t slot);
 /* Sums the grid after the last P2G in double: mass and momentum (reads back; waits). */
 bool fl_snow_grid_totals(fl_snow_system *s, double *mass, double momentum[3]);
+/* Reads a grid buffer of `words` uint32 per node (acc: 8, gridv: 8) back into the dense lattice
+ * layout of the CPU reference (fl_snow_cpu_nodes x words, zero where no block is allocated): tests
+ * compare the sparse GPU grid with it (waits). */
+bool fl_snow_read_grid_dense(fl_snow_system *s, const fl_buffer *grid, uint32_t words, uint32_t *dense);
+/* Bytes of the sparse grid (accumulator, velocities, block hash and list; not the volume view's). */
+uint64_t fl_snow_grid_memory(const fl_snow_system *s);
 /* Bytes each pass must move (for GB/s and the ceiling fraction). */
 uint64_t fl_snow_p2g_bytes(const fl_snow_system *s);
 uint64_t fl_snow_g2p_bytes(const fl_snow_system *s);

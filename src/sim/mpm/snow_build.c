@@ -141,19 +141,87 @@ static void seed_particles(fl_snow_build *b, const fl_snow_desc *d, const lattic
 
 static bool build_grid(fl_snow_build *b, const fl_sim_desc *sim)
 {
-  uint64_t nodes = 1;
+  uint64_t nodes = 1, blocks = 1;
   for (int a = 0; a < 3; a++) {
-    b->origin[a] = sim->domain_min[a] - 2.0f * b->h;
-    double n = ceil((double)(sim->domain_max[a] - sim->domain_min[a]) / b->h) + 5.0;
+    /* Blocks are aligned to the world (multiples of 4h), so the same snow takes the same blocks in any
+     * domain box (snow_spec.h GRID); node 0 is at or below domain_min - 2h, the last at or past domain_max + 2h. */
+    double block = 4.0 * b->h, origin = block * floor(((double)sim->domain_min[a] - 2.0 * b->h) / block);
+    b->origin[a] = (float)origin;
+    double n = ceil(((double)sim->domain_max[a] - origin) / b->h) + 3.0;
     if (n > 1e6) n = 1e6;
     b->dims[a] = (uint32_t)n;
+    b->block_dims[a] = (b->dims[a] + 3) / 4;
     nodes *= b->dims[a];
+    blocks *= b->block_dims[a];
   }
-  if (nodes > FL_SNOW_MAX_NODES)
-    return fl_error_set("snow grid: %u x %u x %u nodes (grid_spacing %g over sim.domain) is more than %u; "
-                        "raise grid_spacing or shrink sim.domain",
-                        b->dims[0], b->dims[1], b->dims[2], (double)b->h, FL_SNOW_MAX_NODES);
-  b->node_count = (uint32_t)nodes;
+  if (blocks > FL_SNOW_MAX_LATTICE_BLOCKS)
+    return fl_error_set("snow grid: %u x %u x %u nodes (grid_spacing %g over sim.domain) is more than %llu blocks of "
+                        "4x4x4 can number; raise grid_spacing or shrink sim.domain",
+                        b->dims[0], b->dims[1], b->dims[2], (double)b->h, (unsigned long long)FL_SNOW_MAX_LATTICE_BLOCKS);
+  b->node_count = nodes > UINT32_MAX ? UINT32_MAX : (uint32_t)nodes;
+  return true;
+}
+
+/* The block keys a position's stencil touches (mpm.glsl fl_mpm_block_range); returns how many. */
+static uint32_t block_keys_of(const fl_snow_build *b, const float x[3], uint32_t keys[8])
+{
+  int32_t first[3], last[3];
+  for (int a = 0; a < 3; a++) {
+    int32_t cell = (int32_t)floorf((x[a] - b->origin[a]) * (1.0f / b->h));
+    first[a] = (cell - 1) >> 2;
+    last[a] = (cell + 2) >> 2;
+  }
+  uint32_t n = 0;
+  for (int32_t z = first[2]; z <= last[2]; z++)
+    for (int32_t y = first[1]; y <= last[1]; y++)
+      for (int32_t x0 = first[0]; x0 <= last[0]; x0++)
+        keys[n++] = ((uint32_t)z * b->block_dims[1] + (uint32_t)y) * b->block_dims[0] + (uint32_t)x0;
+  return n;
+}
+
+static int compare_keys(const void *a, const void *b)
+{
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* blocks_at_load: the distinct blocks the seeded particles' stencils touch. */
+static bool count_blocks(fl_snow_build *b)
+{
+  uint32_t *keys = malloc(((size_t)b->count * 8 + 8) * sizeof *keys), n = 0, prev[8], prev_n = 0;
+  if (!keys) return fl_error_set("snow: out of host memory counting grid blocks");
+  for (uint32_t p = 0; p < b->count; p++) {
+    uint32_t k[8], m = block_keys_of(b, b->pos[p], k);
+    if (m == prev_n && memcmp(k, prev, m * sizeof *k) == 0) continue; /* the lattice neighbour's blocks */
+    memcpy(keys + n, k, m * sizeof *k);
+    memcpy(prev, k, m * sizeof *k);
+    prev_n = m;
+    n += m;
+  }
+  qsort(keys, n, sizeof *keys, compare_keys);
+  uint32_t distinct = 0;
+  for (uint32_t i = 0; i < n; i++) distinct += i == 0 || keys[i] != keys[i - 1];
+  free(keys);
+  b->blocks_at_load = distinct;
+  return true;
+}
+
+bool fl_snow_build_set_capacity(fl_snow_build *b, uint64_t device_max_blocks)
+{
+  uint64_t lattice_blocks = (uint64_t)b->block_dims[0] * b->block_dims[1] * b->block_dims[2];
+  uint64_t need = b->blocks_at_load;
+  if (need > device_max_blocks)
+    return fl_error_set("snow grid: the snow touches %llu blocks of 4x4x4 nodes (%.1f MiB of grid), more than this "
+                        "device's storage buffers hold (%llu blocks); raise grid_spacing or make the snow smaller",
+                        (unsigned long long)need, (double)need * FL_SNOW_BLOCK_NODES * 64 / 1048576.0,
+                        (unsigned long long)device_max_blocks);
+  uint64_t cap = need * FL_SNOW_BLOCK_SLACK;
+  if (cap < need + FL_SNOW_BLOCK_SPARE) cap = need + FL_SNOW_BLOCK_SPARE;
+  if (cap > lattice_blocks) cap = lattice_blocks;
+  if (cap > device_max_blocks) cap = device_max_blocks;
+  b->block_capacity = (uint32_t)cap;
+  b->hash_entries = 1;
+  while (b->hash_entries < 2 * cap) b->hash_entries *= 2;
   return true;
 }
 
@@ -213,6 +281,7 @@ bool fl_snow_build_create(const fl_scene *scene, const uint32_t *indices, uint32
     if (m > m_max) m_max = m;
   }
   for (uint32_t k = 0; k < count; k++) free(lat[k].inside);
+  ok = ok && count_blocks(out);
   out->mass_scale = ldexpf(1.0f, FL_SNOW_FIXED_MASS_BITS) / m_max;
   out->momentum_scale = ldexpf(1.0f, FL_SNOW_FIXED_MOMENTUM_BITS) / m_max;
   /* int32 headroom (snow_spec.h): the B-spline weights sum to 1 over a particle's nodes, so a
@@ -258,7 +327,11 @@ void fl_snow_push_fill(const fl_snow_build *b, const fl_sim_desc *sim, uint32_t 
     out->gravity[a] = sim->gravity[a];
   }
   out->h = b->h;
-  out->node_count = b->node_count;
+  out->node_count = b->block_capacity * FL_SNOW_BLOCK_NODES;
+  out->block_capacity = b->block_capacity;
+  out->hash_mask = b->hash_entries - 1;
+  out->block_grid_x = b->block_dims[0];
+  out->block_grid_y = b->block_dims[1];
   out->dt = dt;
   out->time = t;
   out->mass_scale = b->mass_scale;

@@ -1,7 +1,9 @@
 /* sim/mpm/snow_build: the CPU side of a scene's snow (snow_spec.h): the
  * particles seeded in every snow object's shape, their material records, the
- * grid over sim.domain, the fixed-point scales, and the push constants every
- * MPM kernel starts from. Sizes are checked before anything is allocated. */
+ * virtual node lattice over sim.domain and the sparse grid's block capacity
+ * (from the blocks the seeded snow touches), the fixed-point scales, and the
+ * push constants every MPM kernel starts from. Sizes are checked before
+ * anything is allocated. */
 #pragma once
 #include <stdbool.h>
 #include <stdint.h>
@@ -10,7 +12,10 @@
 #include "scene/scene.h"
 
 #define FL_SNOW_MAX_PARTICLES (1u << 24) /* 16 M: 160 B each on the GPU */
-#define FL_SNOW_MAX_NODES (1u << 26)     /* 64 M nodes: 64 B each (accumulator + velocities) */
+#define FL_SNOW_MAX_LATTICE_BLOCKS (1ull << 31) /* blocks of the virtual lattice over sim.domain (uint keys) */
+#define FL_SNOW_BLOCK_SLACK 4u           /* blocks allocated: this x those the snow touches at load ... */
+#define FL_SNOW_BLOCK_SPARE 64u          /* ... and at least this many more */
+#define FL_SNOW_MAX_VOLUME_NODES (1u << 23) /* the dense density volume of the volume view (4 B a node) */
 
 typedef struct {
   uint32_t count;                       /* particles of every snow object */
@@ -23,9 +28,13 @@ typedef struct {
   float rho0[FL_SNOW_MAX_MATERIALS];    /* density of each material */
   float particle_spacing;               /* smallest lattice spacing s (drawing radius) */
   float h;                              /* grid spacing */
-  float origin[3];                      /* node (0,0,0) = domain_min - 2h */
-  uint32_t dims[3];
-  uint32_t node_count;
+  float origin[3];                      /* node (0,0,0): domain_min - 2h rounded down to a multiple of 4h */
+  uint32_t dims[3];                     /* nodes per axis of the virtual lattice */
+  uint32_t node_count;                  /* of the lattice (the CPU reference's dense grid, the volume view) */
+  uint32_t block_dims[3];               /* blocks of 4x4x4 nodes per axis of the lattice */
+  uint32_t blocks_at_load;              /* blocks the seeded particles' stencils touch */
+  uint32_t block_capacity;              /* blocks the GPU grid allocates (fl_snow_build_set_capacity) */
+  uint32_t hash_entries;                /* of the block hash: a power of two >= 2 x block_capacity */
   float beta;                           /* semi-implicit blend of the shared grid */
   float mass_scale, momentum_scale;     /* fixed point (snow_spec.h GRID ACCUMULATOR) */
   float light_node_mass;                /* nodes lighter than this get no internal force (snow_spec.h) */
@@ -41,6 +50,10 @@ bool fl_snow_build_create(const fl_scene *scene, const uint32_t *indices, uint32
 /* False (fl_error_set, naming what to lower) when the fixed-point accumulator cannot hold the
  * build's heaviest node at twice its fastest initial speed (snow_spec.h GRID ACCUMULATOR). */
 bool fl_snow_fixed_headroom_check(const fl_snow_build *b);
+/* Sets block_capacity (FL_SNOW_BLOCK_SLACK x blocks_at_load, at least FL_SNOW_BLOCK_SPARE more,
+ * at most the lattice's blocks and device_max_blocks) and hash_entries; false (fl_error_set, naming
+ * what to lower) when the snow at load already needs more than device_max_blocks. */
+bool fl_snow_build_set_capacity(fl_snow_build *b, uint64_t device_max_blocks);
 /* Frees the arrays; accepts a zeroed build. */
 void fl_snow_build_free(fl_snow_build *b);
 /* The push constants of one substep of length dt ending at time t (flags from the build and

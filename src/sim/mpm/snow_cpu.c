@@ -116,7 +116,7 @@ static long node_index(const fl_mpm_push *push, const stencil *s, int i, int j, 
       gk >= (long)push->grid_dims[2])
     return -1;
   long n = (gk * (long)push->grid_dims[1] + gj) * (long)push->grid_dims[0] + gi;
-  return n < (long)push->node_count ? n : -1;
+  return n < (long)fl_snow_cpu_nodes(push) ? n : -1;
 }
 
 /* Stencil node (i, j, k) of a particle at x: weight w, gradient gw (cubic) and x_i - x (dx). */
@@ -159,7 +159,7 @@ static int32_t to_fixed(float value, float scale)
 bool fl_snow_cpu_p2g(const fl_mpm_push *push, const fl_snow_material *materials, const fl_snow_cpu_particles *p,
                      uint32_t *acc)
 {
-  uint32_t nodes = push->node_count;
+  uint32_t nodes = fl_snow_cpu_nodes(push);
   bool fixed = (push->flags & FL_MPM_FIXED_POINT) != 0, fold = (push->flags & FL_MPM_FOLD_IMPULSE) != 0;
   double *sum = NULL;   /* float mode: 7 sums per node (P, m, Q) */
   int64_t *isum = NULL; /* fixed point: the same sums of int32 contributions, exact */
@@ -275,7 +275,7 @@ void fl_snow_cpu_grid_update(const fl_mpm_push *push, const fl_snow_material *gr
   bool fixed = (push->flags & FL_MPM_FIXED_POINT) != 0;
   float dt = push->dt, h = push->h;
   uint32_t nx = push->grid_dims[0], ny = push->grid_dims[1];
-  for (uint32_t n = 0; n < push->node_count; n++) {
+  for (uint32_t n = 0; n < fl_snow_cpu_nodes(push); n++) {
     float w[8];
     for (int q = 0; q < 8; q++) {
       uint32_t u = acc[8u * n + (uint32_t)q];
@@ -441,7 +441,7 @@ bool fl_snow_cpu_substep(const fl_mpm_push *push, const fl_snow_material *materi
                          const fl_gpu_collider *colliders, fl_snow_cpu_particles *p,
                          uint32_t stats[FL_SNOW_STAT_WORDS])
 {
-  size_t nodes = push->node_count;
+  size_t nodes = fl_snow_cpu_nodes(push);
   uint32_t *acc = malloc((nodes * 8u + 1u) * sizeof *acc);
   float(*gridv)[4] = malloc((nodes * 2u + 1u) * sizeof *gridv);
   bool ok = acc && gridv;

@@ -45,6 +45,13 @@ static inline uint32_t fl_snow_float_bits(float f)
   return u;
 }
 
+/* The nodes of the CPU reference's grid: dense over grid_dims, node (i, j, k) at (k n_y + j) n_x + i
+ * (the GPU's sparse grid holds the same nodes in blocks; push->node_count counts those). */
+static inline uint32_t fl_snow_cpu_nodes(const fl_mpm_push *push)
+{
+  return push->grid_dims[0] * push->grid_dims[1] * push->grid_dims[2];
+}
+
 /* The particle arrays of the MPM system (snow_spec.h PARTICLE STATE). */
 typedef struct {
   uint32_t count;
@@ -55,7 +62,7 @@ typedef struct {
   float (*affine)[4]; /* 3 * count: rows of C_p (APIC) */
 } fl_snow_cpu_particles;
 
-/* Step 1, P2G (Eq. 1, 6): overwrites acc (8 words per node, grid_dims.w nodes) with
+/* Step 1, P2G (Eq. 1, 6): overwrites acc (8 words per node, fl_snow_cpu_nodes of them) with
  * (P.xyz, m, Q.xyz, 0): float bits of per-node double sums, or the sum of round-half-even
  * int32 contributions (FL_MPM_FIXED_POINT; scales mass_scale, momentum_scale).
  * False (fl_error_set) when the float-mode scratch cannot be allocated, or when a fixed-point

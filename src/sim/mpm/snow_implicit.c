@@ -67,7 +67,7 @@ static void apply(const fl_snow_implicit *im, fl_rec *r, fl_mpm_push *pc, bool o
   fl_rec_pass(r, &(fl_pass){.kernel = im->compare_and_swap ? "mpm/implicit_apply_cas" : "mpm/implicit_apply_float",
                             FL_PUSH(*pc), .threads = im->particles,
                             FL_BUFFERS(im->in.pos, im->in.fe, &im->pdata, &im->info, of_z ? &im->z : &im->r,
-                                       &im->hacc, fl_reduce_results(&im->reduce))});
+                                       &im->hacc, fl_reduce_results(&im->reduce), im->in.block_hash)});
 }
 
 static void dot(const fl_snow_implicit *im, fl_rec *r, const fl_reduce_binding *b)
@@ -88,7 +88,7 @@ void fl_snow_implicit_record(const fl_snow_implicit *im, fl_rec *r, const fl_mpm
                             .no_barrier = true, FL_BUFFERS(in->vel, in->fe, &im->pdata, in->materials)});
   fl_rec_pass(r, &(fl_pass){.kernel = "mpm/implicit_init", FL_PUSH(pc), .threads = im->nodes,
                             FL_BUFFERS(in->acc, in->gridv, in->colliders, in->materials, &im->info, &im->z,
-                                       &im->hacc)});
+                                       &im->hacc, in->blocks)});
   dot(im, r, &im->dot_bb); /* b.b, b = z0 */
   apply(im, r, &pc, true); /* H z0 */
   update(im, r, &pc, FL_SNOW_CR_RESIDUAL, 0);
@@ -108,7 +108,7 @@ void fl_snow_implicit_record(const fl_snow_implicit *im, fl_rec *r, const fl_mpm
   }
   pc.arg = 0;
   fl_rec_pass(r, &(fl_pass){.kernel = "mpm/implicit_finish", FL_PUSH(pc), .threads = im->nodes,
-                            FL_BUFFERS(&im->info, &im->z, in->colliders, in->materials, in->gridv)});
+                            FL_BUFFERS(&im->info, &im->z, in->colliders, in->materials, in->gridv, in->blocks)});
 }
 
 uint64_t fl_snow_implicit_bytes(const fl_snow_implicit *im)

@@ -88,7 +88,8 @@ typedef struct {
   const fl_buffer *acc;                 /* P2G accumulator (read: the collided-node test) */
   const fl_buffer *gridv;               /* grid velocities (read, and v^{n+1} written) */
   const fl_buffer *colliders, *materials;
-  uint32_t particles, nodes;
+  const fl_buffer *block_hash, *blocks; /* the sparse grid's blocks of the substep (snow_spec.h GRID) */
+  uint32_t particles, nodes;            /* nodes: allocated in the sparse grid (block capacity x 64) */
   bool compare_and_swap;                /* no float atomics: the _cas product */
 } fl_snow_implicit_inputs;
 

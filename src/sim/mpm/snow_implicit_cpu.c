@@ -263,7 +263,7 @@ static void scatter(const fl_mpm_push *push, const stencil *s, const float x[3],
 bool fl_snow_implicit_cpu_hessian(const fl_mpm_push *push, const fl_snow_material *materials,
                                   const fl_snow_cpu_particles *p, const double (*u)[3], double (*hu)[3])
 {
-  memset(hu, 0, (size_t)push->node_count * sizeof *hu);
+  memset(hu, 0, (size_t)fl_snow_cpu_nodes(push) * sizeof *hu);
   for (uint32_t pi = 0; pi < particle_count(push, p); pi++) {
     particle_data d;
     particle_prepare(materials, p, pi, &d);
@@ -282,7 +282,7 @@ bool fl_snow_implicit_cpu_hessian(const fl_mpm_push *push, const fl_snow_materia
 bool fl_snow_implicit_cpu_forces(const fl_mpm_push *push, const fl_snow_material *materials,
                                  const fl_snow_cpu_particles *p, const double (*dx)[3], double (*f)[3])
 {
-  memset(f, 0, (size_t)push->node_count * sizeof *f);
+  memset(f, 0, (size_t)fl_snow_cpu_nodes(push) * sizeof *f);
   for (uint32_t pi = 0; pi < particle_count(push, p); pi++) {
     particle_data d;
     particle_prepare(materials, p, pi, &d);
@@ -315,7 +315,7 @@ uint32_t fl_snow_implicit_cpu_free_nodes(const fl_mpm_push *push, const fl_snow_
   bool fixed = (push->flags & FL_MPM_FIXED_POINT) != 0;
   float dt = push->dt;
   uint32_t count = 0;
-  for (uint32_t n = 0; n < push->node_count; n++) {
+  for (uint32_t n = 0; n < fl_snow_cpu_nodes(push); n++) {
     float m = gridv[2 * n][3];
     bool ok = m >= push->light_node_mass && m > 0.0f;
     if (ok) { /* v* before collisions, as fl_snow_cpu_grid_update computes it */
@@ -339,7 +339,7 @@ bool fl_snow_implicit_cpu_operator(const fl_mpm_push *push, const fl_snow_materi
                                    const fl_snow_cpu_particles *p, float beta, const float (*gridv)[4],
                                    const uint8_t *free_nodes, const double (*v)[3], double (*out)[3])
 {
-  size_t nodes = push->node_count;
+  size_t nodes = fl_snow_cpu_nodes(push);
   double(*u)[3] = malloc((nodes + 1) * sizeof *u), (*hu)[3] = malloc((nodes + 1) * sizeof *hu);
   if (!u || !hu) {
     free(u);
@@ -369,7 +369,7 @@ static void operator_b(const fl_mpm_push *push, const fl_snow_material *material
                        double c, const double *info, const double (*z)[3], double (*u)[3], double (*hu)[3],
                        double (*out)[3])
 {
-  size_t nodes = push->node_count;
+  size_t nodes = fl_snow_cpu_nodes(push);
   for (size_t n = 0; n < nodes; n++)
     for (int a = 0; a < 3; a++) u[n][a] = info[n] * z[n][a];
   fl_snow_implicit_cpu_hessian(push, materials, p, (const double(*)[3])u, hu);
@@ -382,7 +382,7 @@ bool fl_snow_implicit_cpu_solve(const fl_mpm_push *push, const fl_snow_material 
                                 const uint32_t *acc, float (*gridv)[4], uint32_t iterations, double tolerance,
                                 double (*v_solved)[3], fl_snow_implicit_cpu_report *report)
 {
-  size_t nodes = push->node_count;
+  size_t nodes = fl_snow_cpu_nodes(push);
   uint8_t *free_nodes = malloc(nodes + 1);
   double *info = calloc(nodes + 1, sizeof *info);
   double(*vec)[3] = malloc((7 * nodes + 1) * sizeof *vec);
@@ -464,7 +464,7 @@ bool fl_snow_implicit_cpu_substep(const fl_mpm_push *push, const fl_snow_materia
                                   const fl_gpu_collider *colliders, float beta, fl_snow_cpu_particles *p,
                                   uint32_t stats[FL_SNOW_STAT_WORDS], fl_snow_implicit_cpu_report *report)
 {
-  size_t nodes = push->node_count;
+  size_t nodes = fl_snow_cpu_nodes(push);
   uint32_t *acc = malloc((nodes * 8u + 1u) * sizeof *acc);
   float(*gridv)[4] = malloc((nodes * 2u + 1u) * sizeof *gridv);
   bool ok = acc && gridv;

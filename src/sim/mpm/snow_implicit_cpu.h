@@ -34,7 +34,7 @@ typedef struct {
 uint32_t fl_snow_implicit_cpu_free_nodes(const fl_mpm_push *push, const fl_snow_material *grid_material,
                                          const fl_gpu_collider *colliders, const uint32_t *acc,
                                          const float (*gridv)[4], uint8_t *free_nodes);
-/* hu = H u over every node (grid_dims.w of them): (H u)_i = sum_p V0 dP(F_E)[(sum_j u_j g_jp^T) F_E]
+/* hu = H u over every node (fl_snow_cpu_nodes of them): (H u)_i = sum_p V0 dP(F_E)[(sum_j u_j g_jp^T) F_E]
  * F_E^T g_ip (snow_implicit.h HESSIAN PRODUCT). u is not projected here. False when out of memory. */
 bool fl_snow_implicit_cpu_hessian(const fl_mpm_push *push, const fl_snow_material *materials,
                                   const fl_snow_cpu_particles *p, const double (*u)[3], double (*hu)[3]);

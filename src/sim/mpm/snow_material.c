@@ -54,7 +54,7 @@ static void record_health(void *m, fl_rec *r, fl_health *h)
   fl_snow_system *s = &sm->system;
   fl_health_push push = {.count = s->build.count, .word = sm->health_word, .max_speed = h->max_speed};
   fl_rec_pass(r, &(fl_pass){.kernel = "mpm/health", FL_PUSH(push), .threads = s->build.count, .no_barrier = true,
-                            FL_BUFFERS(&s->pos, &s->vel, &s->fe, &h->flags)});
+                            FL_BUFFERS(&s->pos, &s->vel, &s->fe, &h->flags, &s->stats)});
 }
 
 static void collect(void *m, uint32_t slot) { fl_snow_collect(&((snow_material *)m)->system, slot); }
@@ -70,6 +70,7 @@ static uint32_t views(const void *m, uint32_t slot, fl_render_view *out, uint32_
   memcpy(v.grid_dims, b->dims, sizeof v.grid_dims);
   memcpy(v.grid_origin, b->origin, sizeof v.grid_origin);
   out[0] = v;
+  if (!s->density[slot].buffer) return 1; /* a lattice too big for the dense volume view */
   v.kind = FL_VIEW_SNOW_VOLUME;
   v.count = b->node_count;
   out[1] = v;
@@ -145,13 +146,19 @@ static bool stats(void *m, uint32_t object, const float (*pos)[4], uint32_t coun
   fl_stats_number(st, sys, "substeps_per_frame", substeps_per_frame(sm));
   fl_stats_number(st, sys, "capped_frames", s->capped_frames);
   fl_stats_text(st, sys, "p2g_atomics", s->fixed_point ? "fixed" : "float");
+  fl_stats_number(st, sys, "grid_blocks_at_load", s->build.blocks_at_load);
+  fl_stats_number(st, sys, "grid_blocks_capacity", s->build.block_capacity);
+  fl_stats_number(st, sys, "grid_blocks_peak_last_frame", s->last.blocks_peak);
+  fl_stats_number(st, sys, "grid_memory_mib", (double)fl_snow_grid_memory(s) / 1048576.0);
+  fl_stats_number(st, sys, "grid_lattice_nodes", (double)s->build.dims[0] * s->build.dims[1] * s->build.dims[2]);
   return true;
 }
 
 /* Particle-substeps per second over the snow passes' median times. */
 static bool summary(void *m, const fl_profiler *prof, bool bench, fl_material_summary *out)
 {
-  static const char *const PASSES[] = {"snow/sort", "snow/clear", "snow/p2g", "snow/grid", "snow/implicit", "snow/g2p"};
+  static const char *const PASSES[] = {"snow/sort", "snow/clear", "snow/blocks", "snow/p2g",
+                                       "snow/grid", "snow/implicit", "snow/g2p"};
   snow_material *sm = m;
   if (!bench) return true;
   double ms = 0, substeps = substeps_per_frame(sm);
@@ -162,9 +169,13 @@ static bool summary(void *m, const fl_profiler *prof, bool bench, fl_material_su
   double rate = ms > 0 ? (double)sm->system.build.count * substeps / (ms * 1e-3) : 0;
   if (rate <= 0) return true;
   fl_stats_number(&out->report, NULL, "snow_particle_substeps_per_s", rate);
+  fl_stats_number(&out->report, NULL, "snow_grid_memory_mib", (double)fl_snow_grid_memory(&sm->system) / 1048576.0);
   snprintf(out->bench_line, sizeof out->bench_line,
-           "snow: %llu particles, %.1f substeps a frame, %.3g particle-substeps per second",
-           (unsigned long long)sm->system.build.count, substeps, rate);
+           "snow: %llu particles, %.1f substeps a frame, %.3g particle-substeps per second, grid %.1f MiB "
+           "(%u blocks of 4x4x4 allocated, %u used at peak)",
+           (unsigned long long)sm->system.build.count, substeps, rate,
+           (double)fl_snow_grid_memory(&sm->system) / 1048576.0, sm->system.build.block_capacity,
+           sm->system.last.blocks_peak);
   return true;
 }
 

@@ -10,11 +10,25 @@
  * object is a material record (fl_snow_material, mpm_shared.h), indexed by
  * its order among the scene's snow objects.
  *
- * GRID. Node (i, j, k) sits at origin + (i, j, k) h, origin = domain_min - 2h;
- * nodes per axis n_a = ceil((domain_max_a - domain_min_a) / h) + 5, so the
- * stencil of a particle anywhere in [domain_min, domain_max] is inside the
- * grid. Linear node index (k n_y + j) n_x + i. Node count is checked against
- * the device limits before allocating.
+ * GRID. Node (i, j, k) sits at origin + (i, j, k) h, origin_a = 4h floor((domain_min_a
+ * - 2h) / 4h) (at most domain_min - 2h, and a multiple of the block size, so the
+ * same snow takes the same blocks in any domain box); nodes per axis n_a =
+ * ceil((domain_max_a - origin_a) / h) + 3, so the stencil of a particle anywhere
+ * in [domain_min, domain_max] is inside this lattice. The lattice is virtual: the GPU grid is SPARSE (issue 14). Blocks of
+ * 4x4x4 nodes, block (bx, by, bz) holding nodes 4b .. 4b + 3, key
+ * (bz B_y + by) B_x + bx with B_a = ceil(n_a / 4). Each substep, every block a
+ * particle's stencil touches (cells floor(fx) - 1 .. floor(fx) + 2 per axis,
+ * which holds the cubic and the quadratic stencil: 1 to 8 blocks) is inserted
+ * into an open-addressing hash (lowbias32 of the key, linear probing) and takes
+ * the next slot; node l = (z 16 + y 4 + x) of the block in slot s is node
+ * 64 s + l of the accumulator and grid velocity buffers. Slots: block_capacity
+ * = FL_SNOW_BLOCK_SLACK (4) x the blocks the seeded snow touches, at least
+ * FL_SNOW_BLOCK_SPARE (64) more, at most what maxStorageBufferRange holds (a
+ * clear error at load when the seeded snow alone needs more). A block beyond
+ * the capacity gets no slot: its particles' contributions are dropped and the
+ * health watch names the snow (FL_HEALTH_GRID_FULL). The CPU reference keeps
+ * the dense lattice, linear node index (k n_y + j) n_x + i; the tests map the
+ * GPU's blocks onto it (fl_snow_read_grid_dense).
  *
  * SEEDING (at load, CPU). A lattice of spacing s = h / cbrt(particles_per_cell)
  * over the shape's bounding box, each point jittered by +-s/4 per axis with a
@@ -61,7 +75,8 @@
  * impulse is folded into P (flag FL_MPM_FOLD_IMPULSE) and Q stays 0.
  *
  * ONE SUBSTEP of length dt, ending at time t:
- *  0. clear acc (fill 0), the per-substep stats word (clamped count).
+ *  0. clear acc (fill 0), the block hash (FL_SNOW_NO_BLOCK), the per-substep
+ *     stats words (clamped count, block counter); allocate the blocks (GRID).
  *  1. P2G (Eq. 1, 6), each particle p, each node i of its stencil:
  *     pic_flip: m_i += w m_p; P_i += w m_p v_p; Q_i += -dt K_p grad w_ip.
  *     apic:     m_i += w m_p; P_i += w m_p (v_p + C_p (x_i - x_p));
@@ -119,8 +134,17 @@
  * semi-implicit solve (step 6, snow_implicit.h) is stable there, where the
  * explicit step blows up (tests/gpu/test_snow_implicit, compressed_block).
  *
- * SORT. Once a frame, before the substeps: key = the linear index of the
- * cell floor(fx) of each particle, a stable radix sort (common/radix_sort.h),
- * then every particle array is permuted into key order. */
+ * SORT. Once a frame, before the substeps: key = the block key of the cell
+ * floor(fx) of each particle, times 64, plus the cell's place z 16 + y 4 + x in
+ * the block (just the block key when the lattice's blocks times 64 exceed 32
+ * bits), a stable radix sort (common/radix_sort.h), then every particle array
+ * is permuted into key order: particles stay sorted by block.
+ *
+ * P2G TILE (issue 14 item 2; the sums are the same up to float rounding, and
+ * exactly the same in fixed point). A workgroup takes consecutive particles; if
+ * their stencils fit a box of 8x8x8 nodes, each particle adds into that box in
+ * shared memory (int32 fixed-point atomics, or compare-and-swap on float bits)
+ * and the box is then added into the grid once per nonzero node word; else the
+ * workgroup adds straight into the grid. */
 #pragma once
 #include "mpm_shared.h"

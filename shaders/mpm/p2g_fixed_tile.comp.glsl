@@ -1,0 +1,5 @@
+// mpm/p2g_fixed_tile.comp: P2G through the workgroup's shared-memory tile (mpm/p2g_fixed.glsl, mpm/p2g.glsl).
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#define FL_P2G_TILED
+#include "p2g_fixed.glsl"
