@@ -10,6 +10,7 @@
 #include "app/bench.h"
 #include "app/capture.h"
 #include "app/overlay_text.h"
+#include "app/renderdoc.h"
 #include "app/report.h"
 #include "app/window.h"
 #include "core/log.h"
@@ -53,6 +54,8 @@ typedef struct {
   double last_frame_ms;
   int64_t resize_at_frame; /* FLURRY_RESIZE_AT_FRAME: the window test's resize */
   float grab_distance;     /* along the ray, while a particle is held */
+  int64_t renderdoc_frame; /* FLURRY_RENDERDOC_FRAME: the frame to capture under RenderDoc (-1: none) */
+  bool renderdoc_next;     /* key C: capture the next frame */
 } fl_app;
 
 static double now_ms(void)
@@ -125,6 +128,7 @@ static bool setup(fl_app *app)
       !fl_profiler_create(&app->gpu, &app->prof))
     return false;
   if (o->trace && !fl_trace_open(&app->gpu, o->trace, &app->trace)) return false;
+  fl_renderdoc_attach();
   app->prof.trace = app->trace;
   if (!switch_world(app, &scene, o->scene)) return false;
   char title[128];
@@ -183,6 +187,7 @@ static bool handle_input(fl_app *app, bool *step, bool *screenshot)
   if (in->toggle_overlay) app->show_overlay = !app->show_overlay;
   if (in->toggle_wireframe) app->renderer.wireframe = !app->renderer.wireframe;
   if (in->toggle_snow_view) app->snow_volume = !app->snow_volume;
+  if (in->renderdoc_capture) app->renderdoc_next = true;
   update_grab(app, in);
   fl_camera_orbit(&app->camera, in->drag_dx, in->drag_dy);
   fl_camera_zoom(&app->camera, in->wheel);
@@ -259,6 +264,9 @@ static bool frame(fl_app *app, bool *keep_going)
   }
 
   VkCommandBuffer compute, graphics;
+  bool capture = app->renderdoc_next || (int64_t)app->frames_drawn == app->renderdoc_frame;
+  app->renderdoc_next = false;
+  fl_renderdoc_frame_begin(app->gpu.instance, capture);
   uint64_t record_start = fl_trace_cpu_now_ns();
   if (!fl_frames_begin(&app->gpu, &app->frames, &compute, &graphics)) return false;
   fl_profiler_reset(&app->prof, slot, FL_QUEUE_COMPUTE, compute);
@@ -303,6 +311,7 @@ static bool frame(fl_app *app, bool *keep_going)
     if (r == VK_ERROR_OUT_OF_DATE_KHR || r == VK_SUBOPTIMAL_KHR) app->swapchain_stale = true;
     else if (r != VK_SUCCESS) return fl_vk_fail(r, "vkQueuePresentKHR", __FILE__, __LINE__);
   }
+  fl_renderdoc_frame_end(app->gpu.instance, app->frames_drawn);
   app->frames_drawn++;
   if (last) *keep_going = false;
   return true;
@@ -390,6 +399,8 @@ int fl_app_run(const fl_options *options)
   app->snow_volume = options->snow_volume;
   const char *resize = getenv("FLURRY_RESIZE_AT_FRAME");
   app->resize_at_frame = resize ? atoll(resize) : -1;
+  const char *renderdoc_frame = getenv("FLURRY_RENDERDOC_FRAME");
+  app->renderdoc_frame = renderdoc_frame ? atoll(renderdoc_frame) : -1;
   cJSON *report = NULL;
   bool ok = setup(app) && run(app, &report);
   if (ok && app->trace) fl_info("trace written to %s", options->trace);
