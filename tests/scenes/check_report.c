@@ -11,6 +11,7 @@
  * every object has finite stats, nan_count 0, particles > 0, nothing
  * outside the domain and no "unstable" mark; the dump has the header and one finite row per particle
  * of the report's objects; in bench mode, the ceiling and per-pass fractions. */
+#include "check.h"
 #include "check_trace.h"
 
 #include <cjson/cJSON.h>
@@ -20,14 +21,7 @@
 #include <string.h>
 
 static int failures;
-#define CHECK(cond, ...)                                   \
-  do {                                                     \
-    if (!(cond)) {                                         \
-      fprintf(stderr, "check_report: " __VA_ARGS__);      \
-      fputc('\n', stderr);                                 \
-      failures++;                                          \
-    }                                                      \
-  } while (0)
+#define CHECK(cond, ...) CHECK_COUNTED(failures, "check_report", cond, __VA_ARGS__)
 
 static char *read_all(const char *path)
 {
