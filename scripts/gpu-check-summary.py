@@ -75,7 +75,7 @@ def main():
             walls.setdefault(r[1], {})[r[2]] = (r[3], float(r[4]))
     for scene, m in walls.items():
         a, n = m.get("async", ("?", 0.0)), m.get("no-async", ("?", 0.0))
-        ratio = f"{a[1] / n[1]:.2f}" if n[1] > 0 and a[0] == "0" and n[0] == "0" else "-"
+        ratio = f"{a[1] / n[1]:.2f}" if a[1] > 0 and n[1] > 0 and a[0] == "0" and n[0] == "0" else "-"
         lines.append(f"| {scene} | {a[1]:.2f} | {n[1]:.2f} | {ratio} |")
     lines.insert(1, f"Device: {device or 'unknown'}; the report JSONs and logs are beside this file.\n")
     print("\n".join(lines))
