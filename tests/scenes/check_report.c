@@ -251,6 +251,16 @@ int main(int argc, char **argv)
       need(dev, "type", is_string);
       need(dev, "driver", is_string);
       need(dev, "api", is_string);
+      /* The --list-devices --verbose rows: each a value and a path (gpu/device_caps.h). */
+      const cJSON *caps = need(dev, "caps", is_object), *row;
+      if (caps) cJSON_ArrayForEach(row, caps)
+        {
+          need(row, "value", is_string);
+          need(row, "path", is_string);
+        }
+      CHECK(caps && cJSON_GetObjectItemCaseSensitive(caps, "float_atomic_add"), "device.caps lacks float_atomic_add");
+      const cJSON *wg = need(dev, "kernel_workgroup_size", is_object), *k;
+      if (wg) cJSON_ArrayForEach(k, wg) CHECK(cJSON_IsNumber(k) && k->valuedouble >= 1, "kernel %s: no workgroup size", k->string);
     }
     const cJSON *q = need(r, "queues", is_object);
     if (q) {
