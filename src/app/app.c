@@ -10,6 +10,7 @@
 #include "app/bench.h"
 #include "app/capture.h"
 #include "app/overlay_text.h"
+#include "app/renderdoc.h"
 #include "app/report.h"
 #include "app/window.h"
 #include "core/env.h"
@@ -61,6 +62,8 @@ typedef struct {
   unsigned shot_number;    /* the last flurry-NNNN.png that key P wrote */
   fl_marker markers[FL_MARKERS_MAX + 1]; /* the scene's labels and pins, then the grab point */
   uint32_t marker_count;
+  int64_t renderdoc_frame; /* FLURRY_RENDERDOC_FRAME: the frame to capture under RenderDoc (-1: none) */
+  bool renderdoc_next;     /* key C: capture the next frame */
 } fl_app;
 
 static double now_ms(void)
@@ -145,6 +148,7 @@ static bool setup(fl_app *app)
     return false;
   app->frames.patient = patient && !fl_env_get()->fence_timeout_set;
   if (o->trace && !fl_trace_open(&app->gpu, o->trace, &app->trace)) return false;
+  fl_renderdoc_attach();
   app->prof.trace = app->trace;
   if (!switch_world(app, &scene, o->scene)) return false;
   char title[128];
@@ -205,6 +209,7 @@ static bool handle_input(fl_app *app, bool *step, bool *screenshot)
   if (in->toggle_overlay) app->show_overlay = !app->show_overlay;
   if (in->toggle_wireframe) app->renderer.wireframe = !app->renderer.wireframe;
   if (in->toggle_snow_view) app->snow_volume = !app->snow_volume;
+  if (in->renderdoc_capture) app->renderdoc_next = true;
   update_grab(app, in);
   fl_camera_orbit(&app->camera, in->drag_dx, in->drag_dy);
   fl_camera_zoom(&app->camera, in->wheel);
@@ -294,6 +299,9 @@ static bool frame(fl_app *app, bool *keep_going)
   }
 
   VkCommandBuffer compute, graphics;
+  bool capture = app->renderdoc_next || (int64_t)app->frames_drawn == app->renderdoc_frame;
+  app->renderdoc_next = false;
+  fl_renderdoc_frame_begin(app->gpu.instance, capture);
   uint64_t record_start = fl_trace_cpu_now_ns();
   if (!fl_frames_begin(&app->gpu, &app->frames, &compute, &graphics)) return false;
   fl_profiler_reset(&app->prof, slot, FL_QUEUE_COMPUTE, compute);
@@ -353,6 +361,7 @@ static bool frame(fl_app *app, bool *keep_going)
     else if (r == VK_ERROR_SURFACE_LOST_KHR) app->swapchain.surface_lost = true; /* the next frame ends the run */
     else if (r != VK_SUCCESS) return fl_vk_fail(r, "vkQueuePresentKHR", __FILE__, __LINE__);
   }
+  fl_renderdoc_frame_end(app->gpu.instance, app->frames_drawn);
   app->frames_drawn++;
   if (last) *keep_going = false;
   return true;
@@ -442,6 +451,7 @@ int fl_app_run(const fl_options *options)
   app->show_overlay = true;
   app->snow_volume = options->snow_volume;
   app->resize_at_frame = fl_env_get()->resize_at_frame;
+  app->renderdoc_frame = fl_env_get()->renderdoc_frame;
   app->key_script = getenv("FLURRY_KEYS");
   app->overlay_dump = getenv("FLURRY_OVERLAY_DUMP");
   cJSON *report = NULL;

@@ -72,6 +72,7 @@ static void press(fl_input *in, int key)
   case GLFW_KEY_F12: in->screenshot = true; break;
   case GLFW_KEY_W: in->toggle_wireframe = true; break;
   case GLFW_KEY_V: in->toggle_snow_view = true; break;
+  case GLFW_KEY_C: in->renderdoc_capture = true; break;
   default: break;
   }
 }

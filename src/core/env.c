@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static fl_env g_env = {.workgroup_size = 0, .resize_at_frame = -1, .fence_timeout_ms = 10000};
+static fl_env g_env = {.workgroup_size = 0, .resize_at_frame = -1, .renderdoc_frame = -1, .fence_timeout_ms = 10000};
 static bool g_loaded;
 
 bool fl_parse_int(const char *what, const char *text, int64_t min, int64_t max, int64_t *out)
@@ -93,6 +93,7 @@ bool fl_env_load(void)
   g_env.fence_timeout_set = getenv("FLURRY_FENCE_TIMEOUT_MS") != NULL;
   return env_int("FLURRY_WORKGROUP_SIZE", 1, 1024, &g_env.workgroup_size) &&
          env_int("FLURRY_RESIZE_AT_FRAME", 0, INT64_MAX, &g_env.resize_at_frame) &&
+         env_int("FLURRY_RENDERDOC_FRAME", 0, INT64_MAX, &g_env.renderdoc_frame) &&
          env_int("FLURRY_FENCE_TIMEOUT_MS", 1, 3600 * 1000, &g_env.fence_timeout_ms) && check_log() &&
          check_snow_p2g() &&
          check_data_dir() && check_pipeline_cache();

@@ -55,7 +55,7 @@ void fl_device_caps_probe(VkInstance instance, VkPhysicalDevice dev, bool no_asy
   VkQueueFamilyProperties *fams = calloc(fam_count ? fam_count : 1, sizeof *fams);
   vkGetPhysicalDeviceQueueFamilyProperties(dev, &fam_count, fams);
   uint32_t graphics = 0, compute = 0;
-  char why[160] = "";
+  char why[128] = ""; /* fits "unusable: " + why in a row's path */
   fl_gpu_desc desc = {.no_async = no_async};
   bool usable = fl_gpu_choose_families(&desc, instance, dev, &graphics, &compute, why, sizeof why);
   char path[160];

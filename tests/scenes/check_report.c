@@ -11,6 +11,7 @@
  * every object has finite stats, nan_count 0, particles > 0, nothing
  * outside the domain and no "unstable" mark; the dump has the header and one finite row per particle
  * of the report's objects; in bench mode, the ceiling and per-pass fractions. */
+#include "check.h"
 #include "check_trace.h"
 
 #include <cjson/cJSON.h>
@@ -20,14 +21,7 @@
 #include <string.h>
 
 static int failures;
-#define CHECK(cond, ...)                                   \
-  do {                                                     \
-    if (!(cond)) {                                         \
-      fprintf(stderr, "check_report: " __VA_ARGS__);      \
-      fputc('\n', stderr);                                 \
-      failures++;                                          \
-    }                                                      \
-  } while (0)
+#define CHECK(cond, ...) CHECK_COUNTED(failures, "check_report", cond, __VA_ARGS__)
 
 static char *read_all(const char *path)
 {
@@ -271,6 +265,16 @@ int main(int argc, char **argv)
       need(dev, "type", is_string);
       need(dev, "driver", is_string);
       need(dev, "api", is_string);
+      /* The --list-devices --verbose rows: each a value and a path (gpu/device_caps.h). */
+      const cJSON *caps = need(dev, "caps", is_object), *row;
+      if (caps) cJSON_ArrayForEach(row, caps)
+        {
+          need(row, "value", is_string);
+          need(row, "path", is_string);
+        }
+      CHECK(caps && cJSON_GetObjectItemCaseSensitive(caps, "float_atomic_add"), "device.caps lacks float_atomic_add");
+      const cJSON *wg = need(dev, "kernel_workgroup_size", is_object), *k;
+      if (wg) cJSON_ArrayForEach(k, wg) CHECK(cJSON_IsNumber(k) && k->valuedouble >= 1, "kernel %s: no workgroup size", k->string);
     }
     const cJSON *q = need(r, "queues", is_object);
     if (q) {

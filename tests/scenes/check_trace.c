@@ -7,6 +7,8 @@
  * report lacks appears. */
 #include "check_trace.h"
 
+#include "check.h"
+
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -17,14 +19,7 @@
 #define MAX_PASSES 256
 
 static int failures;
-#define TCHECK(cond, ...)                                  \
-  do {                                                     \
-    if (!(cond)) {                                         \
-      fprintf(stderr, "check_trace: " __VA_ARGS__);       \
-      fputc('\n', stderr);                                 \
-      failures++;                                          \
-    }                                                      \
-  } while (0)
+#define TCHECK(cond, ...) CHECK_COUNTED(failures, "check_trace", cond, __VA_ARGS__)
 
 static double number(const cJSON *o, const char *key)
 {
