@@ -144,6 +144,8 @@ FL_STRUCT_BEGIN(fl_xpbd_push)
   uint tri_table_size; /* triangle contacts: entries of the triangle hash */
   uint edge_count;  /* triangle contacts: unique edges of the colliding meshes */
   uint triangle_count; /* every triangle of the system */
+  float tri_margin; /* triangle contacts: how far a triangle's box is grown before it is hashed (m) */
+  uint tri_pad0, tri_pad1, tri_pad2;
 FL_STRUCT_END(fl_xpbd_push)
 
 /* fl_gpu_xpbd_object.self_collision: particle contacts, or particle and triangle contacts. */
@@ -152,6 +154,8 @@ FL_STRUCT_END(fl_xpbd_push)
 /* Triangle contacts (docs/CLOTH.md) sum their corrections in fixed point, 2^24
  * units per metre, with integer atomics: the sum does not depend on the order. */
 #define FL_TRI_FIXED 16777216.0
+/* Triangle contacts: the bit of a triangle's owner word set when it collides (bits 0-2: its edges). */
+#define FL_TRI_COLLIDES 8u
 
 /* Push constants of common/pick.comp and common/drag.comp (any vec4 positions). */
 FL_STRUCT_BEGIN(fl_pick_push)

@@ -1,11 +1,12 @@
 // xpbd/tri_edge.comp: edge-edge contacts (docs/CLOTH.md). One thread per
-// unique edge (a, b) of the triangle-colliding meshes: the triangles whose
-// centroids lie in the 27 hash cells around the edge's midpoint, and of each
-// the edges it owns (TRI_OWNED: every edge is owned by one triangle, so each
-// pair is met once from each side), kept when (a, b) < (c, d) in
-// lexicographic order (so each pair is solved once) and when they share no
-// particle; each pair closer than reach is solved by fl_contact_solve on
-// (a, b, c, d) with weights (1 - s, s, -(1 - t), -t).
+// unique edge (a, b) of the triangle-colliding meshes: over the table entries
+// of the (at most 8) cells its box overlaps, each entry once, the triangles
+// entered there (each once a row), each (edge, triangle) pair only in the entry
+// of the cell max(edge's lowest cell, triangle's lowest cell), which both
+// cover; of each triangle the edges it owns (TRI_OWNED bits 0-2: every edge
+// has one owner), kept when (a, b) < (c, d) in lexicographic order (each pair
+// once) and when they share no particle; each pair closer than reach is
+// solved by fl_contact_solve on (a, b, c, d) with weights (1 - s, s, -(1 - t), -t).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "compute.glsl"
@@ -25,6 +26,7 @@ layout(std430, binding = FL_XPBD_B_TRI_START) readonly buffer HashStart { uint h
 layout(std430, binding = FL_XPBD_B_TRI_END) readonly buffer HashEnd { uint hash_end[]; };
 layout(std430, binding = FL_XPBD_B_EDGES) readonly buffer Edges { uvec2 edges[]; };
 layout(std430, binding = FL_XPBD_B_TRI_OWNED) readonly buffer TriOwned { uint tri_owned[]; };
+layout(std430, binding = FL_XPBD_B_TRI_CELL) readonly buffer TriCell { ivec4 tri_cell[]; };
 layout(std430, binding = FL_XPBD_B_ACCUM) buffer Accum { ivec4 accum[]; };
 #include "tri_accumulate.glsl"
 
@@ -37,38 +39,55 @@ void main()
   fl_gpu_xpbd_object obi = objects[oi];
   vec4 a = pos[ab.x], b = pos[ab.y];
   vec3 pra = prev[ab.x].xyz, prb = prev[ab.y].xyz;
-  ivec3 cell = fl_hash_cell_inv(0.5 * (a.xyz + b.xyz), pc.inv_tri_cell);
-  FL_HASH_FOR_NEIGHBOURS(cell, pc.tri_table_size, hash_start, hash_end, hash_sorted, t) {
-    uint owned = tri_owned[t];
-    if (owned == 0u) continue;
-    uint ot = tri_object[t];
-    fl_gpu_xpbd_object obt = objects[ot];
-    if (!fl_tri_pair(oi, ot, obi, obt)) continue;
-    float reach = 0.5 * (obi.thickness + obt.thickness);
-    uint v[3] = uint[](tri[3u * t], tri[3u * t + 1u], tri[3u * t + 2u]);
-    // The bounds first: the edge's box grown by reach against the triangle's.
-    vec3 p0 = pos[v[0]].xyz, p1 = pos[v[1]].xyz, p2 = pos[v[2]].xyz;
-    vec3 elo = min(a.xyz, b.xyz) - reach, ehi = max(a.xyz, b.xyz) + reach;
-    if (any(greaterThan(elo, max(max(p0, p1), p2))) || any(lessThan(ehi, min(min(p0, p1), p2)))) continue;
-    for (int k = 0; k < 3; k++) {
-      if ((owned & (1u << uint(k))) == 0u) continue;
-      uint c0 = v[k], d0 = v[(k + 1) % 3];
-      uvec2 cd = uvec2(min(c0, d0), max(c0, d0));
-      if (!(ab.x < cd.x || (ab.x == cd.x && ab.y < cd.y))) continue;
-      if (cd.x == ab.x || cd.x == ab.y || cd.y == ab.x || cd.y == ab.y) continue;
-      vec4 c = pos[cd.x], d = pos[cd.y];
-      vec2 st = fl_closest_on_segments(a.xyz, b.xyz, c.xyz, d.xyz);
-      vec3 sep = mix(a.xyz, b.xyz, st.x) - mix(c.xyz, d.xyz, st.y);
-      if (!(dot(sep, sep) < reach * reach)) continue;
-      uint idx[4] = uint[](ab.x, ab.y, cd.x, cd.y);
-      vec3 x[4] = vec3[](a.xyz, b.xyz, c.xyz, d.xyz);
-      vec3 xp[4] = vec3[](pra, prb, prev[cd.x].xyz, prev[cd.y].xyz);
-      float w[4] = float[](a.w, b.w, c.w, d.w);
-      float kk[4] = float[](1.0 - st.x, st.x, -(1.0 - st.y), -st.y);
-      vec3 dx[4];
-      if (fl_contact_solve(x, xp, w, kk, reach, sqrt(obi.static_friction * obt.static_friction),
-                           sqrt(obi.kinetic_friction * obt.kinetic_friction), dx))
-        fl_tri_accumulate(idx, w, dx);
+  ivec3 lo = fl_hash_cell_inv(min(a.xyz, b.xyz), pc.inv_tri_cell);
+  ivec3 hi = min(fl_hash_cell_inv(max(a.xyz, b.xyz), pc.inv_tri_cell), lo + 1);
+  uint seen[8];
+  for (uint q = 0u; q < 8u; q++) {
+    ivec3 cell = lo + ivec3(q & 1u, (q >> 1u) & 1u, q >> 2u);
+    seen[q] = 0xFFFFFFFFu;
+    if (!all(lessThanEqual(cell, hi))) continue;
+    uint h = fl_hash_index(cell, pc.tri_table_size);
+    bool repeat = false;
+    for (uint m = 0u; m < q; m++) repeat = repeat || seen[m] == h;
+    seen[q] = h;
+    if (repeat) continue;
+    uint last = 0xFFFFFFFFu, end = hash_end[h];
+    for (uint en = hash_start[h]; en < end; en++) {
+      uint t = hash_sorted[en];
+      if (t == last) continue;
+      last = t;
+      if (fl_hash_index(max(lo, tri_cell[t].xyz), pc.tri_table_size) != h) continue;  // its one cell
+      uint owned = tri_owned[t] & 7u;
+      if (owned == 0u) continue;
+      uint ot = tri_object[t];
+      fl_gpu_xpbd_object obt = objects[ot];
+      if (!fl_tri_pair(oi, ot, obi, obt)) continue;
+      float reach = 0.5 * (obi.thickness + obt.thickness);
+      uint v[3] = uint[](tri[3u * t], tri[3u * t + 1u], tri[3u * t + 2u]);
+      // The bounds first: the edge's box grown by reach against the triangle's.
+      vec3 p0 = pos[v[0]].xyz, p1 = pos[v[1]].xyz, p2 = pos[v[2]].xyz;
+      vec3 elo = min(a.xyz, b.xyz) - reach, ehi = max(a.xyz, b.xyz) + reach;
+      if (any(greaterThan(elo, max(max(p0, p1), p2))) || any(lessThan(ehi, min(min(p0, p1), p2)))) continue;
+      for (int k = 0; k < 3; k++) {
+        if ((owned & (1u << uint(k))) == 0u) continue;
+        uint c0 = v[k], d0 = v[(k + 1) % 3];
+        uvec2 cd = uvec2(min(c0, d0), max(c0, d0));
+        if (!(ab.x < cd.x || (ab.x == cd.x && ab.y < cd.y))) continue;
+        if (cd.x == ab.x || cd.x == ab.y || cd.y == ab.x || cd.y == ab.y) continue;
+        vec4 c = pos[cd.x], d = pos[cd.y];
+        vec2 st = fl_closest_on_segments(a.xyz, b.xyz, c.xyz, d.xyz);
+        vec3 sep = mix(a.xyz, b.xyz, st.x) - mix(c.xyz, d.xyz, st.y);
+        if (!(dot(sep, sep) < reach * reach)) continue;
+        uint idx[4] = uint[](ab.x, ab.y, cd.x, cd.y);
+        vec3 x[4] = vec3[](a.xyz, b.xyz, c.xyz, d.xyz);
+        vec3 xp[4] = vec3[](pra, prb, prev[cd.x].xyz, prev[cd.y].xyz);
+        float w[4] = float[](a.w, b.w, c.w, d.w);
+        float kk[4] = float[](1.0 - st.x, st.x, -(1.0 - st.y), -st.y);
+        vec3 dx[4];
+        if (fl_contact_solve(x, xp, w, kk, reach, sqrt(obi.static_friction * obt.static_friction),
+                             sqrt(obi.kinetic_friction * obt.kinetic_friction), dx))
+          fl_tri_accumulate(idx, w, dx);
+      }
     }
-  } FL_HASH_END_NEIGHBOURS
+  }
 }

@@ -1,7 +1,8 @@
 // xpbd/tri_vertex.comp: vertex-triangle contacts (docs/CLOTH.md). One thread
-// per particle of a triangle-colliding object or body: the triangles whose
-// centroids lie in the 27 hash cells around it (the cell size bounds a
-// triangle's reach, tri_contact_build.h), skipping its own triangles and pairs
+// per particle of a triangle-colliding object or body: the triangles entered
+// in its cell of the triangle hash (tri_keys.comp: every triangle whose grown
+// box overlaps the cell; a triangle entered in two cells of one table entry
+// sits twice in a row and is taken once), skipping its own triangles and pairs
 // fl_tri_pair rejects; each contact closer than reach = (thickness_i +
 // thickness_t) / 2 is solved by fl_contact_solve on (p, a, b, c) with weights
 // (1, -b_a, -b_b, -b_c) and added to the four particles' accumulators.
@@ -34,8 +35,12 @@ void main()
   if (obi.body == 0u && obi.self_collision != FL_SELF_TRIANGLES) return;
   vec4 pi = pos[i];
   vec3 pri = prev[i].xyz;
-  ivec3 cell = fl_hash_cell_inv(pi.xyz, pc.inv_tri_cell);
-  FL_HASH_FOR_NEIGHBOURS(cell, pc.tri_table_size, hash_start, hash_end, hash_sorted, t) {
+  uint h = fl_hash_index(fl_hash_cell_inv(pi.xyz, pc.inv_tri_cell), pc.tri_table_size);
+  uint last = 0xFFFFFFFFu, end = hash_end[h];
+  for (uint e = hash_start[h]; e < end; e++) {
+    uint t = hash_sorted[e];
+    if (t == last) continue;
+    last = t;
     uint ot = tri_object[t];
     fl_gpu_xpbd_object obt = objects[ot];
     if (!fl_tri_pair(oi, ot, obi, obt)) continue;
@@ -58,5 +63,5 @@ void main()
     if (fl_contact_solve(x, xp, w, k, reach, sqrt(obi.static_friction * obt.static_friction),
                          sqrt(obi.kinetic_friction * obt.kinetic_friction), dx))
       fl_tri_accumulate(idx, w, dx);
-  } FL_HASH_END_NEIGHBOURS
+  }
 }

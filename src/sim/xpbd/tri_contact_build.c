@@ -25,12 +25,6 @@ static int edge_ref_cmp(const void *pa, const void *pb)
   return (x->k > y->k) - (x->k < y->k);
 }
 
-static float dist3f(const float *p, const float *q)
-{
-  float d[3] = {p[0] - q[0], p[1] - q[1], p[2] - q[2]};
-  return sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-}
-
 bool fl_tri_contacts_create(const fl_xpbd_build *b, fl_tri_contacts *out)
 {
   memset(out, 0, sizeof *out);
@@ -47,21 +41,22 @@ bool fl_tri_contacts_create(const fl_xpbd_build *b, fl_tri_contacts *out)
     return fl_error_set("triangle contacts: out of host memory for %zu triangles", t_count);
   }
   size_t n = 0;
-  float r_max = 0, l_max = 0, reach_max = 0;
+  float e_max = 0, reach_max = 0;
   for (uint32_t o = 0; o < b->object_count; o++)
     if (fl_tri_object_collides(&b->objects[o], true) && b->objects[o].thickness > reach_max)
       reach_max = b->objects[o].thickness;
   for (uint32_t t = 0; t < t_count; t++) {
     if (!fl_tri_object_collides(&b->objects[b->triangle_object[t]], true)) continue;
     const uint32_t *v = b->triangles + 3 * (size_t)t;
-    float g[3];
-    for (int a = 0; a < 3; a++)
-      g[a] = (b->positions[v[0]][a] + b->positions[v[1]][a] + b->positions[v[2]][a]) / 3.0f;
+    out->owned[t] = FL_TRI_COLLIDES;
+    for (int a = 0; a < 3; a++) {
+      float lo = fminf(fminf(b->positions[v[0]][a], b->positions[v[1]][a]), b->positions[v[2]][a]);
+      float hi = fmaxf(fmaxf(b->positions[v[0]][a], b->positions[v[1]][a]), b->positions[v[2]][a]);
+      e_max = fmaxf(e_max, hi - lo);
+    }
     for (uint32_t k = 0; k < 3; k++) {
       uint32_t c = v[k], d = v[(k + 1) % 3];
       refs[n++] = (edge_ref){c < d ? c : d, c < d ? d : c, t, k};
-      r_max = fmaxf(r_max, dist3f(b->positions[c], g));
-      l_max = fmaxf(l_max, 0.5f * dist3f(b->positions[c], b->positions[d]));
     }
   }
   qsort(refs, n, sizeof *refs, edge_ref_cmp);
@@ -73,7 +68,8 @@ bool fl_tri_contacts_create(const fl_xpbd_build *b, fl_tri_contacts *out)
     out->edge_count++;
   }
   free(refs);
-  out->cell_size = FL_TRI_STRETCH * (r_max + l_max) + 2.0f * reach_max;
+  out->margin = 2.0f * reach_max;
+  out->cell_size = FL_TRI_STRETCH * e_max + 2.0f * out->margin;
   if (!(out->cell_size > 0)) out->cell_size = 1.0f;
   return true;
 }

@@ -4,15 +4,18 @@
  * the unique edges of their meshes, which triangle owns each edge, and the
  * cell size of the triangle hash.
  *
- * The triangle hash holds triangle centroids. A vertex within reach r of a
- * triangle lies within r + R of its centroid, R the triangle's largest
- * centroid-to-vertex distance; an edge of half-length L within r of a
- * triangle's edge has its midpoint within r + L + R of the centroid. So with
- *   cell = FL_TRI_STRETCH (R_max + L_max) + 2 r_max
- * (maxima over the rest shape of the colliding triangles; r_max the largest
- * thickness) the 27 cells around a vertex or an edge midpoint hold every
- * candidate while no triangle stretches past FL_TRI_STRETCH and the contact
- * passes of a substep move a particle by less than r_max. */
+ * The triangle hash: each colliding triangle is entered in every cell its
+ * bounding box, grown by margin = 2 r_max (r_max the largest thickness),
+ * overlaps (xpbd/tri_keys.comp). With
+ *   cell = FL_TRI_STRETCH e_max + 2 margin,
+ * e_max the largest extent of a colliding triangle's box at rest, a grown box
+ * spans at most two cells per axis (8 entries) while no triangle's box grows
+ * past FL_TRI_STRETCH. A vertex within reach <= r_max of a triangle lies in
+ * the triangle's grown box, so one cell (the vertex's) holds every candidate;
+ * an edge's box overlaps the grown box of every triangle with an edge within
+ * reach, so the cells of the edge's box hold them. The second margin r_max
+ * covers the motion of the contact passes after the build.
+ */
 #pragma once
 #include <stdbool.h>
 #include <stdint.h>
@@ -26,8 +29,10 @@ typedef struct {
   bool any;                     /* some object has self_collision "triangles" */
   uint32_t edge_count;
   uint32_t (*edges)[2];         /* unique edges (a < b) of the colliding triangles, ascending */
-  uint32_t *owned;              /* per triangle (all of the build's): bit k when it owns edge (v[k], v[k+1]) */
+  uint32_t *owned;              /* per triangle (all of the build's): bit k when it owns edge (v[k], v[k+1]),
+                                 * FL_TRI_COLLIDES when it takes part */
   float cell_size;              /* of the triangle hash (m) */
+  float margin;                 /* the growth of a triangle's box before it is hashed (m) */
 } fl_tri_contacts;
 
 /* True when object o takes part in triangle contacts (`any`: some cloth has "triangles"). */

@@ -13,8 +13,8 @@
  *     (overpressure and surface volume conservation, one workgroup per body)
  *   contacts                  (colliders through common/sdf.glsl, domain walls, friction)
  *   particle collisions       (spatial hash; self-colliding cloth and every body)
- *   triangle contacts         (self_collision "triangles": tri_centroids, a hash over
- *     them, then FL_TRI_CONTACT_PASSES x tri_vertex + tri_edge + tri_apply; docs/CLOTH.md)
+ *   triangle contacts         (self_collision "triangles": tri_keys, a hash of the
+ *     triangles by cell, then FL_TRI_CONTACT_PASSES x tri_vertex + tri_edge + tri_apply; docs/CLOTH.md)
  *   velocity (+ edge_damping, add_delta for the momentum-conserving model)
  *   body_volume measure       (each body's volume and its worst loss so far)
  * Once a frame the positions are copied into the slot's render snapshot and the
@@ -58,8 +58,8 @@ typedef struct {
   bool any_body_solve;           /* a body has overpressure or volume conservation */
   float self_cell_size;          /* the largest thickness of the colliding objects */
   fl_tri_contacts tri;           /* triangle contacts: edges, owners, cell size */
-  fl_spatial_hash tri_hash;      /* built over triangle centroids */
-  fl_buffer centroid, edges, tri_owned, accum;
+  fl_spatial_hash tri_hash;      /* triangles by the cells their grown boxes overlap */
+  fl_buffer tri_cell, edges, tri_owned, accum;
 } fl_xpbd_system;
 
 /* Builds the GPU system for `count` cloth objects (names for error messages)
