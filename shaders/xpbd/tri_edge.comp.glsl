@@ -30,6 +30,25 @@ layout(std430, binding = FL_XPBD_B_TRI_CELL) readonly buffer TriCell { ivec4 tri
 layout(std430, binding = FL_XPBD_B_ACCUM) buffer Accum { ivec4 accum[]; };
 #include "tri_accumulate.glsl"
 
+// The pair of edge (a, b) and the triangle's edge (c0, d0), when (a, b) < (c, d) and they share no particle.
+void edge_pair(uvec2 ab, vec4 a, vec4 b, vec3 pra, vec3 prb, uint c0, uint d0, float reach, float mu_s, float mu_k)
+{
+  uvec2 cd = uvec2(min(c0, d0), max(c0, d0));
+  if (!(ab.x < cd.x || (ab.x == cd.x && ab.y < cd.y))) return;
+  if (cd.x == ab.x || cd.x == ab.y || cd.y == ab.x || cd.y == ab.y) return;
+  vec4 c = pos[cd.x], d = pos[cd.y];
+  vec2 st = fl_closest_on_segments(a.xyz, b.xyz, c.xyz, d.xyz);
+  vec3 sep = mix(a.xyz, b.xyz, st.x) - mix(c.xyz, d.xyz, st.y);
+  if (!(dot(sep, sep) < reach * reach)) return;
+  uint idx[4] = uint[](ab.x, ab.y, cd.x, cd.y);
+  vec3 x[4] = vec3[](a.xyz, b.xyz, c.xyz, d.xyz);
+  vec3 xp[4] = vec3[](pra, prb, prev[cd.x].xyz, prev[cd.y].xyz);
+  float w[4] = float[](a.w, b.w, c.w, d.w);
+  float kk[4] = float[](1.0 - st.x, st.x, -(1.0 - st.y), -st.y);
+  vec3 dx[4];
+  if (fl_contact_solve(x, xp, w, kk, reach, mu_s, mu_k, dx)) fl_tri_accumulate(idx, w, dx);
+}
+
 void main()
 {
   uint e = fl_thread_index();
@@ -41,15 +60,16 @@ void main()
   vec3 pra = prev[ab.x].xyz, prb = prev[ab.y].xyz;
   ivec3 lo = fl_hash_cell_inv(min(a.xyz, b.xyz), pc.inv_tri_cell);
   ivec3 hi = min(fl_hash_cell_inv(max(a.xyz, b.xyz), pc.inv_tri_cell), lo + 1);
-  uint seen[8];
+  ivec3 span = hi - lo;  // 0 or 1 per axis
   for (uint q = 0u; q < 8u; q++) {
-    ivec3 cell = lo + ivec3(q & 1u, (q >> 1u) & 1u, q >> 2u);
-    seen[q] = 0xFFFFFFFFu;
-    if (!all(lessThanEqual(cell, hi))) continue;
-    uint h = fl_hash_index(cell, pc.tri_table_size);
-    bool repeat = false;
-    for (uint m = 0u; m < q; m++) repeat = repeat || seen[m] == h;
-    seen[q] = h;
+    ivec3 off = ivec3(q & 1u, (q >> 1u) & 1u, q >> 2u);
+    if (any(greaterThan(off, span))) continue;
+    uint h = fl_hash_index(lo + off, pc.tri_table_size);
+    bool repeat = false;  // an earlier cell of the box with the same table entry
+    for (uint m = 0u; m < q; m++) {
+      ivec3 om = ivec3(m & 1u, (m >> 1u) & 1u, m >> 2u);
+      repeat = repeat || (all(lessThanEqual(om, span)) && fl_hash_index(lo + om, pc.tri_table_size) == h);
+    }
     if (repeat) continue;
     uint last = 0xFFFFFFFFu, end = hash_end[h];
     for (uint en = hash_start[h]; en < end; en++) {
@@ -63,31 +83,16 @@ void main()
       fl_gpu_xpbd_object obt = objects[ot];
       if (!fl_tri_pair(oi, ot, obi, obt)) continue;
       float reach = 0.5 * (obi.thickness + obt.thickness);
-      uint v[3] = uint[](tri[3u * t], tri[3u * t + 1u], tri[3u * t + 2u]);
+      uint v0 = tri[3u * t], v1 = tri[3u * t + 1u], v2 = tri[3u * t + 2u];
       // The bounds first: the edge's box grown by reach against the triangle's.
-      vec3 p0 = pos[v[0]].xyz, p1 = pos[v[1]].xyz, p2 = pos[v[2]].xyz;
+      vec3 p0 = pos[v0].xyz, p1 = pos[v1].xyz, p2 = pos[v2].xyz;
       vec3 elo = min(a.xyz, b.xyz) - reach, ehi = max(a.xyz, b.xyz) + reach;
       if (any(greaterThan(elo, max(max(p0, p1), p2))) || any(lessThan(ehi, min(min(p0, p1), p2)))) continue;
-      for (int k = 0; k < 3; k++) {
-        if ((owned & (1u << uint(k))) == 0u) continue;
-        uint c0 = v[k], d0 = v[(k + 1) % 3];
-        uvec2 cd = uvec2(min(c0, d0), max(c0, d0));
-        if (!(ab.x < cd.x || (ab.x == cd.x && ab.y < cd.y))) continue;
-        if (cd.x == ab.x || cd.x == ab.y || cd.y == ab.x || cd.y == ab.y) continue;
-        vec4 c = pos[cd.x], d = pos[cd.y];
-        vec2 st = fl_closest_on_segments(a.xyz, b.xyz, c.xyz, d.xyz);
-        vec3 sep = mix(a.xyz, b.xyz, st.x) - mix(c.xyz, d.xyz, st.y);
-        if (!(dot(sep, sep) < reach * reach)) continue;
-        uint idx[4] = uint[](ab.x, ab.y, cd.x, cd.y);
-        vec3 x[4] = vec3[](a.xyz, b.xyz, c.xyz, d.xyz);
-        vec3 xp[4] = vec3[](pra, prb, prev[cd.x].xyz, prev[cd.y].xyz);
-        float w[4] = float[](a.w, b.w, c.w, d.w);
-        float kk[4] = float[](1.0 - st.x, st.x, -(1.0 - st.y), -st.y);
-        vec3 dx[4];
-        if (fl_contact_solve(x, xp, w, kk, reach, sqrt(obi.static_friction * obt.static_friction),
-                             sqrt(obi.kinetic_friction * obt.kinetic_friction), dx))
-          fl_tri_accumulate(idx, w, dx);
-      }
+      float mu_s = sqrt(obi.static_friction * obt.static_friction);
+      float mu_k = sqrt(obi.kinetic_friction * obt.kinetic_friction);
+      if ((owned & 1u) != 0u) edge_pair(ab, a, b, pra, prb, v0, v1, reach, mu_s, mu_k);
+      if ((owned & 2u) != 0u) edge_pair(ab, a, b, pra, prb, v1, v2, reach, mu_s, mu_k);
+      if ((owned & 4u) != 0u) edge_pair(ab, a, b, pra, prb, v2, v0, reach, mu_s, mu_k);
     }
   }
 }
