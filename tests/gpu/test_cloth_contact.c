@@ -7,7 +7,7 @@
  *                  one nor one of the lower above the upper one, the smallest
  *                  sheet-to-sheet distance reported;
  *   four_stacked   four 16x16 sheets, the same for every pair;
- *   self_fold      a sheet dropped on a small ball pleats onto itself: no edge
+ *   self_fold      a hanging sheet dropped edge-first crumples onto itself: no edge
  *                  passes through a triangle of the same sheet, checked every 40
  *                  frames (1/6 s), and far-apart vertices come within 3 thicknesses.
  * Frames and substeps are the fewest that still bring the sheets into resting
@@ -206,17 +206,17 @@ static float fold_gap(const sheet *s)
   return best;
 }
 
-/* A sheet dropped onto a small ball pleats around it onto itself. */
+/* A hanging sheet dropped edge-first onto a ball crumples onto itself as it buckles. */
 static void self_fold_body(fl_gpu *gpu)
 {
   static const char json[] =
       "{ " STACK_SIM ", \"objects\": ["
-      "{ \"type\": \"cloth\", \"name\": \"s\", \"resolution\": [24, 24], \"size\": [0.8, 0.8],"
-      " \"center\": [0, 0.35, 0], \"mass\": 0.2, \"bend_compliance\": 1e-2, \"thickness\": 0.01,"
+      "{ \"type\": \"cloth\", \"name\": \"s\", \"resolution\": [24, 24], \"size\": [0.6, 0.6], \"plane\": \"xy\","
+      " \"center\": [0, 0.36, 0], \"mass\": 0.2, \"bend_compliance\": 1, \"thickness\": 0.008,"
       " \"friction\": [0.5, 0.4], \"self_collision\": \"triangles\" },"
       "{ \"type\": \"collider\", \"name\": \"ground\", \"shape\": \"plane\", \"normal\": [0, 1, 0], \"offset\": 0 },"
-      "{ \"type\": \"collider\", \"name\": \"ball\", \"shape\": \"sphere\", \"center\": [0, 0.12, 0],"
-      " \"radius\": 0.12 } ] }";
+      "{ \"type\": \"collider\", \"name\": \"ball\", \"shape\": \"sphere\", \"center\": [0.1, 0.03, 0.04],"
+      " \"radius\": 0.05 } ] }";
   fl_scene scene;
   fl_world *world = NULL;
   fl_profiler prof;

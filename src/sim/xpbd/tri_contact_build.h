@@ -23,7 +23,7 @@
 #include "sim/xpbd/xpbd_build.h"
 
 #define FL_TRI_STRETCH 1.25f     /* the largest stretch of a triangle the broad phase allows */
-#define FL_TRI_CONTACT_PASSES 2u /* vertex-triangle + edge-edge + apply, per substep */
+#define FL_TRI_CONTACT_PASSES 2u /* vertex-triangle (+ edge-edge in the first) + apply, per substep */
 
 typedef struct {
   bool any;                     /* some object has self_collision "triangles" */

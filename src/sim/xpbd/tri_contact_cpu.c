@@ -161,7 +161,7 @@ static void contact_at(const fl_gpu_xpbd_object *oa, const fl_gpu_xpbd_object *o
     accumulate(accum, idx, w, dx);
 }
 
-void fl_tri_contacts_cpu_pass(const fl_xpbd_build *b, const fl_tri_contacts *tc, float (*x)[4],
+void fl_tri_contacts_cpu_pass(const fl_xpbd_build *b, const fl_tri_contacts *tc, bool edges, float (*x)[4],
                               const float (*prev)[4], int32_t (*accum)[4], uint32_t *contact)
 {
   if (!tc->any) return;
@@ -186,7 +186,7 @@ void fl_tri_contacts_cpu_pass(const fl_xpbd_build *b, const fl_tri_contacts *tc,
     }
   }
   /* Edge-edge (tri_edge.comp): each pair (a, b) < (c, d) once. */
-  for (uint32_t e = 0; e < tc->edge_count; e++) {
+  for (uint32_t e = 0; edges && e < tc->edge_count; e++) {
     const uint32_t *ab = tc->edges[e];
     const fl_gpu_xpbd_object *oi = &b->objects[b->particle_object[ab[0]]];
     for (uint32_t f = e + 1; f < tc->edge_count; f++) {

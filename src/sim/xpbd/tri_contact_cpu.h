@@ -19,10 +19,10 @@ void fl_tri_closest_on_segments(const float p1[3], const float q1[3], const floa
 bool fl_tri_contact_solve(float x[4][3], float xp[4][3], const float w[4], const float c[4], float reach,
                           float mu_s, float mu_k, float dx[4][3]);
 /* One contact pass over the particles x (4 floats each, w = inverse mass) with
- * the substep's start prev: vertex-triangle then edge-edge contacts summed in
+ * the substep's start prev: vertex-triangle then (when `edges`) edge-edge contacts summed in
  * accum (4 int32 per particle, zero on entry and on return), then applied as
  * x += (sum / FL_TRI_FIXED) / count; contact[p] = 1 for every corrected particle. */
-void fl_tri_contacts_cpu_pass(const fl_xpbd_build *b, const fl_tri_contacts *tc, float (*x)[4],
+void fl_tri_contacts_cpu_pass(const fl_xpbd_build *b, const fl_tri_contacts *tc, bool edges, float (*x)[4],
                               const float (*prev)[4], int32_t (*accum)[4], uint32_t *contact);
 /* True when the closed segment p-q meets the closed triangle (a, b, c) (in double;
  * a segment lying in the triangle's plane never counts). */
