@@ -114,7 +114,7 @@ FL_STRUCT_BEGIN(fl_gpu_xpbd_object)
   float drag;       /* drag coefficient */
   float lift;       /* lift coefficient */
   uint damping_model; /* FL_DAMPING_MODEL_* */
-  uint self_collision; /* 1: collides with itself */
+  uint self_collision; /* FL_SELF_PARTICLES or FL_SELF_TRIANGLES: collides with itself, 0: not */
   uint body;        /* 1: a soft body or balloon (collides with every other object) */
   uint first;       /* first particle */
   uint count;       /* particles */
@@ -140,7 +140,22 @@ FL_STRUCT_BEGIN(fl_xpbd_push)
   uint hash_table_size; /* self-collision: entries of the spatial hash (a power of two) */
   uint tetrahedral_normals; /* 1: collider normals from the tetrahedral SDF gradient */
   uint body_pass;   /* body_volume: FL_BODY_PASS_SOLVE or FL_BODY_PASS_MEASURE */
+  float inv_tri_cell; /* triangle contacts: 1 / cell size of the triangle hash (m^-1) */
+  uint tri_table_size; /* triangle contacts: entries of the triangle hash */
+  uint edge_count;  /* triangle contacts: unique edges of the colliding meshes */
+  uint triangle_count; /* every triangle of the system */
+  float tri_margin; /* triangle contacts: how far a triangle's box is grown before it is hashed (m) */
+  uint tri_pad0, tri_pad1, tri_pad2;
 FL_STRUCT_END(fl_xpbd_push)
+
+/* fl_gpu_xpbd_object.self_collision: particle contacts, or particle and triangle contacts. */
+#define FL_SELF_PARTICLES 1u
+#define FL_SELF_TRIANGLES 2u
+/* Triangle contacts (docs/CLOTH.md) sum their corrections in fixed point, 2^24
+ * units per metre, with integer atomics: the sum does not depend on the order. */
+#define FL_TRI_FIXED 16777216.0
+/* Triangle contacts: the bit of a triangle's owner word set when it collides (bits 0-2: its edges). */
+#define FL_TRI_COLLIDES 8u
 
 /* Push constants of common/pick.comp and common/drag.comp (any vec4 positions). */
 FL_STRUCT_BEGIN(fl_pick_push)

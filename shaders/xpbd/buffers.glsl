@@ -28,5 +28,14 @@
 #define FL_XPBD_B_SCRATCH 22     // vec4 per particle: body_volume's gradients
 #define FL_XPBD_B_SKIN 23        // fl_gpu_skin per drawn vertex
 #define FL_XPBD_B_SKINNED 24     // vec4 per drawn vertex (skin.comp output)
-#define FL_XPBD_B_COUNT 25
+#define FL_XPBD_B_TRI_SORTED 25  // triangle hash: triangle indices sorted by the cells their boxes overlap
+#define FL_XPBD_B_TRI_START 26   // triangle hash: first sorted entry per table slot
+#define FL_XPBD_B_TRI_END 27     // triangle hash: one past the last
+#define FL_XPBD_B_TRI_CELL 28    // ivec4 per triangle: the lowest cell of its grown box at the hash build
+#define FL_XPBD_B_EDGES 29       // uvec2 per unique edge of the colliding meshes (a < b)
+#define FL_XPBD_B_TRI_OWNED 30   // uint per triangle: bit k set when it owns its edge k (v[k], v[k+1])
+#define FL_XPBD_B_ACCUM 31       // ivec4 per particle: fixed-point contact corrections, w: count
+#define FL_XPBD_B_TRI_KEYS 32    // triangle hash build: 8 (table entry) keys per triangle
+#define FL_XPBD_B_TRI_VALUES 33  // triangle hash build: 8 triangle indices per triangle
+#define FL_XPBD_B_COUNT 34
 #endif

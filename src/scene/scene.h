@@ -86,7 +86,8 @@ typedef struct {
   fl_damping_model damping_model; /* "point" (default) or "edge" (momentum-conserving) */
   float thickness;              /* m, default 0.01, > 0 */
   float friction[2];            /* [static, kinetic], default [0.5, 0.4], >= 0 */
-  bool self_collision;          /* default false */
+  bool self_collision;          /* default false; true, "particles" or "triangles" turn it on */
+  bool triangle_contacts;       /* self_collision "triangles": vertex-triangle and edge-edge contacts too */
   float wind[3];                /* m/s, default 0 */
   float drag, lift;             /* default 0, >= 0 */
 } fl_cloth_desc;

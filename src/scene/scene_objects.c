@@ -51,6 +51,25 @@ static const char *const CLOTH_KEYS[] = {
 static const char *const PLANE_NAMES[] = {"xz", "xy", NULL};
 static const char *const BENDING_NAMES[] = {"isometric", "dihedral", "none", NULL};
 static const char *const DAMPING_NAMES[] = {"point", "edge", NULL};
+static const char *const COLLISION_NAMES[] = {"particles", "triangles", NULL};
+
+/* "self_collision": true / false (particles or none), "particles" or "triangles". */
+static bool parse_self_collision(const fl_jr *r, const cJSON *o, fl_cloth_desc *c)
+{
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "self_collision");
+  if (!v || cJSON_IsBool(v)) return fl_jr_bool(r, o, "self_collision", &c->self_collision);
+  int mode = -1;
+  for (int i = 0; cJSON_IsString(v) && v->valuestring && COLLISION_NAMES[i]; i++)
+    if (strcmp(COLLISION_NAMES[i], v->valuestring) == 0) mode = i;
+  if (mode < 0) {
+    char got[128];
+    fl_jr_describe(v, got, sizeof got);
+    return fl_jr_fail(r, "self_collision", "expected true, false, \"particles\" or \"triangles\", got %s", got);
+  }
+  c->self_collision = true;
+  c->triangle_contacts = mode == 1;
+  return true;
+}
 
 static const char *const MASS_SPRING_KEYS[] = {
     "type",       "name",        "resolution",        "size",         "center",
@@ -436,7 +455,7 @@ static bool parse_cloth(const fl_jr *r, const cJSON *o, fl_cloth_desc *c)
       !fl_jr_enum(r, o, "damping_model", DAMPING_NAMES, &damping_model) ||
       !fl_jr_number(r, o, "thickness", FL_JR_LENGTH, &c->thickness) ||
       !fl_jr_floats(r, o, "friction", 2, FL_JR_COEFFICIENT, c->friction) ||
-      !fl_jr_bool(r, o, "self_collision", &c->self_collision) ||
+      !parse_self_collision(r, o, c) ||
       !fl_jr_vec3(r, o, "wind", FL_JR_VELOCITY, c->wind) ||
       !fl_jr_number(r, o, "drag", FL_JR_COEFFICIENT, &c->drag) ||
       !fl_jr_number(r, o, "lift", FL_JR_COEFFICIENT, &c->lift))

@@ -30,7 +30,10 @@ OFFSET(fl_particles_push, collider_count, 64);
 SIZE(fl_count_push, 16);
 OFFSET(fl_count_push, mode, 4);
 
-SIZE(fl_xpbd_push, 80);
+SIZE(fl_xpbd_push, 112);
+OFFSET(fl_xpbd_push, tri_margin, 96);
+OFFSET(fl_xpbd_push, inv_tri_cell, 80);
+OFFSET(fl_xpbd_push, triangle_count, 92);
 OFFSET(fl_xpbd_push, h, 12);
 OFFSET(fl_xpbd_push, time, 28);
 OFFSET(fl_xpbd_push, omega, 44);

@@ -374,6 +374,24 @@ static void jacobi_body(fl_gpu *gpu)
 }
 FL_GPU_TEST(test_gpu_vs_cpu_jacobi, jacobi_body)
 
+/* Triangle contacts (docs/CLOTH.md): two sheets 2 cm apart, folded by the
+ * perturbation so that vertex-triangle and edge-edge pairs come within reach
+ * (3 cm), one of them self-colliding through its own fold. */
+static void triangles_body(fl_gpu *gpu)
+{
+  static const compare_case cc = {
+      .json = "{ " SIM(", \"iterations\": 2") ", \"objects\": [\n"
+              "  { \"type\": \"cloth\", \"name\": \"a\", \"resolution\": [10, 10], \"mass\": 0.5,\n"
+              "    \"thickness\": 0.03, \"self_collision\": \"triangles\" },\n"
+              "  { \"type\": \"cloth\", \"name\": \"b\", \"resolution\": [9, 11], \"size\": [0.9, 1.1],\n"
+              "    \"center\": [0.03, 1.02, 0.04], \"mass\": 0.3, \"thickness\": 0.03,\n"
+              "    \"self_collision\": \"triangles\" } ] }",
+      .steps = 4, .bump = 0.03f, .v0 = {0, -0.3f, 0}, .vjitter = 0.3f,
+      .without = {"objects.a.self_collision=particles", "objects.b.self_collision=particles"}};
+  compare(gpu, &cc, "triangle contacts");
+}
+FL_GPU_TEST(test_gpu_vs_cpu_triangles, triangles_body)
+
 static void wind_body(fl_gpu *gpu)
 {
   static const compare_case cc = {
@@ -982,6 +1000,7 @@ static const fl_test_case cases[] = {
     {"gpu_vs_cpu_colouring_isometric", test_gpu_vs_cpu_colouring_isometric},
     {"gpu_vs_cpu_colouring_dihedral", test_gpu_vs_cpu_colouring_dihedral},
     {"gpu_vs_cpu_jacobi", test_gpu_vs_cpu_jacobi},
+    {"gpu_vs_cpu_triangles", test_gpu_vs_cpu_triangles},
     {"gpu_vs_cpu_wind", test_gpu_vs_cpu_wind},
     {"gpu_vs_cpu_colliders", test_gpu_vs_cpu_colliders},
     {"gpu_vs_cpu_edge_damping", test_gpu_vs_cpu_edge_damping},

@@ -391,7 +391,13 @@ static void test_cloth_errors(void)
   ENSURE_ERR(parse(CL(", \"friction\": [0.5, -1]")), "t.json: objects[0].friction[1]: expected a number in 0..100, got -1");
   ENSURE_ERR(parse(CL(", \"center\": [0, 1]")), "objects[0].center: expected an array of 3 numbers");
   ENSURE_ERR(parse(CL(", \"wind\": [0, 1, 2, 3]")), "objects[0].wind: expected an array of 3 numbers");
-  ENSURE_ERR(parse(CL(", \"self_collision\": 1")), "objects[0].self_collision: expected true or false, got 1");
+  ENSURE_ERR(parse(CL(", \"self_collision\": 1")), "objects[0].self_collision: expected true, false, \"particles\" or \"triangles\", got 1");
+  ENSURE_ERR(parse(CL(", \"self_collision\": \"edges\"")),
+             "objects[0].self_collision: expected true, false, \"particles\" or \"triangles\", got \"edges\"");
+  ENSURE_MSG(parse(CL(", \"self_collision\": \"triangles\"")), "%s", fl_error_message());
+  ENSURE(g_scene.objects[0].cloth.self_collision && g_scene.objects[0].cloth.triangle_contacts);
+  ENSURE_MSG(parse(CL(", \"self_collision\": \"particles\"")), "%s", fl_error_message());
+  ENSURE(g_scene.objects[0].cloth.self_collision && !g_scene.objects[0].cloth.triangle_contacts);
   /* Out of range numbers. */
   ENSURE_ERR(parse(CL(", \"mass\": 0")), "t.json: objects[0].mass: expected a number > 0 and <= 1e+09, got 0");
   ENSURE_ERR(parse(CL(", \"thickness\": -0.1")), "objects[0].thickness: expected a number in 1e-05..10000, got -0.1");

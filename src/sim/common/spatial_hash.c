@@ -71,6 +71,19 @@ void fl_spatial_hash_record(const fl_spatial_hash *hash, fl_rec *r, const fl_buf
   fl_rec_pass(r, &(fl_pass){.name = "hash/keys", .bytes = bytes[0], .kernel = "common/hash_keys", FL_PUSH(push),
                             .threads = count,
                             FL_BUFFERS(positions, &hash->sort.keys[0], &hash->sort.values[0])});
+  fl_spatial_hash_record_from_keys(hash, r, count);
+}
+
+const fl_buffer *fl_spatial_hash_keys_in(const fl_spatial_hash *hash) { return &hash->sort.keys[0]; }
+
+const fl_buffer *fl_spatial_hash_values_in(const fl_spatial_hash *hash) { return &hash->sort.values[0]; }
+
+void fl_spatial_hash_record_from_keys(const fl_spatial_hash *hash, fl_rec *r, uint32_t count)
+{
+  if (count > hash->max_particles) count = hash->max_particles;
+  uint64_t bytes[3];
+  fl_spatial_hash_bytes(hash, count, bytes);
+  fl_hash_push push = {.count = count, .table_size = hash->table_size};
   fl_rec_begin(r, "hash/sort", bytes[1]);
   fl_radix_sort_record(&hash->sort, r, NULL, NULL, count, hash->key_bits);
   fl_rec_barrier(r);

@@ -45,6 +45,13 @@ void fl_spatial_hash_destroy(fl_gpu *gpu, fl_spatial_hash *hash);
  * fails) with cells of cell_size (> 0), in the scopes hash/keys, hash/sort, hash/cells. */
 void fl_spatial_hash_record(const fl_spatial_hash *hash, fl_rec *r, const fl_buffer *positions, uint32_t count,
                             float cell_size);
+/* The second half of a build, for callers that write their own (hash, index)
+ * pairs into fl_spatial_hash_keys_in / _values_in (count <= max_particles of
+ * them; several entries may share an index): hash/sort and hash/cells. */
+void fl_spatial_hash_record_from_keys(const fl_spatial_hash *hash, fl_rec *r, uint32_t count);
+/* Where such a caller writes the keys (table entries) and the values (indices). */
+const fl_buffer *fl_spatial_hash_keys_in(const fl_spatial_hash *hash);
+const fl_buffer *fl_spatial_hash_values_in(const fl_spatial_hash *hash);
 /* Particle indices in hash order (uint per particle). */
 const fl_buffer *fl_spatial_hash_sorted_index(const fl_spatial_hash *hash);
 /* First position in sorted_index of each table entry (uint per entry). */

@@ -49,6 +49,16 @@ static void fill_table(const fl_xpbd_system *s, const bind_choice *c, const fl_b
   t[FL_XPBD_B_SCRATCH] = &s->scratch;
   t[FL_XPBD_B_SKIN] = c->skin;
   t[FL_XPBD_B_SKINNED] = c->skinned;
+  bool tri = s->tri.any;
+  t[FL_XPBD_B_TRI_SORTED] = tri ? fl_spatial_hash_sorted_index(&s->tri_hash) : NULL;
+  t[FL_XPBD_B_TRI_START] = tri ? fl_spatial_hash_cell_start(&s->tri_hash) : NULL;
+  t[FL_XPBD_B_TRI_END] = tri ? fl_spatial_hash_cell_end(&s->tri_hash) : NULL;
+  t[FL_XPBD_B_TRI_CELL] = tri ? &s->tri_cell : NULL;
+  t[FL_XPBD_B_TRI_KEYS] = tri ? fl_spatial_hash_keys_in(&s->tri_hash) : NULL;
+  t[FL_XPBD_B_TRI_VALUES] = tri ? fl_spatial_hash_values_in(&s->tri_hash) : NULL;
+  t[FL_XPBD_B_EDGES] = tri ? &s->edges : NULL;
+  t[FL_XPBD_B_TRI_OWNED] = tri ? &s->tri_owned : NULL;
+  t[FL_XPBD_B_ACCUM] = tri ? &s->accum : NULL;
 }
 
 /* One dispatch of `kernel` over `threads` with the push's range set to (first, count), then a barrier. */
@@ -146,6 +156,13 @@ static bool create_buffers(fl_xpbd_system *s)
          device_buffer(s->gpu, NULL, n * 16, "normals", &s->normals[slot]);
   }
   if (ok && s->any_self_collision) ok = fl_spatial_hash_create(s->gpu, s->build.particle_count, &s->hash);
+  ok = ok && fl_tri_contacts_create(b, &s->tri);
+  if (ok && s->tri.any)
+    ok = device_buffer(s->gpu, NULL, t * 16, "triangle cells", &s->tri_cell) &&
+         device_buffer(s->gpu, s->tri.edges, (size_t)s->tri.edge_count * 8, "contact edges", &s->edges) &&
+         device_buffer(s->gpu, s->tri.owned, t * 4, "triangle edge owners", &s->tri_owned) &&
+         device_buffer(s->gpu, NULL, n * 16, "contact sums", &s->accum) &&
+         fl_spatial_hash_create(s->gpu, 8 * b->triangle_count, &s->tri_hash);
   return ok;
 }
 
@@ -271,10 +288,13 @@ void fl_xpbd_destroy(fl_xpbd_system *s)
   family_destroy(gpu, &s->bend);
   family_destroy(gpu, &s->tet);
   fl_spatial_hash_destroy(gpu, &s->hash);
+  fl_spatial_hash_destroy(gpu, &s->tri_hash);
+  fl_tri_contacts_destroy(&s->tri);
   fl_buffer *buffers[] = {&s->pos,          &s->prev,      &s->vel,        &s->accel,     &s->delta,
                           &s->object_of,    &s->objects,   &s->triangles,  &s->tri_object, &s->face_force,
                           &s->tri_first,    &s->tri_items, &s->face_normals, &s->contact, &s->bodies,
-                          &s->body_state,   &s->scratch};
+                          &s->body_state,   &s->scratch,   &s->tri_cell,   &s->edges,     &s->tri_owned,
+                          &s->accum};
   for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++) fl_buffer_destroy(gpu, buffers[i]);
   fl_xpbd_build_destroy(&s->build);
   memset(s, 0, sizeof *s);
@@ -292,6 +312,58 @@ void fl_xpbd_push_fill(const fl_xpbd_system *s, const fl_step *step, fl_xpbd_pus
   if (s->any_self_collision) {
     out->inv_hash_cell = 1.0f / s->self_cell_size;
     out->hash_table_size = fl_spatial_hash_table_size(&s->hash);
+  }
+  out->triangle_count = s->build.triangle_count;
+  if (s->tri.any) {
+    out->inv_tri_cell = 1.0f / s->tri.cell_size;
+    out->tri_table_size = fl_spatial_hash_table_size(&s->tri_hash) / 2; /* the last entry: unused slots */
+    out->tri_margin = s->tri.margin;
+    out->edge_count = s->tri.edge_count;
+  }
+}
+
+/* Bytes of the triangle-contact passes (docs/CLOTH.md), with `cand` the
+ * candidates of a query (the triangles entered in a cell, about 40 for a
+ * sheet and another in the cell): keys read three indices, an owner word and
+ * three positions and write 8 keys, 8 values and a cell; a vertex query reads
+ * its particle, prev and object and per candidate its sorted entry, object,
+ * indices and three positions; an edge query its two particles and prevs and
+ * per candidate the same plus an owner word and a cell; apply reads and
+ * clears the sums and moves the positions. */
+static void tri_contact_bytes(const fl_xpbd_system *s, uint64_t bytes[4])
+{
+  const uint64_t cand = 40, t = s->build.triangle_count, n = s->build.particle_count, e = s->tri.edge_count;
+  bytes[0] = t * (12 + 4 + 48 + 64 + 16);
+  bytes[1] = n * (16 + 16 + 4) + n * cand * (4 + 4 + 12 + 48);
+  bytes[2] = e * (8 + 64) + e * cand * (4 + 4 + 4 + 16 + 12 + 48);
+  bytes[3] = n * (16 + 16 + 16);
+}
+
+/* Triangle contacts of one substep: the keys, the hash build, then the contact passes. */
+static void record_triangle_contacts(fl_xpbd_system *s, fl_rec *r, const fl_xpbd_push *push)
+{
+  const fl_xpbd_build *b = &s->build;
+  uint32_t n = b->particle_count, t = b->triangle_count;
+  uint64_t bytes[4];
+  tri_contact_bytes(s, bytes);
+  bind_choice plain = {0};
+  fl_rec_begin(r, "xpbd/tri_keys", bytes[0]);
+  pass(s, r, "xpbd/tri_keys", &plain, *push, 0, t, t);
+  fl_rec_end(r);
+  fl_spatial_hash_record_from_keys(&s->tri_hash, r, 8 * t);
+  fl_rec_barrier(r);
+  for (uint32_t k = 0; k < FL_TRI_CONTACT_PASSES; k++) {
+    fl_rec_begin(r, "xpbd/tri_vertex", bytes[1]);
+    pass(s, r, "xpbd/tri_vertex", &plain, *push, 0, n, n);
+    fl_rec_end(r);
+    if (k == 0) { /* edge pairs once a substep: they are the costly pass (docs/CLOTH.md) */
+      fl_rec_begin(r, "xpbd/tri_edge", bytes[2]);
+      pass(s, r, "xpbd/tri_edge", &plain, *push, 0, s->tri.edge_count, s->tri.edge_count);
+      fl_rec_end(r);
+    }
+    fl_rec_begin(r, "xpbd/tri_apply", bytes[3]);
+    pass(s, r, "xpbd/tri_apply", &plain, *push, 0, n, n);
+    fl_rec_end(r);
   }
 }
 
@@ -434,6 +506,7 @@ void fl_xpbd_record_substep(fl_xpbd_system *s, fl_rec *r, const fl_step *step)
     pass(s, r, "xpbd/add_delta", &plain, once, 0, n, n);
     fl_rec_end(r);
   }
+  if (s->tri.any) record_triangle_contacts(s, r, &push);
   fl_rec_begin(r, "xpbd/velocity", (uint64_t)n * (16 + 16 + 16 + 4));
   pass(s, r, "xpbd/velocity", &plain, push, 0, n, n);
   if (s->any_edge_damping) {

@@ -13,6 +13,9 @@
  *     (overpressure and surface volume conservation, one workgroup per body)
  *   contacts                  (colliders through common/sdf.glsl, domain walls, friction)
  *   particle collisions       (spatial hash; self-colliding cloth and every body)
+ *   triangle contacts         (self_collision "triangles": tri_keys, a hash of the
+ *     triangles by cell, then FL_TRI_CONTACT_PASSES x tri_vertex (+ tri_edge in the first)
+ *     + tri_apply; docs/CLOTH.md)
  *   velocity (+ edge_damping, add_delta for the momentum-conserving model)
  *   body_volume measure       (each body's volume and its worst loss so far)
  * Once a frame the positions are copied into the slot's render snapshot and the
@@ -22,6 +25,7 @@
  * each pass hands fl_rec_pass the table of the system's buffers by number. */
 #pragma once
 #include "gpu/rec.h"
+#include "sim/xpbd/tri_contact_build.h"
 #include "sim/xpbd/xpbd_build.h"
 #include "sim/common/gpu_mesh.h"
 #include "sim/common/spatial_hash.h"
@@ -54,6 +58,9 @@ typedef struct {
   bool any_wind, any_edge_damping, any_self_collision;
   bool any_body_solve;           /* a body has overpressure or volume conservation */
   float self_cell_size;          /* the largest thickness of the colliding objects */
+  fl_tri_contacts tri;           /* triangle contacts: edges, owners, cell size */
+  fl_spatial_hash tri_hash;      /* triangles by the cells their grown boxes overlap */
+  fl_buffer tri_cell, edges, tri_owned, accum;
 } fl_xpbd_system;
 
 /* Builds the GPU system for `count` cloth objects (names for error messages)

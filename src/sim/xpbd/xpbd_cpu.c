@@ -79,6 +79,7 @@
  *  - measure (after the velocities): per body V as above; state = (V, 0, z, w) with,
  *    when t >= conserve.z, z = min(z, V / target), w = max(w, V / target). */
 #include "sim/xpbd/xpbd_cpu.h"
+#include "sim/xpbd/tri_contact_cpu.h"
 
 #include "core/log.h"
 #include "sim/common/mesh_cpu.h"
@@ -783,6 +784,8 @@ void fl_xpbd_cpu_substep(fl_xpbd_cpu *s, const fl_sim_desc *sim, const fl_gpu_co
   /* 5. contacts, 6. particle collisions, 7. velocities and damping, then the body volumes' measure. */
   contacts(s, sim, colliders, collider_count, h, t);
   self_collision(s);
+  for (uint32_t pass = 0; s->tri.any && pass < FL_TRI_CONTACT_PASSES; pass++)
+    fl_tri_contacts_cpu_pass(b, &s->tri, pass == 0, s->x, (const float(*)[4])s->prev, s->tri_accum, s->contact);
   velocities(s, h);
   body_measure(s, t);
 }
@@ -835,6 +838,8 @@ bool fl_xpbd_cpu_create(const fl_xpbd_build *b, fl_xpbd_cpu *out)
     out->cell_of = alloc_n(n, sizeof *out->cell_of);
     ok = out->cell_first && out->cell_items && out->cell_of;
   }
+  if (ok) ok = fl_tri_contacts_create(b, &out->tri);
+  if (ok && out->tri.any) ok = (out->tri_accum = alloc_n(n, sizeof *out->tri_accum)) != NULL;
   if (!ok) {
     fl_xpbd_cpu_destroy(out);
     return fl_error_set("cloth CPU reference: out of memory for %zu particles", n);
@@ -855,7 +860,8 @@ void fl_xpbd_cpu_destroy(fl_xpbd_cpu *c)
   void *arrays[] = {c->x,     c->prev,  c->v,       c->distance_lambda, c->bend_lambda, c->tet_lambda,
                     c->body_state, c->contact, c->accel, c->delta, c->dlambda, c->corr,
                     c->body_grad, c->body_weight, c->tri_first, c->tri_items, c->cell_first, c->cell_items,
-                    c->cell_of};
+                    c->cell_of, c->tri_accum};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
+  fl_tri_contacts_destroy(&c->tri);
   memset(c, 0, sizeof *c);
 }

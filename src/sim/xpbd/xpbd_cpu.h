@@ -3,6 +3,7 @@
  * fl_xpbd_build. The GPU kernels of shaders/xpbd/ must match it
  * (tests/gpu/test_cloth.c, tests/gpu/test_softbody_gpu.c). */
 #pragma once
+#include "sim/xpbd/tri_contact_build.h"
 #include "sim/xpbd/xpbd_build.h"
 
 typedef struct {
@@ -27,6 +28,8 @@ typedef struct {
   uint32_t *cell_items;         /* particles sorted by hash bucket */
   uint32_t *cell_of;            /* bucket per particle */
   uint32_t hash_size;           /* power of two */
+  fl_tri_contacts tri;          /* triangle contacts (tri_contact_build.h) */
+  int32_t (*tri_accum)[4];      /* their fixed-point sums per particle */
 } fl_xpbd_cpu;
 
 /* Copies the build's initial state (positions, velocities; body states

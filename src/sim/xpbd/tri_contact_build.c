@@ -1,0 +1,82 @@
+/* sim/xpbd/tri_contact_build: edges, owners and the hash cell of triangle contacts (see tri_contact_build.h). */
+#include "sim/xpbd/tri_contact_build.h"
+
+#include "core/log.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool fl_tri_object_collides(const fl_gpu_xpbd_object *o, bool any)
+{
+  return any && (o->body != 0 || o->self_collision == FL_SELF_TRIANGLES);
+}
+
+typedef struct {
+  uint32_t a, b, t, k;
+} edge_ref;
+
+static int edge_ref_cmp(const void *pa, const void *pb)
+{
+  const edge_ref *x = pa, *y = pb;
+  if (x->a != y->a) return x->a < y->a ? -1 : 1;
+  if (x->b != y->b) return x->b < y->b ? -1 : 1;
+  if (x->t != y->t) return x->t < y->t ? -1 : 1;
+  return (x->k > y->k) - (x->k < y->k);
+}
+
+bool fl_tri_contacts_create(const fl_xpbd_build *b, fl_tri_contacts *out)
+{
+  memset(out, 0, sizeof *out);
+  for (uint32_t o = 0; o < b->object_count; o++)
+    out->any |= b->objects[o].body == 0 && b->objects[o].self_collision == FL_SELF_TRIANGLES;
+  if (!out->any) return true;
+  size_t t_count = b->triangle_count;
+  edge_ref *refs = malloc((t_count ? t_count : 1) * 3 * sizeof *refs);
+  out->owned = calloc(t_count ? t_count : 1, sizeof *out->owned);
+  out->edges = malloc((t_count ? t_count : 1) * 3 * sizeof *out->edges);
+  if (!refs || !out->owned || !out->edges) {
+    free(refs);
+    fl_tri_contacts_destroy(out);
+    return fl_error_set("triangle contacts: out of host memory for %zu triangles", t_count);
+  }
+  size_t n = 0;
+  float e_max = 0, reach_max = 0;
+  for (uint32_t o = 0; o < b->object_count; o++)
+    if (fl_tri_object_collides(&b->objects[o], true) && b->objects[o].thickness > reach_max)
+      reach_max = b->objects[o].thickness;
+  for (uint32_t t = 0; t < t_count; t++) {
+    if (!fl_tri_object_collides(&b->objects[b->triangle_object[t]], true)) continue;
+    const uint32_t *v = b->triangles + 3 * (size_t)t;
+    out->owned[t] = FL_TRI_COLLIDES;
+    for (int a = 0; a < 3; a++) {
+      float lo = fminf(fminf(b->positions[v[0]][a], b->positions[v[1]][a]), b->positions[v[2]][a]);
+      float hi = fmaxf(fmaxf(b->positions[v[0]][a], b->positions[v[1]][a]), b->positions[v[2]][a]);
+      e_max = fmaxf(e_max, hi - lo);
+    }
+    for (uint32_t k = 0; k < 3; k++) {
+      uint32_t c = v[k], d = v[(k + 1) % 3];
+      refs[n++] = (edge_ref){c < d ? c : d, c < d ? d : c, t, k};
+    }
+  }
+  qsort(refs, n, sizeof *refs, edge_ref_cmp);
+  for (size_t i = 0; i < n; i++) {
+    if (i > 0 && refs[i].a == refs[i - 1].a && refs[i].b == refs[i - 1].b) continue;
+    out->owned[refs[i].t] |= 1u << refs[i].k;
+    out->edges[out->edge_count][0] = refs[i].a;
+    out->edges[out->edge_count][1] = refs[i].b;
+    out->edge_count++;
+  }
+  free(refs);
+  out->margin = 2.0f * reach_max;
+  out->cell_size = FL_TRI_STRETCH * e_max + 2.0f * out->margin;
+  if (!(out->cell_size > 0)) out->cell_size = 1.0f;
+  return true;
+}
+
+void fl_tri_contacts_destroy(fl_tri_contacts *t)
+{
+  free(t->edges);
+  free(t->owned);
+  memset(t, 0, sizeof *t);
+}

@@ -1,0 +1,44 @@
+/* sim/xpbd/tri_contact_build: what triangle contacts (docs/CLOTH.md) decide
+ * once, at load: which objects take part (cloth with self_collision
+ * "triangles", and every soft body and balloon once one such cloth exists),
+ * the unique edges of their meshes, which triangle owns each edge, and the
+ * cell size of the triangle hash.
+ *
+ * The triangle hash: each colliding triangle is entered in every cell its
+ * bounding box, grown by margin = 2 r_max (r_max the largest thickness),
+ * overlaps (xpbd/tri_keys.comp). With
+ *   cell = FL_TRI_STRETCH e_max + 2 margin,
+ * e_max the largest extent of a colliding triangle's box at rest, a grown box
+ * spans at most two cells per axis (8 entries) while no triangle's box grows
+ * past FL_TRI_STRETCH. A vertex within reach <= r_max of a triangle lies in
+ * the triangle's grown box, so one cell (the vertex's) holds every candidate;
+ * an edge's box overlaps the grown box of every triangle with an edge within
+ * reach, so the cells of the edge's box hold them. The second margin r_max
+ * covers the motion of the contact passes after the build.
+ */
+#pragma once
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim/xpbd/xpbd_build.h"
+
+#define FL_TRI_STRETCH 1.25f     /* the largest stretch of a triangle the broad phase allows */
+#define FL_TRI_CONTACT_PASSES 2u /* vertex-triangle (+ edge-edge in the first) + apply, per substep */
+
+typedef struct {
+  bool any;                     /* some object has self_collision "triangles" */
+  uint32_t edge_count;
+  uint32_t (*edges)[2];         /* unique edges (a < b) of the colliding triangles, ascending */
+  uint32_t *owned;              /* per triangle (all of the build's): bit k when it owns edge (v[k], v[k+1]),
+                                 * FL_TRI_COLLIDES when it takes part */
+  float cell_size;              /* of the triangle hash (m) */
+  float margin;                 /* the growth of a triangle's box before it is hashed (m) */
+} fl_tri_contacts;
+
+/* True when object o takes part in triangle contacts (`any`: some cloth has "triangles"). */
+bool fl_tri_object_collides(const fl_gpu_xpbd_object *o, bool any);
+/* Builds the edges, owners and cell size for the build; all empty when no
+ * object has self_collision "triangles". False (an error set) when out of memory. */
+bool fl_tri_contacts_create(const fl_xpbd_build *b, fl_tri_contacts *out);
+/* Frees the arrays and zeroes *t. */
+void fl_tri_contacts_destroy(fl_tri_contacts *t);

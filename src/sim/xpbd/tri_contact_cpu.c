@@ -1,0 +1,235 @@
+/* sim/xpbd/tri_contact_cpu: the CPU reference of triangle contacts (see tri_contact_cpu.h).
+ * Every float expression is written in the order of shaders/xpbd/tri_contact.glsl. */
+#include "sim/xpbd/tri_contact_cpu.h"
+
+#include <math.h>
+#include <string.h>
+
+static float dot3f(const float *a, const float *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+static void sub3f(const float *a, const float *b, float *o)
+{
+  for (int k = 0; k < 3; k++) o[k] = a[k] - b[k];
+}
+static float clampf(float v, float lo, float hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+void fl_tri_closest_on_triangle(const float p[3], const float a[3], const float b[3], const float c[3],
+                                float bary[3])
+{
+  float ab[3], ac[3], ap[3], bp[3], cp[3];
+  sub3f(b, a, ab);
+  sub3f(c, a, ac);
+  sub3f(p, a, ap);
+  float d1 = dot3f(ab, ap), d2 = dot3f(ac, ap);
+  bary[0] = 1, bary[1] = 0, bary[2] = 0;
+  if (d1 <= 0 && d2 <= 0) return;
+  sub3f(p, b, bp);
+  float d3 = dot3f(ab, bp), d4 = dot3f(ac, bp);
+  if (d3 >= 0 && d4 <= d3) {
+    bary[0] = 0, bary[1] = 1;
+    return;
+  }
+  float vc = d1 * d4 - d3 * d2;
+  if (vc <= 0 && d1 >= 0 && d3 <= 0) {
+    float v = d1 / (d1 - d3);
+    bary[0] = 1.0f - v, bary[1] = v;
+    return;
+  }
+  sub3f(p, c, cp);
+  float d5 = dot3f(ab, cp), d6 = dot3f(ac, cp);
+  if (d6 >= 0 && d5 <= d6) {
+    bary[0] = 0, bary[2] = 1;
+    return;
+  }
+  float vb = d5 * d2 - d1 * d6;
+  if (vb <= 0 && d2 >= 0 && d6 <= 0) {
+    float w = d2 / (d2 - d6);
+    bary[0] = 1.0f - w, bary[2] = w;
+    return;
+  }
+  float va = d3 * d6 - d5 * d4;
+  if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0) {
+    float w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+    bary[0] = 0, bary[1] = 1.0f - w, bary[2] = w;
+    return;
+  }
+  float sum = va + vb + vc;
+  if (!(sum > 0)) return; /* a degenerate triangle */
+  float v = vb / sum, w = vc / sum;
+  bary[0] = 1.0f - v - w, bary[1] = v, bary[2] = w;
+}
+
+void fl_tri_closest_on_segments(const float p1[3], const float q1[3], const float p2[3], const float q2[3],
+                                float st[2])
+{
+  float d1[3], d2[3], r[3];
+  sub3f(q1, p1, d1);
+  sub3f(q2, p2, d2);
+  sub3f(p1, p2, r);
+  float a = dot3f(d1, d1), e = dot3f(d2, d2), f = dot3f(d2, r);
+  st[0] = st[1] = 0;
+  if (a <= 1e-20f && e <= 1e-20f) return;
+  if (a <= 1e-20f) {
+    st[1] = clampf(f / e, 0, 1);
+    return;
+  }
+  float c = dot3f(d1, r);
+  if (e <= 1e-20f) {
+    st[0] = clampf(-c / a, 0, 1);
+    return;
+  }
+  float b = dot3f(d1, d2), denom = a * e - b * b;
+  float s = denom > 1e-6f * a * e ? clampf((b * f - c * e) / denom, 0, 1) : 0.0f;
+  float t = (b * s + f) / e;
+  if (t < 0) {
+    t = 0;
+    s = clampf(-c / a, 0, 1);
+  } else if (t > 1) {
+    t = 1;
+    s = clampf((b - c) / a, 0, 1);
+  }
+  st[0] = s, st[1] = t;
+}
+
+/* sum_k c[k] v[k] in the kernel's order. */
+static void combine(float v[4][3], const float c[4], float out[3])
+{
+  for (int a = 0; a < 3; a++) out[a] = c[0] * v[0][a] + c[1] * v[1][a] + c[2] * v[2][a] + c[3] * v[3][a];
+}
+
+bool fl_tri_contact_solve(float x[4][3], float xp[4][3], const float w[4], const float c[4], float reach,
+                          float mu_s, float mu_k, float dx[4][3])
+{
+  memset(dx, 0, 4 * sizeof dx[0]);
+  float d[3], dp[3], n[3];
+  combine(x, c, d);
+  if (!(dot3f(d, d) < reach * reach)) return false;
+  combine(xp, c, dp);
+  float lp = sqrtf(dot3f(dp, dp)), l = sqrtf(dot3f(d, d));
+  for (int a = 0; a < 3; a++) n[a] = lp > 1e-9f ? dp[a] / lp : l > 1e-12f ? d[a] / l : (a == 1 ? 1.0f : 0.0f);
+  float C = dot3f(n, d) - reach;
+  float S = w[0] * c[0] * c[0] + w[1] * c[1] * c[1] + w[2] * c[2] * c[2] + w[3] * c[3] * c[3];
+  if (!(C < 0) || S < 1e-12f) return false;
+  float dl = -C / S, disp[4][3], D[3], Dt[3], fr[3] = {0, 0, 0};
+  for (int k = 0; k < 4; k++) sub3f(x[k], xp[k], disp[k]);
+  combine(disp, c, D);
+  float dn = dot3f(D, n);
+  for (int a = 0; a < 3; a++) Dt[a] = D[a] - dn * n[a];
+  float lt = sqrtf(dot3f(Dt, Dt)), depth = -C;
+  if (lt > 0) {
+    float f = lt < mu_s * depth ? 1.0f : fminf(mu_k * depth / lt, 1.0f);
+    for (int a = 0; a < 3; a++) fr[a] = -Dt[a] * f;
+  }
+  for (int k = 0; k < 4; k++)
+    for (int a = 0; a < 3; a++) dx[k][a] = (w[k] * c[k]) * (n[a] * dl + fr[a] / S);
+  return true;
+}
+
+/* Mirrors fl_tri_pair (tri_contact.glsl). */
+static bool tri_pair(const fl_gpu_xpbd_object *a, const fl_gpu_xpbd_object *b)
+{
+  bool ta = a->self_collision == FL_SELF_TRIANGLES && a->body == 0;
+  bool tb = b->self_collision == FL_SELF_TRIANGLES && b->body == 0;
+  return (ta && tb) || (ta && b->body != 0) || (a->body != 0 && tb);
+}
+
+static int32_t fixed(float v) /* fl_tri_fixed */
+{
+  return (int32_t)floorf(clampf(v * (float)FL_TRI_FIXED, -2.0e9f, 2.0e9f) + 0.5f);
+}
+
+static void accumulate(int32_t (*accum)[4], const uint32_t idx[4], const float w[4], float dx[4][3])
+{
+  for (int k = 0; k < 4; k++) {
+    if (w[k] <= 0 || (dx[k][0] == 0 && dx[k][1] == 0 && dx[k][2] == 0)) continue;
+    for (int a = 0; a < 3; a++) accum[idx[k]][a] += fixed(dx[k][a]);
+    accum[idx[k]][3]++;
+  }
+}
+
+static void contact_at(const fl_gpu_xpbd_object *oa, const fl_gpu_xpbd_object *ob, float (*x)[4],
+                       const float (*prev)[4], const uint32_t idx[4], const float c[4], int32_t (*accum)[4])
+{
+  float xs[4][3], xp[4][3], w[4], dx[4][3];
+  for (int k = 0; k < 4; k++) {
+    memcpy(xs[k], x[idx[k]], sizeof xs[k]);
+    memcpy(xp[k], prev[idx[k]], sizeof xp[k]);
+    w[k] = x[idx[k]][3];
+  }
+  float reach = 0.5f * (oa->thickness + ob->thickness);
+  if (fl_tri_contact_solve(xs, xp, w, c, reach, sqrtf(oa->static_friction * ob->static_friction),
+                           sqrtf(oa->kinetic_friction * ob->kinetic_friction), dx))
+    accumulate(accum, idx, w, dx);
+}
+
+void fl_tri_contacts_cpu_pass(const fl_xpbd_build *b, const fl_tri_contacts *tc, bool edges, float (*x)[4],
+                              const float (*prev)[4], int32_t (*accum)[4], uint32_t *contact)
+{
+  if (!tc->any) return;
+  const uint32_t *tri = b->triangles;
+  /* Vertex-triangle (tri_vertex.comp). */
+  for (uint32_t i = 0; i < b->particle_count; i++) {
+    const fl_gpu_xpbd_object *oi = &b->objects[b->particle_object[i]];
+    if (oi->body == 0 && oi->self_collision != FL_SELF_TRIANGLES) continue;
+    for (uint32_t t = 0; t < b->triangle_count; t++) {
+      const fl_gpu_xpbd_object *ot = &b->objects[b->triangle_object[t]];
+      if (!tri_pair(oi, ot)) continue;
+      uint32_t idx[4] = {i, tri[3 * t], tri[3 * t + 1], tri[3 * t + 2]};
+      if (idx[1] == i || idx[2] == i || idx[3] == i) continue;
+      float bary[3], d[3];
+      fl_tri_closest_on_triangle(x[i], x[idx[1]], x[idx[2]], x[idx[3]], bary);
+      for (int a = 0; a < 3; a++)
+        d[a] = x[i][a] - (bary[0] * x[idx[1]][a] + bary[1] * x[idx[2]][a] + bary[2] * x[idx[3]][a]);
+      float reach = 0.5f * (oi->thickness + ot->thickness);
+      if (!(dot3f(d, d) < reach * reach)) continue;
+      float c[4] = {1.0f, -bary[0], -bary[1], -bary[2]};
+      contact_at(oi, ot, x, prev, idx, c, accum);
+    }
+  }
+  /* Edge-edge (tri_edge.comp): each pair (a, b) < (c, d) once. */
+  for (uint32_t e = 0; edges && e < tc->edge_count; e++) {
+    const uint32_t *ab = tc->edges[e];
+    const fl_gpu_xpbd_object *oi = &b->objects[b->particle_object[ab[0]]];
+    for (uint32_t f = e + 1; f < tc->edge_count; f++) {
+      const uint32_t *cd = tc->edges[f];
+      const fl_gpu_xpbd_object *ot = &b->objects[b->particle_object[cd[0]]];
+      if (!tri_pair(oi, ot)) continue;
+      if (cd[0] == ab[0] || cd[0] == ab[1] || cd[1] == ab[0] || cd[1] == ab[1]) continue;
+      float st[2], sep[3];
+      fl_tri_closest_on_segments(x[ab[0]], x[ab[1]], x[cd[0]], x[cd[1]], st);
+      for (int a = 0; a < 3; a++) {
+        float pa = x[ab[0]][a] + (x[ab[1]][a] - x[ab[0]][a]) * st[0]; /* GLSL mix(x, y, a) = x + (y - x) a */
+        float pc = x[cd[0]][a] + (x[cd[1]][a] - x[cd[0]][a]) * st[1];
+        sep[a] = pa - pc;
+      }
+      float reach = 0.5f * (oi->thickness + ot->thickness);
+      if (!(dot3f(sep, sep) < reach * reach)) continue;
+      uint32_t idx[4] = {ab[0], ab[1], cd[0], cd[1]};
+      float c[4] = {1.0f - st[0], st[0], -(1.0f - st[1]), -st[1]};
+      contact_at(oi, ot, x, prev, idx, c, accum);
+    }
+  }
+  /* Apply (tri_apply.comp). */
+  for (uint32_t k = 0; k < b->particle_count; k++) {
+    if (accum[k][3] == 0) continue;
+    for (int a = 0; a < 3; a++) x[k][a] += ((float)accum[k][a] / (float)FL_TRI_FIXED) / (float)accum[k][3];
+    contact[k] = 1;
+    memset(accum[k], 0, sizeof accum[k]);
+  }
+}
+
+/* Six times the signed volume of (a, b, c, d). */
+static double orient(const double a[3], const double b[3], const double c[3], const double d[3])
+{
+  double u[3], v[3], w[3];
+  for (int k = 0; k < 3; k++) u[k] = b[k] - a[k], v[k] = c[k] - a[k], w[k] = d[k] - a[k];
+  return u[0] * (v[1] * w[2] - v[2] * w[1]) - u[1] * (v[0] * w[2] - v[2] * w[0]) + u[2] * (v[0] * w[1] - v[1] * w[0]);
+}
+
+bool fl_segment_hits_triangle(const double p[3], const double q[3], const double a[3], const double b[3],
+                              const double c[3])
+{
+  double sp = orient(a, b, c, p), sq = orient(a, b, c, q);
+  if ((sp > 0 && sq > 0) || (sp < 0 && sq < 0) || (sp == 0 && sq == 0)) return false;
+  double e0 = orient(p, q, a, b), e1 = orient(p, q, b, c), e2 = orient(p, q, c, a);
+  return (e0 >= 0 && e1 >= 0 && e2 >= 0) || (e0 <= 0 && e1 <= 0 && e2 <= 0);
+}

@@ -1,0 +1,30 @@
+/* sim/xpbd/tri_contact_cpu: the CPU reference of triangle contacts
+ * (shaders/xpbd/tri_contact.glsl, tri_vertex/tri_edge/tri_apply.comp; docs/CLOTH.md)
+ * and the exact segment-triangle test the tests check meshes with. The
+ * candidates are every pair (brute force), which the GPU's hash must equal:
+ * its cells hold every pair within reach (tri_contact_build.h). */
+#pragma once
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim/xpbd/tri_contact_build.h"
+
+/* Barycentric weights of the point of triangle (a, b, c) nearest p (Ericson 2005, 5.1.5). */
+void fl_tri_closest_on_triangle(const float p[3], const float a[3], const float b[3], const float c[3],
+                                float bary[3]);
+/* Parameters (s, t) of the nearest points of segments p1-q1 and p2-q2 (Ericson 2005, 5.1.9). */
+void fl_tri_closest_on_segments(const float p1[3], const float q1[3], const float p2[3], const float q2[3],
+                                float st[2]);
+/* One contact (fl_contact_solve in tri_contact.glsl): false when none; else the four corrections in dx. */
+bool fl_tri_contact_solve(float x[4][3], float xp[4][3], const float w[4], const float c[4], float reach,
+                          float mu_s, float mu_k, float dx[4][3]);
+/* One contact pass over the particles x (4 floats each, w = inverse mass) with
+ * the substep's start prev: vertex-triangle then (when `edges`) edge-edge contacts summed in
+ * accum (4 int32 per particle, zero on entry and on return), then applied as
+ * x += (sum / FL_TRI_FIXED) / count; contact[p] = 1 for every corrected particle. */
+void fl_tri_contacts_cpu_pass(const fl_xpbd_build *b, const fl_tri_contacts *tc, bool edges, float (*x)[4],
+                              const float (*prev)[4], int32_t (*accum)[4], uint32_t *contact);
+/* True when the closed segment p-q meets the closed triangle (a, b, c) (in double;
+ * a segment lying in the triangle's plane never counts). */
+bool fl_segment_hits_triangle(const double p[3], const double q[3], const double a[3], const double b[3],
+                              const double c[3]);
