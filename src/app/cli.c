@@ -12,7 +12,7 @@ void fl_cli_print_help(void)
 {
   printf(
       "usage: flurry [options]\n"
-      "  --scene NAME|FILE     built-in scene name or a .json path (default: particles)\n"
+      "  --scene NAME|FILE     built-in scene name or a .json path (default: showcase)\n"
       "  --list-scenes         list the built-in scenes\n"
       "  --list-devices        list Vulkan devices with their queue families\n"
       "  --device N|NAME       pick a device by index or name substring\n"
@@ -86,7 +86,7 @@ static bool parse_size(const char *text, uint32_t *w, uint32_t *h)
 bool fl_cli_parse(int argc, char **argv, fl_options *o)
 {
   memset(o, 0, sizeof *o);
-  o->scene = "particles";
+  o->scene = "showcase";
   o->frames = -1;
   o->width = 1280;
   o->height = 720;

@@ -14,7 +14,7 @@ static void test_defaults(void)
   fl_options o;
   char *argv[] = {"flurry"};
   ENSURE(fl_cli_parse(1, argv, &o));
-  ENSURE(strcmp(o.scene, "particles") == 0);
+  ENSURE(strcmp(o.scene, "showcase") == 0);
   ENSURE(o.frames == -1 && o.width == 1280 && o.height == 720);
   ENSURE(!o.headless && !o.validation && !o.bench && o.set_count == 0);
 }
