@@ -10,6 +10,7 @@
 #include "app/bench.h"
 #include "app/capture.h"
 #include "app/overlay_text.h"
+#include "app/quality.h"
 #include "app/report.h"
 #include "app/window.h"
 #include "core/log.h"
@@ -57,6 +58,7 @@ typedef struct {
   unsigned shot_number;    /* the last flurry-NNNN.png that key P wrote */
   fl_marker markers[FL_MARKERS_MAX + 1]; /* the scene's labels and pins, then the grab point */
   uint32_t marker_count;
+  fl_quality quality;      /* --quality, auto resolved from the device type */
 } fl_app;
 
 static double now_ms(void)
@@ -90,9 +92,11 @@ static bool switch_world(fl_app *app, const fl_scene *scene, const char *arg)
 static bool load_world(fl_app *app, const char *scene_name, bool with_overrides)
 {
   fl_scene scene;
-  return fl_scene_load(scene_name, with_overrides ? app->opt.sets : NULL, with_overrides ? app->opt.set_count : 0,
-                       &scene) &&
-         switch_world(app, &scene, scene_name);
+  if (!fl_scene_load(scene_name, with_overrides ? app->opt.sets : NULL, with_overrides ? app->opt.set_count : 0,
+                     &scene))
+    return false;
+  fl_quality_apply(app->quality, &scene);
+  return switch_world(app, &scene, scene_name);
 }
 
 /* (Re)builds the swapchain and what depends on it; a minimized window leaves extent 0. */
@@ -132,6 +136,11 @@ static bool setup(fl_app *app)
   if (!fl_gpu_create(&desc, &app->gpu) || !fl_frames_create(&app->gpu, &app->frames) ||
       !fl_profiler_create(&app->gpu, &app->prof))
     return false;
+  fl_quality q = FL_QUALITY_AUTO;
+  if (o->quality) fl_quality_parse(o->quality, &q); /* checked by the cli */
+  app->quality = q == FL_QUALITY_AUTO ? fl_quality_for_device(app->gpu.props.deviceType) : q;
+  fl_info("quality %s%s", fl_quality_name(app->quality), q == FL_QUALITY_AUTO ? " (auto, from the device type)" : "");
+  fl_quality_apply(app->quality, &scene);
   if (!switch_world(app, &scene, o->scene)) return false;
   char title[128];
   snprintf(title, sizeof title, "flurry - %s", app->scene.name);
@@ -348,7 +357,7 @@ static bool run(fl_app *app, cJSON **report)
 {
   const fl_options *o = &app->opt;
   if (o->record_dir) mkdir(o->record_dir, 0755);
-  fl_report_info info = {.bench = o->bench};
+  fl_report_info info = {.bench = o->bench, .quality = fl_quality_name(app->quality)};
   if (o->bench) {
     if (!run_frames(app, o->warmup > 0 ? o->warmup : 1)) return false;
     fl_profiler_clear(&app->prof);

@@ -1,6 +1,7 @@
 /* app/cli: command-line parsing with one clear error per bad input. */
 #include "app/cli.h"
 
+#include "app/quality.h"
 #include "core/log.h"
 
 #include <errno.h>
@@ -35,6 +36,8 @@ void fl_cli_print_help(void)
       "  --duration S          experiment: simulated seconds per stability trial (default 1)\n"
       "  --snow-view VIEW      snow as \"particles\" shaded by density (default) or as \"volume\":\n"
       "                        its grid density ray-marched (key V switches)\n"
+      "  --quality Q           low, medium, high or auto (default): scene sizes for the device; auto is\n"
+      "                        low on a CPU driver, medium on an integrated GPU, high on a discrete one\n"
       "  --help                this text\n"
       "keys and mouse (in a window):\n"
       "  left drag: orbit   right drag: grab and pull a particle   wheel: zoom\n"
@@ -94,12 +97,13 @@ bool fl_cli_parse(int argc, char **argv, fl_options *o)
   o->cases = 7;
   o->tables = 7;
   o->duration = 1.0;
+  o->quality = "auto";
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     /* Options that take a value. */
     static const char *valued[] = {"--scene", "--device", "--frames", "--size", "--screenshot", "--record",
                                    "--report", "--dump", "--set", "--warmup", "--experiment",
-                                   "--cases", "--tables", "--duration", "--snow-view"};
+                                   "--cases", "--tables", "--duration", "--snow-view", "--quality"};
     const char *value = NULL;
     for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
       if (strcmp(a, valued[k]) == 0) {
@@ -139,6 +143,11 @@ bool fl_cli_parse(int argc, char **argv, fl_options *o)
       if (strcmp(value, "particles") != 0 && strcmp(value, "volume") != 0)
         return fl_error_set("--snow-view: expected particles or volume, got \"%s\"", value);
       o->snow_volume = strcmp(value, "volume") == 0;
+    }
+    else if (strcmp(a, "--quality") == 0) {
+      fl_quality q;
+      if (!fl_quality_parse(value, &q)) return fl_error_set("--quality: expected low, medium, high or auto, got \"%s\"", value);
+      o->quality = value;
     }
     else if (strcmp(a, "--set") == 0) {
       if (!strchr(value, '=') || value[0] == '=')

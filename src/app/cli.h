@@ -7,7 +7,7 @@
 #define FL_CLI_MAX_SETS 64
 
 typedef struct {
-  const char *scene;          /* --scene NAME|FILE (default "particles") */
+  const char *scene;          /* --scene NAME|FILE (default "showcase") */
   bool list_scenes, list_devices, help;
   const char *device;         /* --device N|NAME */
   bool headless;              /* --headless */
@@ -24,6 +24,7 @@ typedef struct {
   uint32_t tables;            /* --tables 1,2,3: bit k = table k+1 (default all) */
   double duration;            /* --duration S: simulated seconds per stability trial (default 1) */
   bool snow_volume;           /* --snow-view volume: snow drawn as its grid density (default particles) */
+  const char *quality;        /* --quality low|medium|high|auto (default auto: from the device type, app/quality.h) */
   const char *sets[FL_CLI_MAX_SETS];
   int set_count;
 } fl_options;
