@@ -9,7 +9,7 @@ int main(int argc, char **argv)
 {
   fl_options options;
   if (!fl_cli_parse(argc, argv, &options)) {
-    fprintf(stderr, "flurry: error: %s\n", fl_error_message());
+    fl_error_print();
     return 2;
   }
   if (options.experiment && !options.help) return fl_kang_run(&options);
