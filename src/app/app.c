@@ -405,13 +405,13 @@ int fl_app_run(const fl_options *options)
     fl_cli_print_help();
     return 0;
   }
-  if (options->list_scenes) return fl_scene_list_builtin() ? 0 : (fprintf(stderr, "flurry: error: %s\n", fl_error_message()), 1);
-  if (options->list_devices) return fl_gpu_list_devices() ? 0 : (fprintf(stderr, "flurry: error: %s\n", fl_error_message()), 1);
+  if (options->list_scenes) return fl_scene_list_builtin() ? 0 : (fl_error_print(), 1);
+  if (options->list_devices) return fl_gpu_list_devices() ? 0 : (fl_error_print(), 1);
 
   fl_app *app = calloc(1, sizeof *app);
   if (!app) return 1;
   app->opt = *options;
-  app->show_overlay = true;
+  app->show_overlay = !options->no_overlay;
   app->snow_volume = options->snow_volume;
   const char *resize = getenv("FLURRY_RESIZE_AT_FRAME");
   app->resize_at_frame = resize ? atoll(resize) : -1;
@@ -419,13 +419,13 @@ int fl_app_run(const fl_options *options)
   app->overlay_dump = getenv("FLURRY_OVERLAY_DUMP");
   cJSON *report = NULL;
   bool ok = setup(app) && run(app, &report);
-  if (!ok) fprintf(stderr, "flurry: error: %s\n", fl_error_message());
+  if (!ok) fl_error_print();
   teardown(app);
   fl_warn_summary(); /* the repeated warnings, one line each */
   fl_validation_counts counts = app->gpu.counts;
   if (report) {
     if (options->report && !fl_report_write(report, &counts, options->report)) {
-      fprintf(stderr, "flurry: error: %s\n", fl_error_message());
+      fl_error_print();
       ok = false;
     }
     cJSON_Delete(report);

@@ -38,6 +38,7 @@ void fl_cli_print_help(void)
       "                        its grid density ray-marched (key V switches)\n"
       "  --quality Q           low, medium, high or auto (default): scene sizes for the device; auto is\n"
       "                        low on a CPU driver, medium on an integrated GPU, high on a discrete one\n"
+      "  --no-overlay          start with the overlay hidden (key H shows it): clean screenshots\n"
       "  --help                this text\n"
       "keys and mouse (in a window):\n"
       "  left drag: orbit   right drag: grab and pull a particle   wheel: zoom\n"
@@ -157,6 +158,7 @@ bool fl_cli_parse(int argc, char **argv, fl_options *o)
     } else if (strcmp(a, "--list-scenes") == 0) o->list_scenes = true;
     else if (strcmp(a, "--list-devices") == 0) o->list_devices = true;
     else if (strcmp(a, "--headless") == 0) o->headless = true;
+    else if (strcmp(a, "--no-overlay") == 0) o->no_overlay = true;
     else if (strcmp(a, "--validation") == 0) o->validation = true;
     else if (strcmp(a, "--no-async") == 0) o->no_async = true;
     else if (strcmp(a, "--bench") == 0) o->bench = true;

@@ -24,6 +24,7 @@ typedef struct {
   uint32_t tables;            /* --tables 1,2,3: bit k = table k+1 (default all) */
   double duration;            /* --duration S: simulated seconds per stability trial (default 1) */
   bool snow_volume;           /* --snow-view volume: snow drawn as its grid density (default particles) */
+  bool no_overlay;            /* --no-overlay: start with the overlay hidden (key H shows it) */
   const char *quality;        /* --quality low|medium|high|auto (default auto: from the device type, app/quality.h) */
   const char *sets[FL_CLI_MAX_SETS];
   int set_count;

@@ -291,6 +291,8 @@ static void add_markers(fl_renderer *r, uint32_t slot, VkExtent2D extent, const 
   static const uint8_t label_rgba[4] = {255, 228, 130, 255}, pin_rgba[4] = {255, 140, 40, 255},
                        grab_rgba[4] = {90, 220, 255, 255};
   float w = (float)extent.width, h = (float)extent.height;
+  float placed[64][4]; /* labels drawn so far: x0, y0, x1, y1; a label that would overlap one moves up */
+  uint32_t placed_count = 0;
   for (uint32_t k = 0; k < r->marker_count; k++) {
     const fl_marker *m = &r->markers[k];
     float x, y;
@@ -298,9 +300,20 @@ static void add_markers(fl_renderer *r, uint32_t slot, VkExtent2D extent, const 
         y > h + 64)
       continue;
     if (m->kind == FL_MARKER_LABEL) {
-      float s = 1.25f * scale;
-      fl_overlay_add_text(&r->overlay, slot, m->text, x - 0.5f * fl_overlay_text_width(m->text, s), y - 10.0f * s, s,
-                          label_rgba);
+      float s = 1.25f * scale, tw = fl_overlay_text_width(m->text, s), x0 = x - 0.5f * tw, y0 = y - 10.0f * s;
+      for (bool moved = true; moved;) {
+        moved = false;
+        for (uint32_t i = 0; i < placed_count; i++)
+          if (x0 < placed[i][2] + 4 && x0 + tw + 4 > placed[i][0] && y0 < placed[i][3] && y0 + 10.0f * s > placed[i][1]) {
+            y0 = placed[i][1] - 10.0f * s;
+            moved = true;
+          }
+      }
+      if (placed_count < 64) {
+        float *p = placed[placed_count++];
+        p[0] = x0, p[1] = y0, p[2] = x0 + tw, p[3] = y0 + 10.0f * s;
+      }
+      fl_overlay_add_text(&r->overlay, slot, m->text, x0, y0, s, label_rgba);
     } else if (m->kind == FL_MARKER_PIN) {
       fl_overlay_add_box(&r->overlay, slot, x, y, 2.0f * scale, pin_rgba);
     } else {
