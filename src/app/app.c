@@ -168,6 +168,11 @@ static void fill_uniforms(const fl_app *app, VkExtent2D extent, fl_frame_uniform
   u->viewport[1] = (float)extent.height;
   u->time = (float)app->frames_drawn * app->scene.sim.dt;
   u->ground_height = fl_world_ground_height(app->world);
+  float depth_range = fl_shadow_light_matrix(light, app->scene.sim.domain_min, app->scene.sim.domain_max,
+                                             u->light_view_proj);
+  u->shadow_size = FL_SHADOW_SIZE;
+  u->shadow_bias = 0.01f / depth_range; /* 1 cm */
+  u->shadow_strength = 1.0f;
 }
 
 /* Right button: grab the particle under the cursor, pull it while held, let go. */
