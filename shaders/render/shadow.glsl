@@ -1,7 +1,7 @@
 // render/shadow.glsl: the shadow lookup of the receivers (ground, meshes). The
 // shadow map is the light's depth image copied into a storage buffer (binding 6,
-// one float a texel, row-major; render/shadow.h): 3x3 percentage-closer
-// filtering of the comparison depth <= stored + bias.
+// one float a texel, row-major; render/shadow.h): bilinear percentage-closer
+// filtering (four texels) of the comparison depth <= stored + bias.
 #ifndef FL_SHADOW_GLSL
 #define FL_SHADOW_GLSL
 #include "frame.glsl"
@@ -17,13 +17,15 @@ float fl_shadow_lit(vec3 world)
   vec3 p = clip.xyz / clip.w;
   vec2 uv = p.xy * 0.5 + 0.5;
   if (any(lessThan(uv, vec2(0.0))) || any(greaterThan(uv, vec2(1.0))) || p.z > 1.0) return 1.0;
-  ivec2 texel = ivec2(uv * float(size));
-  float lit = 0.0;
-  for (int dy = -1; dy <= 1; dy++)
-    for (int dx = -1; dx <= 1; dx++) {
-      ivec2 t = clamp(texel + ivec2(dx, dy), ivec2(0), ivec2(int(size) - 1));
-      lit += p.z <= shadow_depth[uint(t.y) * size + uint(t.x)] + frame.shadow_bias ? 1.0 : 0.0;
-    }
-  return lit / 9.0;
+  // 2x2 texels around the point, weighted by where it falls between them (bilinear PCF)
+  vec2 f = uv * float(size) - 0.5;
+  ivec2 texel = ivec2(floor(f));
+  vec2 w = fract(f);
+  float t[4];
+  for (int k = 0; k < 4; k++) {
+    ivec2 c = clamp(texel + ivec2(k & 1, k >> 1), ivec2(0), ivec2(int(size) - 1));
+    t[k] = p.z <= shadow_depth[uint(c.y) * size + uint(c.x)] + frame.shadow_bias ? 1.0 : 0.0;
+  }
+  return mix(mix(t[0], t[1], w.x), mix(t[2], t[3], w.x), w.y);
 }
 #endif

@@ -3,7 +3,7 @@
  * and every particle and snow particle (a disc facing the light) into a depth
  * image from the light's orthographic view over the scene's domain; the depth
  * is copied into a storage buffer per frame slot, which the ground and the
- * meshes read (shaders/render/shadow.glsl: 3x3 percentage-closer filtering).
+ * meshes read (shaders/render/shadow.glsl: bilinear percentage-closer filtering, 4 texels).
  * A buffer rather than a sampled image because every descriptor flurry binds is
  * a buffer. Sized for lavapipe: 1024^2 texels (4 MiB per slot), depth only. */
 #pragma once
