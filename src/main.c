@@ -11,7 +11,7 @@ int main(int argc, char **argv)
   fl_options options;
   /* Environment variables are checked like options: a bad one is a bad command line. */
   if (!fl_cli_parse(argc, argv, &options) || !fl_env_load()) {
-    fprintf(stderr, "flurry: error: %s\n", fl_error_message());
+    fl_error_print();
     return 2;
   }
   if (options.experiment && !options.help) return fl_kang_run(&options);

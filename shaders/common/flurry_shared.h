@@ -194,6 +194,11 @@ FL_STRUCT_BEGIN(fl_frame_uniforms)
   float ground_height; /* y of the ground plane drawn */
   vec2 viewport;    /* size in pixels */
   float unused0, unused1;
+  mat4 light_view_proj; /* world -> the shadow map's clip space (orthographic, render/shadow.h) */
+  uint shadow_size;     /* the shadow map's side in texels; 0: no shadows */
+  float shadow_bias;    /* depth bias of the lookup, in the map's depth units */
+  float shadow_strength; /* 0..1: how much of the direct light a shadow removes */
+  float unused2;
 FL_STRUCT_END(fl_frame_uniforms)
 
 /* Push constants of the mesh and particle draws. */

@@ -1,9 +1,10 @@
 // render/mesh.frag: two-sided lighting: the back face is drawn darker and
-// warmer so a cloth's two sides read differently.
+// warmer so a cloth's two sides read differently; shadows from the light's map.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "flurry_shared.h"
 #include "frame.glsl"
+#include "shadow.glsl"
 
 layout(push_constant) uniform Push { fl_draw_push pc; };
 layout(location = 0) in vec3 v_world;
@@ -19,5 +20,6 @@ void main()
     base *= vec3(0.75, 0.65, 0.6);
   }
   vec3 view_dir = normalize(frame.eye - v_world);
-  out_color = vec4(fl_shade(base, n, view_dir), pc.color.a);
+  float lit = fl_shadow_lit(v_world + 0.01 * n); // offset along the normal: no self-shadow acne
+  out_color = vec4(fl_shade_lit(base, n, view_dir, fl_sun(lit)), pc.color.a);
 }

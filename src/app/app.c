@@ -10,6 +10,7 @@
 #include "app/bench.h"
 #include "app/capture.h"
 #include "app/overlay_text.h"
+#include "app/quality.h"
 #include "app/renderdoc.h"
 #include "app/report.h"
 #include "app/window.h"
@@ -64,6 +65,7 @@ typedef struct {
   uint32_t marker_count;
   int64_t renderdoc_frame; /* FLURRY_RENDERDOC_FRAME: the frame to capture under RenderDoc (-1: none) */
   bool renderdoc_next;     /* key C: capture the next frame */
+  fl_quality quality;      /* --quality, auto resolved from the device type */
 } fl_app;
 
 static double now_ms(void)
@@ -97,9 +99,11 @@ static bool switch_world(fl_app *app, const fl_scene *scene, const char *arg)
 static bool load_world(fl_app *app, const char *scene_name, bool with_overrides)
 {
   fl_scene scene;
-  return fl_scene_load(scene_name, with_overrides ? app->opt.sets : NULL, with_overrides ? app->opt.set_count : 0,
-                       &scene) &&
-         switch_world(app, &scene, scene_name);
+  if (!fl_scene_load(scene_name, with_overrides ? app->opt.sets : NULL, with_overrides ? app->opt.set_count : 0,
+                     &scene))
+    return false;
+  fl_quality_apply(app->quality, &scene);
+  return switch_world(app, &scene, scene_name);
 }
 
 /* (Re)builds the swapchain and what depends on it; a minimized window leaves extent 0. */
@@ -146,6 +150,11 @@ static bool setup(fl_app *app)
   if (!fl_gpu_create(&desc, &app->gpu) || !fl_frames_create(&app->gpu, &app->frames) ||
       !fl_profiler_create(&app->gpu, &app->prof))
     return false;
+  fl_quality q = FL_QUALITY_AUTO;
+  if (o->quality) fl_quality_parse(o->quality, &q); /* checked by the cli */
+  app->quality = q == FL_QUALITY_AUTO ? fl_quality_for_device(app->gpu.props.deviceType) : q;
+  fl_info("quality %s%s", fl_quality_name(app->quality), q == FL_QUALITY_AUTO ? " (auto, from the device type)" : "");
+  fl_quality_apply(app->quality, &scene);
   app->frames.patient = patient && !fl_env_get()->fence_timeout_set;
   if (o->trace && !fl_trace_open(&app->gpu, o->trace, &app->trace)) return false;
   fl_renderdoc_attach();
@@ -177,6 +186,11 @@ static void fill_uniforms(const fl_app *app, VkExtent2D extent, fl_frame_uniform
   u->viewport[1] = (float)extent.height;
   u->time = (float)app->frames_drawn * app->scene.sim.dt;
   u->ground_height = fl_world_ground_height(app->world);
+  float depth_range = fl_shadow_light_matrix(light, app->scene.sim.domain_min, app->scene.sim.domain_max,
+                                             u->light_view_proj);
+  u->shadow_size = FL_SHADOW_SIZE;
+  u->shadow_bias = 0.01f / depth_range; /* 1 cm */
+  u->shadow_strength = 1.0f;
 }
 
 /* Right button: grab the particle under the cursor, pull it while held, let go. */
@@ -390,7 +404,7 @@ static bool run_frames(fl_app *app, int64_t count)
 static bool run(fl_app *app, cJSON **report)
 {
   const fl_options *o = &app->opt;
-  fl_report_info info = {.bench = o->bench};
+  fl_report_info info = {.bench = o->bench, .quality = fl_quality_name(app->quality)};
   if (o->bench) {
     if (!run_frames(app, o->warmup > 0 ? o->warmup : 1)) return false;
     fl_profiler_clear(&app->prof);
@@ -441,14 +455,14 @@ int fl_app_run(const fl_options *options)
     fl_cli_print_help();
     return 0;
   }
-  if (options->list_scenes) return fl_scene_list_builtin() ? 0 : (fprintf(stderr, "flurry: error: %s\n", fl_error_message()), 1);
-  if (options->list_devices) return fl_gpu_list_devices(options->verbose) ? 0 : (fprintf(stderr, "flurry: error: %s\n", fl_error_message()), 1);
+  if (options->list_scenes) return fl_scene_list_builtin() ? 0 : (fl_error_print(), 1);
+  if (options->list_devices) return fl_gpu_list_devices(options->verbose) ? 0 : (fl_error_print(), 1);
 
   signal(SIGXFSZ, SIG_IGN); /* a file size limit is a failed write (EFBIG) to report, not a kill */
   fl_app *app = calloc(1, sizeof *app);
   if (!app) return 1;
   app->opt = *options;
-  app->show_overlay = true;
+  app->show_overlay = !options->no_overlay;
   app->snow_volume = options->snow_volume;
   app->resize_at_frame = fl_env_get()->resize_at_frame;
   app->renderdoc_frame = fl_env_get()->renderdoc_frame;
@@ -459,7 +473,7 @@ int fl_app_run(const fl_options *options)
   if (ok && app->trace) fl_info("trace written to %s", options->trace);
   ok = fl_trace_close(app->trace) && ok;
   if (!ok) {
-    fprintf(stderr, "flurry: error: %s\n", fl_error_message());
+    fl_error_print();
     /* The report says what happened; a run that got as far as a device reports it. */
     if (options->report && app->gpu.device && !report)
       report = fl_report_build_failed(&app->gpu, app->scene.name, app->frames_drawn, fl_error_message());
@@ -470,7 +484,7 @@ int fl_app_run(const fl_options *options)
   fl_validation_counts counts = app->gpu.counts;
   if (report) {
     if (options->report && !fl_report_write(report, &counts, options->report)) {
-      fprintf(stderr, "flurry: error: %s\n", fl_error_message());
+      fl_error_print();
       ok = false;
     }
     cJSON_Delete(report);

@@ -1,6 +1,7 @@
 /* app/cli: command-line parsing with one clear error per bad input. */
 #include "app/cli.h"
 
+#include "app/quality.h"
 #include "core/env.h"
 #include "core/log.h"
 
@@ -13,7 +14,7 @@ void fl_cli_print_help(void)
 {
   printf(
       "usage: flurry [options]\n"
-      "  --scene NAME|FILE     built-in scene name or a .json path (default: particles)\n"
+      "  --scene NAME|FILE     built-in scene name or a .json path (default: showcase)\n"
       "  --list-scenes         list the built-in scenes\n"
       "  --list-devices        list Vulkan devices with their queue families\n"
       "  --verbose             with --list-devices: the features flurry depends on, the path it takes\n"
@@ -39,6 +40,9 @@ void fl_cli_print_help(void)
       "  --trial-steps N       experiment: at least N steps per stability trial (default 3000)\n"
       "  --snow-view VIEW      snow as \"particles\" shaded by density (default) or as \"volume\":\n"
       "                        its grid density ray-marched (key V switches)\n"
+      "  --quality Q           low, medium, high or auto (default): scene sizes for the device; auto is\n"
+      "                        low on a CPU driver, medium on an integrated GPU, high on a discrete one\n"
+      "  --no-overlay          start with the overlay hidden (key H shows it): clean screenshots\n"
       "  --help                this text\n"
       "keys and mouse (in a window):\n"
       "  left drag: orbit   right drag: grab and pull a particle   wheel: zoom\n"
@@ -84,7 +88,7 @@ static bool parse_size(const char *text, uint32_t *w, uint32_t *h)
 bool fl_cli_parse(int argc, char **argv, fl_options *o)
 {
   memset(o, 0, sizeof *o);
-  o->scene = "particles";
+  o->scene = "showcase";
   o->frames = -1;
   o->width = 1280;
   o->height = 720;
@@ -93,12 +97,14 @@ bool fl_cli_parse(int argc, char **argv, fl_options *o)
   o->tables = 7;
   o->duration = 0.3;
   o->trial_steps = 3000;
+  o->quality = "auto";
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     /* Options that take a value. */
     static const char *valued[] = {"--scene", "--device", "--frames", "--size", "--screenshot", "--record",
                                    "--report", "--dump", "--set", "--warmup", "--experiment",
-                                   "--cases", "--tables", "--duration", "--trial-steps", "--snow-view", "--trace"};
+                                   "--cases", "--tables", "--duration", "--trial-steps", "--snow-view", "--trace",
+                                   "--quality"};
     const char *value = NULL;
     for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
       if (strcmp(a, valued[k]) == 0) {
@@ -143,6 +149,11 @@ bool fl_cli_parse(int argc, char **argv, fl_options *o)
         return fl_error_set("--snow-view: expected particles or volume, got \"%s\"", value);
       o->snow_volume = strcmp(value, "volume") == 0;
     }
+    else if (strcmp(a, "--quality") == 0) {
+      fl_quality q;
+      if (!fl_quality_parse(value, &q)) return fl_error_set("--quality: expected low, medium, high or auto, got \"%s\"", value);
+      o->quality = value;
+    }
     else if (strcmp(a, "--set") == 0) {
       if (!strchr(value, '=') || value[0] == '=')
         return fl_error_set("--set: expected KEY=VALUE, got \"%s\"", value);
@@ -152,6 +163,7 @@ bool fl_cli_parse(int argc, char **argv, fl_options *o)
     else if (strcmp(a, "--list-devices") == 0) o->list_devices = true;
     else if (strcmp(a, "--verbose") == 0) o->verbose = true;
     else if (strcmp(a, "--headless") == 0) o->headless = true;
+    else if (strcmp(a, "--no-overlay") == 0) o->no_overlay = true;
     else if (strcmp(a, "--validation") == 0) o->validation = true;
     else if (strcmp(a, "--no-async") == 0) o->no_async = true;
     else if (strcmp(a, "--bench") == 0) o->bench = true;

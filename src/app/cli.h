@@ -7,7 +7,7 @@
 #define FL_CLI_MAX_SETS 64
 
 typedef struct {
-  const char *scene;          /* --scene NAME|FILE (default "particles") */
+  const char *scene;          /* --scene NAME|FILE (default "showcase") */
   bool list_scenes, list_devices, help;
   bool verbose;               /* --verbose: --list-devices adds what flurry depends on and its path (docs/PORTING.md) */
   const char *device;         /* --device N|NAME */
@@ -27,6 +27,8 @@ typedef struct {
   double duration;            /* --duration S: simulated seconds per stability trial (default 0.3) */
   uint32_t trial_steps;       /* --trial-steps N: at least N steps per stability trial (default 3000) */
   bool snow_volume;           /* --snow-view volume: snow drawn as its grid density (default particles) */
+  bool no_overlay;            /* --no-overlay: start with the overlay hidden (key H shows it) */
+  const char *quality;        /* --quality low|medium|high|auto (default auto: from the device type, app/quality.h) */
   const char *sets[FL_CLI_MAX_SETS];
   int set_count;
 } fl_options;

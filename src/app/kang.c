@@ -369,7 +369,7 @@ int fl_kang_run(const fl_options *o)
     ok = write_plot(png, o->cases, o->tables, &r);
     if (ok) printf("\nwrote %s and %s (%u stability trials)\n", report, png, (unsigned)c.trials);
   }
-  if (!ok) fprintf(stderr, "flurry: error: %s\n", fl_error_message());
+  if (!ok) fl_error_print();
   fl_descriptor_cache_destroy(&sets);
   fl_gpu_destroy(&gpu);
   ok = ok && fl_report_write(json, &gpu.counts, report);

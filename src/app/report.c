@@ -156,6 +156,7 @@ cJSON *fl_report_build(const fl_gpu *gpu, const fl_profiler *prof, fl_world *wor
   const fl_scene *scene = fl_world_scene(world);
   cJSON_AddStringToObject(r, "scene", scene->name);
   cJSON_AddNumberToObject(r, "frames", (double)info->frames);
+  if (info->quality) cJSON_AddStringToObject(r, "quality", info->quality);
   cJSON_AddNumberToObject(r, "sim_steps", (double)fl_world_substeps(world));
   double sim_ms = 0;
   add_timings(r, prof, info, &sim_ms);

@@ -12,6 +12,7 @@ typedef struct {
   bool bench;
   double ceiling_gbps;         /* bench: same-run copy ceiling */
   uint64_t ceiling_bytes;
+  const char *quality;         /* --quality as resolved ("low", ...; NULL: not recorded) */
 } fl_report_info;
 
 /* Adds "device" (name, type, driver, api, ...) and "queues" to a report object. */

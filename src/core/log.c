@@ -125,3 +125,9 @@ bool fl_error_wrap(const char *fmt, ...)
 const char *fl_error_message(void) { return g_error; }
 
 void fl_error_clear(void) { g_error[0] = 0; }
+
+void fl_error_print(void)
+{
+  if (g_error[0]) fprintf(stderr, "flurry: error: %s\n", g_error);
+  else fprintf(stderr, "flurry: error: internal error: a failure recorded no message (a bug: please report it with the command line)\n");
+}

@@ -35,3 +35,7 @@ bool fl_error_wrap(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *fl_error_message(void);
 /* Forgets the recorded message. */
 void fl_error_clear(void);
+/* Prints the recorded message as the program's one error line, "flurry: error: ...",
+ * to stderr. No error line is ever empty: a failure that recorded nothing prints
+ * that it is an internal error (a bug to report) instead. */
+void fl_error_print(void);

@@ -68,7 +68,7 @@ bool fl_renderer_create(fl_gpu *gpu, VkFormat color_format, VkImageLayout final_
   r->final_layout = final_layout;
   r->depth_format = pick_depth_format(gpu);
   if (r->depth_format == VK_FORMAT_UNDEFINED) return fl_error_set("the device has no depth attachment format");
-  if (!create_render_pass(r)) return false;
+  if (!create_render_pass(r) || !fl_shadow_create(gpu, r->depth_format, &r->shadow)) return false;
   fl_graphics_desc ground = {.vertex = "render/ground.vert", .fragment = "render/ground.frag",
                              .render_pass = r->render_pass, .depth_test = true, .depth_write = true};
   fl_graphics_desc mesh = {.vertex = "render/mesh.vert", .fragment = "render/mesh.frag",
@@ -127,6 +127,7 @@ void fl_renderer_destroy(fl_renderer *r)
   fl_descriptor_cache_destroy(&r->sets);
   for (uint32_t s = 0; s < FL_GPU_FRAMES_IN_FLIGHT; s++) fl_buffer_destroy(r->gpu, &r->frame_ubo[s]);
   fl_overlay_destroy(r->gpu, &r->overlay);
+  fl_shadow_destroy(&r->shadow);
   fl_pipeline_destroy(r->gpu, &r->ground);
   fl_pipeline_destroy(r->gpu, &r->mesh);
   fl_pipeline_destroy(r->gpu, &r->mesh_wire);
@@ -184,8 +185,9 @@ static void draw_views(fl_renderer *r, fl_rec *rec, const fl_render_view *views,
     const fl_render_view *v = &views[i];
     if (v->kind != kind || v->count == 0 || v->color[3] <= 0.0f) continue;
     const fl_buffer *ubo = &r->frame_ubo[rec->slot];
-    const fl_buffer *with_normals[] = {ubo, v->positions, v->normals}, *plain[] = {ubo, v->positions};
-    bool bound = kind == FL_VIEW_MESH ? fl_rec_bind_graphics(rec, p, with_normals, 3)
+    const fl_buffer *with_normals[] = {ubo, v->positions, v->normals, &r->shadow.map[rec->slot]},
+                    *plain[] = {ubo, v->positions};
+    bool bound = kind == FL_VIEW_MESH ? fl_rec_bind_graphics(rec, p, with_normals, 4)
                                       : fl_rec_bind_graphics(rec, p, plain, 2);
     if (!bound) return;
     if (kind == FL_VIEW_SNOW) {
@@ -291,6 +293,8 @@ static void add_markers(fl_renderer *r, uint32_t slot, VkExtent2D extent, const 
   static const uint8_t label_rgba[4] = {255, 228, 130, 255}, pin_rgba[4] = {255, 140, 40, 255},
                        grab_rgba[4] = {90, 220, 255, 255};
   float w = (float)extent.width, h = (float)extent.height;
+  float placed[64][4]; /* labels drawn so far: x0, y0, x1, y1; a label that would overlap one moves up */
+  uint32_t placed_count = 0;
   for (uint32_t k = 0; k < r->marker_count; k++) {
     const fl_marker *m = &r->markers[k];
     float x, y;
@@ -298,9 +302,20 @@ static void add_markers(fl_renderer *r, uint32_t slot, VkExtent2D extent, const 
         y > h + 64)
       continue;
     if (m->kind == FL_MARKER_LABEL) {
-      float s = 1.25f * scale;
-      fl_overlay_add_text(&r->overlay, slot, m->text, x - 0.5f * fl_overlay_text_width(m->text, s), y - 10.0f * s, s,
-                          label_rgba);
+      float s = 1.25f * scale, tw = fl_overlay_text_width(m->text, s), x0 = x - 0.5f * tw, y0 = y - 10.0f * s;
+      for (bool moved = true; moved;) {
+        moved = false;
+        for (uint32_t i = 0; i < placed_count; i++)
+          if (x0 < placed[i][2] + 4 && x0 + tw + 4 > placed[i][0] && y0 < placed[i][3] && y0 + 10.0f * s > placed[i][1]) {
+            y0 = placed[i][1] - 10.0f * s;
+            moved = true;
+          }
+      }
+      if (placed_count < 64) {
+        float *p = placed[placed_count++];
+        p[0] = x0, p[1] = y0, p[2] = x0 + tw, p[3] = y0 + 10.0f * s;
+      }
+      fl_overlay_add_text(&r->overlay, slot, m->text, x0, y0, s, label_rgba);
     } else if (m->kind == FL_MARKER_PIN) {
       fl_overlay_add_box(&r->overlay, slot, x, y, 2.0f * scale, pin_rgba);
     } else {
@@ -328,6 +343,7 @@ void fl_renderer_record(fl_renderer *r, VkCommandBuffer cmd, uint32_t slot, VkFr
   fl_rec_begin(&rec, "render", 0);
   const fl_render_view *volume = r->snow_volume_view ? find_volume(views, view_count) : NULL;
   const fl_snow_bricks *bricks = volume ? record_snow_bricks(r, &rec, volume) : NULL;
+  if (uniforms->shadow_size) fl_shadow_record(&r->shadow, &rec, ubo[0], views, view_count);
   vkCmdBeginRenderPass(cmd, &begin, VK_SUBPASS_CONTENTS_INLINE);
   VkViewport viewport = {0, 0, (float)extent.width, (float)extent.height, 0, 1};
   VkRect2D scissor = {{0, 0}, extent};
@@ -335,7 +351,8 @@ void fl_renderer_record(fl_renderer *r, VkCommandBuffer cmd, uint32_t slot, VkFr
   vkCmdSetScissor(cmd, 0, 1, &scissor);
 
   fl_rec_begin(&rec, "render/ground", 0);
-  if (fl_rec_bind_graphics(&rec, &r->ground, ubo, 1)) vkCmdDraw(cmd, 6, 1, 0, 0);
+  const fl_buffer *ground[] = {ubo[0], &r->shadow.map[slot]};
+  if (fl_rec_bind_graphics(&rec, &r->ground, ground, 2)) vkCmdDraw(cmd, 6, 1, 0, 0);
   fl_rec_end(&rec);
 
   fl_rec_begin(&rec, "render/meshes", 0);

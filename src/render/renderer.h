@@ -1,7 +1,8 @@
 /* render/renderer: the render pass and the passes that draw a frame straight
  * from GPU buffers: ground, meshes (positions + GPU normals), particles (sphere
  * impostors), snow (impostors shaded by the grid density at each particle, or
- * the grid density ray-marched as a volume), and the text overlay. One
+ * the grid density ray-marched as a volume), and the text overlay; before
+ * them, the shadow pass (render/shadow.h) that the ground and meshes receive. One
  * renderer draws into a swapchain or an offscreen image alike (render/targets.h). */
 #pragma once
 #include "gpu/descriptor_cache.h"
@@ -9,6 +10,7 @@
 #include "gpu/profiler.h"
 #include "render/markers.h"
 #include "render/overlay.h"
+#include "render/shadow.h"
 #include "sim/world.h"
 #include "flurry_shared.h"
 
@@ -35,6 +37,7 @@ typedef struct {
   fl_descriptor_cache sets;                         /* every set the passes bind; reset with the views */
   fl_snow_bricks snow_bricks[FL_GPU_FRAMES_IN_FLIGHT];
   fl_overlay overlay;
+  fl_shadow shadow;                                 /* the light's shadow map (render/shadow.h) */
   const fl_marker *markers;                         /* labels, pins, grab point: drawn over the view */
   uint32_t marker_count;
 } fl_renderer;

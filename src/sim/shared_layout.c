@@ -83,7 +83,10 @@ OFFSET(fl_sort_push, shift, 8);
 SIZE(fl_reduce_push, 16);
 OFFSET(fl_reduce_push, flags, 12);
 
-SIZE(fl_frame_uniforms, 3 * 64 + 3 * 16);
+SIZE(fl_frame_uniforms, 4 * 64 + 4 * 16);
+OFFSET(fl_frame_uniforms, light_view_proj, 240);
+OFFSET(fl_frame_uniforms, shadow_size, 304);
+OFFSET(fl_frame_uniforms, shadow_strength, 312);
 OFFSET(fl_frame_uniforms, eye, 192);
 OFFSET(fl_frame_uniforms, time, 204);
 OFFSET(fl_frame_uniforms, ground_height, 220);

@@ -14,7 +14,7 @@ static void test_defaults(void)
   fl_options o;
   char *argv[] = {"flurry"};
   ENSURE(fl_cli_parse(1, argv, &o));
-  ENSURE(strcmp(o.scene, "particles") == 0);
+  ENSURE(strcmp(o.scene, "showcase") == 0);
   ENSURE(o.frames == -1 && o.width == 1280 && o.height == 720);
   ENSURE(!o.headless && !o.validation && !o.bench && o.set_count == 0);
 }
@@ -35,6 +35,8 @@ static void test_all_options(void)
   ENSURE(!o.snow_volume);
   ENSURE(PARSE(&o, "--snow-view", "volume") && o.snow_volume);
   ENSURE(PARSE(&o, "--snow-view", "volume", "--snow-view", "particles") && !o.snow_volume);
+  ENSURE(PARSE(&o, "--no-overlay", "--quality", "high") && o.no_overlay && strcmp(o.quality, "high") == 0);
+  ENSURE(PARSE(&o, "--snow-view", "volume") && !o.no_overlay && strcmp(o.quality, "auto") == 0);
 }
 
 static void test_experiment_options(void)
@@ -77,6 +79,7 @@ static void test_bad_values(void)
   expect_error(PARSE(&o, "--duration", "0"), "--duration: expected seconds in (0, 1000]");
   expect_error(PARSE(&o, "--duration", "1s"), "--duration");
   expect_error(PARSE(&o, "--snow-view", "voxels"), "--snow-view: expected particles or volume, got \"voxels\"");
+  expect_error(PARSE(&o, "--quality", "ultra"), "--quality: expected low, medium, high or auto, got \"ultra\"");
   expect_error(PARSE(&o, "--snow-view"), "--snow-view needs a value");
 }
 
