@@ -1,6 +1,6 @@
 // xpbd/tri_accumulate.glsl: adds a contact's corrections to the fixed-point
 // accumulators of its four particles (integer atomics: order-independent).
-// The including kernel declares `accum` (ivec4 per particle) at FL_XPBD_B_ACCUM.
+// The including file (tri_buffers.glsl) declares `accum` (ivec4 per particle) at FL_XPBD_B_ACCUM.
 void fl_tri_accumulate(uint idx[4], float w[4], vec3 dx[4])
 {
   for (int k = 0; k < 4; k++) {

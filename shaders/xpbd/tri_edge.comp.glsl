@@ -9,26 +9,10 @@
 // solved by fl_contact_solve on (a, b, c, d) with weights (1 - s, s, -(1 - t), -t).
 #version 450
 #extension GL_GOOGLE_include_directive : require
-#include "compute.glsl"
-#include "flurry_shared.h"
-#include "buffers.glsl"
-#include "spatial_hash.glsl"
-#include "tri_contact.glsl"
-layout(push_constant) uniform Push { fl_xpbd_push pc; };
-layout(std430, binding = FL_XPBD_B_POS) readonly buffer Pos { vec4 pos[]; };
-layout(std430, binding = FL_XPBD_B_PREV) readonly buffer Prev { vec4 prev[]; };
-layout(std430, binding = FL_XPBD_B_OBJECT) readonly buffer ObjectOf { uint object_of[]; };
-layout(std430, binding = FL_XPBD_B_OBJECTS) readonly buffer Objects { fl_gpu_xpbd_object objects[]; };
-layout(std430, binding = FL_XPBD_B_TRIANGLES) readonly buffer Triangles { uint tri[]; };
-layout(std430, binding = FL_XPBD_B_TRI_OBJECT) readonly buffer TriObject { uint tri_object[]; };
-layout(std430, binding = FL_XPBD_B_TRI_SORTED) readonly buffer HashSorted { uint hash_sorted[]; };
-layout(std430, binding = FL_XPBD_B_TRI_START) readonly buffer HashStart { uint hash_start[]; };
-layout(std430, binding = FL_XPBD_B_TRI_END) readonly buffer HashEnd { uint hash_end[]; };
+#include "tri_buffers.glsl"
 layout(std430, binding = FL_XPBD_B_EDGES) readonly buffer Edges { uvec2 edges[]; };
 layout(std430, binding = FL_XPBD_B_TRI_OWNED) readonly buffer TriOwned { uint tri_owned[]; };
 layout(std430, binding = FL_XPBD_B_TRI_CELL) readonly buffer TriCell { ivec4 tri_cell[]; };
-layout(std430, binding = FL_XPBD_B_ACCUM) buffer Accum { ivec4 accum[]; };
-#include "tri_accumulate.glsl"
 
 // The pair of edge (a, b) and the triangle's edge (c0, d0), when (a, b) < (c, d) and they share no particle.
 void edge_pair(uvec2 ab, vec4 a, vec4 b, vec3 pra, vec3 prb, uint c0, uint d0, float reach, float mu_s, float mu_k)

@@ -142,7 +142,8 @@ static bool setup(fl_app *app)
     fl_info("no display found: rendering headless");
     app->windowed = false;
   }
-  /* only the window reports a long frame as a hang (unless FLURRY_FENCE_TIMEOUT_MS asks for a limit) */
+  /* only the window reports a long frame as a hang (unless FLURRY_FENCE_TIMEOUT_MS asks for a limit):
+   * every fence wait of a patient gpu, the frames' included, waits as long as the device needs */
   bool patient = !app->windowed || o->bench;
   fl_gpu_desc desc = {.validation = o->validation, .no_async = o->no_async, .device = o->device, .patient = patient,
                       .need_present = app->windowed, .present_support = fl_window_present_support};
@@ -155,7 +156,6 @@ static bool setup(fl_app *app)
   app->quality = q == FL_QUALITY_AUTO ? fl_quality_for_device(app->gpu.props.deviceType) : q;
   fl_info("quality %s%s", fl_quality_name(app->quality), q == FL_QUALITY_AUTO ? " (auto, from the device type)" : "");
   fl_quality_apply(app->quality, &scene);
-  app->frames.patient = patient && !fl_env_get()->fence_timeout_set;
   if (o->trace && !fl_trace_open(&app->gpu, o->trace, &app->trace)) return false;
   fl_renderdoc_attach();
   app->prof.trace = app->trace;

@@ -56,7 +56,7 @@ bool fl_gpu_end_once(fl_gpu *gpu, VkCommandBuffer cmd)
 
 #define PATIENT_STEP_S 10ull
 
-bool fl_fence_wait_patient(fl_gpu *gpu, VkFence fence)
+static bool fence_wait_patient(fl_gpu *gpu, VkFence fence)
 {
   for (uint64_t waited = PATIENT_STEP_S;; waited += PATIENT_STEP_S) {
     VkResult r = vkWaitForFences(gpu->device, 1, &fence, VK_TRUE, PATIENT_STEP_S * 1000000000ull);
@@ -72,7 +72,7 @@ bool fl_fence_wait_patient(fl_gpu *gpu, VkFence fence)
 
 bool fl_fence_wait(fl_gpu *gpu, VkFence fence)
 {
-  if (gpu->patient && !fl_env_get()->fence_timeout_set) return fl_fence_wait_patient(gpu, fence);
+  if (gpu->patient && !fl_env_get()->fence_timeout_set) return fence_wait_patient(gpu, fence);
   int64_t limit_ms = fl_env_get()->fence_timeout_ms;
   VkResult r = vkWaitForFences(gpu->device, 1, &fence, VK_TRUE, (uint64_t)limit_ms * 1000000ull);
   if (r == VK_TIMEOUT) {

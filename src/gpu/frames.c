@@ -62,17 +62,11 @@ void fl_frames_destroy(fl_gpu *gpu, fl_frames *f)
   memset(f, 0, sizeof *f);
 }
 
-/* A slot's fence: bounded (fl_fence_wait), or for a patient run as long as it takes
- * (a slow device's frame, not a hang: issue 14 item 3). */
-static bool wait_slot_fence(fl_gpu *gpu, const fl_frames *f, uint32_t slot)
-{
-  return f->patient ? fl_fence_wait_patient(gpu, f->fence[slot]) : fl_fence_wait(gpu, f->fence[slot]);
-}
 
 bool fl_frames_wait_slot(fl_gpu *gpu, fl_frames *f, uint32_t slot)
 {
   if (!f->in_flight[slot]) return true;
-  if (!wait_slot_fence(gpu, f, slot)) return false;
+  if (!fl_fence_wait(gpu, f->fence[slot])) return false;
   FL_VK_TRY(vkResetFences(gpu->device, 1, &f->fence[slot]));
   f->in_flight[slot] = false;
   /* The fence's scope holds everything submitted before it on the queue, presents included. */

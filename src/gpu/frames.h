@@ -20,8 +20,6 @@ typedef struct {
   VkSemaphore acquire[FL_GPU_FRAMES_IN_FLIGHT];            /* binary: swapchain image ready */
   VkSemaphore sim_timeline, render_timeline;
   uint64_t frame;                                          /* the frame being built */
-  bool patient;                                            /* headless and --bench: a slot's wait has no time
-                                                              limit (a line every 10 s); the window's stays */
 } fl_frames;
 
 /* The timeline values of frame n's two submissions: what fl_frames_submit uses and what
@@ -41,7 +39,7 @@ bool fl_frames_create(fl_gpu *gpu, fl_frames *f);
 void fl_frames_destroy(fl_gpu *gpu, fl_frames *f);
 /* The slot of the frame being built. */
 static inline uint32_t fl_frames_slot(const fl_frames *f) { return (uint32_t)(f->frame % FL_GPU_FRAMES_IN_FLIGHT); }
-/* Waits (bounded unless `patient`) until the slot's previous frame is done, so its command buffers,
+/* Waits (fl_fence_wait: bounded unless the gpu was made patient) until the slot's previous frame is done, so its command buffers,
  * queries and snapshot can be reused. Returns true at once if nothing is in flight. */
 bool fl_frames_wait_slot(fl_gpu *gpu, fl_frames *f, uint32_t slot);
 /* Waits for every slot (swapchain rebuild, scene switch, end of run). */

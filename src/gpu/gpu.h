@@ -195,12 +195,10 @@ void fl_cmd_image_barrier(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags
 bool fl_timeline_create(fl_gpu *gpu, uint64_t initial, const char *name, VkSemaphore *out);
 /* Waits on the host until a fence signals, at most FLURRY_FENCE_TIMEOUT_MS (10 s); a timeout
  * is an error, recorded after the device has finished (so the caller may free what it used).
- * On a gpu made with .patient (and no FLURRY_FENCE_TIMEOUT_MS set) it waits as
- * fl_fence_wait_patient does. */
+ * On a gpu made with .patient (headless, --bench, experiments) and no FLURRY_FENCE_TIMEOUT_MS,
+ * it waits as long as the device needs, with an info line every 10 s: a slow device's long
+ * submission is not a hang there (issue 14 item 3). */
 bool fl_fence_wait(fl_gpu *gpu, VkFence fence);
-/* Waits as long as the device needs, with an info line every 10 s: for runs where a slow
- * device's long submission is not a hang (headless, --bench, experiments; issue 14 item 3). */
-bool fl_fence_wait_patient(fl_gpu *gpu, VkFence fence);
 
 /* ---- pipelines and descriptors (gpu/pipeline.c, gpu/pipeline_cache.c) ---- */
 
