@@ -14,6 +14,7 @@
 #include "flurry_shared.h"
 #include "buffers.glsl"
 #include "spatial_hash.glsl"
+#include "contact_rows.glsl"
 layout(push_constant) uniform Push { fl_xpbd_push pc; };
 
 layout(std430, binding = FL_XPBD_B_POS) readonly buffer Pos { vec4 pos[]; };
@@ -67,8 +68,8 @@ void main()
       int di = int(lj % nx) - gi, dj = int(lj / nx) - gj;
       if (abs(di) <= 2 && abs(dj) <= 2) continue;  // a mesh neighbour
     }
-    fl_gpu_xpbd_object obj = objects[oj];
-    if (oj != oi && !(body_i || obj.body != 0u || (self_i && obj.self_collision != 0u))) continue;
+    fl_contact_side obj = fl_contact_side_of(oj);
+    if (oj != oi && !(body_i || obj.body || (self_i && obj.self_collision))) continue;
     float reach = 0.5 * (thick + obj.thickness);
     if (!(d < reach)) continue;
     vec3 n = dx / d;
