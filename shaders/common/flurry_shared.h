@@ -145,8 +145,15 @@ FL_STRUCT_BEGIN(fl_xpbd_push)
   uint edge_count;  /* triangle contacts: unique edges of the colliding meshes */
   uint triangle_count; /* every triangle of the system */
   float tri_margin; /* triangle contacts: how far a triangle's box is grown before it is hashed (m) */
-  uint tri_pad0, tri_pad1, tri_pad2;
+  uint integrator;  /* FL_XPBD_EULER, FL_XPBD_BDF2_START (an Euler step that starts BDF2's history) or FL_XPBD_BDF2 */
+  float solve_h;    /* the step of the compliance term alpha / solve_h^2: h for Euler, 2 h / 3 for BDF2 */
+  uint unused0;
 FL_STRUCT_END(fl_xpbd_push)
+
+/* fl_xpbd_push.integrator: how predict and velocity step the XPBD system (survey, NOTES.md "BDF2 variant"). */
+#define FL_XPBD_EULER 0u
+#define FL_XPBD_BDF2_START 1u
+#define FL_XPBD_BDF2 2u
 
 /* fl_gpu_xpbd_object.self_collision: particle contacts, or particle and triangle contacts. */
 #define FL_SELF_PARTICLES 1u

@@ -92,7 +92,7 @@ void overpressure(uint body, fl_gpu_body b, float target)
     S += pos[i].w * dot(g, g);
   }
   S = workgroup_sum(S); // its barriers also end every gradient read before the update below
-  float h = pc.h, alpha = b.pressure_compliance / (h * h);
+  float h = pc.solve_h, alpha = b.pressure_compliance / (h * h);
   if (!(S + alpha > 0.0)) return;
   float dl = (-(V - target) - alpha * lambda) / (S + alpha);
   for (uint i = b.first_particle + gl_LocalInvocationID.x; i < b.first_particle + b.particle_count; i += gl_WorkGroupSize.x)

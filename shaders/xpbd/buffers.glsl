@@ -37,5 +37,7 @@
 #define FL_XPBD_B_ACCUM 31       // ivec4 per particle: fixed-point contact corrections, w: count
 #define FL_XPBD_B_TRI_KEYS 32    // triangle hash build: 8 (table entry) keys per triangle
 #define FL_XPBD_B_TRI_VALUES 33  // triangle hash build: 8 triangle indices per triangle
-#define FL_XPBD_B_COUNT 34
+#define FL_XPBD_B_OLDER 34       // vec4: BDF2, the positions one substep before prev
+#define FL_XPBD_B_VEL_OLD 35     // vec4: BDF2, the velocities one substep before vel
+#define FL_XPBD_B_COUNT 36
 #endif

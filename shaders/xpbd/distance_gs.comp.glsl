@@ -22,7 +22,7 @@ void main()
   float C;
   vec3 n;
   if (!fl_distance_eval(xi.xyz, xj.xyz, d.rest, C, n)) return;
-  float dl = fl_xpbd_dlambda(C, xi.w + xj.w, d.compliance, pc.h, lambda[c]);
+  float dl = fl_xpbd_dlambda(C, xi.w + xj.w, d.compliance, pc.solve_h, lambda[c]);
   lambda[c] += dl;
   pos[d.i].xyz = xi.xyz + n * (xi.w * dl);
   pos[d.j].xyz = xj.xyz - n * (xj.w * dl);

@@ -26,7 +26,7 @@ void main()
   if (fl_distance_eval(xi.xyz, xj.xyz, d.rest, C, n))
     dl = pc.omega * fl_xpbd_dlambda(C, xi.w * float(max(first[d.i + 1u] - first[d.i], 1u)) +
                                            xj.w * float(max(first[d.j + 1u] - first[d.j], 1u)),
-                                    d.compliance, pc.h, lambda[c]);
+                                    d.compliance, pc.solve_h, lambda[c]);
   lambda[c] += dl;
   dlambda[c] = dl;
 }

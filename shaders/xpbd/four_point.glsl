@@ -46,7 +46,7 @@ float fl_four_dlambda(uint c, FL_FOUR_RECORD r, vec4 split, out vec4 p[4], out v
   if (!FL_FOUR_EVAL(r, x, C, g)) return 0.0;
   float sum = (p[0].w * split.x) * dot(g[0], g[0]) + (p[1].w * split.y) * dot(g[1], g[1]) +
               (p[2].w * split.z) * dot(g[2], g[2]) + (p[3].w * split.w) * dot(g[3], g[3]);
-  return fl_xpbd_dlambda(C, sum, r.compliance, pc.h, lambda_c);
+  return fl_xpbd_dlambda(C, sum, r.compliance, pc.solve_h, lambda_c);
 }
 
 void main()

@@ -20,7 +20,7 @@
 static const char *const TOP_KEYS[] = {"name", "sim", "camera", "objects", NULL};
 static const char *const SIM_KEYS[] = {"dt",     "substeps", "iterations", "gravity",
                                         "domain", "solver",   "relaxation", "collider_normals",
-                                        "mpm_atomics", "max_speed", NULL};
+                                        "mpm_atomics", "max_speed", "integrator", NULL};
 /* Indexed by fl_solver. */
 static const char *const SOLVER_NAMES[] = {"coloring", "jacobi", NULL};
 static const char *const DOMAIN_KEYS[] = {"min", "max", NULL};
@@ -73,13 +73,16 @@ static bool parse_sim(const fl_jr *top, const cJSON *root, fl_sim_desc *sim)
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "sim");
   if (!v) return true;
   fl_jr r = fl_jr_child(top, "sim");
-  int solver = (int)sim->solver, normals = (int)sim->collider_normals, atomics = (int)sim->mpm_atomics;
+  int solver = (int)sim->solver, normals = (int)sim->collider_normals, atomics = (int)sim->mpm_atomics,
+      integrator = (int)sim->integrator;
+  static const char *const INTEGRATOR_NAMES[] = {"euler", "bdf2", NULL}; /* fl_xpbd_integrator */
   static const char *const NORMAL_NAMES[] = {"analytic", "tetrahedral", NULL};
   static const char *const ATOMICS_NAMES[] = {"auto", "float", "fixed", NULL}; /* fl_mpm_atomics */
   if (!fl_jr_object(&r, v, SIM_KEYS, NULL) ||
       !fl_jr_enum(&r, v, "solver", SOLVER_NAMES, &solver) ||
       !fl_jr_enum(&r, v, "collider_normals", NORMAL_NAMES, &normals) ||
       !fl_jr_enum(&r, v, "mpm_atomics", ATOMICS_NAMES, &atomics) ||
+      !fl_jr_enum(&r, v, "integrator", INTEGRATOR_NAMES, &integrator) ||
       !fl_jr_number(&r, v, "relaxation", FL_JR_CLOSED(1, 2), &sim->relaxation) ||
       !fl_jr_number(&r, v, "max_speed", (fl_jr_range){0.0, 3e8, true, false}, &sim->max_speed) ||
       !fl_jr_number(&r, v, "dt", (fl_jr_range){0.0, 0.1, true, false}, &sim->dt) ||
@@ -90,6 +93,7 @@ static bool parse_sim(const fl_jr *top, const cJSON *root, fl_sim_desc *sim)
   sim->solver = (fl_solver)solver;
   sim->collider_normals = (fl_collider_normals)normals;
   sim->mpm_atomics = (fl_mpm_atomics)atomics;
+  sim->integrator = (fl_xpbd_integrator)integrator;
   const cJSON *d = cJSON_GetObjectItemCaseSensitive(v, "domain");
   if (!d) return true;
   fl_jr rd = fl_jr_child(&r, "domain");

@@ -221,6 +221,7 @@ typedef struct {
 typedef enum { FL_SOLVER_COLORING, FL_SOLVER_JACOBI } fl_solver;
 typedef enum { FL_MPM_ATOMICS_AUTO, FL_MPM_ATOMICS_FLOAT, FL_MPM_ATOMICS_FIXED } fl_mpm_atomics;
 typedef enum { FL_NORMALS_ANALYTIC, FL_NORMALS_TETRAHEDRAL } fl_collider_normals;
+typedef enum { FL_INTEGRATOR_EULER, FL_INTEGRATOR_BDF2 } fl_xpbd_integrator;
 
 typedef struct {
   float dt;                     /* seconds per frame, default 1/60, 0 < dt <= 0.1 */
@@ -229,6 +230,7 @@ typedef struct {
   float gravity[3];             /* default [0,-9.81,0] */
   float domain_min[3], domain_max[3]; /* default [-5,0,-5] .. [5,10,5]; min < max */
   fl_solver solver;             /* XPBD: "coloring" (default) or "jacobi" */
+  fl_xpbd_integrator integrator; /* XPBD: "euler" (default) or "bdf2" (second-order PBD, NOTES.md) */
   float relaxation;             /* Jacobi over-relaxation omega, default 1.5, 1..2 */
   fl_collider_normals collider_normals; /* "analytic" (default): each shape's exact gradient;
                                  * "tetrahedral": the generic four-point finite difference (note 002) */

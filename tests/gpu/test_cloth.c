@@ -406,6 +406,21 @@ static void wind_body(fl_gpu *gpu)
 }
 FL_GPU_TEST(test_gpu_vs_cpu_wind, wind_body)
 
+/* BDF2 (sim.integrator, NOTES.md "BDF2 variant"): its Euler start step, then the
+ * second-order predict, the 2h/3 compliance step and the three-point velocity. */
+static void bdf2_body(fl_gpu *gpu)
+{
+  static const compare_case cc = {
+      .json = "{ " SIM(", \"iterations\": 2, \"integrator\": \"bdf2\"") ", \"objects\": [\n"
+              "  { \"type\": \"cloth\", \"name\": \"a\", \"resolution\": [10, 8], \"mass\": 0.5,\n"
+              "    \"pin\": [\"corner:0,0\"], \"stretch_compliance\": 1e-4, \"bending\": \"isometric\",\n"
+              "    \"bend_compliance\": 1 } ] }",
+      .steps = 8, .bump = 0.05f, .cap = 1.0f, .v0 = {0.3f, 0.2f, 0}, .vjitter = 0.2f,
+      .without = {"sim.integrator=euler"}};
+  compare(gpu, &cc, "bdf2");
+}
+FL_GPU_TEST(test_gpu_vs_cpu_bdf2, bdf2_body)
+
 static void colliders_body(fl_gpu *gpu)
 {
   /* The sheet starts touching the sphere and box tops, overlapping the x = -0.505
@@ -519,6 +534,55 @@ static void xpbd_promise_body(fl_gpu *gpu)
   ENSURE_MSG(sag_soft > 3.5 * sag10 && sag_soft < 4.5 * sag10, "sag %.6g at 4x compliance vs %.6g", sag_soft, sag10);
 }
 FL_GPU_TEST(test_xpbd_promise, xpbd_promise_body)
+
+/* ---- the integrators' numerical damping ---- */
+
+/* Mechanical energy lost (kinetic + gravitational, over the free particles) by an
+ * undamped sheet pinned along one edge, released horizontal, after `frames`,
+ * as a fraction of M g L (its mass, gravity and side). Nothing but the
+ * integrator removes energy here (docs/CLOTH.md, "Integrators": over 10 s Euler
+ * loses 0.21 M g L, BDF2 0.004). */
+static bool swing_loss(fl_gpu *gpu, const char *integrator, int frames, double *loss)
+{
+  static const char *const json =
+      "{ \"sim\": { \"dt\": 0.0166666667, \"substeps\": 8, \"iterations\": 4, \"gravity\": [0, -9.81, 0],\n"
+      "           \"domain\": { \"min\": [-100, -100, -100], \"max\": [100, 100, 100] } },\n"
+      "  \"objects\": [ { \"type\": \"cloth\", \"name\": \"sheet\", \"resolution\": [10, 10], \"plane\": \"xz\",\n"
+      "    \"size\": [1, 1], \"mass\": 1, \"pin\": [\"left\"], \"bending\": \"isometric\",\n"
+      "    \"bend_compliance\": 1e-3, \"damping\": 0,\n"
+      "    \"stretch_compliance\": 1e-7, \"shear_compliance\": 1e-7 } ] }";
+  char set[64];
+  snprintf(set, sizeof set, "sim.integrator=%s", integrator);
+  const char *sets[] = {set};
+  rig r;
+  bool ok = rig_create(gpu, json, sets, 1, &r);
+  vec4f *pos = calloc(r.n ? r.n : 1, 16), *vel = calloc(r.n ? r.n : 1, 16);
+  ok = ok && pos && vel && rig_gpu(&r, frames * 8, NULL) && rig_read(&r, pos, vel);
+  double e0 = 0, e1 = 0, mass = 0;
+  for (uint32_t p = 0; ok && p < r.n; p++) {
+    if (pos[p][3] == 0.0f) continue;
+    double m = 1.0 / pos[p][3], v2 = (double)vel[p][0] * vel[p][0] + (double)vel[p][1] * vel[p][1] +
+                                     (double)vel[p][2] * vel[p][2];
+    e0 += m * 9.81 * r.sys.build.positions[p][1];
+    e1 += m * (0.5 * v2 + 9.81 * pos[p][1]);
+    mass += m;
+  }
+  *loss = ok ? (e0 - e1) / (mass * 9.81 * 1.0) : 0;
+  free(pos);
+  free(vel);
+  rig_destroy(&r);
+  if (ok) fprintf(stderr, "  %s: %d frames, energy lost %.4f M g L\n", integrator, frames, *loss);
+  return ok;
+}
+
+static void bdf2_damping_body(fl_gpu *gpu)
+{
+  double euler, bdf2;
+  ENSURE_MSG(swing_loss(gpu, "euler", 60, &euler) && swing_loss(gpu, "bdf2", 60, &bdf2), "%s", fl_error_message());
+  ENSURE_MSG(bdf2 > -0.01, "BDF2 gained energy: %.4f M g L", -bdf2);
+  ENSURE_MSG(bdf2 < 0.5 * euler, "BDF2 lost %.4f M g L, Euler %.4f", bdf2, euler);
+}
+FL_GPU_TEST(test_bdf2_damping, bdf2_damping_body)
 
 /* ---- free fall ---- */
 
@@ -1002,6 +1066,8 @@ static const fl_test_case cases[] = {
     {"gpu_vs_cpu_jacobi", test_gpu_vs_cpu_jacobi},
     {"gpu_vs_cpu_triangles", test_gpu_vs_cpu_triangles},
     {"gpu_vs_cpu_wind", test_gpu_vs_cpu_wind},
+    {"gpu_vs_cpu_bdf2", test_gpu_vs_cpu_bdf2},
+    {"bdf2_damping", test_bdf2_damping},
     {"gpu_vs_cpu_colliders", test_gpu_vs_cpu_colliders},
     {"gpu_vs_cpu_edge_damping", test_gpu_vs_cpu_edge_damping},
     {"xpbd_promise", test_xpbd_promise},

@@ -59,6 +59,8 @@ static void fill_table(const fl_xpbd_system *s, const bind_choice *c, const fl_b
   t[FL_XPBD_B_EDGES] = tri ? &s->edges : NULL;
   t[FL_XPBD_B_TRI_OWNED] = tri ? &s->tri_owned : NULL;
   t[FL_XPBD_B_ACCUM] = tri ? &s->accum : NULL;
+  t[FL_XPBD_B_OLDER] = &s->older;
+  t[FL_XPBD_B_VEL_OLD] = &s->vel_old;
 }
 
 /* One dispatch of `kernel` over `threads` with the push's range set to (first, count), then a barrier. */
@@ -132,6 +134,8 @@ static bool create_buffers(fl_xpbd_system *s)
   bool ok = device_buffer(s->gpu, b->positions, n * 16, "positions", &s->pos) &&
             device_buffer(s->gpu, b->positions, n * 16, "previous positions", &s->prev) &&
             device_buffer(s->gpu, b->velocities, n * 16, "velocities", &s->vel) &&
+            device_buffer(s->gpu, b->positions, n * 16, "BDF2 older positions", &s->older) &&
+            device_buffer(s->gpu, b->velocities, n * 16, "BDF2 older velocities", &s->vel_old) &&
             device_buffer(s->gpu, NULL, n * 4, "contact flags", &s->contact) &&
             device_buffer(s->gpu, b->bodies, b->body_count * sizeof(fl_gpu_body), "bodies", &s->bodies) &&
             create_body_state(s) &&
@@ -294,7 +298,7 @@ void fl_xpbd_destroy(fl_xpbd_system *s)
                           &s->object_of,    &s->objects,   &s->triangles,  &s->tri_object, &s->face_force,
                           &s->tri_first,    &s->tri_items, &s->face_normals, &s->contact, &s->bodies,
                           &s->body_state,   &s->scratch,   &s->tri_cell,   &s->edges,     &s->tri_owned,
-                          &s->accum};
+                          &s->accum,        &s->older,     &s->vel_old};
   for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++) fl_buffer_destroy(gpu, buffers[i]);
   fl_xpbd_build_destroy(&s->build);
   memset(s, 0, sizeof *s);
@@ -314,6 +318,10 @@ void fl_xpbd_push_fill(const fl_xpbd_system *s, const fl_step *step, fl_xpbd_pus
     out->hash_table_size = fl_spatial_hash_table_size(&s->hash);
   }
   out->triangle_count = s->build.triangle_count;
+  /* BDF2 solves for x^(n+1) = x~ + 4/9 h^2 M^-1 f: the compliance's step is 2 h / 3. */
+  bool bdf2 = sim->integrator == FL_INTEGRATOR_BDF2;
+  out->integrator = !bdf2 ? FL_XPBD_EULER : s->bdf2_history ? FL_XPBD_BDF2 : FL_XPBD_BDF2_START;
+  out->solve_h = out->integrator == FL_XPBD_BDF2 ? 2.0f * step->h / 3.0f : step->h;
   if (s->tri.any) {
     out->inv_tri_cell = 1.0f / s->tri.cell_size;
     out->tri_table_size = fl_spatial_hash_table_size(&s->tri_hash) / 2; /* the last entry: unused slots */
@@ -469,8 +477,10 @@ void fl_xpbd_record_substep(fl_xpbd_system *s, fl_rec *r, const fl_step *step)
     pass(s, r, "xpbd/wind_gather", &(bind_choice){.first = &s->tri_first, .items = &s->tri_items}, push, 0, n, n);
     fl_rec_end(r);
   }
-  fl_rec_begin(r, "xpbd/predict", (uint64_t)n * 96);
+  /* Euler reads pos, vel, accel and writes pos, prev, vel; BDF2 also reads prev and vel_old and writes older, vel_old. */
+  fl_rec_begin(r, "xpbd/predict", (uint64_t)n * (push.integrator == FL_XPBD_EULER ? 96 : 128));
   pass(s, r, "xpbd/predict", &plain, push, 0, n, n);
+  s->bdf2_history = push.integrator != FL_XPBD_EULER;
   vkCmdFillBuffer(r->cmd, s->distance.lambda.buffer, 0, VK_WHOLE_SIZE, 0);
   vkCmdFillBuffer(r->cmd, s->bend.lambda.buffer, 0, VK_WHOLE_SIZE, 0);
   vkCmdFillBuffer(r->cmd, s->tet.lambda.buffer, 0, VK_WHOLE_SIZE, 0);

@@ -61,6 +61,8 @@ typedef struct {
   fl_tri_contacts tri;           /* triangle contacts: edges, owners, cell size */
   fl_spatial_hash tri_hash;      /* triangles by the cells their grown boxes overlap */
   fl_buffer tri_cell, edges, tri_owned, accum;
+  fl_buffer older, vel_old;      /* BDF2: positions and velocities one substep before prev and vel */
+  bool bdf2_history;             /* BDF2: a substep has recorded older and vel_old (the next may use them) */
 } fl_xpbd_system;
 
 /* Builds the GPU system for `count` cloth objects (names for error messages)

@@ -4,7 +4,12 @@
  * GPU kernels compare against it at ~1e-5.
  *
  * Floating-point formulation (all float; the GPU kernels mirror these):
- *  - XPBD update: alpha~ = compliance / (h*h); denom = S + alpha~ with
+ *  - integrator (sim.integrator): Euler, or BDF2 (NOTES.md "BDF2 variant"): its
+ *    first substep is an Euler step that records x^(n-1) and v^(n-1); later ones
+ *    predict x = 4/3 x - 1/3 x_old + h (8/9 v - 2/9 v_old) + 4/9 h^2 (g + a),
+ *    solve with h_s = 2 h / 3 in place of h in every alpha~ below (the implicit
+ *    step of BDF2 is 2 h / 3), and set v = (3/2 x - 2 prev + 1/2 older) / h.
+ *  - XPBD update: alpha~ = compliance / (h_s*h_s), h_s = h for Euler; denom = S + alpha~ with
  *    S = w_i + w_j for a distance constraint (|n|^2 taken as 1) and
  *    S = sum over k = 0..3 of w_k * dot(g_k, g_k) for a bend or tet; skipped when
  *    denom < 1e-12; dlambda = (-C - alpha~ * lambda) / denom;
@@ -71,7 +76,7 @@
  *    D = (x_i - prev_i) - (x_j - prev_j)), s = w_i / (w_i + w_j); count = number of
  *    contacts; x_i[a] += sum[a] / count and contact_i = 1 when count > 0.
  *    Only particles with w_i > 0 move. The sum order (hash order here) is free.
- *  - velocity: v[a] = (x[a] - prev[a]) / h. Point damping: v *= max(0, 1 - damping h).
+ *  - velocity: v[a] = (x[a] - prev[a]) / h (BDF2: above). Point damping: v *= max(0, 1 - damping h).
  *    Edge damping: per distance constraint in ascending index, n = dx / |dx| (skip
  *    |dx| < 1e-12 or w_i + w_j = 0), s = dot(v_i - v_j, n), dv_i -= ((k w_i) / (w_i + w_j)) s n,
  *    dv_j += ((k w_j) / (w_i + w_j)) s n, k = min(damping h, 1) / 8, dv from 0;
@@ -709,11 +714,13 @@ static void self_collision(fl_xpbd_cpu *s)
     }
 }
 
-static void velocities(fl_xpbd_cpu *s, float h)
+static void velocities(fl_xpbd_cpu *s, float h, uint32_t integrator)
 {
   const fl_xpbd_build *b = s->build;
   for (uint32_t p = 0; p < b->particle_count; p++)
-    for (int a = 0; a < 3; a++) s->v[p][a] = (s->x[p][a] - s->prev[p][a]) / h;
+    for (int a = 0; a < 3; a++)
+      s->v[p][a] = integrator == FL_XPBD_BDF2 ? (1.5f * s->x[p][a] - 2.0f * s->prev[p][a] + 0.5f * s->older[p][a]) / h
+                                              : (s->x[p][a] - s->prev[p][a]) / h;
   memset(s->accel, 0, (size_t)b->particle_count * sizeof *s->accel);
   bool edge = false;
   for (uint32_t c = 0; c < b->distance.count; c++) {
@@ -753,10 +760,28 @@ void fl_xpbd_cpu_substep(fl_xpbd_cpu *s, const fl_sim_desc *sim, const fl_gpu_co
                           uint32_t collider_count, float h, float t)
 {
   const fl_xpbd_build *b = s->build;
-  /* 1. wind, 2. predict. */
+  /* 1. wind, 2. predict (BDF2: NOTES.md "BDF2 variant", as xpbd/predict.comp). */
   wind_accel(s);
+  uint32_t integrator = sim->integrator != FL_INTEGRATOR_BDF2 ? FL_XPBD_EULER
+                        : s->bdf2_history                    ? FL_XPBD_BDF2
+                                                             : FL_XPBD_BDF2_START;
+  float solve_h = integrator == FL_XPBD_BDF2 ? 2.0f * h / 3.0f : h;
   for (uint32_t p = 0; p < b->particle_count; p++) {
     float *x = s->x[p], *v = s->v[p];
+    if (integrator != FL_XPBD_EULER) {
+      float x_old[4], v_old[4];
+      memcpy(x_old, s->prev[p], sizeof x_old);
+      memcpy(v_old, s->v_old[p], sizeof v_old);
+      memcpy(s->older[p], integrator == FL_XPBD_BDF2 ? x_old : x, sizeof s->older[p]);
+      for (int a = 0; a < 3; a++) s->v_old[p][a] = x[3] == 0.0f ? 0.0f : v[a];
+      if (integrator == FL_XPBD_BDF2 && x[3] != 0.0f) {
+        memcpy(s->prev[p], x, sizeof s->prev[p]);
+        for (int a = 0; a < 3; a++)
+          x[a] = 4.0f / 3.0f * x[a] - 1.0f / 3.0f * x_old[a] + h * (8.0f / 9.0f * v[a] - 2.0f / 9.0f * v_old[a]) +
+                 4.0f / 9.0f * h * h * (sim->gravity[a] + s->accel[p][a]);
+        continue;
+      }
+    }
     memcpy(s->prev[p], x, sizeof s->prev[p]);
     if (x[3] > 0.0f) {
       for (int a = 0; a < 3; a++) {
@@ -775,18 +800,19 @@ void fl_xpbd_cpu_substep(fl_xpbd_cpu *s, const fl_sim_desc *sim, const fl_gpu_co
   for (uint32_t it = 0; it < sim->iterations; it++) {
     for (int family = 0; family < FAMILY_COUNT; family++) {
       if (sim->solver == FL_SOLVER_JACOBI)
-        pass_jacobi(s, family, h, sim->relaxation);
+        pass_jacobi(s, family, solve_h, sim->relaxation);
       else
-        pass_coloring(s, family, h);
+        pass_coloring(s, family, solve_h);
     }
-    body_solve(s, h); /* then the body volumes */
+    body_solve(s, solve_h); /* then the body volumes */
   }
   /* 5. contacts, 6. particle collisions, 7. velocities and damping, then the body volumes' measure. */
   contacts(s, sim, colliders, collider_count, h, t);
   self_collision(s);
   for (uint32_t pass = 0; s->tri.any && pass < FL_TRI_CONTACT_PASSES; pass++)
     fl_tri_contacts_cpu_pass(b, &s->tri, pass == 0, s->x, (const float(*)[4])s->prev, s->tri_accum, s->contact);
-  velocities(s, h);
+  velocities(s, h, integrator);
+  s->bdf2_history = integrator != FL_XPBD_EULER;
   body_measure(s, t);
 }
 
@@ -809,6 +835,8 @@ bool fl_xpbd_cpu_create(const fl_xpbd_build *b, fl_xpbd_cpu *out)
   }
   out->x = alloc_n(n, sizeof *out->x);
   out->prev = alloc_n(n, sizeof *out->prev);
+  out->older = alloc_n(n, sizeof *out->older);
+  out->v_old = alloc_n(n, sizeof *out->v_old);
   out->v = alloc_n(n, sizeof *out->v);
   out->distance_lambda = alloc_n(b->distance.count, sizeof *out->distance_lambda);
   out->bend_lambda = alloc_n(b->bend.count, sizeof *out->bend_lambda);
@@ -819,7 +847,7 @@ bool fl_xpbd_cpu_create(const fl_xpbd_build *b, fl_xpbd_cpu *out)
   out->delta = alloc_n(n, sizeof *out->delta);
   out->dlambda = alloc_n(constraints, sizeof *out->dlambda);
   out->corr = alloc_n(slots, sizeof *out->corr);
-  bool ok = out->x && out->prev && out->v && out->distance_lambda && out->bend_lambda && out->tet_lambda &&
+  bool ok = out->x && out->prev && out->older && out->v_old && out->v && out->distance_lambda && out->bend_lambda && out->tet_lambda &&
             out->body_state && out->contact && out->accel && out->delta && out->dlambda && out->corr;
   if (ok && b->body_count) {
     out->body_grad = alloc_n(n, sizeof *out->body_grad);
@@ -860,7 +888,7 @@ void fl_xpbd_cpu_destroy(fl_xpbd_cpu *c)
   void *arrays[] = {c->x,     c->prev,  c->v,       c->distance_lambda, c->bend_lambda, c->tet_lambda,
                     c->body_state, c->contact, c->accel, c->delta, c->dlambda, c->corr,
                     c->body_grad, c->body_weight, c->tri_first, c->tri_items, c->cell_first, c->cell_items,
-                    c->cell_of, c->tri_accum};
+                    c->cell_of, c->tri_accum, c->older, c->v_old};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
   fl_tri_contacts_destroy(&c->tri);
   memset(c, 0, sizeof *c);

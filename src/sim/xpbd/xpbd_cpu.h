@@ -11,6 +11,8 @@ typedef struct {
   float (*x)[4];                /* positions, w = inverse mass */
   float (*prev)[4];
   float (*v)[4];
+  float (*older)[4], (*v_old)[4]; /* BDF2: positions and velocities one substep before prev and v */
+  bool bdf2_history;            /* BDF2: a substep has recorded older and v_old */
   float *distance_lambda, *bend_lambda, *tet_lambda;
   float (*body_state)[4];       /* per body, as the GPU's (FL_BODY_STATE_VEC4S): x volume after the last
                                  * substep, y overpressure lambda, z / w smallest / largest V / (k V0) */
