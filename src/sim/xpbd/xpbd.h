@@ -60,7 +60,7 @@ typedef struct {
   float self_cell_size;          /* the largest thickness of the colliding objects */
   fl_tri_contacts tri;           /* triangle contacts: edges, owners, cell size */
   fl_spatial_hash tri_hash;      /* triangles by the cells their grown boxes overlap */
-  fl_buffer tri_cell, edges, tri_owned, accum;
+  fl_buffer tri_box, edges, tri_owned, accum;
 } fl_xpbd_system;
 
 /* Builds the GPU system for `count` cloth objects (names for error messages)
