@@ -15,7 +15,7 @@
  *   particle collisions       (spatial hash; self-colliding cloth and every body)
  *   triangle contacts         (self_collision "triangles": tri_keys, a hash of the
  *     triangles by cell, then FL_TRI_CONTACT_PASSES x tri_vertex (+ tri_edge in the first)
- *     + tri_apply; docs/CLOTH.md)
+ *     + tri_collider (when the scene has colliders) + tri_apply; docs/CLOTH.md)
  *   velocity (+ edge_damping, add_delta for the momentum-conserving model)
  *   body_volume measure       (each body's volume and its worst loss so far)
  * Once a frame the positions are copied into the slot's render snapshot and the
