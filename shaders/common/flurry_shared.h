@@ -163,6 +163,8 @@ FL_STRUCT_END(fl_xpbd_push)
 #define FL_TRI_FIXED 16777216.0
 /* Triangle contacts: the bit of a triangle's owner word set when it collides (bits 0-2: its edges). */
 #define FL_TRI_COLLIDES 8u
+/* Triangle contacts: the bit of a triangle's box meta word (xpbd/tri_keys) set for a body's triangle. */
+#define FL_TRI_BODY 16u
 
 /* Push constants of common/pick.comp and common/drag.comp (any vec4 positions). */
 FL_STRUCT_BEGIN(fl_pick_push)

@@ -31,7 +31,7 @@
 #define FL_XPBD_B_TRI_SORTED 25  // triangle hash: triangle indices sorted by the cells their boxes overlap
 #define FL_XPBD_B_TRI_START 26   // triangle hash: first sorted entry per table slot
 #define FL_XPBD_B_TRI_END 27     // triangle hash: one past the last
-#define FL_XPBD_B_TRI_CELL 28    // ivec4 per triangle: the lowest cell of its grown box at the hash build
+#define FL_XPBD_B_TRI_BOX 28     // 2 vec4 per triangle at the hash build: (min, thickness), (max, owned edges | FL_TRI_BODY)
 #define FL_XPBD_B_EDGES 29       // uvec2 per unique edge of the colliding meshes (a < b)
 #define FL_XPBD_B_TRI_OWNED 30   // uint per triangle: bit k set when it owns its edge k (v[k], v[k+1])
 #define FL_XPBD_B_ACCUM 31       // ivec4 per particle: fixed-point contact corrections, w: count

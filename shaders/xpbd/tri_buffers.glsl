@@ -18,6 +18,7 @@ layout(std430, binding = FL_XPBD_B_TRI_OBJECT) readonly buffer TriObject { uint 
 layout(std430, binding = FL_XPBD_B_TRI_SORTED) readonly buffer HashSorted { uint hash_sorted[]; };
 layout(std430, binding = FL_XPBD_B_TRI_START) readonly buffer HashStart { uint hash_start[]; };
 layout(std430, binding = FL_XPBD_B_TRI_END) readonly buffer HashEnd { uint hash_end[]; };
+layout(std430, binding = FL_XPBD_B_TRI_BOX) readonly buffer TriBox { vec4 tri_box[]; };
 layout(std430, binding = FL_XPBD_B_ACCUM) buffer Accum { ivec4 accum[]; };
 #include "tri_accumulate.glsl"
 #endif

@@ -3,16 +3,16 @@
 // of the (at most 8) cells its box overlaps, each entry once, the triangles
 // entered there (each once a row), each (edge, triangle) pair only in the entry
 // of the cell max(edge's lowest cell, triangle's lowest cell), which both
-// cover; of each triangle the edges it owns (TRI_OWNED bits 0-2: every edge
-// has one owner), kept when (a, b) < (c, d) in lexicographic order (each pair
+// cover. A candidate is tested first by its box (TRI_BOX: tri_keys took it
+// from the same positions, as this pass runs right after the hash build) against
+// the edge's grown by reach; then of each triangle the edges it owns (bits
+// 0-2 of its box's meta word: every edge has one owner), kept when (a, b) < (c, d) in lexicographic order (each pair
 // once) and when they share no particle; each pair closer than reach is
 // solved by fl_contact_solve on (a, b, c, d) with weights (1 - s, s, -(1 - t), -t).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "tri_buffers.glsl"
 layout(std430, binding = FL_XPBD_B_EDGES) readonly buffer Edges { uvec2 edges[]; };
-layout(std430, binding = FL_XPBD_B_TRI_OWNED) readonly buffer TriOwned { uint tri_owned[]; };
-layout(std430, binding = FL_XPBD_B_TRI_CELL) readonly buffer TriCell { ivec4 tri_cell[]; };
 
 // The pair of edge (a, b) and the triangle's edge (c0, d0), when (a, b) < (c, d) and they share no particle.
 void edge_pair(uvec2 ab, vec4 a, vec4 b, vec3 pra, vec3 prb, uint c0, uint d0, float reach, float mu_s, float mu_k)
@@ -39,11 +39,13 @@ void main()
   if (e >= pc.edge_count) return;
   uvec2 ab = edges[e];
   uint oi = object_of[ab.x];
-  fl_gpu_xpbd_object obi = objects[oi];
+  float thick_i = objects[oi].thickness;
+  bool body_i = objects[oi].body != 0u;
   vec4 a = pos[ab.x], b = pos[ab.y];
   vec3 pra = prev[ab.x].xyz, prb = prev[ab.y].xyz;
-  ivec3 lo = fl_hash_cell_inv(min(a.xyz, b.xyz), pc.inv_tri_cell);
-  ivec3 hi = min(fl_hash_cell_inv(max(a.xyz, b.xyz), pc.inv_tri_cell), lo + 1);
+  vec3 emin = min(a.xyz, b.xyz), emax = max(a.xyz, b.xyz);
+  ivec3 lo = fl_hash_cell_inv(emin, pc.inv_tri_cell);
+  ivec3 hi = min(fl_hash_cell_inv(emax, pc.inv_tri_cell), lo + 1);
   ivec3 span = hi - lo;  // 0 or 1 per axis
   for (uint q = 0u; q < 8u; q++) {
     ivec3 off = ivec3(q & 1u, (q >> 1u) & 1u, q >> 2u);
@@ -60,20 +62,18 @@ void main()
       uint t = hash_sorted[en];
       if (t == last) continue;
       last = t;
-      if (fl_hash_index(max(lo, tri_cell[t].xyz), pc.tri_table_size) != h) continue;  // its one cell
-      uint owned = tri_owned[t] & 7u;
-      if (owned == 0u) continue;
+      // The boxes first (the triangle's as tri_keys took it from these positions): the edge's grown by reach.
+      vec4 blo = tri_box[2u * t], bhi = tri_box[2u * t + 1u];
+      float reach = 0.5 * (thick_i + blo.w);
+      if (any(greaterThan(emin - reach, bhi.xyz)) || any(lessThan(emax + reach, blo.xyz))) continue;
+      uint meta = uint(bhi.w), owned = meta & 7u;
+      if (owned == 0u || (body_i && meta >= FL_TRI_BODY)) continue;  // no edge; two bodies (fl_tri_pair)
+      ivec3 tlo = fl_hash_cell_inv(blo.xyz - pc.tri_margin, pc.inv_tri_cell);  // tri_keys' lowest cell
+      if (fl_hash_index(max(lo, tlo), pc.tri_table_size) != h) continue;      // its one cell
       uint ot = tri_object[t];
-      fl_gpu_xpbd_object obt = objects[ot];
-      if (!fl_tri_pair(oi, ot, obi, obt)) continue;
-      float reach = 0.5 * (obi.thickness + obt.thickness);
+      float mu_s = sqrt(objects[oi].static_friction * objects[ot].static_friction);
+      float mu_k = sqrt(objects[oi].kinetic_friction * objects[ot].kinetic_friction);
       uint v0 = tri[3u * t], v1 = tri[3u * t + 1u], v2 = tri[3u * t + 2u];
-      // The bounds first: the edge's box grown by reach against the triangle's.
-      vec3 p0 = pos[v0].xyz, p1 = pos[v1].xyz, p2 = pos[v2].xyz;
-      vec3 elo = min(a.xyz, b.xyz) - reach, ehi = max(a.xyz, b.xyz) + reach;
-      if (any(greaterThan(elo, max(max(p0, p1), p2))) || any(lessThan(ehi, min(min(p0, p1), p2)))) continue;
-      float mu_s = sqrt(obi.static_friction * obt.static_friction);
-      float mu_k = sqrt(obi.kinetic_friction * obt.kinetic_friction);
       if ((owned & 1u) != 0u) edge_pair(ab, a, b, pra, prb, v0, v1, reach, mu_s, mu_k);
       if ((owned & 2u) != 0u) edge_pair(ab, a, b, pra, prb, v1, v2, reach, mu_s, mu_k);
       if ((owned & 4u) != 0u) edge_pair(ab, a, b, pra, prb, v2, v0, reach, mu_s, mu_k);

@@ -392,6 +392,24 @@ static void triangles_body(fl_gpu *gpu)
 }
 FL_GPU_TEST(test_gpu_vs_cpu_triangles, triangles_body)
 
+/* Colliders against triangles (xpbd/tri_collider, docs/CLOTH.md): a coarse sheet
+ * on a ball whose top bulges 3 cm between its vertices (spacing 0.2 m), and a
+ * box edge under it; without "triangles" only the vertices meet the colliders. */
+static void triangle_colliders_body(fl_gpu *gpu)
+{
+  static const compare_case cc = {
+      .json = "{ " SIM(", \"iterations\": 2") ", \"objects\": [\n"
+              "  { \"type\": \"cloth\", \"name\": \"s\", \"resolution\": [6, 6], \"mass\": 0.5,\n"
+              "    \"thickness\": 0.03, \"self_collision\": \"triangles\" },\n"
+              "  { \"type\": \"collider\", \"shape\": \"sphere\", \"center\": [0.05, 0.69, 0.03], \"radius\": 0.3 },\n"
+              "  { \"type\": \"collider\", \"shape\": \"box\", \"center\": [0.4, 0.78, -0.3],\n"
+              "    \"half_extents\": [0.3, 0.2, 0.05] } ] }",
+      .steps = 4, .bump = 0.0f, .jitter = 0.005f, .v0 = {0, -0.5f, 0}, .vjitter = 0.1f,
+      .without = {"objects.s.self_collision=particles"}};
+  compare(gpu, &cc, "colliders against triangles");
+}
+FL_GPU_TEST(test_gpu_vs_cpu_triangle_colliders, triangle_colliders_body)
+
 static void wind_body(fl_gpu *gpu)
 {
   static const compare_case cc = {
@@ -1065,6 +1083,7 @@ static const fl_test_case cases[] = {
     {"gpu_vs_cpu_colouring_dihedral", test_gpu_vs_cpu_colouring_dihedral},
     {"gpu_vs_cpu_jacobi", test_gpu_vs_cpu_jacobi},
     {"gpu_vs_cpu_triangles", test_gpu_vs_cpu_triangles},
+    {"gpu_vs_cpu_triangle_colliders", test_gpu_vs_cpu_triangle_colliders},
     {"gpu_vs_cpu_wind", test_gpu_vs_cpu_wind},
     {"gpu_vs_cpu_bdf2", test_gpu_vs_cpu_bdf2},
     {"bdf2_damping", test_bdf2_damping},

@@ -2,6 +2,8 @@
  * Every float expression is written in the order of shaders/xpbd/tri_contact.glsl. */
 #include "sim/xpbd/tri_contact_cpu.h"
 
+#include "sim/common/sdf_cpu.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -161,8 +163,52 @@ static void contact_at(const fl_gpu_xpbd_object *oa, const fl_gpu_xpbd_object *o
     accumulate(accum, idx, w, dx);
 }
 
-void fl_tri_contacts_cpu_pass(const fl_xpbd_build *b, const fl_tri_contacts *tc, bool edges, float (*x)[4],
-                              const float (*prev)[4], int32_t (*accum)[4], uint32_t *contact)
+/* Mirrors tri_collider.comp: per triangle of "triangles" cloth and collider, the
+ * deepest of the centroid and the edge midpoints within r pushes the three vertices. */
+static void collider_triangles(const fl_xpbd_build *b, const fl_tri_colliders *cols, float (*x)[4],
+                               int32_t (*accum)[4])
+{
+  static const float samples[4][3] = {{1.0f / 3.0f, 1.0f / 3.0f, 1.0f / 3.0f}, {0.5f, 0.5f, 0.0f},
+                                      {0.0f, 0.5f, 0.5f}, {0.5f, 0.0f, 0.5f}};
+  for (uint32_t t = 0; t < b->triangle_count; t++) {
+    const fl_gpu_xpbd_object *o = &b->objects[b->triangle_object[t]];
+    if (o->body != 0 || o->self_collision != FL_SELF_TRIANGLES) continue;
+    float r = 0.5f * o->thickness;
+    uint32_t idx[4] = {b->triangles[3 * t], b->triangles[3 * t + 1], b->triangles[3 * t + 2], 0};
+    const float *a = x[idx[0]], *bb = x[idx[1]], *c = x[idx[2]];
+    for (uint32_t ci = 0; ci < cols->count; ci++) {
+      const fl_gpu_collider *col = &cols->colliders[ci];
+      float best = 0, p[3];
+      const float *bw = samples[0];
+      for (int k = 0; k < 4; k++) {
+        float q[3];
+        if (k == 0)
+          for (int m = 0; m < 3; m++) q[m] = (a[m] + bb[m] + c[m]) / 3.0f;
+        else
+          for (int m = 0; m < 3; m++) {
+            const float *u = k == 1 ? a : k == 2 ? bb : c, *v = k == 1 ? bb : k == 2 ? c : a;
+            q[m] = 0.5f * (u[m] + v[m]);
+          }
+        float d = fl_collider_sdf_cpu(col, q, cols->t) - r;
+        if (k == 0 || d < best) best = d, bw = samples[k];
+      }
+      if (!(best < 0.0f)) continue;
+      for (int m = 0; m < 3; m++) p[m] = bw[0] * a[m] + bw[1] * bb[m] + bw[2] * c[m];
+      float n[3];
+      fl_collider_normal_select_cpu(col, p, cols->t, cols->tetrahedral, n);
+      float S = a[3] * bw[0] * bw[0] + bb[3] * bw[1] * bw[1] + c[3] * bw[2] * bw[2];
+      if (!(S > 1e-12f)) continue;
+      float dl = -best / S, w[4] = {a[3], bb[3], c[3], 0.0f}, dx[4][3] = {{0}};
+      for (int k = 0; k < 3; k++)
+        for (int m = 0; m < 3; m++) dx[k][m] = w[k] * bw[k] * dl * n[m];
+      accumulate(accum, idx, w, dx);
+    }
+  }
+}
+
+void fl_tri_contacts_cpu_pass(const fl_xpbd_build *b, const fl_tri_contacts *tc, bool edges,
+                              const fl_tri_colliders *cols, float (*x)[4], const float (*prev)[4],
+                              int32_t (*accum)[4], uint32_t *contact)
 {
   if (!tc->any) return;
   const uint32_t *tri = b->triangles;
@@ -208,6 +254,7 @@ void fl_tri_contacts_cpu_pass(const fl_xpbd_build *b, const fl_tri_contacts *tc,
       contact_at(oi, ot, x, prev, idx, c, accum);
     }
   }
+  collider_triangles(b, cols, x, accum);
   /* Apply (tri_apply.comp). */
   for (uint32_t k = 0; k < b->particle_count; k++) {
     if (accum[k][3] == 0) continue;

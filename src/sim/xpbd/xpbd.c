@@ -53,7 +53,7 @@ static void fill_table(const fl_xpbd_system *s, const bind_choice *c, const fl_b
   t[FL_XPBD_B_TRI_SORTED] = tri ? fl_spatial_hash_sorted_index(&s->tri_hash) : NULL;
   t[FL_XPBD_B_TRI_START] = tri ? fl_spatial_hash_cell_start(&s->tri_hash) : NULL;
   t[FL_XPBD_B_TRI_END] = tri ? fl_spatial_hash_cell_end(&s->tri_hash) : NULL;
-  t[FL_XPBD_B_TRI_CELL] = tri ? &s->tri_cell : NULL;
+  t[FL_XPBD_B_TRI_BOX] = tri ? &s->tri_box : NULL;
   t[FL_XPBD_B_TRI_KEYS] = tri ? fl_spatial_hash_keys_in(&s->tri_hash) : NULL;
   t[FL_XPBD_B_TRI_VALUES] = tri ? fl_spatial_hash_values_in(&s->tri_hash) : NULL;
   t[FL_XPBD_B_EDGES] = tri ? &s->edges : NULL;
@@ -162,7 +162,7 @@ static bool create_buffers(fl_xpbd_system *s)
   if (ok && s->any_self_collision) ok = fl_spatial_hash_create(s->gpu, s->build.particle_count, &s->hash);
   ok = ok && fl_tri_contacts_create(b, &s->tri);
   if (ok && s->tri.any)
-    ok = device_buffer(s->gpu, NULL, t * 16, "triangle cells", &s->tri_cell) &&
+    ok = device_buffer(s->gpu, NULL, t * 32, "triangle boxes", &s->tri_box) &&
          device_buffer(s->gpu, s->tri.edges, (size_t)s->tri.edge_count * 8, "contact edges", &s->edges) &&
          device_buffer(s->gpu, s->tri.owned, t * 4, "triangle edge owners", &s->tri_owned) &&
          device_buffer(s->gpu, NULL, n * 16, "contact sums", &s->accum) &&
@@ -297,7 +297,7 @@ void fl_xpbd_destroy(fl_xpbd_system *s)
   fl_buffer *buffers[] = {&s->pos,          &s->prev,      &s->vel,        &s->accel,     &s->delta,
                           &s->object_of,    &s->objects,   &s->triangles,  &s->tri_object, &s->face_force,
                           &s->tri_first,    &s->tri_items, &s->face_normals, &s->contact, &s->bodies,
-                          &s->body_state,   &s->scratch,   &s->tri_cell,   &s->edges,     &s->tri_owned,
+                          &s->body_state,   &s->scratch,   &s->tri_box,    &s->edges,     &s->tri_owned,
                           &s->accum,        &s->older,     &s->vel_old};
   for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++) fl_buffer_destroy(gpu, buffers[i]);
   fl_xpbd_build_destroy(&s->build);
@@ -332,27 +332,38 @@ void fl_xpbd_push_fill(const fl_xpbd_system *s, const fl_step *step, fl_xpbd_pus
 
 /* Bytes of the triangle-contact passes (docs/CLOTH.md), with `cand` the
  * candidates of a query (the triangles entered in a cell, about 40 for a
- * sheet and another in the cell): keys read three indices, an owner word and
- * three positions and write 8 keys, 8 values and a cell; a vertex query reads
- * its particle, prev and object and per candidate its sorted entry, object,
- * indices and three positions; an edge query its two particles and prevs and
- * per candidate the same plus an owner word and a cell; apply reads and
- * clears the sums and moves the positions. */
-static void tri_contact_bytes(const fl_xpbd_system *s, uint64_t bytes[4])
+ * sheet and another in the cell) and `near` those whose boxes meet the
+ * query's (about 6: a sheet's own neighbours and the other sheet's under
+ * it). Keys read an owner word, three indices, three positions, the object
+ * and its thickness and body flag, and write 8 keys, 8 values and the 32-byte
+ * box. A vertex query reads its particle, prev, object index and object
+ * record, per candidate its sorted entry and box, per near one its indices
+ * and three positions. An edge query reads its two indices, object index,
+ * thickness, body flag, particles and prevs, per candidate the sorted entry
+ * and box, per near one its object, the two frictions and indices and for
+ * about 1.5 owned edges two positions and two prevs. Apply reads and clears
+ * the sums and moves the positions. The collider pass reads per triangle its
+ * object, the object's body flag, mode and thickness, three indices and three
+ * positions (the colliders are a uniform; a contact's atomics are rare). */
+static void tri_contact_bytes(const fl_xpbd_system *s, uint64_t bytes[5])
 {
-  const uint64_t cand = 40, t = s->build.triangle_count, n = s->build.particle_count, e = s->tri.edge_count;
-  bytes[0] = t * (12 + 4 + 48 + 64 + 16);
-  bytes[1] = n * (16 + 16 + 4) + n * cand * (4 + 4 + 12 + 48);
-  bytes[2] = e * (8 + 64) + e * cand * (4 + 4 + 4 + 16 + 12 + 48);
+  const uint64_t cand = 40, near = 6, t = s->build.triangle_count, n = s->build.particle_count, e = s->tri.edge_count;
+  bytes[0] = t * (4 + 12 + 48 + 4 + 8 + 32 + 32 + 32);
+  bytes[1] = n * (16 + 16 + 4 + sizeof(fl_gpu_xpbd_object)) + n * cand * (4 + 32) + n * near * (12 + 48);
+  bytes[2] = e * (8 + 4 + 8 + 32 + 32) + e * cand * (4 + 32) + e * near * (4 + 16 + 12 + 3 * 64 / 2);
   bytes[3] = n * (16 + 16 + 16);
+  bytes[4] = t * (4 + 12 + 12 + 48);
 }
 
-/* Triangle contacts of one substep: the keys, the hash build, then the contact passes. */
-static void record_triangle_contacts(fl_xpbd_system *s, fl_rec *r, const fl_xpbd_push *push)
+/* Triangle contacts of one substep: the keys, the hash build, then the contact
+ * passes, each followed by the collider contacts again (docs/CLOTH.md: a sheet
+ * pressed onto a collider by another is held out of it within the passes). */
+static void record_triangle_contacts(fl_xpbd_system *s, fl_rec *r, const fl_xpbd_push *push,
+                                     const bind_choice *with_colliders)
 {
   const fl_xpbd_build *b = &s->build;
   uint32_t n = b->particle_count, t = b->triangle_count;
-  uint64_t bytes[4];
+  uint64_t bytes[5];
   tri_contact_bytes(s, bytes);
   bind_choice plain = {0};
   fl_rec_begin(r, "xpbd/tri_keys", bytes[0]);
@@ -367,6 +378,11 @@ static void record_triangle_contacts(fl_xpbd_system *s, fl_rec *r, const fl_xpbd
     if (k == 0) { /* edge pairs once a substep: they are the costly pass (docs/CLOTH.md) */
       fl_rec_begin(r, "xpbd/tri_edge", bytes[2]);
       pass(s, r, "xpbd/tri_edge", &plain, *push, 0, s->tri.edge_count, s->tri.edge_count);
+      fl_rec_end(r);
+    }
+    if (push->collider_count) {
+      fl_rec_begin(r, "xpbd/tri_collider", bytes[4]);
+      pass(s, r, "xpbd/tri_collider", with_colliders, *push, 0, t, t);
       fl_rec_end(r);
     }
     fl_rec_begin(r, "xpbd/tri_apply", bytes[3]);
@@ -516,7 +532,7 @@ void fl_xpbd_record_substep(fl_xpbd_system *s, fl_rec *r, const fl_step *step)
     pass(s, r, "xpbd/add_delta", &plain, once, 0, n, n);
     fl_rec_end(r);
   }
-  if (s->tri.any) record_triangle_contacts(s, r, &push);
+  if (s->tri.any) record_triangle_contacts(s, r, &push, &plain);
   fl_rec_begin(r, "xpbd/velocity", (uint64_t)n * (16 + 16 + 16 + 4));
   pass(s, r, "xpbd/velocity", &plain, push, 0, n, n);
   if (s->any_edge_damping) {

@@ -15,7 +15,7 @@
  *   particle collisions       (spatial hash; self-colliding cloth and every body)
  *   triangle contacts         (self_collision "triangles": tri_keys, a hash of the
  *     triangles by cell, then FL_TRI_CONTACT_PASSES x tri_vertex (+ tri_edge in the first)
- *     + tri_apply; docs/CLOTH.md)
+ *     + tri_collider (when the scene has colliders) + tri_apply; docs/CLOTH.md)
  *   velocity (+ edge_damping, add_delta for the momentum-conserving model)
  *   body_volume measure       (each body's volume and its worst loss so far)
  * Once a frame the positions are copied into the slot's render snapshot and the
@@ -60,7 +60,7 @@ typedef struct {
   float self_cell_size;          /* the largest thickness of the colliding objects */
   fl_tri_contacts tri;           /* triangle contacts: edges, owners, cell size */
   fl_spatial_hash tri_hash;      /* triangles by the cells their grown boxes overlap */
-  fl_buffer tri_cell, edges, tri_owned, accum;
+  fl_buffer tri_box, edges, tri_owned, accum;
   fl_buffer older, vel_old;      /* BDF2: positions and velocities one substep before prev and vel */
   bool bdf2_history;             /* BDF2: a substep has recorded older and vel_old (the next may use them) */
 } fl_xpbd_system;

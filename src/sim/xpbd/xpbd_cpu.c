@@ -809,8 +809,10 @@ void fl_xpbd_cpu_substep(fl_xpbd_cpu *s, const fl_sim_desc *sim, const fl_gpu_co
   /* 5. contacts, 6. particle collisions, 7. velocities and damping, then the body volumes' measure. */
   contacts(s, sim, colliders, collider_count, h, t);
   self_collision(s);
+  fl_tri_colliders cols = {colliders, collider_count, t, sim->collider_normals == FL_NORMALS_TETRAHEDRAL};
   for (uint32_t pass = 0; s->tri.any && pass < FL_TRI_CONTACT_PASSES; pass++)
-    fl_tri_contacts_cpu_pass(b, &s->tri, pass == 0, s->x, (const float(*)[4])s->prev, s->tri_accum, s->contact);
+    fl_tri_contacts_cpu_pass(b, &s->tri, pass == 0, &cols, s->x, (const float(*)[4])s->prev, s->tri_accum,
+                             s->contact);
   velocities(s, h, integrator);
   s->bdf2_history = integrator != FL_XPBD_EULER;
   body_measure(s, t);
