@@ -146,6 +146,7 @@ static bool stats(void *m, uint32_t object, const float (*pos)[4], uint32_t coun
   fl_stats_number(st, sys, "substeps_per_frame", substeps_per_frame(sm));
   fl_stats_number(st, sys, "capped_frames", s->capped_frames);
   fl_stats_text(st, sys, "p2g_atomics", s->fixed_point ? "fixed" : "float");
+  fl_stats_text(st, sys, "p2g", fl_snow_p2g_name(s->p2g));
   fl_stats_number(st, sys, "grid_blocks_at_load", s->build.blocks_at_load);
   fl_stats_number(st, sys, "grid_blocks_capacity", s->build.block_capacity);
   fl_stats_number(st, sys, "grid_blocks_peak_last_frame", s->last.blocks_peak);
@@ -171,9 +172,9 @@ static bool summary(void *m, const fl_profiler *prof, bool bench, fl_material_su
   fl_stats_number(&out->report, NULL, "snow_particle_substeps_per_s", rate);
   fl_stats_number(&out->report, NULL, "snow_grid_memory_mib", (double)fl_snow_grid_memory(&sm->system) / 1048576.0);
   snprintf(out->bench_line, sizeof out->bench_line,
-           "snow: %llu particles, %.1f substeps a frame, %.3g particle-substeps per second, grid %.1f MiB "
+           "snow: %llu particles, %.1f substeps a frame, %.3g particle-substeps per second (P2G %s), grid %.1f MiB "
            "(%u blocks of 4x4x4 allocated, %u used at peak)",
-           (unsigned long long)sm->system.build.count, substeps, rate,
+           (unsigned long long)sm->system.build.count, substeps, rate, fl_snow_p2g_name(sm->system.p2g),
            (double)fl_snow_grid_memory(&sm->system) / 1048576.0, sm->system.build.block_capacity,
            sm->system.last.blocks_peak);
   return true;
