@@ -308,10 +308,22 @@ static void record_sort(fl_snow_system *s, fl_rec *r, const fl_mpm_push *push)
   fl_rec_end(r);
 }
 
+void fl_snow_set_grab(fl_snow_system *s, const fl_picker *picker)
+{
+  s->grabbed = picker && fl_picker_holds(picker, &s->pos);
+  if (s->grabbed) memcpy(s->grab_target, picker->drag_target, sizeof s->grab_target);
+}
+
 void fl_snow_record_substep(fl_snow_system *s, fl_rec *r, float dt, float t)
 {
   fl_mpm_push pc, *push = &pc;
   push_for(s, dt, t, push);
+  if (s->grabbed) { /* the mouse's pull, before P2G carries it to the grid */
+    fl_pick_push grab = {.target = {s->grab_target[0], s->grab_target[1], s->grab_target[2]},
+                         .radius = (float)FL_SNOW_GRAB_CELLS * s->build.h, .h = dt, .count = s->build.count};
+    fl_rec_pass(r, &(fl_pass){.name = "snow/grab", .bytes = (uint64_t)s->build.count * 48, .kernel = "mpm/grab",
+                              FL_PUSH(grab), .threads = s->build.count, FL_BUFFERS(&s->pos, &s->vel)});
+  }
   record_p2g_grid(s, r, push);
   if (s->implicit.gpu) { /* step 6, beta > 0 */
     fl_rec_begin(r, "snow/implicit", fl_snow_implicit_bytes(&s->implicit));

@@ -76,6 +76,8 @@ typedef struct {
   uint64_t substeps_total;
   uint64_t frames_total;             /* frames recorded */
   fl_snow_implicit implicit;         /* the semi-implicit solve (build.beta > 0), else zeroed */
+  bool grabbed;                      /* the mouse holds the snow this frame (mpm/grab every substep) */
+  float grab_target[3];              /* where it pulls */
 } fl_snow_system;
 
 /* Builds the scene's snow objects (scene indices `indices`), uploads them, and computes the
@@ -87,6 +89,9 @@ void fl_snow_destroy(fl_snow_system *s);
 uint32_t fl_snow_plan_substeps(const fl_snow_system *s, float frame_dt);
 /* Records one frame of length frame_dt starting at time t0 (profiler scopes "snow/<pass>"). */
 void fl_snow_record_frame(fl_snow_system *s, fl_rec *r, float frame_dt, float t0);
+/* The grab of the next recorded frames: held when the picker holds one of the snow's particles
+ * (picker NULL or not holding: released). */
+void fl_snow_set_grab(fl_snow_system *s, const fl_picker *picker);
 /* Records one substep (clear, P2G, grid update, G2P) of length dt ending at time t, without the
  * frame's sort, stats reset or stats copy (tests step the system with it). */
 void fl_snow_record_substep(fl_snow_system *s, fl_rec *r, float dt, float t);

@@ -42,6 +42,7 @@ static bool create(const fl_material_env *env, const uint32_t *objects, uint32_t
 static void record_frame(void *m, fl_rec *r, const fl_step *frame)
 {
   snow_material *sm = m;
+  fl_snow_set_grab(&sm->system, frame->picker);
   fl_snow_record_frame(&sm->system, r, frame->dt, (float)frame->t0);
 }
 
@@ -55,6 +56,13 @@ static void record_health(void *m, fl_rec *r, fl_health *h)
   fl_health_push push = {.count = s->build.count, .word = sm->health_word, .max_speed = h->max_speed};
   fl_rec_pass(r, &(fl_pass){.kernel = "mpm/health", FL_PUSH(push), .threads = s->build.count, .no_barrier = true,
                             FL_BUFFERS(&s->pos, &s->vel, &s->fe, &h->flags, &s->stats)});
+}
+
+/* The mouse grabs the snow through any of its particles (the pull is mpm/grab's, around the cursor). */
+static bool pick_targets(void *m, fl_picker *picker)
+{
+  fl_snow_system *s = &((snow_material *)m)->system;
+  return s->build.count == 0 || fl_picker_add_target(picker, &s->pos, 0, s->build.count);
 }
 
 static void collect(void *m, uint32_t slot) { fl_snow_collect(&((snow_material *)m)->system, slot); }
@@ -194,6 +202,7 @@ const fl_material_ops fl_material_snow = {
     .record_health = record_health,
     .collect = collect,
     .views = views,
+    .pick_targets = pick_targets,
     .read_state = read_state,
     .stats = stats,
     .summary = summary,
