@@ -50,32 +50,49 @@ void fl_mpm_block_range(vec3 x, fl_mpm_push pc, out ivec3 first, out ivec3 last)
   last = (cell + 2) >> 2;
 }
 
+// The cubic B-spline N(d) of the paper and dN/dd (snow_spec.h WEIGHTS), for
+// d = fx - node: zero from |d| >= 2 on. Shared by the scatter's stencil and the gathered P2G.
+void fl_mpm_cubic_at(float d, out float w, out float dw)
+{
+  float ad = abs(d);
+  if (ad < 1.0) {
+    w = 0.5 * ad * ad * ad - d * d + 2.0 / 3.0;
+    dw = 1.5 * d * ad - 2.0 * d;
+  } else if (ad < 2.0) {
+    w = -ad * ad * ad / 6.0 + d * d - 2.0 * ad + 4.0 / 3.0;
+    dw = -0.5 * d * ad + 2.0 * d - 2.0 * sign(d);
+  } else {
+    w = 0.0;
+    dw = 0.0;
+  }
+}
+
+// The quadratic B-spline (snow_spec.h WEIGHTS) at |d| <= 1.5: valid on the stencil's three nodes only.
+float fl_mpm_quadratic_at(float ad) { return ad < 0.5 ? 0.75 - ad * ad : 0.5 * (1.5 - ad) * (1.5 - ad); }
+
 void fl_mpm_cubic(float fx, out int base, out vec4 w, out vec4 dw)
 {
   base = int(floor(fx)) - 1;
   [[unroll]] for (int k = 0; k < 4; k++) {
-    float d = fx - float(base + k), ad = abs(d);
-    if (ad < 1.0) {
-      w[k] = 0.5 * ad * ad * ad - d * d + 2.0 / 3.0;
-      dw[k] = 1.5 * d * ad - 2.0 * d;
-    } else if (ad < 2.0) {
-      w[k] = -ad * ad * ad / 6.0 + d * d - 2.0 * ad + 4.0 / 3.0;
-      dw[k] = -0.5 * d * ad + 2.0 * d - 2.0 * sign(d);
-    } else {
-      w[k] = 0.0;
-      dw[k] = 0.0;
-    }
+    float wk, dwk;
+    fl_mpm_cubic_at(fx - float(base + k), wk, dwk);
+    w[k] = wk;
+    dw[k] = dwk;
   }
 }
 
 void fl_mpm_quadratic(float fx, out int base, out vec4 w)
 {
   base = int(floor(fx - 0.5));
-  [[unroll]] for (int k = 0; k < 3; k++) {
-    float ad = abs(fx - float(base + k));
-    w[k] = ad < 0.5 ? 0.75 - ad * ad : 0.5 * (1.5 - ad) * (1.5 - ad);
-  }
+  [[unroll]] for (int k = 0; k < 3; k++) w[k] = fl_mpm_quadratic_at(abs(fx - float(base + k)));
   w[3] = 0.0;
+}
+
+// The first node of a particle's stencil at fx = (x - origin) / h (what fl_mpm_cubic and
+// fl_mpm_quadratic return as base). The gathered P2G bins a particle by the cell base + 1.
+ivec3 fl_mpm_stencil_base(vec3 fx, bool quadratic)
+{
+  return quadratic ? ivec3(floor(fx - 0.5)) : ivec3(floor(fx)) - 1;
 }
 
 #ifdef FL_MPM_BLOCK_HASH  // defined by kernels that declare `block_hash` (uint, 2 per entry: key, slot)
@@ -96,6 +113,22 @@ uint fl_mpm_block_slot(ivec3 block0, ivec3 last, int dx, int dy, int dz, fl_mpm_
 {
   ivec3 b = block0 + ivec3(dx, dy, dz);
   return any(greaterThan(b, last)) ? FL_SNOW_NO_BLOCK : fl_mpm_block_find(fl_mpm_block_key(b, pc), pc);
+}
+
+// The slot of block b, FL_SNOW_NO_BLOCK outside the block lattice (whose keys would alias others').
+uint fl_mpm_block_slot_checked(ivec3 b, fl_mpm_push pc)
+{
+  ivec3 dims = ivec3(pc.block_grid_x, pc.block_grid_y, (pc.grid_dims.z + 3u) / 4u);
+  if (any(lessThan(b, ivec3(0))) || any(greaterThanEqual(b, dims))) return FL_SNOW_NO_BLOCK;
+  return fl_mpm_block_find(fl_mpm_block_key(b, pc), pc);
+}
+
+// The index of lattice node n in the sparse grid, FL_SNOW_NO_NODE when its block is not allocated.
+uint fl_mpm_node_of(ivec3 n, fl_mpm_push pc)
+{
+  uint slot = fl_mpm_block_slot_checked(n >> 2, pc);
+  uvec3 l = uvec3(n & 3);
+  return slot == FL_SNOW_NO_BLOCK ? FL_SNOW_NO_NODE : slot * FL_SNOW_BLOCK_NODES + (l.z * 16u + l.y * 4u + l.x);
 }
 
 fl_mpm_stencil fl_mpm_stencil_of(vec3 x, fl_mpm_push pc, bool quadratic)

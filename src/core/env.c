@@ -67,11 +67,13 @@ static bool check_snow_p2g(void)
 {
   const char *p2g = getenv("FLURRY_SNOW_P2G");
   if (!p2g || !p2g[0]) return true;
-  if (strcmp(p2g, "tile") == 0 || strcmp(p2g, "direct") == 0) {
-    g_env.snow_p2g = strcmp(p2g, "tile") == 0 ? 1 : 2;
-    return true;
-  }
-  return fl_error_set("FLURRY_SNOW_P2G: expected tile or direct, got \"%s\"", p2g);
+  static const char *names[] = {"tile", "direct", "gather"};
+  for (int i = 0; i < 3; i++)
+    if (strcmp(p2g, names[i]) == 0) {
+      g_env.snow_p2g = i + 1;
+      return true;
+    }
+  return fl_error_set("FLURRY_SNOW_P2G: expected tile, direct or gather, got \"%s\"", p2g);
 }
 
 static bool check_log(void)

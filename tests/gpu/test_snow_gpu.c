@@ -10,6 +10,9 @@
  *   moving_box      a box of snow hit by a moving box collider, sticky friction
  *   ball_tile, ball_fixed_tile   P2G through the shared-memory tile (the GPU path;
  *                   float with compare-and-swap in the tile; fixed point, APIC)
+ *   ball_gather, ball_gather_apic, ball_gather_fixed, box_gather   the gathered P2G
+ *                   (no float atomics; the CPU drivers' path): PIC/FLIP (64 bins a
+ *                   node), APIC (27), fixed point, the moving sticky box
  * The accumulator of P2G is compared too: float sums within 1e-5 of the
  * node's scale, fixed-point sums within a few units of the last place. */
 #include "gpu_fixture.h"
@@ -24,8 +27,8 @@
 
 #define WARM_FRAMES 8
 
-/* `tile`: P2G through the shared-memory tile (mpm/p2g_*_tile, the GPU path), else straight atomics. */
-static void compare_case(fl_gpu *gpu, const char *json, bool tile)
+/* `p2g`: the P2G path under test (the warm-up frames take it too). */
+static void compare_case(fl_gpu *gpu, const char *json, fl_snow_p2g p2g)
 {
   fl_scene scene;
   ENSURE_MSG(fl_scene_parse(json, "case.json", NULL, 0, &scene), "%s", fl_error_message());
@@ -44,7 +47,7 @@ static void compare_case(fl_gpu *gpu, const char *json, bool tile)
   fl_material_env env = {.gpu = gpu, .sets = &sets, .scene = &scene, .colliders = &collider_buffer,
                          .collider_count = collider_count};
   ENSURE_MSG(fl_snow_create(&env, snow, snow_count, &s), "%s", fl_error_message());
-  s.p2g_tile = tile;
+  s.p2g = p2g;
   fl_descriptor_cache_destroy(&sets);
   float t = 0;
   for (int f = 0; f < WARM_FRAMES; f++) {
@@ -129,7 +132,7 @@ static void ball_pic_flip(fl_gpu *gpu)
   compare_case(gpu, "{" DOMAIN "}, \"objects\": ["
                     "{\"type\": \"collider\", \"shape\": \"sphere\", \"center\": [0.05, 0.1, 0], \"radius\": 0.12},"
                     "{\"type\": \"snow\", \"center\": [0, 0.36, 0], \"radius\": 0.1, \"grid_spacing\": 0.05,"
-                    " \"velocity\": [0, -3, 0]}]}", false);
+                    " \"velocity\": [0, -3, 0]}]}", FL_SNOW_P2G_DIRECT);
 }
 FL_GPU_TEST(test_ball_pic_flip, ball_pic_flip)
 
@@ -138,7 +141,7 @@ static void ball_apic(fl_gpu *gpu)
   compare_case(gpu, "{" DOMAIN "}, \"objects\": ["
                     "{\"type\": \"collider\", \"shape\": \"sphere\", \"center\": [0.05, 0.1, 0], \"radius\": 0.12},"
                     "{\"type\": \"snow\", \"center\": [0, 0.36, 0], \"radius\": 0.1, \"grid_spacing\": 0.05,"
-                    " \"velocity\": [0, -3, 0], \"transfer\": \"apic\"}]}", false);
+                    " \"velocity\": [0, -3, 0], \"transfer\": \"apic\"}]}", FL_SNOW_P2G_DIRECT);
 }
 FL_GPU_TEST(test_ball_apic, ball_apic)
 
@@ -147,30 +150,44 @@ static void ball_fixed(fl_gpu *gpu)
   compare_case(gpu, "{" DOMAIN ", \"mpm_atomics\": \"fixed\"}, \"objects\": ["
                     "{\"type\": \"collider\", \"shape\": \"sphere\", \"center\": [0.05, 0.1, 0], \"radius\": 0.12},"
                     "{\"type\": \"snow\", \"center\": [0, 0.36, 0], \"radius\": 0.1, \"grid_spacing\": 0.05,"
-                    " \"velocity\": [0, -3, 0]}]}", false);
+                    " \"velocity\": [0, -3, 0]}]}", FL_SNOW_P2G_DIRECT);
 }
 FL_GPU_TEST(test_ball_fixed, ball_fixed)
 
-static void moving_box(fl_gpu *gpu)
-{
-  compare_case(gpu, "{" DOMAIN "}, \"objects\": ["
-                    "{\"type\": \"collider\", \"shape\": \"box\", \"center\": [-0.35, 0.1, 0],"
-                    " \"half_extents\": [0.05, 0.1, 0.2], \"velocity\": [1.5, 0, 0]},"
-                    "{\"type\": \"snow\", \"shape\": \"box\", \"center\": [0, 0.1, 0],"
-                    " \"half_extents\": [0.15, 0.1, 0.1], \"grid_spacing\": 0.05, \"friction\": \"sticky\", \"E0\": 5e4}]}", false);
-}
+#define BOX "{\"type\": \"collider\", \"shape\": \"box\", \"center\": [-0.35, 0.1, 0]," \
+            " \"half_extents\": [0.05, 0.1, 0.2], \"velocity\": [1.5, 0, 0]}," \
+            "{\"type\": \"snow\", \"shape\": \"box\", \"center\": [0, 0.1, 0]," \
+            " \"half_extents\": [0.15, 0.1, 0.1], \"grid_spacing\": 0.05, \"friction\": \"sticky\", \"E0\": 5e4}"
+static void moving_box(fl_gpu *gpu) { compare_case(gpu, "{" DOMAIN "}, \"objects\": [" BOX "]}", FL_SNOW_P2G_DIRECT); }
 FL_GPU_TEST(test_moving_box, moving_box)
 
 /* The same two balls through the shared-memory tile of P2G (float: compare-and-swap in the tile). */
 #define BALL "{\"type\": \"collider\", \"shape\": \"sphere\", \"center\": [0.05, 0.1, 0], \"radius\": 0.12}," \
              "{\"type\": \"snow\", \"center\": [0, 0.36, 0], \"radius\": 0.1, \"grid_spacing\": 0.05, \"velocity\": [0, -3, 0]"
-static void ball_tile(fl_gpu *gpu) { compare_case(gpu, "{" DOMAIN "}, \"objects\": [" BALL "}]}", true); }
+static void ball_tile(fl_gpu *gpu) { compare_case(gpu, "{" DOMAIN "}, \"objects\": [" BALL "}]}", FL_SNOW_P2G_TILE); }
 FL_GPU_TEST(test_ball_tile, ball_tile)
 static void ball_fixed_tile(fl_gpu *gpu)
 {
-  compare_case(gpu, "{" DOMAIN ", \"mpm_atomics\": \"fixed\"}, \"objects\": [" BALL ", \"transfer\": \"apic\"}]}", true);
+  compare_case(gpu, "{" DOMAIN ", \"mpm_atomics\": \"fixed\"}, \"objects\": [" BALL ", \"transfer\": \"apic\"}]}",
+               FL_SNOW_P2G_TILE);
 }
 FL_GPU_TEST(test_ball_fixed_tile, ball_fixed_tile)
+
+/* The gathered P2G: PIC/FLIP, APIC, fixed point, and the sticky box. */
+static void ball_gather(fl_gpu *gpu) { compare_case(gpu, "{" DOMAIN "}, \"objects\": [" BALL "}]}", FL_SNOW_P2G_GATHER); }
+FL_GPU_TEST(test_ball_gather, ball_gather)
+static void ball_gather_apic(fl_gpu *gpu)
+{
+  compare_case(gpu, "{" DOMAIN "}, \"objects\": [" BALL ", \"transfer\": \"apic\"}]}", FL_SNOW_P2G_GATHER);
+}
+FL_GPU_TEST(test_ball_gather_apic, ball_gather_apic)
+static void ball_gather_fixed(fl_gpu *gpu)
+{
+  compare_case(gpu, "{" DOMAIN ", \"mpm_atomics\": \"fixed\"}, \"objects\": [" BALL "}]}", FL_SNOW_P2G_GATHER);
+}
+FL_GPU_TEST(test_ball_gather_fixed, ball_gather_fixed)
+static void box_gather(fl_gpu *gpu) { compare_case(gpu, "{" DOMAIN "}, \"objects\": [" BOX "]}", FL_SNOW_P2G_GATHER); }
+FL_GPU_TEST(test_box_gather, box_gather)
 
 static const fl_test_case cases[] = {
     {"ball_pic_flip", test_ball_pic_flip},
@@ -179,5 +196,9 @@ static const fl_test_case cases[] = {
     {"ball_tile", test_ball_tile},
     {"ball_fixed_tile", test_ball_fixed_tile},
     {"moving_box", test_moving_box},
+    {"ball_gather", test_ball_gather},
+    {"ball_gather_apic", test_ball_gather_apic},
+    {"ball_gather_fixed", test_ball_gather_fixed},
+    {"box_gather", test_box_gather},
 };
 FL_TEST_MAIN(cases)

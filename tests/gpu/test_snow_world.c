@@ -14,7 +14,10 @@
  *   no_nan_2000        2000+ substeps of a snowball hitting a wall: no NaN, nothing
  *                      outside the domain, the substeps adapt and are reported
  *   sparse_memory      the sparse grid (issue 14): one snowball in a 2 m and a 4 m box costs
- *                      the same grid memory within 10 %, under a tenth of a dense grid */
+ *                      the same grid memory within 10 %, under a tenth of a dense grid
+ *   grab               the mouse (issue 14 item 7): a snowball resting on the ground, picked
+ *                      from above and dragged 0.25 m up over 20 frames, lifts snow, stays
+ *                      finite and keeps its mass; the same ball ungrabbed stays down */
 #include "gpu_fixture.h"
 #include "world_fixture.h"
 #include "sim/mpm/snow.h"
@@ -277,10 +280,70 @@ static void sparse_memory_body(fl_gpu *gpu)
 }
 FL_GPU_TEST(test_sparse_memory, sparse_memory_body)
 
+/* The highest particle and the particles' mean height after `frames` frames, grabbed or not. */
+static void grab_run(fl_gpu *gpu, bool grab, double *top, double *mean, double *mass_error)
+{
+  const char *json = "{" SIM("[0, -9.81, 0]", "[-0.4, 0, -0.4]", "[0.4, 0.8, 0.4]", "") ", \"objects\": ["
+                     "{\"type\": \"snow\", \"center\": [0, 0.11, 0], \"radius\": 0.1, \"grid_spacing\": 0.05}]}";
+  fl_scene scene;
+  fl_world *world = NULL;
+  fl_profiler prof;
+  ENSURE(fl_fixture_make_world(gpu, json, &scene, &world) && fl_profiler_create(gpu, &prof));
+  uint32_t slot = 0;
+  float origin[3] = {0, 0.7f, 0}, down[3] = {0, -1, 0}, distance = 0;
+  if (grab) fl_world_pick(world, origin, down, 0.03f);
+  ENSURE(fl_fixture_step_frames(gpu, world, &prof, 1, true, &slot));
+  if (grab) {
+    ENSURE_MSG(fl_world_pick_collect(world, slot, &distance), "the pick found no snow under the ray");
+    printf("  picked the snow %.3f m below the ray's origin\n", distance);
+    ENSURE(distance > 0.4f && distance < 0.6f); /* the ball's top, 0.21 m up */
+  }
+  /* The cursor's point rises 0.25 m over the frames, as a mouse drag moves it. */
+  int frames = fl_fixture_trim(20, 10);
+  for (int f = 1; f <= frames; f++) {
+    float target[3] = {0, origin[1] - distance + 0.25f * (float)f / (float)frames, 0};
+    if (grab) fl_world_drag_to(world, target);
+    ENSURE(fl_fixture_step_frames(gpu, world, &prof, 1, true, NULL));
+  }
+  fl_world_release(world);
+  fl_profiler_destroy(&prof);
+  fl_object_stats s;
+  ENSURE(fl_world_stats(world, 0, &s));
+  float (*pos)[4], (*vel)[4];
+  uint32_t n;
+  ENSURE(fl_world_read_state(world, 0, &pos, &vel, &n));
+  *top = -INFINITY;
+  *mean = 0;
+  for (uint32_t p = 0; p < n; p++) {
+    ENSURE_MSG(isfinite(pos[p][1]) && isfinite(vel[p][1]), "particle %u is not finite", p);
+    *top = fmax(*top, pos[p][1]);
+    *mean += pos[p][1] / n;
+  }
+  *mass_error = fabs(snow_system(&s, "grid_mass") - snow_system(&s, "particle_mass")) / snow_system(&s, "particle_mass");
+  free(pos);
+  free(vel);
+  fl_world_destroy(world);
+}
+
+static void grab_body(fl_gpu *gpu)
+{
+  double top[2], mean[2], mass_error[2];
+  grab_run(gpu, false, &top[0], &mean[0], &mass_error[0]);
+  grab_run(gpu, true, &top[1], &mean[1], &mass_error[1]);
+  printf("  highest particle %.3f m (left alone) vs %.3f m (grabbed); mean height %.3f vs %.3f m; grid mass error "
+         "%.2g, %.2g\n", top[0], top[1], mean[0], mean[1], mass_error[0], mass_error[1]);
+  ENSURE_MSG(top[0] < 0.25, "the ungrabbed ball rose to %.3f m", top[0]);
+  ENSURE_MSG(top[1] > top[0] + 0.1, "the grab lifted the snow only to %.3f m (%.3f m alone)", top[1], top[0]);
+  ENSURE_MSG(mean[1] > mean[0] + 0.005, "the grab did not raise the snow's mean height (%.3f vs %.3f m)", mean[1],
+             mean[0]);
+  ENSURE_MSG(mass_error[1] <= 1e-5, "the grabbed snow's grid mass is off by %.2g", mass_error[1]);
+}
+FL_GPU_TEST(test_grab, grab_body)
+
 static const fl_test_case cases[] = {
     {"grid_mass", test_grid_mass},         {"momentum", test_momentum},
     {"free_fall", test_free_fall},         {"resting_ball", test_resting_ball},
     {"float_vs_fixed", test_float_vs_fixed}, {"no_nan_2000", test_no_nan_2000},
-    {"sparse_memory", test_sparse_memory},
+    {"sparse_memory", test_sparse_memory},  {"grab", test_grab},
 };
 FL_TEST_MAIN(cases)

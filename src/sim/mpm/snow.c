@@ -11,9 +11,10 @@
 
 #define VEC4 16u
 
+/* The scatter kernel of a path (the gather path scatters at load only, straight into the grid). */
 static const char *p2g_kernel(const fl_snow_system *s)
 {
-  if (s->p2g_tile) return s->fixed_point ? "mpm/p2g_fixed_tile" : "mpm/p2g_float_tile";
+  if (s->p2g == FL_SNOW_P2G_TILE) return s->fixed_point ? "mpm/p2g_fixed_tile" : "mpm/p2g_float_tile";
   return s->fixed_point ? "mpm/p2g_fixed" : "mpm/p2g_float";
 }
 
@@ -64,6 +65,7 @@ static bool create_buffers(fl_snow_system *s)
          (!volume || make_buffer(gpu, (uint64_t)b->node_count * 4, FL_MEMORY_DEVICE, "density volume",
                                  &s->density[k])) &&
          make_buffer(gpu, FL_SNOW_STAT_WORDS * 4, FL_MEMORY_READBACK, "stats readback", &s->stats_readback[k]);
+  ok = ok && fl_snow_gather_create(gpu, b->count, (uint32_t)nodes, &s->gather);
   ok = ok && fl_buffer_upload(gpu, &s->pos, 0, b->pos, n * VEC4) &&
        fl_buffer_upload(gpu, &s->vel, 0, b->vel, n * VEC4) &&
        fl_buffer_upload(gpu, &s->fe, 0, b->fe, 3 * n * VEC4) &&
@@ -77,21 +79,32 @@ static void push_for(const fl_snow_system *s, float dt, float t, fl_mpm_push *ou
   fl_snow_push_fill(&s->build, s->sim, s->collider_count, s->fixed_point, dt, t, out);
 }
 
-/* The P2G path: the shared-memory tile on GPUs, straight atomics on CPU drivers (measured faster
- * there, docs/PERFORMANCE.md), or FLURRY_SNOW_P2G ("tile" or "direct"). */
-static bool use_p2g_tile(const fl_gpu *gpu)
+const char *fl_snow_p2g_name(fl_snow_p2g p2g)
 {
-  int p2g = fl_env_get()->snow_p2g; /* checked at start with the other FLURRY_* variables */
-  return p2g ? p2g == 1 : gpu->props.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
+  return p2g == FL_SNOW_P2G_TILE ? "tile" : p2g == FL_SNOW_P2G_GATHER ? "gather" : "direct";
+}
+
+/* The P2G path: the shared-memory tile on GPUs, the gather on CPU drivers (measured faster there,
+ * docs/PERFORMANCE.md), or FLURRY_SNOW_P2G ("tile", "direct" or "gather"). */
+static fl_snow_p2g choose_p2g(const fl_gpu *gpu)
+{
+  switch (fl_env_get()->snow_p2g) { /* checked at start with the other FLURRY_* variables */
+  case 1: return FL_SNOW_P2G_TILE;
+  case 2: return FL_SNOW_P2G_DIRECT;
+  case 3: return FL_SNOW_P2G_GATHER;
+  default: break;
+  }
+  return gpu->props.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU ? FL_SNOW_P2G_TILE : FL_SNOW_P2G_GATHER;
 }
 
 static uint64_t grid_nodes(const fl_snow_system *s) { return (uint64_t)s->build.block_capacity * FL_SNOW_BLOCK_NODES; }
 
-/* Clear and block allocation of one substep. */
-static void record_clear_blocks(const fl_snow_system *s, fl_rec *r, const fl_mpm_push *push)
+/* Clear and block allocation of one substep (`scatter`: the accumulator is cleared for a scatter;
+ * the gather writes every word). */
+static void record_clear_blocks(const fl_snow_system *s, fl_rec *r, const fl_mpm_push *push, bool scatter)
 {
-  fl_rec_begin(r, "snow/clear", grid_nodes(s) * 32 + s->block_hash.size);
-  vkCmdFillBuffer(r->cmd, s->acc.buffer, 0, VK_WHOLE_SIZE, 0);
+  fl_rec_begin(r, "snow/clear", (scatter ? grid_nodes(s) * 32 : 0) + s->block_hash.size);
+  if (scatter) vkCmdFillBuffer(r->cmd, s->acc.buffer, 0, VK_WHOLE_SIZE, 0);
   vkCmdFillBuffer(r->cmd, s->block_hash.buffer, 0, VK_WHOLE_SIZE, FL_SNOW_NO_BLOCK);
   vkCmdFillBuffer(r->cmd, s->stats.buffer, FL_SNOW_STAT_CLAMPED * 4, 4, 0);
   vkCmdFillBuffer(r->cmd, s->stats.buffer, FL_SNOW_STAT_BLOCKS * 4, 4, 0);
@@ -103,7 +116,7 @@ static void record_clear_blocks(const fl_snow_system *s, fl_rec *r, const fl_mpm
                             FL_BUFFERS(&s->pos, &s->block_hash, &s->blocks, &s->stats)});
 }
 
-/* P2G of particles first .. first + count - 1 (push arg: the first). */
+/* The scatter P2G of particles first .. first + count - 1 (push arg: the first). */
 static void record_p2g(const fl_snow_system *s, fl_rec *r, const fl_mpm_push *push, uint32_t first, uint32_t count)
 {
   fl_mpm_push pc = *push;
@@ -121,11 +134,26 @@ static void record_grid(const fl_snow_system *s, fl_rec *r, const fl_mpm_push *p
                             FL_BUFFERS(&s->acc, &s->gridv, s->colliders, &s->materials, &s->blocks)});
 }
 
+/* What the gather reads of a particle: x, v, K, and C when a material is APIC. */
+static uint32_t gather_particle_bytes(const fl_snow_system *s)
+{
+  return 16 + 16 + 32 + (s->build.material_count && !s->build.any_pic_flip ? 48 : 0);
+}
+
 /* Clear, block allocation, P2G and grid update of one substep. */
 static void record_p2g_grid(const fl_snow_system *s, fl_rec *r, const fl_mpm_push *push)
 {
-  record_clear_blocks(s, r, push);
-  record_p2g(s, r, push, 0, s->build.count);
+  bool gather = s->p2g == FL_SNOW_P2G_GATHER;
+  record_clear_blocks(s, r, push, !gather);
+  if (gather) {
+    fl_snow_gather_inputs in = {&s->pos, &s->vel, &s->stress, &s->affine, &s->acc, &s->materials,
+                                &s->block_hash, &s->blocks, &s->stats, gather_particle_bytes(s)};
+    fl_rec_begin(r, "snow/p2g", fl_snow_gather_total_bytes(&s->gather, in.particle_bytes));
+    fl_snow_gather_record(&s->gather, r, push, &in);
+    fl_rec_end(r);
+  } else {
+    record_p2g(s, r, push, 0, s->build.count);
+  }
   record_grid(s, r, push);
 }
 
@@ -140,7 +168,7 @@ static bool first_volumes(fl_snow_system *s, fl_descriptor_cache *sets)
   uint32_t n = s->build.count, chunks = (n + FL_SNOW_LOAD_CHUNK - 1) / FL_SNOW_LOAD_CHUNK;
   fl_rec once, *r = &once;
   bool ok = fl_rec_begin_once(s->gpu, sets, r);
-  if (ok) record_clear_blocks(s, r, &push);
+  if (ok) record_clear_blocks(s, r, &push, true);
   ok = ok && fl_rec_end_once(r);
   for (uint32_t pass = 0; pass < 2 && ok; pass++) /* P2G, then the volumes */
     for (uint32_t c = 0; c < chunks && ok; c++) {
@@ -182,7 +210,7 @@ bool fl_snow_create(const fl_material_env *env, const uint32_t *indices, uint32_
   out->sim = &scene->sim;
   out->colliders = env->colliders;
   out->collider_count = env->collider_count;
-  out->p2g_tile = use_p2g_tile(gpu);
+  out->p2g = choose_p2g(gpu);
   bool ok = choose_atomics(gpu, &scene->sim, &out->fixed_point) &&
             fl_snow_build_create(scene, indices, count, &out->build) &&
             (!out->fixed_point || fl_snow_fixed_headroom_check(&out->build)) &&
@@ -211,10 +239,10 @@ bool fl_snow_create(const fl_material_env *env, const uint32_t *indices, uint32_
   out->build.pos = out->build.vel = out->build.fe = out->build.affine = out->build.stress = NULL;
   if (ok)
     fl_info("snow: %u particles; grid %.1f MiB: %u blocks of 4x4x4 nodes (%u touched at load) of a %u x %u x %u "
-            "lattice; P2G %s%s",
+            "lattice; P2G %s, %s",
             out->build.count, (double)fl_snow_grid_memory(out) / 1048576.0, out->build.block_capacity,
             out->build.blocks_at_load, out->build.dims[0], out->build.dims[1], out->build.dims[2],
-            out->fixed_point ? "fixed point" : "float atomics", out->p2g_tile ? ", shared-memory tile" : "");
+            out->fixed_point ? "fixed point" : "float atomics", fl_snow_p2g_name(out->p2g));
   if (!ok) fl_snow_destroy(out);
   return ok;
 }
@@ -232,6 +260,7 @@ void fl_snow_destroy(fl_snow_system *s)
     fl_buffer_destroy(gpu, &s->stats_readback[k]);
   }
   fl_radix_sort_destroy(gpu, &s->sort);
+  fl_snow_gather_destroy(&s->gather);
   fl_snow_implicit_destroy(&s->implicit);
   fl_snow_build_free(&s->build);
   memset(s, 0, sizeof *s);
@@ -279,10 +308,22 @@ static void record_sort(fl_snow_system *s, fl_rec *r, const fl_mpm_push *push)
   fl_rec_end(r);
 }
 
+void fl_snow_set_grab(fl_snow_system *s, const fl_picker *picker)
+{
+  s->grabbed = picker && fl_picker_holds(picker, &s->pos);
+  if (s->grabbed) memcpy(s->grab_target, picker->drag_target, sizeof s->grab_target);
+}
+
 void fl_snow_record_substep(fl_snow_system *s, fl_rec *r, float dt, float t)
 {
   fl_mpm_push pc, *push = &pc;
   push_for(s, dt, t, push);
+  if (s->grabbed) { /* the mouse's pull, before P2G carries it to the grid */
+    fl_pick_push grab = {.target = {s->grab_target[0], s->grab_target[1], s->grab_target[2]},
+                         .radius = (float)FL_SNOW_GRAB_CELLS * s->build.h, .h = dt, .count = s->build.count};
+    fl_rec_pass(r, &(fl_pass){.name = "snow/grab", .bytes = (uint64_t)s->build.count * 48, .kernel = "mpm/grab",
+                              FL_PUSH(grab), .threads = s->build.count, FL_BUFFERS(&s->pos, &s->vel)});
+  }
   record_p2g_grid(s, r, push);
   if (s->implicit.gpu) { /* step 6, beta > 0 */
     fl_rec_begin(r, "snow/implicit", fl_snow_implicit_bytes(&s->implicit));
@@ -426,7 +467,7 @@ bool fl_snow_read_grid_dense(fl_snow_system *s, const fl_buffer *grid, uint32_t 
 
 uint64_t fl_snow_grid_memory(const fl_snow_system *s)
 {
-  return s->acc.size + s->gridv.size + s->block_hash.size + s->blocks.size;
+  return s->acc.size + s->gridv.size + s->block_hash.size + s->blocks.size + fl_snow_gather_memory(&s->gather);
 }
 
 /* Mean particles per occupied cell: the cells P2G and G2P touch are about count / ppc. */

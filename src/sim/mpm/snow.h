@@ -9,7 +9,8 @@
  * A frame, recorded into the compute command buffer:
  *   stats reset; sort (mpm/cell_keys, the shared radix sort, mpm/permute of
  *   every particle array into cell order); then n substeps of
- *   clear (fill) -> blocks (mpm/blocks) -> P2G (mpm/p2g_float or mpm/p2g_fixed) -> grid update
+ *   clear (fill) -> blocks (mpm/blocks) -> P2G (the scatter mpm/p2g_float or mpm/p2g_fixed, or the gather
+ *   of snow_gather.h) -> grid update
  *   -> [semi-implicit solve, beta > 0] -> G2P; the stats copied to the slot's
  *   readback buffer. n adapts to the CFL limit from the stats the CPU
  *   collected after an earlier slot's fence (no stall): snow_spec.h SUBSTEPS.
@@ -22,6 +23,7 @@
 #include "sim/common/radix_sort.h"
 #include "sim/mpm/snow_build.h"
 #include "sim/mpm/snow_cpu.h"
+#include "sim/mpm/snow_gather.h"
 #include "sim/mpm/snow_implicit.h"
 
 /* The stats of the latest frame collected (snow_spec.h G2P stats). */
@@ -36,18 +38,29 @@ typedef struct {
 
 #define FL_SNOW_PERMUTED_ARRAYS 5    /* pos, vel, fe, stress, affine */
 
+/* The P2G path (FLURRY_SNOW_P2G names them; docs/SNOW.md has the measurements behind the default). */
+typedef enum {
+  FL_SNOW_P2G_DIRECT, /* scatter: atomic adds straight into the grid (mpm/p2g_float, mpm/p2g_fixed) */
+  FL_SNOW_P2G_TILE,   /* scatter through the workgroup's shared-memory tile (mpm/p2g_*_tile) */
+  FL_SNOW_P2G_GATHER, /* bin, scan, list, then one thread per node sums its particles (snow_gather.h) */
+} fl_snow_p2g;
+
+/* "direct", "tile" or "gather" (FLURRY_SNOW_P2G's names; the report's snow_system.p2g). */
+const char *fl_snow_p2g_name(fl_snow_p2g p2g);
+
 typedef struct {
   fl_gpu *gpu;
   fl_snow_build build;               /* metadata; the CPU particle arrays are freed after upload */
   bool fixed_point;                  /* P2G through int32 fixed point */
-  bool p2g_tile;                     /* P2G through the shared-memory tile (mpm/p2g_*_tile): GPUs; a CPU driver
-                                        adds straight into the grid; FLURRY_SNOW_P2G=tile|direct overrides */
+  fl_snow_p2g p2g;                   /* the P2G path: the tile on GPUs, the gather on CPU drivers;
+                                        FLURRY_SNOW_P2G=tile|direct|gather overrides (tests set it) */
   fl_buffer pos, vel, fe, stress, affine;
   fl_buffer acc, gridv, stats, materials, scratch;
   fl_buffer block_hash, blocks;      /* the sparse grid: (key, slot) per hash entry; the key of each slot */
   uint32_t sort_local_bits;          /* sort keys: block key << this | cell in block (6, or 0 if that overflows) */
   fl_radix_sort sort;
   uint32_t key_bits;
+  fl_snow_gather gather;             /* the gathered P2G's bins and list (made whatever the path) */
   fl_buffer snapshot[FL_GPU_FRAMES_IN_FLIGHT];
   fl_buffer density[FL_GPU_FRAMES_IN_FLIGHT]; /* the volume view's dense density; none when the lattice is over
                                                  FL_SNOW_MAX_VOLUME_NODES (then no volume view) */
@@ -63,6 +76,8 @@ typedef struct {
   uint64_t substeps_total;
   uint64_t frames_total;             /* frames recorded */
   fl_snow_implicit implicit;         /* the semi-implicit solve (build.beta > 0), else zeroed */
+  bool grabbed;                      /* the mouse holds the snow this frame (mpm/grab every substep) */
+  float grab_target[3];              /* where it pulls */
 } fl_snow_system;
 
 /* Builds the scene's snow objects (scene indices `indices`), uploads them, and computes the
@@ -74,6 +89,9 @@ void fl_snow_destroy(fl_snow_system *s);
 uint32_t fl_snow_plan_substeps(const fl_snow_system *s, float frame_dt);
 /* Records one frame of length frame_dt starting at time t0 (profiler scopes "snow/<pass>"). */
 void fl_snow_record_frame(fl_snow_system *s, fl_rec *r, float frame_dt, float t0);
+/* The grab of the next recorded frames: held when the picker holds one of the snow's particles
+ * (picker NULL or not holding: released). */
+void fl_snow_set_grab(fl_snow_system *s, const fl_picker *picker);
 /* Records one substep (clear, P2G, grid update, G2P) of length dt ending at time t, without the
  * frame's sort, stats reset or stats copy (tests step the system with it). */
 void fl_snow_record_substep(fl_snow_system *s, fl_rec *r, float dt, float t);
@@ -91,7 +109,8 @@ bool fl_snow_grid_totals(fl_snow_system *s, double *mass, double momentum[3]);
  * layout of the CPU reference (fl_snow_cpu_nodes x words, zero where no block is allocated): tests
  * compare the sparse GPU grid with it (waits). */
 bool fl_snow_read_grid_dense(fl_snow_system *s, const fl_buffer *grid, uint32_t words, uint32_t *dense);
-/* Bytes of the sparse grid (accumulator, velocities, block hash and list; not the volume view's). */
+/* Bytes of the sparse grid (accumulator, velocities, block hash and list, the gathered P2G's bins;
+ * not the volume view's). */
 uint64_t fl_snow_grid_memory(const fl_snow_system *s);
 /* Bytes each pass must move (for GB/s and the ceiling fraction). */
 uint64_t fl_snow_p2g_bytes(const fl_snow_system *s);

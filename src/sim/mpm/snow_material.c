@@ -42,6 +42,7 @@ static bool create(const fl_material_env *env, const uint32_t *objects, uint32_t
 static void record_frame(void *m, fl_rec *r, const fl_step *frame)
 {
   snow_material *sm = m;
+  fl_snow_set_grab(&sm->system, frame->picker);
   fl_snow_record_frame(&sm->system, r, frame->dt, (float)frame->t0);
 }
 
@@ -55,6 +56,13 @@ static void record_health(void *m, fl_rec *r, fl_health *h)
   fl_health_push push = {.count = s->build.count, .word = sm->health_word, .max_speed = h->max_speed};
   fl_rec_pass(r, &(fl_pass){.kernel = "mpm/health", FL_PUSH(push), .threads = s->build.count, .no_barrier = true,
                             FL_BUFFERS(&s->pos, &s->vel, &s->fe, &h->flags, &s->stats)});
+}
+
+/* The mouse grabs the snow through any of its particles (the pull is mpm/grab's, around the cursor). */
+static bool pick_targets(void *m, fl_picker *picker)
+{
+  fl_snow_system *s = &((snow_material *)m)->system;
+  return s->build.count == 0 || fl_picker_add_target(picker, &s->pos, 0, s->build.count);
 }
 
 static void collect(void *m, uint32_t slot) { fl_snow_collect(&((snow_material *)m)->system, slot); }
@@ -146,6 +154,7 @@ static bool stats(void *m, uint32_t object, const float (*pos)[4], uint32_t coun
   fl_stats_number(st, sys, "substeps_per_frame", substeps_per_frame(sm));
   fl_stats_number(st, sys, "capped_frames", s->capped_frames);
   fl_stats_text(st, sys, "p2g_atomics", s->fixed_point ? "fixed" : "float");
+  fl_stats_text(st, sys, "p2g", fl_snow_p2g_name(s->p2g));
   fl_stats_number(st, sys, "grid_blocks_at_load", s->build.blocks_at_load);
   fl_stats_number(st, sys, "grid_blocks_capacity", s->build.block_capacity);
   fl_stats_number(st, sys, "grid_blocks_peak_last_frame", s->last.blocks_peak);
@@ -171,9 +180,9 @@ static bool summary(void *m, const fl_profiler *prof, bool bench, fl_material_su
   fl_stats_number(&out->report, NULL, "snow_particle_substeps_per_s", rate);
   fl_stats_number(&out->report, NULL, "snow_grid_memory_mib", (double)fl_snow_grid_memory(&sm->system) / 1048576.0);
   snprintf(out->bench_line, sizeof out->bench_line,
-           "snow: %llu particles, %.1f substeps a frame, %.3g particle-substeps per second, grid %.1f MiB "
+           "snow: %llu particles, %.1f substeps a frame, %.3g particle-substeps per second (P2G %s), grid %.1f MiB "
            "(%u blocks of 4x4x4 allocated, %u used at peak)",
-           (unsigned long long)sm->system.build.count, substeps, rate,
+           (unsigned long long)sm->system.build.count, substeps, rate, fl_snow_p2g_name(sm->system.p2g),
            (double)fl_snow_grid_memory(&sm->system) / 1048576.0, sm->system.build.block_capacity,
            sm->system.last.blocks_peak);
   return true;
@@ -193,6 +202,7 @@ const fl_material_ops fl_material_snow = {
     .record_health = record_health,
     .collect = collect,
     .views = views,
+    .pick_targets = pick_targets,
     .read_state = read_state,
     .stats = stats,
     .summary = summary,
