@@ -145,17 +145,34 @@ void fl_coupling_record_begin(fl_coupling *c, fl_rec *r, double xpbd_time)
   fl_rec_barrier(r);
 }
 
+/* The snow's nodes in use: the blocks of the latest collected frame's busiest substep (all allocated
+ * ones before any frame was collected). Only particles near snow find nodes; the rest stop at the
+ * block hash, so a pass's node traffic is bounded by these. */
+static uint64_t nodes_in_use(const fl_coupling *c)
+{
+  const fl_snow_system *s = c->snow;
+  uint32_t blocks = s->last.valid ? s->last.blocks_peak : s->build.block_capacity;
+  return (uint64_t)blocks * FL_SNOW_BLOCK_NODES;
+}
+
+uint64_t fl_coupling_weights_bytes(const fl_coupling *c)
+{
+  /* Each particle reads x, v and its flag; each node in use gets its weight word. */
+  return (uint64_t)c->coupled_count * (16 + 16 + 4) + nodes_in_use(c) * 4;
+}
+
 uint64_t fl_coupling_particle_bytes(const fl_coupling *c)
 {
-  /* Each particle reads x, v, its flag and its impulse, and writes v and the impulse; 27 nodes' velocity
-   * and weight words are read, their accumulator words written (the nodes near the XPBD particles). */
-  return (uint64_t)c->coupled_count * (16 + 16 + 4 + 32 + 27 * (16 + 16));
+  /* Each particle reads x, v and its flag; each node in use is read (velocity and mass, weight) and
+   * its impulse words written. The contacts' velocity and impulse writes are not counted (few). */
+  return (uint64_t)c->coupled_count * (16 + 16 + 4) + nodes_in_use(c) * (16 + 16);
 }
 
 uint64_t fl_coupling_apply_bytes(const fl_coupling *c)
 {
+  /* Every allocated node's accumulator is read; the nodes in use read and write their velocity. */
   uint64_t nodes = (uint64_t)c->snow->build.block_capacity * FL_SNOW_BLOCK_NODES;
-  return nodes * (FL_COUPLING_NODE_WORDS * 4 + 16);
+  return nodes * FL_COUPLING_NODE_WORDS * 4 + nodes_in_use(c) * 32;
 }
 
 void fl_coupling_record_substep(fl_coupling *c, fl_rec *r, const fl_coupling_push *push)
@@ -166,7 +183,7 @@ void fl_coupling_record_substep(fl_coupling *c, fl_rec *r, const fl_coupling_pus
   vkCmdFillBuffer(r->cmd, c->accum.buffer, 0, VK_WHOLE_SIZE, 0);
   fl_rec_end(r);
   fl_rec_barrier(r);
-  fl_rec_pass(r, &(fl_pass){.name = "coupling/weights", .bytes = (uint64_t)c->coupled_count * (16 + 16 + 4 + 27 * 4),
+  fl_rec_pass(r, &(fl_pass){.name = "coupling/weights", .bytes = fl_coupling_weights_bytes(c),
                             .kernel = "coupling/weights", FL_PUSH(*push), .threads = c->particle_count,
                             FL_BUFFERS(&x->pos, &x->vel, &c->coupled, &s->block_hash, &c->accum)});
   fl_rec_pass(r, &(fl_pass){.name = "coupling/contact", .bytes = fl_coupling_particle_bytes(c),

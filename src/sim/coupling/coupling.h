@@ -71,5 +71,6 @@ void fl_coupling_collect(fl_coupling *c, uint32_t slot);
 /* The report's "coupling" group and a printed line. */
 void fl_coupling_summary(const fl_coupling *c, fl_material_summary *out);
 /* Bytes each pass must move (for GB/s and the ceiling fraction). */
+uint64_t fl_coupling_weights_bytes(const fl_coupling *c);
 uint64_t fl_coupling_particle_bytes(const fl_coupling *c);
 uint64_t fl_coupling_apply_bytes(const fl_coupling *c);
