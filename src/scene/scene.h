@@ -207,6 +207,8 @@ typedef struct {
 typedef struct {
   char name[FL_SCENE_NAME_MAX]; /* unique within the scene; default "<type><index>" */
   fl_object_type type;
+  bool no_coupling;             /* "coupling": false on a cloth, soft body, balloon or snow object:
+                                 * it does not meet the snow (docs/COUPLING.md); default coupled */
   union {
     fl_particles_desc particles;
     fl_collider_desc collider;

@@ -46,7 +46,7 @@ static const char *const CLOTH_KEYS[] = {
     "plane",     "mass",          "pin",                "stretch_compliance", "shear_compliance",
     "bend_compliance", "bending", "damping",            "damping_model",    "thickness",
     "friction",  "self_collision", "wind",              "drag",             "lift",
-    NULL};
+    "coupling",  NULL};
 /* Indexed by fl_cloth_plane, fl_bending_model and fl_damping_model. */
 static const char *const PLANE_NAMES[] = {"xz", "xy", NULL};
 static const char *const BENDING_NAMES[] = {"isometric", "dihedral", "none", NULL};
@@ -97,7 +97,7 @@ static const char *const VOLUME_CONSERVATION_NAMES[] = {"none", "global", "local
 #define SOFTBODY_COMMON_KEYS                                                                       \
   "type", "name", "shape", "center", "density", "model", "edge_compliance", "volume_compliance",    \
       "youngs_modulus", "poisson_ratio", "velocity", "damping", "thickness", "friction",            \
-      "volume_conservation", "volume_alpha", "measure_after"
+      "volume_conservation", "volume_alpha", "measure_after", "coupling"
 static const char *const SOFTBODY_SPHERE_KEYS[] = {SOFTBODY_COMMON_KEYS, "radius", "resolution",
                                                    "render_detail", NULL};
 static const char *const SOFTBODY_BOX_KEYS[] = {SOFTBODY_COMMON_KEYS, "half_extents", "resolution",
@@ -111,7 +111,7 @@ static const char *const SOFTBODY_TETGEN_KEYS[] = {SOFTBODY_COMMON_KEYS, "path",
 #define BALLOON_COMMON_KEYS                                                                        \
   "type", "name", "shape", "center", "mass", "stretch_compliance", "bend_compliance", "bending",     \
       "pressure", "pressure_compliance", "velocity", "damping", "thickness", "friction",            \
-      "volume_conservation", "volume_alpha", "measure_after"
+      "volume_conservation", "volume_alpha", "measure_after", "coupling"
 static const char *const BALLOON_ICOSPHERE_KEYS[] = {BALLOON_COMMON_KEYS, "radius", "subdivisions",
                                                      NULL};
 static const char *const BALLOON_MESH_KEYS[] = {BALLOON_COMMON_KEYS, "path", "scale", NULL};
@@ -128,7 +128,8 @@ static const char *const SNOW_SHAPE_NAMES[] = {"sphere", "box", "mesh", NULL};
 static const char *const SNOW_TRANSFER_NAMES[] = {"pic_flip", "apic", NULL};
 #define SNOW_COMMON_KEYS                                                                           \
   "type", "name", "shape", "center", "velocity", "particles_per_cell", "grid_spacing", "density",   \
-      "E0", "nu", "xi", "theta_c", "theta_s", "flip", "beta", "friction", "transfer", "seed"
+      "E0", "nu", "xi", "theta_c", "theta_s", "flip", "beta", "friction", "transfer", "seed",  \
+      "coupling"
 static const char *const SNOW_SPHERE_KEYS[] = {SNOW_COMMON_KEYS, "radius", NULL};
 static const char *const SNOW_BOX_KEYS[] = {SNOW_COMMON_KEYS, "half_extents", NULL};
 static const char *const SNOW_MESH_KEYS[] = {SNOW_COMMON_KEYS, "path", "scale", NULL};
@@ -757,6 +758,13 @@ bool fl_scene_parse_object(const fl_jr *r, const cJSON *object, int index, fl_sc
   out->type = TYPES[t].type;
   snprintf(out->name, sizeof out->name, "%s%d", TYPES[t].name, index);
   if (!fl_jr_name(r, object, "name", out->name, sizeof out->name)) return false;
+  /* "coupling" (default true): snow <-> cloth, soft body and balloon coupling (docs/COUPLING.md). */
+  bool coupling = true;
+  if ((out->type == FL_OBJECT_CLOTH || out->type == FL_OBJECT_SOFTBODY || out->type == FL_OBJECT_BALLOON ||
+       out->type == FL_OBJECT_SNOW) &&
+      !fl_jr_bool(r, object, "coupling", &coupling))
+    return false;
+  out->no_coupling = !coupling;
   switch (out->type) {
   case FL_OBJECT_PARTICLES: return parse_particles(r, object, &out->particles);
   case FL_OBJECT_COLLIDER: return parse_collider(r, object, &out->collider);

@@ -3,6 +3,7 @@
 
 #include "core/log.h"
 #include "sim/common/gpu_mesh.h"
+#include "sim/coupling/coupling.h"
 #include "sim/common/sdf_cpu.h"
 
 #include <math.h>
@@ -41,6 +42,7 @@ struct fl_world {
   fl_world_object objects[FL_SCENE_MAX_OBJECTS];     /* simulated objects in scene order */
   uint32_t object_count;
   fl_picker picker;
+  fl_coupling coupling;                               /* snow <-> XPBD (docs/COUPLING.md); zeroed: none */
   fl_health health;                                   /* one flag word per simulated object */
   uint64_t frames;                                    /* simulated frames recorded */
   double time;                                        /* simulated seconds recorded */
@@ -141,7 +143,9 @@ bool fl_world_create(fl_gpu *gpu, const fl_scene *scene, fl_world **out)
   *out = NULL;
   bool ok = fl_descriptor_cache_create(gpu, "world", &w->sets) &&
             fl_health_create(gpu, scene->sim.max_speed, &w->health) && create_colliders(w) && create_materials(w) &&
-            fl_picker_create(gpu, &w->picker);
+            fl_picker_create(gpu, &w->picker) &&
+            fl_coupling_create(gpu, &w->scene, fl_world_material(w, &fl_material_snow),
+                               fl_world_material(w, &fl_material_xpbd), &w->coupling);
   /* Everything made of particles can be grabbed with the mouse. */
   for (uint32_t m = 0; m < w->material_count && ok; m++)
     if (w->materials[m].ops->pick_targets) ok = w->materials[m].ops->pick_targets(w->materials[m].instance, &w->picker);
@@ -156,6 +160,7 @@ bool fl_world_create(fl_gpu *gpu, const fl_scene *scene, fl_world **out)
 void fl_world_destroy(fl_world *w)
 {
   if (!w) return;
+  fl_coupling_destroy(&w->coupling); /* before the materials it hooks into */
   for (uint32_t m = w->material_count; m-- > 0;) w->materials[m].ops->destroy(w->materials[m].instance);
   fl_picker_destroy(&w->picker);
   fl_health_destroy(&w->health);
@@ -177,6 +182,7 @@ bool fl_world_record_frame(fl_world *w, fl_rec *r, bool simulate)
                    .dt = w->scene.sim.dt, .t0 = w->time, .substep_count = 1, .h = w->scene.sim.dt,
                    .inv_h = 1.0f / w->scene.sim.dt, .t = (float)(w->time + w->scene.sim.dt), .picker = &w->picker};
   fl_picker_record(&w->picker, r);
+  if (simulate) fl_coupling_record_begin(&w->coupling, r, w->time + w->scene.sim.dt);
   for (uint32_t s = 0; s < substeps; s++) {
     fl_step step = fl_step_sub(&frame, s, substeps);
     for (uint32_t m = 0; m < w->material_count; m++)
@@ -185,6 +191,7 @@ bool fl_world_record_frame(fl_world *w, fl_rec *r, bool simulate)
   for (uint32_t m = 0; simulate && m < w->material_count; m++)
     if (w->materials[m].ops->record_frame) w->materials[m].ops->record_frame(w->materials[m].instance, r, &frame);
   if (simulate) {
+    fl_coupling_record_end(&w->coupling, r);
     w->time += w->scene.sim.dt;
     w->frames++;
   }
@@ -232,6 +239,7 @@ uint32_t fl_world_collect(fl_world *w, uint32_t slot)
 {
   for (uint32_t m = 0; m < w->material_count; m++)
     if (w->materials[m].ops->collect) w->materials[m].ops->collect(w->materials[m].instance, slot);
+  fl_coupling_collect(&w->coupling, slot);
   return fl_health_collect(&w->health, slot);
 }
 
@@ -282,6 +290,8 @@ void *fl_world_material(const fl_world *w, const fl_material_ops *row)
     if (w->materials[m].ops == row) return w->materials[m].instance;
   return NULL;
 }
+
+struct fl_coupling *fl_world_coupling(fl_world *w) { return &w->coupling; }
 
 void fl_world_pick(fl_world *w, const float origin[3], const float direction[3], float radius)
 {
@@ -378,6 +388,10 @@ int fl_world_summaries(fl_world *w, const fl_profiler *prof, bool bench, fl_mate
     memset(&out[n], 0, sizeof out[n]);
     if (!w->materials[m].ops->summary(w->materials[m].instance, prof, bench, &out[n])) return -1;
     n++;
+  }
+  if (w->coupling.gpu && n < max) {
+    memset(&out[n], 0, sizeof out[n]);
+    fl_coupling_summary(&w->coupling, &out[n++]);
   }
   return (int)n;
 }

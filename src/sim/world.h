@@ -53,6 +53,8 @@ bool fl_world_stats(fl_world *world, uint32_t index, fl_object_stats *out);
 int fl_world_summaries(fl_world *world, const fl_profiler *prof, bool bench, fl_material_summary *out, uint32_t max);
 /* The instance of material `row` in this world, or NULL (tests look inside). */
 void *fl_world_material(const fl_world *world, const fl_material_ops *row);
+/* The snow <-> XPBD coupling (sim/coupling/coupling.h; its gpu is NULL when nothing couples): tests. */
+struct fl_coupling *fl_world_coupling(fl_world *world);
 /* Asks to grab the particle nearest the camera within `radius` of a ray (unit
  * direction); recorded into the next frame, read back when its slot is done. */
 void fl_world_pick(fl_world *world, const float origin[3], const float direction[3], float radius);

@@ -330,6 +330,7 @@ void fl_snow_record_substep(fl_snow_system *s, fl_rec *r, float dt, float t)
     fl_snow_implicit_record(&s->implicit, r, push, s->build.beta);
     fl_rec_end(r);
   }
+  if (s->couple) s->couple(s->couple_ctx, r, dt, t);
   fl_rec_pass(r, &(fl_pass){.name = "snow/g2p", .bytes = fl_snow_g2p_bytes(s), .kernel = "mpm/g2p", FL_PUSH(*push),
                             .threads = s->build.count,
                             FL_BUFFERS(&s->pos, &s->vel, &s->fe, &s->stress, &s->affine, &s->gridv, &s->stats,

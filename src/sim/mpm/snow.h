@@ -78,6 +78,10 @@ typedef struct {
   fl_snow_implicit implicit;         /* the semi-implicit solve (build.beta > 0), else zeroed */
   bool grabbed;                      /* the mouse holds the snow this frame (mpm/grab every substep) */
   float grab_target[3];              /* where it pulls */
+  /* Called each substep after the grid update (and the implicit solve), before G2P, to change the
+   * grid's velocities (sim/coupling/coupling.h); NULL: nothing couples. */
+  void (*couple)(void *ctx, fl_rec *r, float dt, float t);
+  void *couple_ctx;
 } fl_snow_system;
 
 /* Builds the scene's snow objects (scene indices `indices`), uploads them, and computes the

@@ -1,0 +1,41 @@
+/* shaders/common/coupling_shared.h: layouts and constants of the snow <->
+ * cloth/soft-body coupling kernels (shaders/coupling/), shared by C
+ * (src/sim/coupling/) and GLSL. The scheme: docs/COUPLING.md. */
+#ifndef FL_COUPLING_SHARED_H
+#define FL_COUPLING_SHARED_H
+#include "flurry_shared.h"
+
+/* The per-node accumulator: 4 int32 words per node of the snow's sparse grid:
+ * the impulse on the node (x, y, z, fixed point, FL_COUPLING_MOMENTUM_BITS) and
+ * the summed B-spline weight of the XPBD particles reaching it (W_i, FL_COUPLING_WEIGHT_BITS).
+ * Integer atomics are Vulkan 1.0 core, so every device (SwiftShader too) takes one path,
+ * and the sums do not depend on the order of the atomics. */
+#define FL_COUPLING_NODE_WORDS 4u
+#define FL_COUPLING_WEIGHT_BITS 22      /* W_i units per unit weight: 2^22 (W_i < 512 fits) */
+#define FL_COUPLING_MOMENTUM_BITS 18    /* impulse units per (kg m/s / snow particle mass) */
+#define FL_COUPLING_MIN_SHARE 1e-6      /* a parcel lighter than this x the snow particle mass: no contact */
+
+/* Push constants of every coupling kernel. */
+FL_STRUCT_BEGIN(fl_coupling_push)
+  vec3 grid_origin;   /* the snow grid's node (0,0,0) */
+  float h;            /* node spacing (m) */
+  uvec3 grid_dims;    /* nodes per axis of the snow's (virtual, dense) lattice */
+  uint particle_count; /* XPBD particles */
+  float inv_h;
+  float lag;          /* (s): the XPBD state is at the frame's end; the boundary at the snow substep's end
+                       * is x_p - lag v_p (docs/COUPLING.md, substep order) */
+  float friction;     /* Coulomb coefficient of the contact (the snow's; FL_SNOW_STICKY: sticky) */
+  float weight_scale; /* W_i units per unit weight */
+  float momentum_scale; /* impulse units per kg m/s */
+  float min_mass;     /* parcels lighter than this (kg) make no contact */
+  uint node_count;    /* snow grid nodes allocated (block_capacity x 64) */
+  uint hash_mask;     /* the snow block hash's entries - 1 */
+  uint block_grid_x;  /* blocks per axis of the snow block lattice */
+  uint block_grid_y;
+  uint mode;          /* unused (0) */
+  uint pad;
+FL_STRUCT_END(fl_coupling_push)
+
+#define FL_COUPLING_SUM_GROUP 64u       /* coupling/sum: one workgroup of this many threads */
+
+#endif

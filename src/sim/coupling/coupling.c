@@ -1,0 +1,242 @@
+/* sim/coupling/coupling: snow <-> XPBD coupling on the GPU (see coupling.h, docs/COUPLING.md). */
+#include "sim/coupling/coupling.h"
+
+#include "core/log.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define VEC4 16u
+
+/* The push's layout as the kernels read it (std430 rows of 16 bytes). */
+_Static_assert(sizeof(fl_coupling_push) == 80, "fl_coupling_push size");
+_Static_assert(offsetof(fl_coupling_push, grid_dims) == 16 && offsetof(fl_coupling_push, inv_h) == 32 &&
+                   offsetof(fl_coupling_push, momentum_scale) == 48 && offsetof(fl_coupling_push, block_grid_x) == 64,
+               "fl_coupling_push offsets");
+
+static bool is_xpbd(fl_object_type t) { return t == FL_OBJECT_CLOTH || t == FL_OBJECT_SOFTBODY || t == FL_OBJECT_BALLOON; }
+
+/* Whether each XPBD system object couples. The system orders its objects as the XPBD row
+ * builds them (sim/xpbd/xpbd_material.c): the cloth objects in scene order, then the soft
+ * bodies and balloons in scene order. */
+static uint32_t coupled_objects(const fl_scene *scene, uint8_t *coupled)
+{
+  uint32_t n = 0;
+  for (int bodies = 0; bodies < 2; bodies++)
+    for (uint32_t i = 0; i < scene->object_count; i++) {
+      const fl_scene_object *o = &scene->objects[i];
+      if (is_xpbd(o->type) && (o->type != FL_OBJECT_CLOTH) == bodies) coupled[n++] = !o->no_coupling;
+    }
+  return n;
+}
+
+/* Whether the scene's snow couples: its objects share one grid, so all or none do. */
+static bool snow_couples(const fl_scene *scene, bool *couples)
+{
+  uint32_t snow = 0, out = 0;
+  for (uint32_t i = 0; i < scene->object_count; i++)
+    if (scene->objects[i].type == FL_OBJECT_SNOW) {
+      snow++;
+      out += scene->objects[i].no_coupling;
+    }
+  if (out && out != snow)
+    return fl_error_set("\"coupling\": false is set on %u of the %u snow objects; snow objects share one grid, "
+                        "so set it on all of them or on none", out, snow);
+  *couples = snow && !out;
+  return true;
+}
+
+static void hook(void *ctx, fl_rec *r, float dt, float t)
+{
+  (void)dt;
+  fl_coupling *c = ctx;
+  fl_coupling_push push;
+  fl_coupling_push_fill(c, t, &push);
+  fl_coupling_record_substep(c, r, &push);
+}
+
+bool fl_coupling_create(fl_gpu *gpu, const fl_scene *scene, fl_snow_system *snow, fl_xpbd_system *xpbd,
+                        fl_coupling *out)
+{
+  memset(out, 0, sizeof *out);
+  bool snow_on = false;
+  if (!snow_couples(scene, &snow_on)) return false;
+  if (!snow_on || !snow || !xpbd || !snow->build.count) return true;
+  uint8_t object_on[FL_SCENE_MAX_OBJECTS] = {0};
+  uint32_t objects = coupled_objects(scene, object_on);
+  const fl_xpbd_build *b = &xpbd->build;
+  if (objects != b->object_count)
+    return fl_error_set("coupling: the XPBD system has %u objects, the scene %u", b->object_count, objects);
+  uint32_t n = b->particle_count, *on = calloc(n ? n : 1, 4), count = 0;
+  if (!on) return fl_error_set("out of host memory");
+  for (uint32_t k = 0; k < b->object_count; k++)
+    for (uint32_t p = b->objects[k].first; p < b->objects[k].first + b->objects[k].count; p++) {
+      on[p] = object_on[k];
+      count += object_on[k];
+    }
+  if (!count) {
+    free(on);
+    return true;
+  }
+  *out = (fl_coupling){.gpu = gpu, .snow = snow, .xpbd = xpbd, .particle_count = n, .coupled_count = count,
+                       .friction = snow->build.materials[0].friction,
+                       /* the snow's fixed-point momentum unit, 4x coarser for headroom (coupling_shared.h) */
+                       .momentum_scale = ldexpf(snow->build.momentum_scale,
+                                                FL_COUPLING_MOMENTUM_BITS - FL_SNOW_FIXED_MOMENTUM_BITS),
+                       .min_mass = (float)(FL_COUPLING_MIN_SHARE * ldexp(1.0, FL_SNOW_FIXED_MOMENTUM_BITS) /
+                                           snow->build.momentum_scale)};
+  uint64_t nodes = (uint64_t)snow->build.block_capacity * FL_SNOW_BLOCK_NODES;
+  bool ok = fl_buffer_create_with(gpu, on, (uint64_t)n * 4, "coupling particles", &out->coupled) &&
+            fl_buffer_create(gpu, nodes * FL_COUPLING_NODE_WORDS * 4, FL_MEMORY_DEVICE, "coupling accumulator",
+                             &out->accum) &&
+            fl_buffer_create(gpu, (uint64_t)n * VEC4, FL_MEMORY_DEVICE, "coupling impulses", &out->impulse) &&
+            fl_buffer_create(gpu, 2 * VEC4, FL_MEMORY_DEVICE, "coupling sums", &out->sums);
+  for (uint32_t k = 0; k < FL_GPU_FRAMES_IN_FLIGHT && ok; k++)
+    ok = fl_buffer_create(gpu, 2 * VEC4, FL_MEMORY_READBACK, "coupling sums readback", &out->readback[k]);
+  free(on);
+  if (!ok) {
+    fl_coupling_destroy(out);
+    return false;
+  }
+  snow->couple = hook;
+  snow->couple_ctx = out;
+  fl_info("coupling: %u of %u XPBD particles meet the snow's grid", count, n);
+  return true;
+}
+
+void fl_coupling_destroy(fl_coupling *c)
+{
+  if (!c->gpu) return;
+  if (c->snow && c->snow->couple_ctx == c) {
+    c->snow->couple = NULL;
+    c->snow->couple_ctx = NULL;
+  }
+  fl_buffer_destroy(c->gpu, &c->coupled);
+  fl_buffer_destroy(c->gpu, &c->accum);
+  fl_buffer_destroy(c->gpu, &c->impulse);
+  fl_buffer_destroy(c->gpu, &c->sums);
+  for (uint32_t k = 0; k < FL_GPU_FRAMES_IN_FLIGHT; k++) fl_buffer_destroy(c->gpu, &c->readback[k]);
+  memset(c, 0, sizeof *c);
+}
+
+void fl_coupling_push_fill(const fl_coupling *c, float t, fl_coupling_push *out)
+{
+  const fl_snow_build *b = &c->snow->build;
+  *out = (fl_coupling_push){.h = b->h, .particle_count = c->particle_count, .inv_h = 1.0f / b->h,
+                            .lag = (float)(c->xpbd_time - (double)t), .friction = c->friction,
+                            .weight_scale = ldexpf(1.0f, FL_COUPLING_WEIGHT_BITS),
+                            .momentum_scale = c->momentum_scale, .min_mass = c->min_mass,
+                            .node_count = b->block_capacity * FL_SNOW_BLOCK_NODES, .hash_mask = b->hash_entries - 1,
+                            .block_grid_x = b->block_dims[0], .block_grid_y = b->block_dims[1]};
+  for (int a = 0; a < 3; a++) {
+    out->grid_origin[a] = b->origin[a];
+    out->grid_dims[a] = b->dims[a];
+  }
+}
+
+void fl_coupling_record_begin(fl_coupling *c, fl_rec *r, double xpbd_time)
+{
+  if (!c->gpu) return;
+  c->xpbd_time = xpbd_time;
+  vkCmdFillBuffer(r->cmd, c->impulse.buffer, 0, VK_WHOLE_SIZE, 0);
+  fl_rec_barrier(r);
+}
+
+/* The snow's nodes in use: the blocks of the latest collected frame's busiest substep (all allocated
+ * ones before any frame was collected). Only particles near snow find nodes; the rest stop at the
+ * block hash, so a pass's node traffic is bounded by these. */
+static uint64_t nodes_in_use(const fl_coupling *c)
+{
+  const fl_snow_system *s = c->snow;
+  uint32_t blocks = s->last.valid ? s->last.blocks_peak : s->build.block_capacity;
+  return (uint64_t)blocks * FL_SNOW_BLOCK_NODES;
+}
+
+uint64_t fl_coupling_weights_bytes(const fl_coupling *c)
+{
+  /* Each particle reads x, v and its flag; each node in use gets its weight word. */
+  return (uint64_t)c->coupled_count * (16 + 16 + 4) + nodes_in_use(c) * 4;
+}
+
+uint64_t fl_coupling_particle_bytes(const fl_coupling *c)
+{
+  /* Each particle reads x, v and its flag; each node in use is read (velocity and mass, weight) and
+   * its impulse words written. The contacts' velocity and impulse writes are not counted (few). */
+  return (uint64_t)c->coupled_count * (16 + 16 + 4) + nodes_in_use(c) * (16 + 16);
+}
+
+uint64_t fl_coupling_apply_bytes(const fl_coupling *c)
+{
+  /* Every allocated node's accumulator is read; the nodes in use read and write their velocity. */
+  uint64_t nodes = (uint64_t)c->snow->build.block_capacity * FL_SNOW_BLOCK_NODES;
+  return nodes * FL_COUPLING_NODE_WORDS * 4 + nodes_in_use(c) * 32;
+}
+
+void fl_coupling_record_substep(fl_coupling *c, fl_rec *r, const fl_coupling_push *push)
+{
+  fl_snow_system *s = c->snow;
+  fl_xpbd_system *x = c->xpbd;
+  fl_rec_begin(r, "coupling/clear", c->accum.size);
+  vkCmdFillBuffer(r->cmd, c->accum.buffer, 0, VK_WHOLE_SIZE, 0);
+  fl_rec_end(r);
+  fl_rec_barrier(r);
+  fl_rec_pass(r, &(fl_pass){.name = "coupling/weights", .bytes = fl_coupling_weights_bytes(c),
+                            .kernel = "coupling/weights", FL_PUSH(*push), .threads = c->particle_count,
+                            FL_BUFFERS(&x->pos, &x->vel, &c->coupled, &s->block_hash, &c->accum)});
+  fl_rec_pass(r, &(fl_pass){.name = "coupling/contact", .bytes = fl_coupling_particle_bytes(c),
+                            .kernel = "coupling/contact", FL_PUSH(*push), .threads = c->particle_count,
+                            FL_BUFFERS(&x->pos, &x->vel, &c->coupled, &s->block_hash, &c->accum, &s->gridv,
+                                       &c->impulse)});
+  fl_rec_pass(r, &(fl_pass){.name = "coupling/apply", .bytes = fl_coupling_apply_bytes(c), .kernel = "coupling/apply",
+                            FL_PUSH(*push), .threads = push->node_count, FL_BUFFERS(&c->accum, &s->gridv)});
+  c->substeps++;
+}
+
+void fl_coupling_record_end(fl_coupling *c, fl_rec *r)
+{
+  if (!c->gpu) return;
+  fl_coupling_push push;
+  fl_coupling_push_fill(c, (float)c->xpbd_time, &push);
+  fl_rec_pass(r, &(fl_pass){.name = "coupling/sum", .bytes = (uint64_t)c->particle_count * VEC4 + 2 * VEC4,
+                            .kernel = "coupling/sum", .workgroup = FL_COUPLING_SUM_GROUP, FL_PUSH(push), .groups = 1,
+                            FL_BUFFERS(&c->impulse, &c->sums)});
+  VkBufferCopy copy = {0, 0, 2 * VEC4};
+  vkCmdCopyBuffer(r->cmd, c->sums.buffer, c->readback[r->slot].buffer, 1, &copy);
+  fl_cmd_transfer_to_host_barrier(r->cmd);
+  c->pending[r->slot] = true;
+}
+
+void fl_coupling_collect(fl_coupling *c, uint32_t slot)
+{
+  if (!c->gpu || !c->pending[slot]) return;
+  c->pending[slot] = false;
+  const float *f = c->readback[slot].mapped;
+  fl_coupling_figures *g = &c->figures;
+  for (int a = 0; a < 3; a++) g->last[a] = f[a];
+  g->last_magnitude = f[3];
+  g->last_contacts = (uint32_t)f[4];
+  g->total_magnitude += f[3];
+  if (f[3] > g->max_magnitude) g->max_magnitude = f[3];
+  g->frames++;
+}
+
+void fl_coupling_summary(const fl_coupling *c, fl_material_summary *out)
+{
+  const fl_coupling_figures *g = &c->figures;
+  double mean = g->frames ? g->total_magnitude / (double)g->frames : 0.0;
+  fl_stats_number(&out->report, "coupling", "coupled_particles", c->coupled_count);
+  fl_stats_number(&out->report, "coupling", "substeps", (double)c->substeps);
+  fl_stats_number(&out->report, "coupling", "frames", (double)g->frames);
+  fl_stats_vec3(&out->report, "coupling", "momentum_exchanged_last_frame", g->last);
+  fl_stats_number(&out->report, "coupling", "impulse_last_frame", g->last_magnitude);
+  fl_stats_number(&out->report, "coupling", "impulse_mean_per_frame", mean);
+  fl_stats_number(&out->report, "coupling", "impulse_max_per_frame", g->max_magnitude);
+  fl_stats_number(&out->report, "coupling", "contacts_last_frame", g->last_contacts);
+  snprintf(out->run_line, sizeof out->run_line,
+           "coupling: %u XPBD particles; momentum exchanged per frame: mean %.4g N s, max %.4g N s (sum of |J|); "
+           "last frame %.4g N s over %u particles",
+           c->coupled_count, mean, g->max_magnitude, g->last_magnitude, g->last_contacts);
+}

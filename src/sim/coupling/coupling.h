@@ -1,0 +1,76 @@
+/* sim/coupling/coupling: two-way coupling of MPM snow with the XPBD system
+ * (cloth, soft bodies, balloons) through the snow's grid. The scheme, its
+ * source and the substep order: docs/COUPLING.md.
+ *
+ * The coupling lives between the two materials (DESIGN.md): it reads the XPBD
+ * particles (positions, velocities) and the snow grid (velocities, block hash)
+ * through the systems' buffers, and the snow calls it once per snow substep,
+ * after the grid update (and the semi-implicit solve) and before G2P
+ * (fl_snow_system.couple). A coupling substep is three passes:
+ *   coupling/weights  each coupled XPBD particle adds its B-spline weights to W_i
+ *   coupling/contact  each particle meets its share of the nearby snow mass (a parcel):
+ *                     the snow's friction rule, a two-body impulse J, J spread on the
+ *                     parcel's nodes, -J on the particle's velocity
+ *   coupling/apply    each node: v_i += dP_i / m_i
+ * Once a frame, coupling/sum totals the impulses of the frame (the report's
+ * momentum exchanged per frame), read back after the slot's fence. */
+#pragma once
+#include "coupling_shared.h"
+#include "sim/material.h"
+#include "sim/mpm/snow.h"
+#include "sim/xpbd/xpbd.h"
+
+/* The report's figures of the frames collected so far. */
+typedef struct {
+  double last[3];             /* impulse the snow gave the XPBD particles in the latest collected frame (N s) */
+  double last_magnitude;      /* sum of |J| over that frame's contacts (N s) */
+  double total_magnitude;     /* the same, summed over every collected frame */
+  double max_magnitude;       /* the largest frame sum */
+  uint32_t last_contacts;     /* particles that touched snow in that frame */
+  uint64_t frames;            /* frames collected */
+} fl_coupling_figures;
+
+typedef struct fl_coupling {
+  fl_gpu *gpu;                /* NULL: nothing to couple (no snow, no XPBD object, or every one opted out) */
+  fl_snow_system *snow;
+  fl_xpbd_system *xpbd;
+  uint32_t particle_count;    /* XPBD particles */
+  uint32_t coupled_count;     /* of them, those whose object couples */
+  float friction;             /* the snow's (first material's) Coulomb coefficient */
+  float momentum_scale;       /* accumulator units per kg m/s */
+  float min_mass;             /* kg */
+  double xpbd_time;           /* the time of the XPBD state the snow meets: the recorded frame's end */
+  fl_buffer coupled;          /* uint per XPBD particle: 1 where its object couples */
+  fl_buffer accum;            /* FL_COUPLING_NODE_WORDS int32 per snow grid node */
+  fl_buffer impulse;          /* vec4 per XPBD particle: the frame's -J (xyz) and |J| (w) */
+  fl_buffer sums;             /* 2 vec4: coupling/sum's output */
+  fl_buffer readback[FL_GPU_FRAMES_IN_FLIGHT];
+  bool pending[FL_GPU_FRAMES_IN_FLIGHT];
+  uint64_t substeps;          /* coupling substeps recorded */
+  fl_coupling_figures figures;
+} fl_coupling;
+
+/* Couples the scene's snow with its cloth, soft bodies and balloons (either system may be NULL:
+ * then nothing couples and out->gpu stays NULL). An object with "coupling": false opts out.
+ * Hooks itself into the snow's substeps; `snow` and `xpbd` must outlive it. */
+bool fl_coupling_create(fl_gpu *gpu, const fl_scene *scene, fl_snow_system *snow, fl_xpbd_system *xpbd,
+                        fl_coupling *out);
+/* Unhooks and frees; accepts a zeroed coupling. */
+void fl_coupling_destroy(fl_coupling *c);
+/* Before the frame's materials: clears the frame's impulses; xpbd_time is the frame's end, where the
+ * XPBD substeps leave the particles before the snow's substeps run. */
+void fl_coupling_record_begin(fl_coupling *c, fl_rec *r, double xpbd_time);
+/* After the frame's materials: sums the frame's impulses and copies the sums to the slot's readback. */
+void fl_coupling_record_end(fl_coupling *c, fl_rec *r);
+/* The push of a coupling substep ending at time t (lag = xpbd_time - t: the boundary is x_p - lag v_p). */
+void fl_coupling_push_fill(const fl_coupling *c, float t, fl_coupling_push *out);
+/* One coupling substep with that push (clear, weights, contact, apply); the snow's hook calls it. */
+void fl_coupling_record_substep(fl_coupling *c, fl_rec *r, const fl_coupling_push *push);
+/* After the slot's fence: reads its sums into the figures. */
+void fl_coupling_collect(fl_coupling *c, uint32_t slot);
+/* The report's "coupling" group and a printed line. */
+void fl_coupling_summary(const fl_coupling *c, fl_material_summary *out);
+/* Bytes each pass must move (for GB/s and the ceiling fraction). */
+uint64_t fl_coupling_weights_bytes(const fl_coupling *c);
+uint64_t fl_coupling_particle_bytes(const fl_coupling *c);
+uint64_t fl_coupling_apply_bytes(const fl_coupling *c);

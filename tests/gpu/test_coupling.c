@@ -1,0 +1,186 @@
+/* tests/gpu/test_coupling.c: the snow <-> cloth coupling (issue 18, docs/COUPLING.md):
+ *   kernel_vs_cpu    one coupling substep (weights, contact, apply) on the GPU against the CPU
+ *                    reference coupling_cpu.c from the same inputs: particle velocities, impulses
+ *                    and grid velocities agree; the exchange conserves momentum to 1e-3
+ *   free_momentum    no gravity, no pins: a snowball hits a free cloth; the total momentum of
+ *                    snow + cloth is kept within 1 %, and the cloth took a real share of it
+ *   opt_out          "coupling": false on the cloth: the snowball passes through it untouched;
+ *                    "coupling" on only some snow objects, or not a boolean, is a clear error */
+#include "gpu_fixture.h"
+#include "world_fixture.h"
+#include "sim/coupling/coupling.h"
+#include "sim/coupling/coupling_cpu.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#define SCENE(gravity, lo, hi, cloth_extra, snow_extra)                                                          \
+  "{\"sim\": {\"dt\": 0.0166666667, \"substeps\": 10, \"gravity\": " gravity ", \"domain\": {\"min\": " lo        \
+  ", \"max\": " hi "}}, \"objects\": ["                                                                          \
+  "{\"type\": \"cloth\", \"name\": \"sheet\", \"resolution\": [20, 20], \"size\": [0.8, 0.8], \"center\": [0, 0, 0]," \
+  " \"mass\": 2, \"damping\": 0, \"bend_compliance\": 1e-2" cloth_extra "},"                                      \
+  "{\"type\": \"snow\", \"name\": \"ball\", \"center\": [0, 0.2, 0], \"radius\": 0.12, \"grid_spacing\": 0.04,"  \
+  " \"velocity\": [0, -3, 0]" snow_extra "}]}"
+
+static double len3(const double v[3]) { return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
+
+static bool read_vec4s(fl_gpu *gpu, const fl_buffer *b, uint32_t n, float (**out)[4])
+{
+  *out = malloc((size_t)n * 16 + 16);
+  return *out && fl_buffer_readback(gpu, b, 0, *out, (uint64_t)n * 16);
+}
+
+static void kernel_vs_cpu_body(fl_gpu *gpu)
+{
+  fl_scene scene;
+  fl_world *world = NULL;
+  ENSURE(fl_fixture_make_world(gpu, SCENE("[0, -9.81, 0]", "[-1, -1, -1]", "[1, 1, 1]", ", \"pin\": [\"top-left\", \"top-right\", \"bottom-left\", \"bottom-right\"]", ""),
+                               &scene, &world));
+  /* The state at load: the ball's grid (Stomakhin 2013 step 2's P2G) reaches the sheet, falling at 3 m/s. */
+  fl_coupling *c = fl_world_coupling(world);
+  ENSURE(c->gpu && c->coupled_count == 400);
+  const fl_snow_build *b = &c->snow->build;
+  uint32_t n = c->particle_count;
+  uint64_t nodes = b->node_count;
+  float(*grid)[8] = malloc(nodes * 32), (*grid_gpu)[8] = malloc(nodes * 32);
+  float(*pos)[4], (*vel)[4], (*imp)[4], (*vel_gpu)[4], (*imp_gpu)[4];
+  uint32_t *coupled = malloc((size_t)n * 4);
+  ENSURE(grid && grid_gpu && coupled);
+  ENSURE(fl_snow_read_grid_dense(c->snow, &c->snow->gridv, 8, (uint32_t *)grid));
+  ENSURE(read_vec4s(gpu, &c->xpbd->pos, n, &pos) && read_vec4s(gpu, &c->xpbd->vel, n, &vel) &&
+         read_vec4s(gpu, &c->impulse, n, &imp));
+  ENSURE(fl_buffer_readback(gpu, &c->coupled, 0, coupled, (uint64_t)n * 4));
+  /* One GPU coupling substep on that state, the boundary lagging 4 ms. */
+  fl_coupling_push push;
+  c->xpbd_time = 1.0;
+  fl_coupling_push_fill(c, 0.996f, &push);
+  VkCommandBuffer cmd;
+  ENSURE(fl_gpu_begin_once(gpu, &cmd));
+  fl_rec r = fl_world_rec(world, cmd, NULL, 0);
+  fl_coupling_record_substep(c, &r, &push);
+  ENSURE(fl_gpu_end_once(gpu, cmd) && !r.failed);
+  ENSURE(fl_snow_read_grid_dense(c->snow, &c->snow->gridv, 8, (uint32_t *)grid_gpu));
+  ENSURE(read_vec4s(gpu, &c->impulse, n, &imp_gpu) && read_vec4s(gpu, &c->xpbd->vel, n, &vel_gpu));
+  /* The CPU reference from the same inputs. */
+  float(*grid_before)[8] = malloc(nodes * 32), (*imp_before)[4] = malloc((size_t)n * 16);
+  ENSURE(grid_before && imp_before);
+  memcpy(grid_before, grid, nodes * 32);
+  memcpy(imp_before, imp, (size_t)n * 16);
+  ENSURE(fl_coupling_cpu_substep(&push, n, (const float(*)[4])pos, vel, coupled, imp, grid));
+  double worst_v = 0, worst_j = 0, worst_g = 0, dp_snow[3] = {0}, dp_cloth[3] = {0}, magnitude = 0;
+  uint32_t touched = 0;
+  for (uint32_t p = 0; p < n; p++) {
+    for (int a = 0; a < 3; a++) {
+      worst_v = fmax(worst_v, fabs(vel_gpu[p][a] - vel[p][a]) / (1.0 + fabs(vel[p][a])));
+      worst_j = fmax(worst_j, fabs(imp_gpu[p][a] - imp[p][a]) / (1e-4 + fabs(imp[p][a])));
+      dp_cloth[a] += imp_gpu[p][a] - imp_before[p][a]; /* what the particles (and pins) received */
+    }
+    worst_j = fmax(worst_j, fabs(imp_gpu[p][3] - imp[p][3]) / (1e-4 + fabs(imp[p][3])));
+    touched += imp[p][3] != imp_before[p][3];
+  }
+  for (uint64_t i = 0; i < nodes; i++) {
+    for (int a = 0; a < 3; a++) {
+      worst_g = fmax(worst_g, fabs(grid_gpu[i][a] - grid[i][a]) / (1.0 + fabs(grid[i][a])));
+      double dp = grid_gpu[i][3] * (grid_gpu[i][a] - grid_before[i][a]);
+      dp_snow[a] += dp;
+      magnitude += fabs(dp);
+    }
+  }
+  double residual[3] = {dp_snow[0] + dp_cloth[0], dp_snow[1] + dp_cloth[1], dp_snow[2] + dp_cloth[2]};
+  printf("  %u particles in contact; worst difference: velocity %.2g, impulse %.2g (relative), grid velocity %.2g; "
+         "snow gained (%.4g, %.4g, %.4g) N s, cloth (%.4g, %.4g, %.4g)\n",
+         touched, worst_v, worst_j, worst_g, dp_snow[0], dp_snow[1], dp_snow[2], dp_cloth[0], dp_cloth[1],
+         dp_cloth[2]);
+  ENSURE_MSG(touched >= 20, "only %u particles met the snow", touched);
+  ENSURE(worst_v <= 1e-4 && worst_j <= 1e-3 && worst_g <= 1e-4);
+  ENSURE_MSG(len3(residual) <= 1e-3 * magnitude, "the exchange left %.3g N s of %.3g", len3(residual), magnitude);
+  free(grid);
+  free(grid_gpu);
+  free(grid_before);
+  free(imp_before);
+  free(coupled);
+  free(pos);
+  free(vel);
+  free(imp);
+  free(vel_gpu);
+  free(imp_gpu);
+  fl_world_destroy(world);
+}
+FL_GPU_TEST(test_kernel_vs_cpu, kernel_vs_cpu_body)
+
+/* The total momentum of every object (snow + cloth), and each object's stats. */
+static void total_momentum(fl_world *world, fl_object_stats s[2], double p[3])
+{
+  p[0] = p[1] = p[2] = 0;
+  for (uint32_t i = 0; i < 2; i++) {
+    ENSURE(fl_world_stats(world, i, &s[i]));
+    for (int a = 0; a < 3; a++) p[a] += s[i].momentum[a];
+  }
+}
+
+/* Runs the free-floating scene (cloth extra keys) for `frames`: the momentum before and after,
+ * and the cloth's momentum after. */
+static void free_run(fl_gpu *gpu, const char *cloth_extra, int frames, double p0[3], double p1[3], double cloth[3],
+                     double *snow_min_y)
+{
+  char json[2048];
+  snprintf(json, sizeof json, SCENE("[0, 0, 0]", "[-2, -2, -2]", "[2, 2, 2]", "%s", ""), cloth_extra);
+  fl_scene scene;
+  fl_world *world = NULL;
+  fl_profiler prof;
+  fl_object_stats s[2];
+  ENSURE(fl_fixture_make_world(gpu, json, &scene, &world));
+  total_momentum(world, s, p0);
+  ENSURE(fl_profiler_create(gpu, &prof));
+  ENSURE(fl_fixture_step_frames(gpu, world, &prof, frames, true, NULL));
+  fl_profiler_destroy(&prof);
+  total_momentum(world, s, p1);
+  memcpy(cloth, s[0].momentum, sizeof s[0].momentum);
+  *snow_min_y = s[1].bbox_min[1];
+  ENSURE(s[0].nan_count == 0 && s[1].nan_count == 0);
+  fl_world_destroy(world);
+}
+
+static void free_momentum_body(fl_gpu *gpu)
+{
+  double p0[3] = {0}, p1[3] = {0}, cloth[3] = {0}, d[3], low = 0;
+  free_run(gpu, "", fl_fixture_trim(20, 15), p0, p1, cloth, &low);
+  for (int a = 0; a < 3; a++) d[a] = p1[a] - p0[a];
+  printf("  momentum before (%.5g, %.5g, %.5g), after (%.5g, %.5g, %.5g) N s: drift %.3g %%; the cloth holds "
+         "%.4g N s; the snow's lowest point %.3f m\n",
+         p0[0], p0[1], p0[2], p1[0], p1[1], p1[2], 100 * len3(d) / len3(p0), len3(cloth), low);
+  ENSURE(len3(p0) > 1.0);
+  ENSURE_MSG(len3(d) <= 0.01 * len3(p0), "momentum drifted %.3g %%", 100 * len3(d) / len3(p0));
+  ENSURE_MSG(len3(cloth) >= 0.2 * len3(p0), "the cloth took only %.3g of %.3g N s", len3(cloth), len3(p0));
+}
+FL_GPU_TEST(test_free_momentum, free_momentum_body)
+
+static void opt_out_body(fl_gpu *gpu)
+{
+  double p0[3] = {0}, p1[3] = {0}, cloth[3] = {0}, low = 0;
+  free_run(gpu, ", \"coupling\": false", fl_fixture_trim(20, 15), p0, p1, cloth, &low);
+  printf("  opted out: the cloth holds %.3g N s; the snow's lowest point %.3f m (the sheet is at 0)\n", len3(cloth),
+         low);
+  ENSURE(len3(cloth) <= 1e-6);
+  ENSURE(low < -0.1);
+  fl_scene scene;
+  fl_world *world = NULL;
+  fl_error_clear();
+  ENSURE(!fl_scene_parse(SCENE("[0, 0, 0]", "[-2, -2, -2]", "[2, 2, 2]", ", \"coupling\": 0", ""), "inline.json",
+                         NULL, 0, &scene));
+  ENSURE(fl_fixture_error_has("coupling"));
+  const char *mixed = "{\"objects\": [{\"type\": \"cloth\"}, {\"type\": \"snow\", \"coupling\": false},"
+                      " {\"type\": \"snow\", \"center\": [0, 2, 0]}]}";
+  ENSURE(fl_scene_parse(mixed, "inline.json", NULL, 0, &scene));
+  fl_error_clear();
+  ENSURE(!fl_world_create(gpu, &scene, &world));
+  ENSURE(fl_fixture_error_has("share one grid"));
+}
+FL_GPU_TEST(test_opt_out, opt_out_body)
+
+static const fl_test_case cases[] = {
+    {"kernel_vs_cpu", test_kernel_vs_cpu},
+    {"free_momentum", test_free_momentum},
+    {"opt_out", test_opt_out},
+};
+FL_TEST_MAIN(cases)
