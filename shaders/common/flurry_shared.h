@@ -305,9 +305,12 @@ FL_STRUCT_END(fl_gpu_skin)
 #define FL_MS_SLOT_COUNT 6
 
 /* Words of the status buffer. */
-#define FL_MS_STATUS_DIVERGED 0  /* set by check (atomicOr); cleared each frame when resetting */
+#define FL_MS_STATUS_DIVERGED 0  /* set by check (atomicOr): the object is frozen; cleared by hold at its reset */
 #define FL_MS_STATUS_RESETS 1    /* resets so far */
+#define FL_MS_STATUS_HOLD 2      /* frames the object has been frozen since it diverged */
 #define FL_MS_STATUS_WORDS 4
+/* A diverged object is shown frozen, as it blew up, for this many frames, then reset. */
+#define FL_MS_RESET_HOLD_FRAMES 90
 
 /* Push constants of every kernel in shaders/massspring/. */
 FL_STRUCT_BEGIN(fl_ms_push)

@@ -2,6 +2,7 @@
 #include "render/renderer.h"
 
 #include "core/log.h"
+#include "render/panel_imgui.h"
 
 #include <string.h>
 
@@ -382,6 +383,11 @@ void fl_renderer_record(fl_renderer *r, VkCommandBuffer cmd, uint32_t slot, VkFr
       vkCmdBindVertexBuffers(cmd, 0, 1, &r->overlay.vertices[slot].buffer, &offset);
       vkCmdDraw(cmd, r->overlay.vertex_count[slot], 1, 0, 0);
     }
+    fl_rec_end(&rec);
+  }
+  if (r->draw_panel) {
+    fl_rec_begin(&rec, "render/panel", 0);
+    fl_panel_imgui_record(cmd);
     fl_rec_end(&rec);
   }
   vkCmdEndRenderPass(cmd);
