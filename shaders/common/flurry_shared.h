@@ -206,7 +206,12 @@ FL_STRUCT_BEGIN(fl_draw_push)
   vec4 color;       /* rgb: base colour, a: alpha */
   vec3 offset;      /* translation added to positions (moving colliders) */
   float radius;     /* particle radius (m) */
+  uint look;        /* meshes: FL_LOOK_*, how render/mesh.frag shades the material */
+  uint unused0, unused1, unused2;
 FL_STRUCT_END(fl_draw_push)
+#define FL_LOOK_PLAIN 0u  /* colliders: matte */
+#define FL_LOOK_FABRIC 1u /* cloth: light wraps around the thin sheet, sheen at grazing angles */
+#define FL_LOOK_GLOSSY 2u /* soft bodies and balloons: a sharp highlight and a bright rim */
 
 /* Push constants of the snow passes: render/snow (impostors shaded by density),
  * render/snow_bricks.comp and snow_brick_distance.comp (the occupied bricks of

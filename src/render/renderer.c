@@ -196,7 +196,8 @@ static void draw_views(fl_renderer *r, fl_rec *rec, const fl_render_view *views,
       vkCmdPushConstants(cmd, p->layout, p->push_stages, 0, sizeof push, &push);
     } else {
       fl_draw_push push = {.color = {v->color[0], v->color[1], v->color[2], v->color[3]},
-                           .offset = {v->offset[0], v->offset[1], v->offset[2]}, .radius = v->radius};
+                           .offset = {v->offset[0], v->offset[1], v->offset[2]}, .radius = v->radius,
+                           .look = v->look};
       vkCmdPushConstants(cmd, p->layout, p->push_stages, 0, sizeof push, &push);
     }
     if (kind == FL_VIEW_MESH) {

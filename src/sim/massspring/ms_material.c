@@ -90,7 +90,7 @@ static uint32_t views(const void *m, uint32_t slot, fl_render_view *out, uint32_
     const fl_gpu_mesh *mesh = &o->mesh[slot];
     out[n++] = (fl_render_view){.kind = FL_VIEW_MESH, .positions = &mesh->positions, .normals = &mesh->normals,
                                 .indices = &mesh->indices, .count = 3 * mesh->triangle_count,
-                                .color = {c[0], c[1], c[2], 1.0f}};
+                                .color = {c[0], c[1], c[2], 1.0f}, .look = FL_LOOK_FABRIC};
   }
   return n;
 }
