@@ -215,7 +215,12 @@ FL_STRUCT_BEGIN(fl_draw_push)
   vec4 color;       /* rgb: base colour, a: alpha */
   vec3 offset;      /* translation added to positions (moving colliders) */
   float radius;     /* particle radius (m) */
+  uint look;        /* meshes: FL_LOOK_*, how render/mesh.frag shades the material */
+  uint unused0, unused1, unused2;
 FL_STRUCT_END(fl_draw_push)
+#define FL_LOOK_PLAIN 0u  /* colliders: matte */
+#define FL_LOOK_FABRIC 1u /* cloth: light wraps around the thin sheet, sheen at grazing angles */
+#define FL_LOOK_GLOSSY 2u /* soft bodies and balloons: a sharp highlight and a bright rim */
 
 /* Push constants of the snow passes: render/snow (impostors shaded by density),
  * render/snow_bricks.comp and snow_brick_distance.comp (the occupied bricks of
@@ -314,9 +319,12 @@ FL_STRUCT_END(fl_gpu_skin)
 #define FL_MS_SLOT_COUNT 6
 
 /* Words of the status buffer. */
-#define FL_MS_STATUS_DIVERGED 0  /* set by check (atomicOr); cleared each frame when resetting */
+#define FL_MS_STATUS_DIVERGED 0  /* set by check (atomicOr): the object is frozen; cleared by hold at its reset */
 #define FL_MS_STATUS_RESETS 1    /* resets so far */
+#define FL_MS_STATUS_HOLD 2      /* frames the object has been frozen since it diverged */
 #define FL_MS_STATUS_WORDS 4
+/* A diverged object is shown frozen, as it blew up, for this many frames, then reset. */
+#define FL_MS_RESET_HOLD_FRAMES 90
 
 /* Push constants of every kernel in shaders/massspring/. */
 FL_STRUCT_BEGIN(fl_ms_push)

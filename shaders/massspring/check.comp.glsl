@@ -1,6 +1,7 @@
 // massspring/check.comp: divergence detection. A particle whose position is
 // not finite, or one of whose springs is strained beyond the divergence strain
-// (|l - l0| / l0 > params.z), sets the object's diverged flag.
+// (|l - l0| / l0 > params.z), sets the object's diverged flag, which freezes
+// it (advance.comp) until its reset (reset.comp, hold.comp).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"

@@ -1,5 +1,6 @@
 // render/mesh.frag: two-sided lighting: the back face is drawn darker and
-// warmer so a cloth's two sides read differently; shadows from the light's map.
+// warmer so a cloth's two sides read differently; shadows from the light's map;
+// each material's look (fl_shade_look: cloth fabric, soft bodies glossy).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "flurry_shared.h"
@@ -21,5 +22,5 @@ void main()
   }
   vec3 view_dir = normalize(frame.eye - v_world);
   float lit = fl_shadow_lit(v_world + 0.01 * n); // offset along the normal: no self-shadow acne
-  out_color = vec4(fl_shade_lit(base, n, view_dir, fl_sun(lit)), pc.color.a);
+  out_color = vec4(fl_shade_look(base, n, view_dir, fl_sun(lit), pc.look), pc.color.a);
 }

@@ -9,7 +9,9 @@
 
 #include "app/bench.h"
 #include "app/capture.h"
+#include "app/divergence_view.h"
 #include "app/overlay_text.h"
+#include "app/panel_state.h"
 #include "app/quality.h"
 #include "app/renderdoc.h"
 #include "app/report.h"
@@ -19,6 +21,7 @@
 #include "gpu/frames.h"
 #include "gpu/swapchain.h"
 #include "render/camera.h"
+#include "render/panel.h"
 #include "render/renderer.h"
 #include "render/targets.h"
 #include "scene/scene_list.h"
@@ -66,6 +69,10 @@ typedef struct {
   int64_t renderdoc_frame; /* FLURRY_RENDERDOC_FRAME: the frame to capture under RenderDoc (-1: none) */
   bool renderdoc_next;     /* key C: capture the next frame */
   fl_quality quality;      /* --quality, auto resolved from the device type */
+  fl_panel panel;          /* the UI panel (Dear ImGui), shown where the overlay was (key H) */
+  fl_panel_state panel_state;
+  fl_panel_actions panel_actions; /* what the user did in the last frame's panel: applied before the next */
+  const char *panel_clicks; /* FLURRY_PANEL_CLICKS: clicks on the panel's widgets at given frames (tests) */
 } fl_app;
 
 static double now_ms(void)
@@ -95,13 +102,16 @@ static bool switch_world(fl_app *app, const fl_scene *scene, const char *arg)
   return true;
 }
 
-/* Loads a scene and switches to it; --set overrides apply to the scene named on the command line only. */
+/* Loads a scene and switches to it; --set overrides apply to the scene named on the command line only,
+ * then the panel's sliders' overrides (kept while the scene stays the same). */
 static bool load_world(fl_app *app, const char *scene_name, bool with_overrides)
 {
+  const char *sets[FL_CLI_MAX_SETS + FL_PANEL_MAX_KNOBS];
+  int n = 0;
+  for (int i = 0; with_overrides && i < app->opt.set_count; i++) sets[n++] = app->opt.sets[i];
+  for (int i = 0; i < app->panel_state.set_count; i++) sets[n++] = app->panel_state.sets[i];
   fl_scene scene;
-  if (!fl_scene_load(scene_name, with_overrides ? app->opt.sets : NULL, with_overrides ? app->opt.set_count : 0,
-                     &scene))
-    return false;
+  if (!fl_scene_load(scene_name, sets, n, &scene)) return false;
   fl_quality_apply(app->quality, &scene);
   return switch_world(app, &scene, scene_name);
 }
@@ -120,7 +130,8 @@ static bool rebuild_swapchain(fl_app *app)
   if (app->swapchain.extent.width == 0) return true;
   if (app->renderer.color_format != app->swapchain.format) {
     fl_renderer_destroy(&app->renderer);
-    if (!fl_renderer_create(&app->gpu, app->swapchain.format, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, &app->renderer))
+    if (!fl_renderer_create(&app->gpu, app->swapchain.format, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, &app->renderer) ||
+        !fl_panel_attach(&app->panel, app->renderer.render_pass, app->renderer.color_format))
       return false;
   }
   fl_capture_resize(&app->capture, app->swapchain.extent, app->swapchain.format);
@@ -137,6 +148,10 @@ static bool setup(fl_app *app)
   if (!fl_scene_load(o->scene, o->sets, o->set_count, &scene)) return false;
   fl_input scripted;
   if (app->key_script && !fl_input_script(&scripted, app->key_script, UINT64_MAX)) return false;
+  char target[96];
+  float fx;
+  if (app->panel_clicks && fl_panel_script_at(app->panel_clicks, UINT64_MAX, target, sizeof target, &fx) < 0)
+    return false;
   app->windowed = !o->headless;
   if (app->windowed && !fl_window_system_init()) {
     fl_info("no display found: rendering headless");
@@ -162,14 +177,17 @@ static bool setup(fl_app *app)
   if (!switch_world(app, &scene, o->scene)) return false;
   char title[128];
   snprintf(title, sizeof title, "flurry - %s", app->scene.name);
+  fl_panel_state_init(&app->panel_state);
   if (app->windowed) {
-    if (!fl_window_create(&app->window, app->gpu.instance, o->width, o->height, title)) return false;
-    return rebuild_swapchain(app);
+    return fl_window_create(&app->window, app->gpu.instance, o->width, o->height, title) &&
+           fl_panel_create(&app->gpu, app->window.window, &app->panel) && rebuild_swapchain(app);
   }
   VkExtent2D extent = {o->width, o->height};
   fl_capture_resize(&app->capture, extent, VK_FORMAT_R8G8B8A8_SRGB);
   return fl_renderer_create(&app->gpu, VK_FORMAT_R8G8B8A8_SRGB, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
                             &app->renderer) &&
+         fl_panel_create(&app->gpu, NULL, &app->panel) &&
+         fl_panel_attach(&app->panel, app->renderer.render_pass, app->renderer.color_format) &&
          fl_targets_create_offscreen(&app->gpu, &app->renderer, extent, &app->targets);
 }
 
@@ -210,6 +228,60 @@ static void update_grab(fl_app *app, const fl_input *in)
   }
 }
 
+/* Loads scene `next` (the current one again: a reset, with the panel's
+ * overrides) in place of the current one; a scene that fails to load is a
+ * warning, and the run goes on with what it had. False: nothing can run. */
+static bool change_scene(fl_app *app, const char *next_name, bool *loaded)
+{
+  char next[512];
+  snprintf(next, sizeof next, "%s", next_name);
+  if (strcmp(next, app->scene_arg) != 0) app->panel_state.set_count = 0; /* the sliders' values were that scene's */
+  bool original = strcmp(next, app->opt.scene) == 0;
+  *loaded = load_world(app, next, original);
+  if (!*loaded) {
+    fl_warn("%s", fl_error_message());
+    fl_error_clear();
+    if (!app->world && !load_world(app, app->opt.scene, true)) return false;
+  }
+  if (app->windowed) {
+    char title[128];
+    snprintf(title, sizeof title, "flurry - %s", app->scene.name);
+    fl_window_set_title(&app->window, title);
+  }
+  return true;
+}
+
+/* Applies what the user did in the last frame's panel: pause, step, a scene
+ * clicked, reset, a slider released (the scene reloads with its value). */
+static bool apply_panel(fl_app *app, bool *step)
+{
+  fl_panel_actions a = app->panel_actions;
+  app->panel_actions = (fl_panel_actions){.switch_scene = -1, .knob = -1};
+  if (a.toggle_pause) app->paused = !app->paused;
+  if (a.step) *step = true;
+  fl_panel_state *ps = &app->panel_state;
+  bool loaded;
+  if (a.switch_scene >= 0 && a.switch_scene < ps->scene_count)
+    return change_scene(app, ps->scenes[a.switch_scene], &loaded);
+  if (a.knob >= 0 && a.knob < FL_PANEL_MAX_KNOBS) {
+    char set[FL_PANEL_SET_MAX];
+    fl_panel_knob_override(&ps->knobs[a.knob], a.knob_value, set, sizeof set);
+    fl_info("panel: %s", set);
+    static char saved[FL_PANEL_MAX_KNOBS][FL_PANEL_SET_MAX];
+    int saved_count = ps->set_count;
+    memcpy(saved, ps->sets, sizeof saved);
+    fl_panel_state_put(ps, set);
+    if (!change_scene(app, app->scene_arg, &loaded)) return false;
+    if (!loaded) { /* the scene refused the value (its warning said why): forget it */
+      memcpy(ps->sets, saved, sizeof saved);
+      ps->set_count = saved_count;
+    }
+    return true;
+  }
+  if (a.reset) return change_scene(app, app->scene_arg, &loaded);
+  return true;
+}
+
 /* Applies the keys and mouse of this frame. Returns false to quit. */
 static bool handle_input(fl_app *app, bool *step, bool *screenshot)
 {
@@ -224,27 +296,23 @@ static bool handle_input(fl_app *app, bool *step, bool *screenshot)
   if (in->toggle_wireframe) app->renderer.wireframe = !app->renderer.wireframe;
   if (in->toggle_snow_view) app->snow_volume = !app->snow_volume;
   if (in->renderdoc_capture) app->renderdoc_next = true;
+  if (app->show_overlay && fl_panel_imgui_wants_mouse()) { /* the panel has the mouse: not the camera */
+    in->drag_dx = in->drag_dy = in->wheel = 0;
+    in->grab_start = false;
+  }
   update_grab(app, in);
   fl_camera_orbit(&app->camera, in->drag_dx, in->drag_dy);
   fl_camera_zoom(&app->camera, in->wheel);
-  if (in->reset || in->next_scene) {
-    char names[64][FL_SCENE_NAME_MAX], next[512];
-    snprintf(next, sizeof next, "%s", app->scene_arg);
-    int n = in->next_scene ? fl_scene_builtin_names(names, 64) : 0;
-    if (n > 0) {
-      int i = 0;
-      while (i < n && strcmp(names[i], app->scene_arg) != 0) i++;
-      memcpy(next, names[i < n ? (i + 1) % n : 0], FL_SCENE_NAME_MAX);
-    }
-    bool original = strcmp(next, app->opt.scene) == 0;
-    if (!load_world(app, next, original)) {
-      fl_warn("%s", fl_error_message());
-      fl_error_clear();
-      if (!app->world && !load_world(app, app->opt.scene, true)) return false;
-    }
-    char title[128];
-    snprintf(title, sizeof title, "flurry - %s", app->scene.name);
-    fl_window_set_title(&app->window, title);
+  if (in->next_scene) {
+    const fl_panel_state *ps = &app->panel_state;
+    int i = 0;
+    while (i < ps->scene_count && strcmp(ps->scenes[i], app->scene_arg) != 0) i++;
+    bool loaded;
+    if (ps->scene_count > 0 &&
+        !change_scene(app, ps->scenes[i < ps->scene_count ? (i + 1) % ps->scene_count : 0], &loaded))
+      return false;
+  } else if (in->reset && !change_scene(app, app->scene_arg, &(bool){false})) {
+    return false;
   }
   if (app->resize_at_frame >= 0 && (int64_t)app->frames_drawn == app->resize_at_frame)
     fl_window_set_size(&app->window, app->opt.width * 3 / 4, app->opt.height * 3 / 4);
@@ -278,7 +346,16 @@ static bool frame(fl_app *app, bool *keep_going)
     if (!app->window.grabbing) fl_world_release(app->world); /* let go before the pick came back */
   }
 
-  bool step = false, screenshot = false;
+  bool step = false, screenshot = false, panel_step = false;
+  if (!apply_panel(app, &panel_step)) return false;
+  if (app->panel_clicks) { /* checked in setup */
+    char target[96];
+    float fx;
+    if (fl_panel_script_at(app->panel_clicks, app->frames_drawn, target, sizeof target, &fx) > 0 &&
+        !fl_panel_imgui_click(target, fx))
+      return fl_error_set("FLURRY_PANEL_CLICKS: the panel drew no widget \"%s\" before frame %llu", target,
+                          (unsigned long long)app->frames_drawn);
+  }
   if (app->windowed) {
     if (!handle_input(app, &step, &screenshot)) {
       *keep_going = false;
@@ -296,6 +373,7 @@ static bool frame(fl_app *app, bool *keep_going)
     }
   }
 
+  step = step || panel_step;
   uint32_t image = 0;
   VkSemaphore acquire = VK_NULL_HANDLE, render_done = VK_NULL_HANDLE;
   if (app->windowed) {
@@ -330,16 +408,32 @@ static bool frame(fl_app *app, bool *keep_going)
   fill_uniforms(app, app->targets.extent, &uniforms);
   fl_render_view views[FL_SCENE_MAX_OBJECTS * 2];
   uint32_t view_count = fl_world_views(app->world, slot, views, FL_SCENE_MAX_OBJECTS * 2);
-  char text[2048];
-  fl_overlay_text_build(text, sizeof text, &app->scene, app->world, &app->prof, app->last_frame_ms,
-                        app->paused, app->windowed);
+  char text[2048] = ""; /* the overlay's text: what the panel shows, for FLURRY_OVERLAY_DUMP */
+  if (app->overlay_dump)
+    fl_overlay_text_build(text, sizeof text, &app->scene, app->world, &app->prof, app->last_frame_ms, app->paused,
+                          app->windowed);
+  if (app->show_overlay) { /* the panel in place of the text overlay */
+    fl_panel_model model;
+    fl_panel_state_model(&app->panel_state, &app->scene, app->scene_arg, app->world, &app->prof, app->last_frame_ms,
+                         app->paused, &model);
+    model.quality = fl_quality_name(app->quality);
+    model.help = app->windowed ? "drag: orbit  right-drag: grab  wheel: zoom\nspace: pause  s: step  r: reset  n: next\n"
+                                 "h: panel  w: wireframe  v: snow view  p: screenshot"
+                               : NULL;
+    fl_panel_imgui_build(&model, (float)app->targets.extent.width, (float)app->targets.extent.height,
+                         (float)(app->last_frame_ms * 1e-3), &app->panel_actions);
+  }
+  app->renderer.draw_panel = app->show_overlay;
   app->renderer.snow_volume_view = app->snow_volume;
+  fl_ms_watch watch[FL_SCENE_MAX_OBJECTS]; /* mass-spring labels count resets and say when frozen */
+  uint32_t watched =
+      fl_ms_material_watch(fl_world_material(app->world, &fl_material_mass_spring), watch, FL_SCENE_MAX_OBJECTS);
+  fl_divergence_labels(app->markers, app->marker_count, watch, watched);
   app->renderer.markers = app->markers;
   app->renderer.marker_count =
       app->marker_count + (app->windowed && fl_world_holding(app->world) && app->window.grabbing ? 1 : 0);
   fl_renderer_record(&app->renderer, graphics, slot, app->targets.framebuffers[app->windowed ? image : 0],
-                     app->targets.extent, &uniforms, views, view_count, app->show_overlay ? text : NULL,
-                     &app->prof);
+                     app->targets.extent, &uniforms, views, view_count, NULL, &app->prof);
 
   bool last = app->frame_limit > 0 && (int64_t)app->frames_drawn + 1 >= app->frame_limit;
   char path[600] = "";
@@ -354,7 +448,9 @@ static bool frame(fl_app *app, bool *keep_going)
     snprintf(path, sizeof path, "%s", app->opt.screenshot);
   if (last && app->overlay_dump) {
     FILE *f = fopen(app->overlay_dump, "w");
-    bool written = f && fputs(text, f) >= 0;
+    bool written = f && fputs(text, f) >= 0 &&
+                   (!app->show_overlay || fprintf(f, "\npanel scene: %s\npanel pass rows: %u\n",
+                                                  fl_panel_imgui_title_shown(), fl_panel_imgui_rows_shown()) > 0);
     if (f && fclose(f) != 0) written = false;
     if (!written) return fl_error_set("cannot write %s: %s", app->overlay_dump, strerror(errno));
   }
@@ -390,6 +486,7 @@ static bool run_frames(fl_app *app, int64_t count)
     if (!frame(app, &keep_going)) return false;
     double t = now_ms();
     app->last_frame_ms = t - previous;
+    fl_panel_state_frame(&app->panel_state, app->last_frame_ms);
     previous = t;
   }
   /* Drain: the last frames' timestamps and captures. */
@@ -439,6 +536,7 @@ static void teardown(fl_app *app)
   fl_frames_destroy(&app->gpu, &app->frames);
   fl_capture_destroy(&app->gpu, &app->capture);
   fl_targets_destroy(&app->gpu, &app->targets);
+  fl_panel_destroy(&app->panel);
   fl_renderer_destroy(&app->renderer);
   fl_world_destroy(app->world);
   app->world = NULL;
@@ -468,6 +566,8 @@ int fl_app_run(const fl_options *options)
   app->renderdoc_frame = fl_env_get()->renderdoc_frame;
   app->key_script = getenv("FLURRY_KEYS");
   app->overlay_dump = getenv("FLURRY_OVERLAY_DUMP");
+  app->panel_clicks = getenv("FLURRY_PANEL_CLICKS");
+  app->panel_actions = (fl_panel_actions){.switch_scene = -1, .knob = -1};
   cJSON *report = NULL;
   bool ok = setup(app) && run(app, &report);
   if (ok && app->trace) fl_info("trace written to %s", options->trace);

@@ -42,12 +42,12 @@ void fl_cli_print_help(void)
       "                        its grid density ray-marched (key V switches)\n"
       "  --quality Q           low, medium, high or auto (default): scene sizes for the device; auto is\n"
       "                        low on a CPU driver, medium on an integrated GPU, high on a discrete one\n"
-      "  --no-overlay          start with the overlay hidden (key H shows it): clean screenshots\n"
+      "  --no-overlay          start with the panel hidden (key H shows it): clean screenshots\n"
       "  --help                this text\n"
       "keys and mouse (in a window):\n"
       "  left drag: orbit   right drag: grab and pull a particle   wheel: zoom\n"
       "  space: pause   s: step one frame   r: reset the scene   n or tab: next scene\n"
-      "  h or F1: overlay   w: wireframe   v: snow particles/volume\n"
+      "  h or F1: panel (scenes, pause/step/reset, sliders, GPU passes)   w: wireframe   v: snow particles/volume\n"
       "  p or F12: screenshot (numbered files, flurry-NNNN.png; the path is printed)   esc: quit\n");
 }
 

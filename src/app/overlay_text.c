@@ -15,6 +15,14 @@ static int cmp_last_ms_desc(const void *a, const void *b)
   return (x < y) - (x > y);
 }
 
+uint32_t fl_overlay_text_sorted_passes(const fl_profiler *prof, const fl_profile_stat **out, uint32_t max)
+{
+  uint32_t count = 0;
+  for (uint32_t i = 0; i < prof->stat_count && count < max; i++) out[count++] = &prof->stats[i];
+  qsort(out, count, sizeof out[0], cmp_last_ms_desc);
+  return count;
+}
+
 void fl_overlay_text_build(char *out, size_t size, const fl_scene *scene, const fl_world *world,
                            const fl_profiler *prof, double frame_ms, bool paused, bool windowed)
 {
@@ -23,12 +31,8 @@ void fl_overlay_text_build(char *out, size_t size, const fl_scene *scene, const 
   ADD("flurry  scene %s%s\nframe %.2f ms   %llu particles   %llu substeps\n", scene->name,
       paused ? "  [paused]" : "", frame_ms, (unsigned long long)fl_world_particle_count(world),
       (unsigned long long)fl_world_substeps(world));
-  /* The passes of the current scene (the profiler forgets a scene's passes when it changes),
-   * slowest first, as of the latest frame read back. */
   const fl_profile_stat *sorted[256];
-  uint32_t count = 0;
-  for (uint32_t i = 0; i < prof->stat_count && count < 256; i++) sorted[count++] = &prof->stats[i];
-  qsort(sorted, count, sizeof sorted[0], cmp_last_ms_desc);
+  uint32_t count = fl_overlay_text_sorted_passes(prof, sorted, 256);
   double rest_ms = 0;
   for (uint32_t i = 0; i < count; i++) {
     if (i < OVERLAY_PASS_ROWS) ADD("%8.3f ms  %s\n", sorted[i]->last_ms, sorted[i]->name);

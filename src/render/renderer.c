@@ -2,6 +2,7 @@
 #include "render/renderer.h"
 
 #include "core/log.h"
+#include "render/panel_imgui.h"
 
 #include <string.h>
 
@@ -195,7 +196,8 @@ static void draw_views(fl_renderer *r, fl_rec *rec, const fl_render_view *views,
       vkCmdPushConstants(cmd, p->layout, p->push_stages, 0, sizeof push, &push);
     } else {
       fl_draw_push push = {.color = {v->color[0], v->color[1], v->color[2], v->color[3]},
-                           .offset = {v->offset[0], v->offset[1], v->offset[2]}, .radius = v->radius};
+                           .offset = {v->offset[0], v->offset[1], v->offset[2]}, .radius = v->radius,
+                           .look = v->look};
       vkCmdPushConstants(cmd, p->layout, p->push_stages, 0, sizeof push, &push);
     }
     if (kind == FL_VIEW_MESH) {
@@ -382,6 +384,11 @@ void fl_renderer_record(fl_renderer *r, VkCommandBuffer cmd, uint32_t slot, VkFr
       vkCmdBindVertexBuffers(cmd, 0, 1, &r->overlay.vertices[slot].buffer, &offset);
       vkCmdDraw(cmd, r->overlay.vertex_count[slot], 1, 0, 0);
     }
+    fl_rec_end(&rec);
+  }
+  if (r->draw_panel) {
+    fl_rec_begin(&rec, "render/panel", 0);
+    fl_panel_imgui_record(cmd);
     fl_rec_end(&rec);
   }
   vkCmdEndRenderPass(cmd);

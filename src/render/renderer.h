@@ -1,7 +1,8 @@
 /* render/renderer: the render pass and the passes that draw a frame straight
  * from GPU buffers: ground, meshes (positions + GPU normals), particles (sphere
  * impostors), snow (impostors shaded by the grid density at each particle, or
- * the grid density ray-marched as a volume), and the text overlay; before
+ * the grid density ray-marched as a volume), the text overlay and the UI
+ * panel (render/panel.h); before
  * them, the shadow pass (render/shadow.h) that the ground and meshes receive. One
  * renderer draws into a swapchain or an offscreen image alike (render/targets.h). */
 #pragma once
@@ -38,6 +39,7 @@ typedef struct {
   fl_snow_bricks snow_bricks[FL_GPU_FRAMES_IN_FLIGHT];
   fl_overlay overlay;
   fl_shadow shadow;                                 /* the light's shadow map (render/shadow.h) */
+  bool draw_panel;                                  /* the UI panel (render/panel_imgui.h) over everything */
   const fl_marker *markers;                         /* labels, pins, grab point: drawn over the view */
   uint32_t marker_count;
 } fl_renderer;

@@ -56,6 +56,7 @@ typedef struct {
   float radius;               /* particles */
   float color[4];
   float offset[3];            /* translation (moving colliders) */
+  uint32_t look;              /* meshes: FL_LOOK_* (flurry_shared.h): plain, fabric or glossy */
   /* snow (FL_VIEW_SNOW, FL_VIEW_SNOW_VOLUME): */
   const fl_buffer *density;   /* volume: float per node, node (i,j,k) at (k ny + j) nx + i */
   uint32_t grid_dims[3];      /* volume: nodes per axis */

@@ -94,8 +94,9 @@ OFFSET(fl_frame_uniforms, time, 204);
 OFFSET(fl_frame_uniforms, ground_height, 220);
 OFFSET(fl_frame_uniforms, viewport, 224);
 
-SIZE(fl_draw_push, 32);
+SIZE(fl_draw_push, 48);
 OFFSET(fl_draw_push, radius, 28);
+OFFSET(fl_draw_push, look, 32);
 
 SIZE(fl_snow_push, 96);
 OFFSET(fl_snow_push, radius, 28);

@@ -9,8 +9,10 @@
  *   stability    on the GPU too: one spring at mu = 2.0625, E is flagged as
  *                diverged and HO (paper split) is not; the cloth at mu = 2, E
  *                is flagged and HY is not
- *   reset        a flagged object is put back bitwise to its initial state and
- *                the reset is counted; a healthy one is left alone */
+ *   reset        a flagged object is frozen at once as it blew up (velocities
+ *                zeroed, steps move nothing) for FL_MS_RESET_HOLD_FRAMES
+ *                watches, then put back bitwise to its initial state, unfrozen,
+ *                and the reset counted; a healthy one is left alone */
 #include "gpu_fixture.h"
 
 #include <math.h>
@@ -213,7 +215,39 @@ static void reset_body(fl_gpu *gpu)
   uint32_t status[FL_MS_STATUS_WORDS], it;
   float res;
   ENSURE(fl_ms_gpu_read(&bad, pos, vel) && fl_ms_gpu_read_status(&bad, status, &it, &res));
-  ENSURE_MSG(status[FL_MS_STATUS_RESETS] == 1, "resets of the diverging object: %u", status[FL_MS_STATUS_RESETS]);
+  ENSURE_MSG(status[FL_MS_STATUS_DIVERGED] && status[FL_MS_STATUS_RESETS] == 0 && status[FL_MS_STATUS_HOLD] == 1,
+             "after the first watch: diverged %u, resets %u, hold %u", status[FL_MS_STATUS_DIVERGED],
+             status[FL_MS_STATUS_RESETS], status[FL_MS_STATUS_HOLD]);
+  float(*frozen)[4] = calloc(n, sizeof *frozen);
+  ENSURE(frozen);
+  bool moved_away = false;
+  for (uint32_t k = 0; k < n; k++) {
+    for (int c = 0; c < 4; c++) frozen[k][c] = pos[k][c];
+    for (int c = 0; c < 3; c++) moved_away = moved_away || !(pos[k][c] == initial[k][c]);
+    ENSURE(vel[k][0] == 0.0f && vel[k][1] == 0.0f && vel[k][2] == 0.0f);
+  }
+  ENSURE_MSG(moved_away, "the diverged object should be shown as it blew up, not reset at once");
+  /* frozen: a step per watch moves nothing, until the hold ends in the reset */
+  ENSURE(fl_fixture_once_begin(gpu, &once));
+  for (int k = 1; k < FL_MS_RESET_HOLD_FRAMES; k++) {
+    fl_ms_gpu_record_step(&bad, &once.rec, (float)(2.0 * hc), "ms");
+    fl_ms_gpu_record_watch(&bad, &once.rec, true);
+  }
+  ENSURE(fl_fixture_once_end(&once));
+  ENSURE(fl_ms_gpu_read(&bad, pos, NULL) && fl_ms_gpu_read_status(&bad, status, &it, &res));
+  ENSURE_MSG(status[FL_MS_STATUS_RESETS] == 0 && status[FL_MS_STATUS_HOLD] == FL_MS_RESET_HOLD_FRAMES,
+             "at the end of the hold: resets %u, hold %u", status[FL_MS_STATUS_RESETS], status[FL_MS_STATUS_HOLD]);
+  for (uint32_t k = 0; k < n; k++)
+    ENSURE_MSG(memcmp(pos[k], frozen[k], 3 * sizeof(float)) == 0, "particle %u moved while frozen", k); /* NaN too */
+  free(frozen);
+  ENSURE(fl_fixture_once_begin(gpu, &once));
+  fl_ms_gpu_record_step(&bad, &once.rec, (float)(2.0 * hc), "ms");
+  fl_ms_gpu_record_watch(&bad, &once.rec, true);
+  ENSURE(fl_fixture_once_end(&once));
+  ENSURE(fl_ms_gpu_read(&bad, pos, vel) && fl_ms_gpu_read_status(&bad, status, &it, &res));
+  ENSURE_MSG(status[FL_MS_STATUS_RESETS] == 1 && !status[FL_MS_STATUS_DIVERGED] && status[FL_MS_STATUS_HOLD] == 0,
+             "after the hold: resets %u, diverged %u, hold %u", status[FL_MS_STATUS_RESETS],
+             status[FL_MS_STATUS_DIVERGED], status[FL_MS_STATUS_HOLD]);
   for (uint32_t k = 0; k < n; k++)
     for (int c = 0; c < 3; c++) {
       ENSURE_MSG(pos[k][c] == initial[k][c], "particle %u not reset", k);

@@ -4,13 +4,15 @@
  * with no inverted tets; a balloon with pressure 1.5 reaches 1.5 V0 within
  * 10 %; a squeezed balloon loses < 2 % with volume conservation and much more
  * without; two bodies dropped onto each other do not interpenetrate; a soft
- * body dropped on a cloth hammock is caught by it; 1000 substeps leave no NaN. */
+ * body dropped on a cloth hammock is caught by it (and render draws the cloth
+ * as fabric, the body glossy); 1000 substeps leave no NaN. */
 #include "gpu_fixture.h"
 #include "world_fixture.h"
 
 #include <math.h>
 #include <stdlib.h>
 
+#include "flurry_shared.h"
 #include "sim/xpbd/body_build.h"
 #include "sim/xpbd/tetrahedralize.h"
 
@@ -217,8 +219,15 @@ static void caught_by_cloth_body(fl_gpu *gpu)
   fl_world *world = NULL;
   fl_object_stats s[2];
   bool ok = fl_fixture_run_scene(gpu, HAMMOCK, 60, &scene, &world, s, 2);
+  fl_render_view views[8];
+  uint32_t nviews = ok ? fl_world_views(world, 0, views, 8) : 0, fabric = 0, glossy = 0;
+  for (uint32_t v = 0; v < nviews; v++) {
+    fabric += views[v].kind == FL_VIEW_MESH && views[v].look == FL_LOOK_FABRIC;
+    glossy += views[v].kind == FL_VIEW_MESH && views[v].look == FL_LOOK_GLOSSY;
+  }
   fl_world_destroy(world);
   ENSURE(ok);
+  ENSURE_MSG(fabric == 1 && glossy == 1, "mesh views: %u fabric (the cloth), %u glossy (the soft body)", fabric, glossy);
   printf("  soft ball on a cloth hammock after 1 s: ball bottom %.3f, cloth lowest point %.3f, ball centre %.3f\n",
          s[1].bbox_min[1], s[0].bbox_min[1], s[1].com[1]);
   ENSURE(s[0].nan_count == 0 && s[1].nan_count == 0);

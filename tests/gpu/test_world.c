@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "flurry_shared.h"
 #include "gpu/profiler.h"
 #include "scene/scene.h"
 #include "sim/world.h"
@@ -106,6 +107,8 @@ static void box_scene_body(fl_gpu *gpu)
   /* Views: the container's mesh (not the plane) and the particles. */
   ENSURE_MSG(nviews == 2, "%u views", nviews);
   ENSURE(pv != NULL);
+  for (uint32_t v = 0; v < nviews; v++) /* a collider is drawn plain (matte) */
+    ENSURE(views[v].kind != FL_VIEW_MESH || views[v].look == FL_LOOK_PLAIN);
   ENSURE(pv->count == s->particles && pv->radius == 0.03f);
   ENSURE(count == 2000);
   ENSURE_MSG(snap_bad == 0, "%u snapshot entries differ from the state", snap_bad);

@@ -3,7 +3,8 @@
 # validation on, where a key script (FLURRY_KEYS) presses N every 3 frames,
 # SWITCHES times. Then the overlay of the last frame (FLURRY_OVERLAY_DUMP) must
 # list only passes of the scene it ended on, as many as a fresh run of that
-# scene times (its report's timings_ms), name that scene, and fit in the window;
+# scene times (its report's timings_ms), name that scene, and fit in the window,
+# and the panel (the lines it appends) must name that scene and show its passes;
 # the report of the switched run must time exactly the fresh run's passes.
 set -eu
 flurry=$1 out=$2 switches=$3
@@ -32,8 +33,12 @@ more=$(sed -nE 's/^ *[0-9.]+ ms  \(([0-9]+) more passes\)$/\1/p' "$out/switched.
 total=$(( $(echo "$shown" | wc -l) + ${more:-0} ))
 fresh=$(timed "$out/fresh.json" | wc -l)
 [ "$total" -eq "$fresh" ] || { echo "the overlay counts $total passes, a fresh run of $last times $fresh"; exit 1; }
-lines=$(wc -l < "$out/switched.txt")
+lines=$(sed '/^$/,$d' "$out/switched.txt" | wc -l)
 if [ "$lines" -gt 28 ]; then echo "the overlay has $lines lines of 12 pixels: it runs off a 360-pixel window"; exit 1; fi
 title=$(grep '^flurry: \[info\] scene [^ ]* (' "$out/switched.err" | tail -1 | sed -E 's/^flurry: \[info\] scene [^ ]* \((.*)\): [0-9]+ particles.*/\1/')
 grep -qF "scene $title" "$out/switched.txt" || { echo "the overlay does not name \"$title\""; cat "$out/switched.txt"; exit 1; }
+# The panel drew the same: that scene's name, and its passes (at most 10 rows, the rest summed).
+grep -qxF "panel scene: $title" "$out/switched.txt" || { echo "the panel does not name \"$title\""; cat "$out/switched.txt"; exit 1; }
+rows=$(sed -nE 's/^panel pass rows: ([0-9]+)$/\1/p' "$out/switched.txt")
+[ "$rows" = "$(( fresh < 10 ? fresh : 10 ))" ] || { echo "the panel shows ${rows:-no} pass rows, $last times $fresh passes"; exit 1; }
 echo "ok: $switches switches, ended on $last, $total passes as in a fresh run, overlay of $lines lines"

@@ -271,15 +271,19 @@ void fl_ms_gpu_record_step(fl_ms_gpu *s, fl_rec *r, float h, const char *prefix)
   fl_rec_end(r);
 }
 
+void fl_ms_gpu_record_check(fl_ms_gpu *s, fl_rec *r)
+{
+  fl_ms_push push = push_for(s, 0.0f);
+  pass(s, r, "massspring/check", 0, &push);
+}
+
 void fl_ms_gpu_record_watch(fl_ms_gpu *s, fl_rec *r, bool reset)
 {
   fl_ms_push push = push_for(s, 0.0f);
-  if (reset) {
-    vkCmdFillBuffer(r->cmd, s->status.buffer, FL_MS_STATUS_DIVERGED * 4, 4, 0);
-    fl_rec_barrier(r);
-  }
   pass(s, r, "massspring/check", 0, &push);
-  if (reset) pass(s, r, "massspring/reset", 0, &push);
+  if (!reset) return;
+  pass(s, r, "massspring/reset", 0, &push);
+  pass(s, r, "massspring/hold", 0, &push);
 }
 
 /* ---- readback (not on the hot path) ---- */

@@ -15,8 +15,11 @@
  *       readback); a converged solve makes the remaining iterations no-ops, and
  *       the iterations used and the final residual stay on the GPU for reports.
  * Divergence: check (a NaN, or a spring strain above divergence_strain) sets
- * a flag; reset puts the object back to its initial state when it is set and
- * counts the reset (fl_ms_gpu_record_watch). */
+ * a flag, which freezes the object as it blew up (advance moves nothing);
+ * once a frame, reset zeroes a frozen object's velocities and, after
+ * FL_MS_RESET_HOLD_FRAMES frozen frames, puts it back to its initial state,
+ * and hold counts the frames, unfreezes it and counts the reset
+ * (fl_ms_gpu_record_watch). */
 #pragma once
 #include "gpu/rec.h"
 #include "flurry_shared.h"
@@ -65,9 +68,11 @@ bool fl_ms_gpu_params_check(const fl_ms_gpu_params *p, const char *name);
 /* Records one step of length h (every pass followed by a barrier); each
  * pass is a scope named "<prefix>/<pass>" (prefix e.g. "ms/HY"). */
 void fl_ms_gpu_record_step(fl_ms_gpu *s, fl_rec *r, float h, const char *prefix);
-/* Records the divergence check; with `reset`, the flag is cleared first and a
- * flagged object is put back to its initial state (counted). Without, the flag
- * is sticky: it says whether the object ever diverged since creation. */
+/* Records the divergence check alone (after a step: a divergence freezes the object at once). */
+void fl_ms_gpu_record_check(fl_ms_gpu *s, fl_rec *r);
+/* Records the divergence check; with `reset`, then a frozen object's frame of
+ * the hold (its reset after FL_MS_RESET_HOLD_FRAMES of them, counted). Without,
+ * the flag is sticky: it says whether the object ever diverged since creation. */
 void fl_ms_gpu_record_watch(fl_ms_gpu *s, fl_rec *r, bool reset);
 /* Bytes each pass must move (compulsory traffic: every array read or written once). */
 fl_ms_pass_bytes fl_ms_gpu_pass_bytes(const fl_ms_gpu *s);

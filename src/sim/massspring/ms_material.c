@@ -78,7 +78,7 @@ static void collect(void *m, uint32_t slot)
 
 static uint32_t views(const void *m, uint32_t slot, fl_render_view *out, uint32_t max)
 {
-  /* one colour per integrator; a reset object flashes red */
+  /* one colour per integrator; a diverged object, frozen until its reset, is red */
   static const float palette[5][3] = {
       {0.75f, 0.75f, 0.8f}, {0.3f, 0.7f, 0.9f}, {0.95f, 0.7f, 0.25f}, {0.6f, 0.45f, 0.85f}, {0.35f, 0.8f, 0.45f}};
   static const float flash[3] = {1.0f, 0.1f, 0.1f};
@@ -86,11 +86,22 @@ static uint32_t views(const void *m, uint32_t slot, fl_render_view *out, uint32_
   uint32_t n = 0;
   for (uint32_t i = 0; i < mm->count && n < max; i++) {
     const fl_ms_object *o = &mm->objects[i];
-    const float *c = o->flash_frames ? flash : palette[o->sim.params.method % 5];
+    const float *c = o->frozen ? flash : palette[o->sim.params.method % 5];
     const fl_gpu_mesh *mesh = &o->mesh[slot];
     out[n++] = (fl_render_view){.kind = FL_VIEW_MESH, .positions = &mesh->positions, .normals = &mesh->normals,
                                 .indices = &mesh->indices, .count = 3 * mesh->triangle_count,
-                                .color = {c[0], c[1], c[2], 1.0f}};
+                                .color = {c[0], c[1], c[2], 1.0f}, .look = FL_LOOK_FABRIC};
+  }
+  return n;
+}
+
+uint32_t fl_ms_material_watch(const void *instance, fl_ms_watch *out, uint32_t max)
+{
+  const ms_material *mm = instance;
+  uint32_t n = 0;
+  for (uint32_t i = 0; mm && i < mm->count && n < max; i++) {
+    const fl_ms_object *o = &mm->objects[i];
+    out[n++] = (fl_ms_watch){o->sim.name, o->resets, o->frozen, o->frozen_frames};
   }
   return n;
 }

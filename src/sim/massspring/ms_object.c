@@ -106,15 +106,21 @@ void fl_ms_object_record_step(fl_ms_object *o, fl_rec *r, const fl_step *step)
   snprintf(prefix, sizeof prefix, "ms/%s", fl_ms_method_name(o->sim.params.method));
   fl_ms_gpu_record_step(&o->sim, r, step->h, prefix);
   if (step->picker && fl_picker_holds(step->picker, &o->sim.pos)) fl_picker_record_drag(step->picker, r, step->h);
+  /* A divergence freezes the object within the substep it happened in, before it runs
+   * to NaN; after the frame's last substep, a frozen object's frame of the hold (or its
+   * reset): simulated frames only, so a paused object stays as it is. */
+  char name[48];
+  snprintf(name, sizeof name, "%s/watch", prefix);
+  fl_rec_begin(r, name, o->sim.particle_count * 16ull + o->sim.link_count * 8ull);
+  if (step->substep + 1 == step->substep_count) fl_ms_gpu_record_watch(&o->sim, r, true);
+  else fl_ms_gpu_record_check(&o->sim, r);
+  fl_rec_end(r);
 }
 
 void fl_ms_object_record_publish(fl_ms_object *o, fl_rec *r)
 {
   uint64_t n = o->sim.particle_count;
   uint32_t slot = r->slot;
-  fl_rec_begin(r, "ms/watch", n * 16 * 3 + o->sim.link_count * 8ull);
-  fl_ms_gpu_record_watch(&o->sim, r, true);
-  fl_rec_end(r);
   VkBufferCopy status = {0, 0, FL_MS_STATUS_WORDS * 4}, positions = {0, 0, n * 16};
   vkCmdCopyBuffer(r->cmd, o->sim.status.buffer, o->status_readback[slot].buffer, 1, &status);
   if (o->sim.params.method == FL_MS_IM) {
@@ -140,15 +146,15 @@ static void adapt_cg_budget(fl_ms_object *o, float used_iterations)
 
 bool fl_ms_object_collect(fl_ms_object *o, uint32_t slot)
 {
-  if (o->flash_frames) o->flash_frames--;
   if (!o->status_pending[slot]) return false;
   o->status_pending[slot] = false;
   const uint32_t *status = o->status_readback[slot].mapped;
   if (o->sim.params.method == FL_MS_IM) adapt_cg_budget(o, ((const float *)status)[FL_MS_STATUS_WORDS]);
+  o->frozen = status[FL_MS_STATUS_DIVERGED] != 0;
+  o->frozen_frames = o->frozen ? status[FL_MS_STATUS_HOLD] : 0;
   uint32_t resets = status[FL_MS_STATUS_RESETS];
   if (resets <= o->resets) return false;
   o->resets = resets;
-  o->flash_frames = FL_MS_RESET_FLASH_FRAMES;
   return true;
 }
 

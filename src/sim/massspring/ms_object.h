@@ -1,10 +1,11 @@
 /* sim/massspring/ms_object: a scene's "mass_spring" object in the world: the
  * grid built from its scene desc (ms_cpu.c), its GPU simulation (ms_gpu.h),
  * the render snapshot of each frame slot (a grid mesh with GPU normals), and
- * the divergence watch: once a frame the object is checked and, when it has
- * diverged, reset on the GPU; the reset count is copied to a per-slot
+ * the divergence watch: after every substep the object is checked, and one
+ * that diverged is frozen as it blew up (drawn red) for FL_MS_RESET_HOLD_FRAMES
+ * frames, then reset on the GPU; the status words are copied to a per-slot
  * readback buffer and read after the slot's fence (no stall), so the app can
- * show the reset (the mesh flashes) and the report can count it.
+ * show the state and the count (the label, the panel) and the report can count it.
  * IM's CG budget adapts the same way: the iterations the solve needed (read
  * two frames later) plus a quarter set the next frame's count, doubled after
  * a solve that used its whole budget, never above the scene's cg_iterations. */
@@ -14,8 +15,6 @@
 #include "sim/massspring/ms_gpu.h"
 #include "sim/step.h"
 
-#define FL_MS_RESET_FLASH_FRAMES 30 /* frames a reset object is drawn highlighted */
-
 typedef struct {
   fl_ms_gpu sim;
   fl_ms_spring *springs;        /* the springs (rest lengths) for the report's strain */
@@ -24,8 +23,17 @@ typedef struct {
   fl_buffer status_readback[FL_GPU_FRAMES_IN_FLIGHT]; /* status words, then the CG iterations (float) */
   bool status_pending[FL_GPU_FRAMES_IN_FLIGHT];
   uint32_t resets;              /* resets seen so far */
-  uint32_t flash_frames;        /* frames left to draw the reset highlight */
+  bool frozen;                  /* diverged and frozen, as of the latest status read */
+  uint32_t frozen_frames;       /* frames it has been frozen, as of the latest status read */
 } fl_ms_object;
+
+/* What the app shows of a mass-spring object, read without waiting. */
+typedef struct {
+  const char *name;
+  uint32_t resets;
+  bool frozen;
+  uint32_t frozen_frames;
+} fl_ms_watch;
 
 /* Builds the CPU grid of a scene desc (pins applied, gravity from sim), for the GPU or a test. */
 bool fl_ms_object_build(const fl_mass_spring_desc *d, const fl_sim_desc *sim, const char *name, fl_ms_system *out);
@@ -34,10 +42,14 @@ fl_ms_gpu_params fl_ms_object_params(const fl_mass_spring_desc *d, const fl_sim_
 bool fl_ms_object_create(fl_gpu *gpu, const fl_mass_spring_desc *d, const fl_sim_desc *sim, const char *name,
                          fl_ms_object *out);
 void fl_ms_object_destroy(fl_ms_object *o);
-/* Records one substep (profiler scopes "ms/<integrator>/<pass>"), and the drag when the grabbed particle is its. */
+/* Records one substep (profiler scopes "ms/<integrator>/<pass>"), the drag when the grabbed particle is
+ * its, and the divergence check (after the frame's last substep, the whole watch: fl_ms_gpu_record_watch). */
 void fl_ms_object_record_step(fl_ms_object *o, fl_rec *r, const fl_step *step);
-/* Once a frame: the divergence check and reset, the status copy, the slot's snapshot and normals. */
+/* Once a frame: the status copy, the slot's snapshot and normals. */
 void fl_ms_object_record_publish(fl_ms_object *o, fl_rec *r);
+/* The watch state of every object of a mass-spring material instance
+ * (fl_world_material(world, &fl_material_mass_spring)); returns how many were written. */
+uint32_t fl_ms_material_watch(const void *instance, fl_ms_watch *out, uint32_t max);
 /* After the slot's fence: reads its status copy; true when a new reset happened since the last collect. */
 bool fl_ms_object_collect(fl_ms_object *o, uint32_t slot);
 /* Largest and mean |l - l0| / l0 over the springs, from positions read back. */

@@ -115,17 +115,19 @@ static uint32_t views(const void *m, uint32_t slot, fl_render_view *out, uint32_
   for (uint32_t o = 0; o < cb->object_count && n < max; o++) {
     uint32_t first = s->object_first_triangle[o], count = s->object_triangles[o];
     const float *c = o < cb->cloth_count ? cloth_palette[o % 3] : body_palette[(o - cb->cloth_count) % 5];
+    uint32_t look = o < cb->cloth_count ? FL_LOOK_FABRIC : FL_LOOK_GLOSSY;
     const fl_gpu_mesh *skinned = NULL;
     for (uint32_t k = 0; k < s->skin_count; k++)
       if (s->skins[k].object == o) skinned = &s->skins[k].mesh[slot];
     if (skinned)
       out[n++] = (fl_render_view){.kind = FL_VIEW_MESH, .positions = &skinned->positions,
                                   .normals = &skinned->normals, .indices = &skinned->indices,
-                                  .count = 3 * skinned->triangle_count, .color = {c[0], c[1], c[2], 1.0f}};
+                                  .count = 3 * skinned->triangle_count, .color = {c[0], c[1], c[2], 1.0f},
+                                  .look = look};
     else
       out[n++] = (fl_render_view){.kind = FL_VIEW_MESH, .positions = &s->snapshot[slot], .normals = &s->normals[slot],
                                   .indices = &s->triangles, .first = 3 * first, .count = 3 * count,
-                                  .color = {c[0], c[1], c[2], 1.0f}};
+                                  .color = {c[0], c[1], c[2], 1.0f}, .look = look};
   }
   return n;
 }
