@@ -12,6 +12,7 @@
 #include "compute.glsl"
 #include "flurry_shared.h"
 #include "buffers.glsl"
+#define FL_COLLIDERS_BINDING FL_XPBD_B_COLLIDERS // the collider block (common/sdf.glsl)
 layout(push_constant) uniform Push { fl_xpbd_push pc; };
 layout(std430, binding = FL_XPBD_B_POS) buffer Pos { vec4 pos[]; };
 layout(std430, binding = FL_XPBD_B_PREV) readonly buffer Prev { vec4 prev[]; };
@@ -25,7 +26,6 @@ layout(std430, binding = FL_XPBD_B_SCRATCH) buffer Scratch { vec4 scratch[]; };
 layout(std430, binding = FL_XPBD_B_DELTA) buffer Weights { vec4 weights[]; };
 layout(std430, binding = FL_XPBD_B_OBJECT) readonly buffer ObjectOf { uint object_of[]; };
 layout(std430, binding = FL_XPBD_B_OBJECTS) readonly buffer Objects { fl_gpu_xpbd_object objects[]; };
-layout(std140, binding = FL_XPBD_B_COLLIDERS) uniform Colliders { fl_gpu_collider colliders[FL_MAX_COLLIDERS]; };
 #include "sdf.glsl"
 
 shared float s_sum[FL_BODY_WORKGROUP];

@@ -25,6 +25,7 @@ typedef struct {
   bool status_pending[FL_GPU_FRAMES_IN_FLIGHT];
   uint32_t resets;              /* resets seen so far */
   uint32_t flash_frames;        /* frames left to draw the reset highlight */
+  float thickness, friction;    /* collisions (scene desc): none when thickness is 0 */
 } fl_ms_object;
 
 /* Builds the CPU grid of a scene desc (pins applied, gravity from sim), for the GPU or a test. */
@@ -34,7 +35,9 @@ fl_ms_gpu_params fl_ms_object_params(const fl_mass_spring_desc *d, const fl_sim_
 bool fl_ms_object_create(fl_gpu *gpu, const fl_mass_spring_desc *d, const fl_sim_desc *sim, const char *name,
                          fl_ms_object *out);
 void fl_ms_object_destroy(fl_ms_object *o);
-/* Records one substep (profiler scopes "ms/<integrator>/<pass>"), and the drag when the grabbed particle is its. */
+/* Records one substep (profiler scopes "ms/<integrator>/<pass>"), then, with a thickness, the
+ * collisions ("ms/collide": the colliders every material shares, through the shared
+ * particles/collide kernel, and the domain walls), and the drag when the grabbed particle is its. */
 void fl_ms_object_record_step(fl_ms_object *o, fl_rec *r, const fl_step *step);
 /* Once a frame: the divergence check and reset, the status copy, the slot's snapshot and normals. */
 void fl_ms_object_record_publish(fl_ms_object *o, fl_rec *r);

@@ -586,7 +586,7 @@ static void contacts(fl_xpbd_cpu *s, const fl_sim_desc *sim, const fl_gpu_collid
       float n[3];
       fl_collider_normal_select_cpu(col, x, t, tetrahedral, n);
       float mu = col->friction, v_c[3];
-      fl_collider_velocity_cpu(col, t, v_c);
+      fl_collider_velocity_cpu(col, x, t, v_c);
       contact(x, s->prev[p], n, d, v_c, h, sqrtf(o->static_friction * mu), sqrtf(o->kinetic_friction * mu));
     }
     float mu_s = sqrtf(o->static_friction), mu_k = sqrtf(o->kinetic_friction);
