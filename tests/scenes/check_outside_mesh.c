@@ -3,9 +3,11 @@
  * that object's tolerance. Each particle's signed distance to the mesh is exact
  * (closest triangle point, winding-number inside test: sim/common/mesh_sdf.h),
  * independent of the baked grid the simulation used.
- * usage: check_outside_mesh DUMP.csv MESH.obj SCALE CX CY CZ NAME TOL [NAME TOL]...
+ * usage: check_outside_mesh DUMP.csv MESH.obj SCALE CX CY CZ NAME TOL NEAR [NAME TOL NEAR]...
  * Every object named must appear in the dump; TOL (m) is how deep its particles
- * may be inside. Prints each object's count, closest and deepest particle. */
+ * may be inside, and its closest particle must be within NEAR (m) of the surface
+ * (it rests on the mesh: the check is not passed by missing it). Prints each
+ * object's count, closest and deepest particle. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,8 +21,8 @@
 
 int main(int argc, char **argv)
 {
-  if (argc < 9 || (argc - 7) % 2 != 0) {
-    fprintf(stderr, "usage: check_outside_mesh DUMP.csv MESH.obj SCALE CX CY CZ NAME TOL [NAME TOL]...\n");
+  if (argc < 10 || (argc - 7) % 3 != 0) {
+    fprintf(stderr, "usage: check_outside_mesh DUMP.csv MESH.obj SCALE CX CY CZ NAME TOL NEAR [NAME TOL NEAR]...\n");
     return 2;
   }
   float center[3] = {(float)atof(argv[4]), (float)atof(argv[5]), (float)atof(argv[6])};
@@ -29,14 +31,15 @@ int main(int argc, char **argv)
     fprintf(stderr, "check_outside_mesh: %s\n", fl_error_message());
     return 1;
   }
-  int objects = (argc - 7) / 2;
+  int objects = (argc - 7) / 3;
   if (objects > MAX_OBJECTS) objects = MAX_OBJECTS;
   const char *names[MAX_OBJECTS];
-  double tol[MAX_OBJECTS], closest[MAX_OBJECTS], deepest[MAX_OBJECTS];
+  double tol[MAX_OBJECTS], near[MAX_OBJECTS], closest[MAX_OBJECTS], deepest[MAX_OBJECTS];
   long count[MAX_OBJECTS], beyond[MAX_OBJECTS];
   for (int k = 0; k < objects; k++) {
-    names[k] = argv[7 + 2 * k];
-    tol[k] = atof(argv[8 + 2 * k]);
+    names[k] = argv[7 + 3 * k];
+    tol[k] = atof(argv[8 + 3 * k]);
+    near[k] = atof(argv[9 + 3 * k]);
     closest[k] = INFINITY, deepest[k] = 0, count[k] = beyond[k] = 0;
   }
   FILE *f = fopen(argv[1], "r");
@@ -67,7 +70,10 @@ int main(int argc, char **argv)
            names[k], count[k], closest[k], deepest[k], tol[k], beyond[k]);
     if (count[k] == 0) fprintf(stderr, "FAIL: no particles of %s in %s\n", names[k], argv[1]);
     if (beyond[k]) fprintf(stderr, "FAIL: %ld particles of %s inside the mesh by more than %g m\n", beyond[k], names[k], tol[k]);
-    failed |= count[k] == 0 || beyond[k] != 0;
+    if (count[k] && !(closest[k] <= near[k]))
+      fprintf(stderr, "FAIL: %s does not touch the mesh: its closest particle is %.4f m away (limit %g m)\n", names[k],
+              closest[k], near[k]);
+    failed |= count[k] == 0 || beyond[k] != 0 || !(closest[k] <= near[k]);
   }
   fl_cpu_mesh_free(&mesh);
   return failed;
