@@ -143,6 +143,7 @@ FL_STRUCT_END(fl_gpu_xpbd_object)
 
 #define FL_DAMPING_MODEL_POINT 0u
 #define FL_DAMPING_MODEL_EDGE 1u
+#define FL_DAMPING_MODEL_GLOBAL 2u
 
 /* Push constants of the kernels in shaders/xpbd/ (the XPBD system). */
 FL_STRUCT_BEGIN(fl_xpbd_push)

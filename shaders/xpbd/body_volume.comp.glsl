@@ -28,30 +28,13 @@ layout(std430, binding = FL_XPBD_B_OBJECT) readonly buffer ObjectOf { uint objec
 layout(std430, binding = FL_XPBD_B_OBJECTS) readonly buffer Objects { fl_gpu_xpbd_object objects[]; };
 #include "sdf.glsl"
 
-shared float s_sum[FL_BODY_WORKGROUP];
+#include "workgroup_sum.glsl"
 
 // Makes this workgroup's buffer writes visible to its other invocations.
 void phase_barrier()
 {
   memoryBarrierBuffer();
   barrier();
-}
-
-// The workgroup's sum of v, pairwise in a fixed order (every invocation gets it).
-float workgroup_sum(float v)
-{
-  uint lid = gl_LocalInvocationID.x, wg = gl_WorkGroupSize.x;
-  s_sum[lid] = v;
-  barrier();
-  uint half_size = 1u;
-  while (half_size * 2u < wg) half_size *= 2u;
-  for (uint s = half_size; s > 0u; s >>= 1u) {
-    if (lid < s && lid + s < wg) s_sum[lid] += s_sum[lid + s];
-    barrier();
-  }
-  float total = s_sum[0];
-  barrier();
-  return total;
 }
 
 // V = sum over the body's triangles of (x_a x x_b) . x_c / 6.

@@ -79,7 +79,7 @@ typedef struct {
 
 typedef enum { FL_PLANE_XZ, FL_PLANE_XY } fl_cloth_plane;
 typedef enum { FL_BENDING_ISOMETRIC, FL_BENDING_DIHEDRAL, FL_BENDING_NONE } fl_bending_model;
-typedef enum { FL_DAMPING_POINT, FL_DAMPING_EDGE } fl_damping_model;
+typedef enum { FL_DAMPING_POINT, FL_DAMPING_EDGE, FL_DAMPING_GLOBAL } fl_damping_model;
 typedef enum { FL_PIN_PARTICLE, FL_PIN_ROW, FL_PIN_COLUMN, FL_PIN_INDEX } fl_pin_kind;
 
 /* One pin, parsed from "corner:i,j" (or a corner name), "row:j" (or "top",
@@ -103,7 +103,7 @@ typedef struct {
   float bend_compliance;        /* default 1e-3, >= 0 */
   fl_bending_model bending;     /* "isometric" (default), "dihedral" or "none" */
   float damping;                /* 1/s, default 0.1, >= 0 */
-  fl_damping_model damping_model; /* "point" (default) or "edge" (momentum-conserving) */
+  fl_damping_model damping_model; /* "point" (default), "edge" or "global" (both momentum-conserving) */
   float thickness;              /* m, default 0.01, > 0 */
   float friction[2];            /* [static, kinetic], default [0.5, 0.4], >= 0 */
   bool self_collision;          /* default false; true, "particles" or "triangles" turn it on */

@@ -52,7 +52,7 @@ static const char *const CLOTH_KEYS[] = {
 /* Indexed by fl_cloth_plane, fl_bending_model and fl_damping_model. */
 static const char *const PLANE_NAMES[] = {"xz", "xy", NULL};
 static const char *const BENDING_NAMES[] = {"isometric", "dihedral", "none", NULL};
-static const char *const DAMPING_NAMES[] = {"point", "edge", NULL};
+static const char *const DAMPING_NAMES[] = {"point", "edge", "global", NULL};
 static const char *const COLLISION_NAMES[] = {"particles", "triangles", NULL};
 
 /* "self_collision": true / false (particles or none), "particles" or "triangles". */

@@ -413,7 +413,7 @@ static void test_cloth_errors(void)
              "t.json: objects[0].bending: expected one of: isometric, dihedral, none; got \"cubic\"");
   ENSURE_ERR(parse(CL(", \"bending\": true")), "objects[0].bending: expected one of: isometric", "got true");
   ENSURE_ERR(parse(CL(", \"damping_model\": \"Edge\"")),
-             "t.json: objects[0].damping_model: expected one of: point, edge; got \"Edge\"");
+             "t.json: objects[0].damping_model: expected one of: point, edge, global; got \"Edge\"");
   /* Bad pin forms. */
   ENSURE_ERR(parse(CL(", \"pin\": \"top\"")), "t.json: objects[0].pin: expected an array of pins", "got \"top\"");
   ENSURE_ERR(parse(CL(", \"pin\": [3]")), "t.json: objects[0].pin[0]: expected a pin \"corner:i,j\"", "got 3");
