@@ -1,8 +1,8 @@
 // common/sdf.glsl: the one signed-distance interface every material uses for
 // colliders. Negative inside the solid. A kernel that uses colliders defines
-// FL_COLLIDERS_BINDING (its binding number) before including this file, which
-// then declares the collider block (records, then the tail of keyframes and
-// mesh SDF grids) and the functions below.
+// FL_COLLIDERS_BINDING and FL_COLLIDER_TAIL_BINDING (two binding numbers, both
+// given the collider block) before including this file, which then declares the
+// block (records, then the tail of keyframes and mesh SDF grids) and the functions below.
 //
 // Each collider is a rest shape moved rigidly (flurry_shared.h, fl_gpu_collider):
 // a point p is tested by taking it back to the rest frame, q = R^T (p - c(t)) + pivot
@@ -22,9 +22,13 @@
 #define FL_SDF_GRADIENT_STEP 1e-3
 
 #ifdef FL_COLLIDERS_BINDING
-layout(std430, binding = FL_COLLIDERS_BINDING) readonly buffer Colliders
+// The records through a uniform binding (every invocation reads the same record: the
+// constant path on GPUs, one load per SIMD group on llvmpipe), and the same buffer
+// again as a storage buffer for the tail, which only mesh and keyframed colliders read.
+layout(std140, binding = FL_COLLIDERS_BINDING) uniform Colliders { fl_gpu_collider colliders[FL_MAX_COLLIDERS]; };
+layout(std430, binding = FL_COLLIDER_TAIL_BINDING) readonly buffer ColliderTail
 {
-  fl_gpu_collider colliders[FL_MAX_COLLIDERS];
+  fl_gpu_collider collider_records[FL_MAX_COLLIDERS]; // the records again (read through `colliders`)
   float collider_tail[]; // keyframes and mesh grids, at the offsets the records name
 };
 

@@ -7,6 +7,7 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #define FL_COLLIDERS_BINDING 2 // the collider block (common/sdf.glsl)
+#define FL_COLLIDER_TAIL_BINDING 3 // the same buffer, for the tail (common/sdf.glsl)
 #include "compute.glsl"
 #include "flurry_shared.h"
 #include "sdf.glsl"

@@ -37,5 +37,6 @@
 #define FL_XPBD_B_ACCUM 31       // ivec4 per particle: fixed-point contact corrections, w: count
 #define FL_XPBD_B_TRI_KEYS 32    // triangle hash build: 8 (table entry) keys per triangle
 #define FL_XPBD_B_TRI_VALUES 33  // triangle hash build: 8 triangle indices per triangle
-#define FL_XPBD_B_COUNT 34
+#define FL_XPBD_B_COLLIDER_TAIL 34 // the collider block again, storage: its tail (common/sdf.glsl)
+#define FL_XPBD_B_COUNT 35
 #endif

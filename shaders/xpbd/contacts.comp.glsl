@@ -9,6 +9,7 @@
 #include "flurry_shared.h"
 #include "buffers.glsl"
 #define FL_COLLIDERS_BINDING FL_XPBD_B_COLLIDERS // the collider block (common/sdf.glsl)
+#define FL_COLLIDER_TAIL_BINDING FL_XPBD_B_COLLIDER_TAIL
 layout(push_constant) uniform Push { fl_xpbd_push pc; };
 #include "sdf.glsl"
 layout(std430, binding = FL_XPBD_B_POS) buffer Pos { vec4 pos[]; };

@@ -433,19 +433,6 @@ static void collide_container_body(fl_gpu *gpu)
 }
 FL_GPU_TEST(test_collide_container, collide_container_body)
 
-/* FLURRY_SOURCE_DIR (set by CTest), else the tree this file is in. */
-static const char *source_dir(void)
-{
-  static char dir[1024];
-  const char *src = getenv("FLURRY_SOURCE_DIR");
-  if (src && src[0]) return src;
-  snprintf(dir, sizeof dir, "%s", __FILE__);
-  char *cut = strstr(dir, "/tests/gpu/");
-  if (cut) *cut = 0;
-  else snprintf(dir, sizeof dir, ".");
-  return dir;
-}
-
 /* Adds `count` particles around collider c at time t, each at a signed distance from it
  * in [-0.8 R, 1.2 R] (rejection sampling in the box centre +- extent). */
 static void add_near_collider(particle_set *s, const fl_gpu_collider *c, float t, const float centre[3],
@@ -475,7 +462,7 @@ static void collide_moving_body(fl_gpu *gpu)
       {.shape = FL_SHAPE_CAPSULE, .a = {-0.5f, 1.5f, 2.5f}, .b = {0.5f, 1.8f, 2.5f}, .radius = 0.25f,
        .pivot = {0, 1.65f, 2.5f}, .velocity = {0.3f, 0, -0.2f}, .angular_velocity = {0, 0, 3.0f}, .friction = 0.4f},
   };
-  ENSURE(snprintf(descs[0].path, sizeof descs[0].path, "%s/assets/meshes/plow_blade.obj", source_dir()) <
+  ENSURE(snprintf(descs[0].path, sizeof descs[0].path, "%s/assets/meshes/plow_blade.obj", fl_test_source_dir()) <
          (int)sizeof descs[0].path);
   descs[0].keyframes[0] = (fl_collider_keyframe){.t = 0, .position = {-2, 1.5f, 0}};
   descs[0].keyframes[1] = (fl_collider_keyframe){.t = 1, .position = {-1.8f, 1.7f, 0.1f}, .rotation = {0, quarter, 0}};

@@ -25,19 +25,6 @@
 #include "sim/common/mesh_sdf.h"
 #include "sim/common/sdf_cpu.h"
 
-/* FLURRY_SOURCE_DIR (set by CTest), else the tree this file is in. */
-static const char *source_dir(void)
-{
-  static char dir[1024];
-  const char *src = getenv("FLURRY_SOURCE_DIR");
-  if (src && src[0]) return src;
-  snprintf(dir, sizeof dir, "%s", __FILE__);
-  char *cut = strstr(dir, "/tests/unit/");
-  if (cut) *cut = 0;
-  else snprintf(dir, sizeof dir, ".");
-  return dir;
-}
-
 static uint32_t rng_state = 0x9e3779b9u;
 static float rnd(float lo, float hi)
 {
@@ -56,7 +43,7 @@ static fl_collider_desc blade_desc(void)
   fl_collider_desc d = {.shape = FL_SHAPE_MESH, .scale = 1.0f, .resolution = 24, .friction = 0.3f,
                         .center = {BLADE_CENTER[0], BLADE_CENTER[1], BLADE_CENTER[2]},
                         .pivot = {BLADE_CENTER[0], BLADE_CENTER[1], BLADE_CENTER[2]}};
-  if (snprintf(d.path, sizeof d.path, "%s/assets/meshes/plow_blade.obj", source_dir()) >= (int)sizeof d.path)
+  if (snprintf(d.path, sizeof d.path, "%s/assets/meshes/plow_blade.obj", fl_test_source_dir()) >= (int)sizeof d.path)
     d.path[0] = 0; /* too long: the load fails and says so */
   return d;
 }
@@ -226,7 +213,7 @@ static void test_rotation_velocity(void)
 static void test_bad_input(void)
 {
   fl_collider_desc d = blade_desc();
-  ENSURE(snprintf(d.path, sizeof d.path, "%s/tests/scenes/bad/open_cube.obj", source_dir()) < (int)sizeof d.path);
+  ENSURE(snprintf(d.path, sizeof d.path, "%s/tests/scenes/bad/open_cube.obj", fl_test_source_dir()) < (int)sizeof d.path);
   const char *names[] = {"lid"};
   fl_collider_block *b = NULL;
   size_t bytes;

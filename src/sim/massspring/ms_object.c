@@ -117,7 +117,7 @@ void fl_ms_object_record_step(fl_ms_object *o, fl_rec *r, const fl_step *step)
     memcpy(push.domain_max, sim->domain_max, sizeof push.domain_max);
     fl_rec_pass(r, &(fl_pass){.name = "ms/collide", .bytes = (uint64_t)o->sim.particle_count * 64,
                               .kernel = "particles/collide", FL_PUSH(push), .threads = o->sim.particle_count,
-                              FL_BUFFERS(&o->sim.pos, &o->sim.vel, step->colliders)});
+                              FL_BUFFERS(&o->sim.pos, &o->sim.vel, step->colliders, step->colliders)});
   }
   if (step->picker && fl_picker_holds(step->picker, &o->sim.pos)) fl_picker_record_drag(step->picker, r, step->h);
 }

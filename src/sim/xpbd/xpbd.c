@@ -40,6 +40,7 @@ static void fill_table(const fl_xpbd_system *s, const bind_choice *c, const fl_b
   t[FL_XPBD_B_TRI_OBJECT] = &s->tri_object;
   t[FL_XPBD_B_FACE_FORCE] = &s->face_force;
   t[FL_XPBD_B_COLLIDERS] = c->colliders;
+  t[FL_XPBD_B_COLLIDER_TAIL] = c->colliders; /* the same block: its tail as a storage buffer */
   t[FL_XPBD_B_SORTED] = hash ? fl_spatial_hash_sorted_index(&s->hash) : NULL;
   t[FL_XPBD_B_CELL_START] = hash ? fl_spatial_hash_cell_start(&s->hash) : NULL;
   t[FL_XPBD_B_CELL_END] = hash ? fl_spatial_hash_cell_end(&s->hash) : NULL;
