@@ -30,6 +30,17 @@ typedef uint32_t uint;
  * mesh SDF grids the records point into (shaders/common/sdf.glsl). */
 #define FL_MAX_COLLIDERS 64
 
+/* Collider features: which collider code the kernels that include
+ * shaders/common/sdf.glsl keep, a specialization constant (constant_id 1,
+ * FL_COLLIDER_FEATURES_SPEC_ID) folded at pipeline creation, so that llvmpipe,
+ * which runs both sides of every branch, does not pay for what the scene lacks.
+ * 0: translation only (position - velocity * moved time). fl_gpu.collider_features
+ * holds the value; the world sets it from its colliders (fl_collider_features). */
+#define FL_COLLIDER_FEATURES_SPEC_ID 1
+#define FL_COLLIDER_FEATURE_ROTATION 1u /* angular velocity or keyframes */
+#define FL_COLLIDER_FEATURE_MESH 2u     /* mesh shapes (the baked SDF grid in the tail) */
+#define FL_COLLIDER_FEATURES_ALL 3u
+
 /* Collider shapes (the values of fl_collider_shape, checked in src/gpu/shared_layout.c). */
 #define FL_GPU_SHAPE_PLANE 0
 #define FL_GPU_SHAPE_SPHERE 1

@@ -22,6 +22,14 @@
 #define FL_SDF_GRADIENT_STEP 1e-3
 
 #ifdef FL_COLLIDERS_BINDING
+// Which collider code this pipeline keeps (flurry_shared.h, FL_COLLIDER_FEATURE_*):
+// set at pipeline creation from fl_gpu.collider_features, so the tests below fold
+// and the dead paths vanish (llvmpipe would otherwise run every side of every
+// branch for every particle and collider). 0: the translation-only path.
+layout(constant_id = FL_COLLIDER_FEATURES_SPEC_ID) const uint FL_COLLIDER_FEATURES = FL_COLLIDER_FEATURES_ALL;
+const bool FL_COLLIDERS_ROTATE = (FL_COLLIDER_FEATURES & FL_COLLIDER_FEATURE_ROTATION) != 0u;
+const bool FL_COLLIDERS_MESH = (FL_COLLIDER_FEATURES & FL_COLLIDER_FEATURE_MESH) != 0u;
+
 // The records through a uniform binding (every invocation reads the same record: the
 // constant path on GPUs, one load per SIMD group on llvmpipe), and the same buffer
 // again as a storage buffer for the tail, which only mesh and keyframed colliders read.
@@ -70,6 +78,13 @@ vec3 fl_keyframe_turn(uint k) { return vec3(collider_tail[k + 8u], collider_tail
 fl_collider_pose fl_collider_pose_at(fl_gpu_collider c, float t)
 {
   fl_collider_pose s;
+  if (!FL_COLLIDERS_ROTATE) { // translation only: no rotation, no keyframes
+    s.d = c.velocity * fl_collider_moved_time(c, t);
+    s.q = vec4(0.0, 0.0, 0.0, 1.0);
+    s.v = c.move_until > 0.0 && t > c.move_until ? vec3(0.0) : c.velocity;
+    s.w = vec3(0.0);
+    return s;
+  }
   if (c.keyframe_count == 0u) {
     bool moving = !(c.move_until > 0.0 && t > c.move_until);
     float m = fl_collider_moved_time(c, t);
@@ -98,11 +113,20 @@ fl_collider_pose fl_collider_pose_at(fl_gpu_collider c, float t)
   return s;
 }
 
-// p taken back into c's rest frame at pose s.
+// p taken back into c's rest frame at pose s: p - d turned back about the pivot.
+// Written so that a pose without rotation (q exactly the identity) gives exactly
+// p - d, as the translation-only path does: a pipeline's feature set does not
+// change the result.
 vec3 fl_collider_rest_point(fl_gpu_collider c, fl_collider_pose s, vec3 p)
 {
-  return fl_quat_rotate(vec4(-s.q.xyz, s.q.w), p - c.pivot - s.d) + c.pivot;
+  vec3 r = p - s.d;
+  if (!FL_COLLIDERS_ROTATE) return r;
+  vec3 arm = r - c.pivot;
+  return r + (fl_quat_rotate(vec4(-s.q.xyz, s.q.w), arm) - arm);
 }
+
+// n (a rest-frame direction) turned to the world by pose s.
+vec3 fl_collider_turn(fl_collider_pose s, vec3 n) { return FL_COLLIDERS_ROTATE ? fl_quat_rotate(s.q, n) : n; }
 
 // The baked SDF of a mesh collider at rest point q: trilinear inside the grid;
 // outside it, the value at the nearest grid point plus the distance to it.
@@ -132,7 +156,7 @@ float fl_collider_shape_sdf(fl_gpu_collider c, vec3 q)
     vec3 e = abs(q - c.a) - c.b;
     return length(max(e, vec3(0.0))) + min(max(e.x, max(e.y, e.z)), 0.0);
   }
-  if (shape == FL_GPU_SHAPE_MESH) return fl_mesh_sdf(c, q);
+  if (FL_COLLIDERS_MESH && shape == FL_GPU_SHAPE_MESH) return fl_mesh_sdf(c, q);
   vec3 pa = q - c.a, ba = c.b - c.a; // capsule
   float h = clamp(dot(pa, ba) / max(dot(ba, ba), 1e-12), 0.0, 1.0);
   return length(pa - ba * h) - c.r;
@@ -149,6 +173,7 @@ float fl_collider_sdf(fl_gpu_collider c, vec3 p, float t)
 vec3 fl_collider_velocity(fl_gpu_collider c, vec3 p, float t)
 {
   fl_collider_pose s = fl_collider_pose_at(c, t);
+  if (!FL_COLLIDERS_ROTATE) return s.v;
   return s.v + cross(s.w, p - (c.pivot + s.d));
 }
 
@@ -167,7 +192,7 @@ vec3 fl_collider_normal_tetra(fl_gpu_collider c, vec3 p, float t)
            k2 * fl_collider_shape_sdf(c, q + h * k2) + k3 * fl_collider_shape_sdf(c, q + h * k3);
   float len = length(g);
   if (!(len > 1e-20)) return vec3(0.0, 1.0, 0.0);
-  vec3 n = fl_quat_rotate(s.q, g / len);
+  vec3 n = fl_collider_turn(s, g / len);
   return c.inside != 0u ? -n : n;
 }
 
@@ -176,7 +201,7 @@ vec3 fl_collider_normal_tetra(fl_gpu_collider c, vec3 p, float t)
 vec3 fl_collider_normal(fl_gpu_collider c, vec3 p, float t)
 {
   uint shape = c.shape;
-  if (shape == FL_GPU_SHAPE_MESH) return fl_collider_normal_tetra(c, p, t);
+  if (FL_COLLIDERS_MESH && shape == FL_GPU_SHAPE_MESH) return fl_collider_normal_tetra(c, p, t);
   fl_collider_pose s = fl_collider_pose_at(c, t);
   vec3 q = fl_collider_rest_point(c, s, p);
   vec3 g;
@@ -198,7 +223,7 @@ vec3 fl_collider_normal(fl_gpu_collider c, vec3 p, float t)
     g = pa - ba * h;
   }
   float len = length(g);
-  vec3 n = fl_quat_rotate(s.q, len > 1e-20 ? g / len : vec3(0.0, 1.0, 0.0));
+  vec3 n = fl_collider_turn(s, len > 1e-20 ? g / len : vec3(0.0, 1.0, 0.0));
   return c.inside != 0u ? -n : n;
 }
 

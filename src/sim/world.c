@@ -34,6 +34,7 @@ struct fl_world {
   fl_descriptor_cache sets;                           /* every set the world's passes bind */
   fl_buffer colliders;                                /* the collider block (sim/common/sdf_cpu.h) */
   uint32_t collider_count;
+  uint32_t collider_features;                         /* fl_collider_features of them (fl_gpu.collider_features) */
   fl_collider_block *colliders_cpu;                   /* its CPU copy (poses of the drawn shapes) */
   fl_gpu_mesh collider_meshes[FL_SCENE_MAX_OBJECTS]; /* zeroed for planes (not drawn) */
   fl_world_material_slot materials[MATERIAL_COUNT];  /* the ones the scene uses, in table order */
@@ -88,6 +89,10 @@ static bool create_colliders(fl_world *w)
     }
   size_t bytes;
   bool ok = fl_collider_block_build(descs, names, w->collider_count, &w->colliders_cpu, &bytes);
+  /* The kernels made from here on keep only the collider code these colliders need
+   * (shaders/common/sdf.glsl): set before create_materials makes or records any. */
+  if (ok) w->gpu->collider_features = w->collider_features =
+              fl_collider_features(w->colliders_cpu->records, w->collider_count);
   for (uint32_t c = 0; c < w->collider_count && ok; c++) ok = build_collider_mesh(w, c, &descs[c]);
   /* The whole block (FL_MAX_COLLIDERS records, unused ones zero, then the tail). */
   return ok && fl_buffer_create(w->gpu, bytes, FL_MEMORY_DEVICE, "colliders", &w->colliders) &&
@@ -178,6 +183,7 @@ fl_rec fl_world_rec(fl_world *w, VkCommandBuffer cmd, fl_profiler *prof, uint32_
 bool fl_world_record_frame(fl_world *w, fl_rec *r, bool simulate)
 {
   uint32_t substeps = simulate ? w->scene.sim.substeps : 0;
+  w->gpu->collider_features = w->collider_features; /* its kernels' variant, should another world have changed it */
   fl_step frame = {.sim = &w->scene.sim, .colliders = &w->colliders, .collider_count = w->collider_count,
                    .dt = w->scene.sim.dt, .t0 = w->time, .substep_count = 1, .h = w->scene.sim.dt,
                    .inv_h = 1.0f / w->scene.sim.dt, .t = (float)(w->time + w->scene.sim.dt), .picker = &w->picker};

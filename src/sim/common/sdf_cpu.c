@@ -140,13 +140,30 @@ void fl_collider_pose_cpu(const fl_gpu_collider *c, float t, float d[3], float q
   quat_mul(turn, qk, q);
 }
 
-/* p taken back into c's rest frame at pose (d, q). */
+/* p taken back into c's rest frame at pose (d, q): r = p - d turned back about the
+ * pivot, as r + (R^T arm - arm), so that the identity gives exactly p - d (sdf.glsl). */
 static void rest_point(const fl_gpu_collider *c, const float d[3], const float q[4], const float p[3], float out[3])
 {
-  float inv[4] = {-q[0], -q[1], -q[2], q[3]}, r[3];
-  for (int a = 0; a < 3; a++) r[a] = p[a] - c->pivot[a] - d[a];
-  fl_quat_rotate_cpu(inv, r, out);
-  for (int a = 0; a < 3; a++) out[a] += c->pivot[a];
+  float inv[4] = {-q[0], -q[1], -q[2], q[3]}, r[3], arm[3], turned[3];
+  for (int a = 0; a < 3; a++) {
+    r[a] = p[a] - d[a];
+    arm[a] = r[a] - c->pivot[a];
+  }
+  fl_quat_rotate_cpu(inv, arm, turned);
+  for (int a = 0; a < 3; a++) out[a] = r[a] + (turned[a] - arm[a]);
+}
+
+uint32_t fl_collider_features(const fl_gpu_collider *colliders, uint32_t count)
+{
+  uint32_t f = 0;
+  for (uint32_t i = 0; i < count; i++) {
+    const fl_gpu_collider *c = &colliders[i];
+    if (c->keyframe_count || c->angular_velocity[0] != 0.0f || c->angular_velocity[1] != 0.0f ||
+        c->angular_velocity[2] != 0.0f)
+      f |= FL_COLLIDER_FEATURE_ROTATION;
+    if (c->shape == FL_GPU_SHAPE_MESH) f |= FL_COLLIDER_FEATURE_MESH;
+  }
+  return f;
 }
 
 /* sdf.glsl fl_mesh_sdf: trilinear inside the grid, plus the distance to the grid outside it. */

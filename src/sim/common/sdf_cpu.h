@@ -28,6 +28,9 @@ bool fl_collider_block_build(const fl_collider_desc *descs, const char *const *n
                              fl_collider_block **out, size_t *bytes);
 /* The collider's pose at time t: the pivot's displacement d, the rotation q (xyzw),
  * the pivot's velocity v and the angular velocity w (sdf.glsl, fl_collider_pose_at). */
+/* The collider features (FL_COLLIDER_FEATURE_*, flurry_shared.h) these colliders need:
+ * the OR over them; the value for fl_gpu.collider_features. */
+uint32_t fl_collider_features(const fl_gpu_collider *colliders, uint32_t count);
 void fl_collider_pose_cpu(const fl_gpu_collider *c, float t, float d[3], float q[4], float v[3], float w[3]);
 /* How long collider c has moved by time t (it stops at move_until, when > 0). */
 float fl_collider_moved_time_cpu(const fl_gpu_collider *c, float t);
