@@ -124,6 +124,7 @@ static bool rig_create(fl_gpu *gpu, const char *json, const char *const *overrid
       count++;
     }
   }
+  gpu->collider_features = fl_collider_features(r->colliders, r->collider_count); /* as the world sets it */
   bool ok = fl_descriptor_cache_create(gpu, "test", &r->sets) && fl_profiler_create(gpu, &r->prof) &&
             fl_buffer_create(gpu, sizeof r->colliders, FL_MEMORY_DEVICE, "test colliders", &r->collider_buf) &&
             fl_buffer_upload(gpu, &r->collider_buf, 0, r->colliders, sizeof r->colliders) &&

@@ -12,6 +12,10 @@
  *              spinning: the same comparison at times the poses differ, so the SDF,
  *              its tetrahedral gradient and the contact-point velocity in the
  *              friction match the CPU mirror (sim/common/sdf_cpu.c)
+ *              (the variant with every collider feature: collider_features 3; the
+ *              other collide tests run the translation-only one, 0)
+ *   variants   the kernel table makes one collide pipeline per collider_features
+ *              value and shares integrate (no collider code) between them
  *   free fall  x_n = x0 + v0 t + g h^2 n(n+1)/2 exactly (symplectic Euler),
  *              within 1% of x0 + v0 t + g t^2 / 2
  *   bouncing   300 substeps in a container box on the ground around a sphere:
@@ -78,6 +82,9 @@ static bool rig_create(fl_gpu *gpu, uint32_t count, const fl_gpu_collider *colli
   if (collider_count > FL_MAX_COLLIDERS) return false;
   if (collider_count) memcpy(records, colliders, collider_count * sizeof *colliders);
   const void *block = block_bytes ? (const void *)colliders : (const void *)records;
+  /* The kernels keep only the collider code these colliders need, as the world sets it:
+   * the static and translating tests run the translation-only variant, moving the full one. */
+  gpu->collider_features = fl_collider_features(records, collider_count);
   size_t bytes = block_bytes ? block_bytes : sizeof records;
   fl_particles_desc desc = {.count = count, .center = {0, 1, 0}, .half_extents = {0.5f, 0.5f, 0.5f},
                             .radius = radius, .mass = (float)count, .restitution = restitution,
@@ -493,6 +500,7 @@ static void collide_moving_body(fl_gpu *gpu)
   fl_collider_block *b = NULL;
   size_t bytes;
   ENSURE_MSG(fl_collider_block_build(descs, NULL, 3, &b, &bytes), "%s", fl_error_message());
+  ENSURE(fl_collider_features(b->records, 3) == FL_COLLIDER_FEATURES_ALL);
   const float t0 = 0.6f; /* mid-segment: the blade moving and turning */
   const float *centres[3] = {descs[0].keyframes[0].position, descs[1].center, descs[2].pivot};
   const float extents[3] = {0.7f, 1.0f, 0.9f};
@@ -512,6 +520,25 @@ static void collide_moving_body(fl_gpu *gpu)
   free(b);
 }
 FL_GPU_TEST(test_collide_moving, collide_moving_body)
+
+/* fl_kernel keys the kernels with collider code on fl_gpu.collider_features. */
+static void kernel_variants_body(fl_gpu *gpu)
+{
+  const fl_pipeline *c[2], *i[2];
+  for (uint32_t f = 0; f < 2; f++) {
+    gpu->collider_features = f ? FL_COLLIDER_FEATURES_ALL : 0u;
+    c[f] = fl_kernel(gpu, "particles/collide", sizeof(fl_particles_push), 0);
+    i[f] = fl_kernel(gpu, "particles/integrate", sizeof(fl_particles_push), 0);
+    ENSURE_MSG(c[f] && i[f], "%s", fl_error_message());
+  }
+  ENSURE(c[0] != c[1] && c[0]->pipeline != c[1]->pipeline);
+  ENSURE(c[0]->uses_collider_features && c[1]->uses_collider_features);
+  ENSURE(i[0] == i[1] && !i[0]->uses_collider_features);
+  gpu->collider_features = 0u; /* found again, not made again */
+  ENSURE(fl_kernel(gpu, "particles/collide", sizeof(fl_particles_push), 0) == c[0]);
+  gpu->collider_features = FL_COLLIDER_FEATURES_ALL;
+}
+FL_GPU_TEST(test_kernel_variants, kernel_variants_body)
 
 /* ---- invariants ---- */
 
@@ -682,6 +709,7 @@ static const fl_test_case cases[] = {
     {"collide_shapes", test_collide_shapes},
     {"collide_container", test_collide_container},
     {"collide_moving", test_collide_moving},
+    {"kernel_variants", test_kernel_variants},
     {"free_fall", test_free_fall},
     {"bouncing_invariants", test_bouncing_invariants},
 };
