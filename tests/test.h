@@ -59,6 +59,8 @@ extern int fl_test_skipped_current;
 /* Runs every case (or the one named by argv[1]); prints "N passed, N failed, N skipped";
  * exits 0, 1 on a failure, or 77 when every case that ran was skipped. */
 int fl_test_main(int argc, char **argv, const fl_test_case *cases, int count);
+/* The source tree: FLURRY_SOURCE_DIR (set by CTest), else the tree the tests were built from. */
+const char *fl_test_source_dir(void);
 
 #define FL_TEST_MAIN(table)                                                       \
   int main(int argc, char **argv)                                                 \

@@ -3,8 +3,22 @@
 
 #include "core/log.h"
 
+#include <stdlib.h>
+
 int fl_test_failed_current;
 int fl_test_skipped_current;
+
+const char *fl_test_source_dir(void)
+{
+  static char dir[1024];
+  const char *src = getenv("FLURRY_SOURCE_DIR");
+  if (src && src[0]) return src;
+  snprintf(dir, sizeof dir, "%s", __FILE__); /* tests/test_main.c */
+  char *cut = strstr(dir, "/tests/test_main.c");
+  if (cut) *cut = 0;
+  else snprintf(dir, sizeof dir, ".");
+  return dir;
+}
 
 int fl_test_main(int argc, char **argv, const fl_test_case *cases, int count)
 {

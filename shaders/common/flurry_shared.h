@@ -25,19 +25,41 @@ typedef uint32_t uint;
  * specialization constant (constant_id 0) chosen at pipeline creation. */
 #define FL_WORKGROUP_SIZE 64
 
-/* Colliders live in a uniform buffer of this many records (4 KiB): read by
- * every thread at the same index, they take the constant-cache path. */
+/* Colliders live in one read-only storage buffer (the collider block): this
+ * many records, then a tail of floats holding the keyframes and the baked
+ * mesh SDF grids the records point into (shaders/common/sdf.glsl). */
 #define FL_MAX_COLLIDERS 64
+
+/* Collider features: which collider code the kernels that include
+ * shaders/common/sdf.glsl keep, a specialization constant (constant_id 1,
+ * FL_COLLIDER_FEATURES_SPEC_ID) folded at pipeline creation, so that llvmpipe,
+ * which runs both sides of every branch, does not pay for what the scene lacks.
+ * 0: translation only (position - velocity * moved time). fl_gpu.collider_features
+ * holds the value; the world sets it from its colliders (fl_collider_features). */
+#define FL_COLLIDER_FEATURES_SPEC_ID 1
+#define FL_COLLIDER_FEATURE_ROTATION 1u /* angular velocity or keyframes */
+#define FL_COLLIDER_FEATURE_MESH 2u     /* mesh shapes (the baked SDF grid in the tail) */
+#define FL_COLLIDER_FEATURES_ALL 3u
 
 /* Collider shapes (the values of fl_collider_shape, checked in src/gpu/shared_layout.c). */
 #define FL_GPU_SHAPE_PLANE 0
 #define FL_GPU_SHAPE_SPHERE 1
 #define FL_GPU_SHAPE_BOX 2
 #define FL_GPU_SHAPE_CAPSULE 3
+#define FL_GPU_SHAPE_MESH 4
+
+/* Floats per keyframe in the block's tail: t, position xyz, rotation quaternion xyzw,
+ * then the rotation vector (world axes, rad) that turns it into the next keyframe's
+ * the shorter way round (zero for the last), and one unused. */
+#define FL_COLLIDER_KEYFRAME_FLOATS 12
 
 /* One collider, as every material sees it through shaders/common/sdf.glsl.
- * Position at time t: the stored shape translated by velocity * (moved time),
- * the moved time being t, or move_until once the collider stopped. */
+ * The shape (a, b, r, or the grid) is given at rest, as the scene places it.
+ * Its pose at time t is a rigid motion about the pivot: a point x of the rest
+ * shape is at R(t) (x - pivot) + pivot + d(t). Without keyframes, d(t) =
+ * velocity * m and R(t) = rotation by angular_velocity * m, m being t or
+ * move_until once the collider stopped; with keyframes, d and R interpolate
+ * the keyframes (linear, and slerp at constant angular velocity). */
 FL_STRUCT_BEGIN(fl_gpu_collider)
   vec3 a;           /* plane: unit normal | sphere, box: centre | capsule: first end */
   float r;          /* plane: offset along the normal | sphere, capsule: radius (m) */
@@ -45,9 +67,18 @@ FL_STRUCT_BEGIN(fl_gpu_collider)
   float move_until; /* the collider stops moving at this time (s); 0: never */
   vec3 velocity;    /* m/s */
   float friction;   /* Coulomb coefficient */
+  vec3 angular_velocity; /* rad/s about the pivot (world axes) */
+  uint keyframe_count;   /* > 0: the pose follows the keyframes instead */
+  vec3 pivot;       /* the rest point rotations turn about (m) */
+  uint keyframe_offset;  /* first float of its keyframes in the block's tail */
+  vec3 grid_min;    /* mesh: the rest position of SDF grid node (0,0,0) */
+  float grid_cell;  /* mesh: node spacing (m) */
+  uvec3 grid_dims;  /* mesh: nodes per axis */
+  uint grid_offset; /* mesh: first float of its grid (x fastest) in the block's tail */
   uint shape;       /* FL_GPU_SHAPE_* */
   uint inside;      /* 1: a container (solid outside) */
-  uint unused0, unused1;
+  uint index;       /* its place in the block (the CPU mirror finds the tail through it) */
+  uint unused0;
 FL_STRUCT_END(fl_gpu_collider)
 
 /* Push constants of the kernels in shaders/particles/. */
@@ -123,6 +154,7 @@ FL_STRUCT_END(fl_gpu_xpbd_object)
 
 #define FL_DAMPING_MODEL_POINT 0u
 #define FL_DAMPING_MODEL_EDGE 1u
+#define FL_DAMPING_MODEL_GLOBAL 2u
 
 /* Push constants of the kernels in shaders/xpbd/ (the XPBD system). */
 FL_STRUCT_BEGIN(fl_xpbd_push)
@@ -215,6 +247,8 @@ FL_STRUCT_BEGIN(fl_draw_push)
   vec4 color;       /* rgb: base colour, a: alpha */
   vec3 offset;      /* translation added to positions (moving colliders) */
   float radius;     /* particle radius (m) */
+  vec4 rotation;    /* meshes: unit quaternion xyzw turning positions and normals before
+                     * the offset (moving colliders); zero: none */
   uint look;        /* meshes: FL_LOOK_*, how render/mesh.frag shades the material */
   uint unused0, unused1, unused2;
 FL_STRUCT_END(fl_draw_push)

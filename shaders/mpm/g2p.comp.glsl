@@ -9,9 +9,10 @@
 // CPU reference: src/sim/mpm/snow_cpu.c (fl_snow_cpu_g2p).
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#define FL_COLLIDERS_BINDING 7 // the collider block (common/sdf.glsl)
+#define FL_COLLIDER_TAIL_BINDING 10 // the same buffer, for the tail (common/sdf.glsl)
 #include "compute.glsl"
 #include "flurry_shared.h"
-layout(std140, binding = 7) uniform Colliders { fl_gpu_collider colliders[FL_MAX_COLLIDERS]; };
 #define FL_MPM_COLLIDERS
 layout(std430, binding = 9) readonly buffer BlockHash { uint block_hash[]; };
 #define FL_MPM_BLOCK_HASH

@@ -11,9 +11,10 @@
 // CPU reference: src/sim/mpm/snow_cpu.c (fl_snow_cpu_grid_update).
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#define FL_COLLIDERS_BINDING 2 // the collider block (common/sdf.glsl)
+#define FL_COLLIDER_TAIL_BINDING 5 // the same buffer, for the tail (common/sdf.glsl)
 #include "compute.glsl"
 #include "flurry_shared.h"
-layout(std140, binding = 2) uniform Colliders { fl_gpu_collider colliders[FL_MAX_COLLIDERS]; };
 #define FL_MPM_COLLIDERS
 layout(std430, binding = 4) readonly buffer Blocks { uint blocks[]; };
 #define FL_MPM_BLOCK_LIST

@@ -5,9 +5,10 @@
 // Held nodes keep the grid update's velocity; gridv[2i+1] (v_n) is untouched.
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#define FL_COLLIDERS_BINDING 2 // the collider block (common/sdf.glsl)
+#define FL_COLLIDER_TAIL_BINDING 6 // the same buffer, for the tail (common/sdf.glsl)
 #include "compute.glsl"
 #include "flurry_shared.h"
-layout(std140, binding = 2) uniform Colliders { fl_gpu_collider colliders[FL_MAX_COLLIDERS]; };
 #define FL_MPM_COLLIDERS
 layout(std430, binding = 5) readonly buffer Blocks { uint blocks[]; };
 #define FL_MPM_BLOCK_LIST

@@ -230,7 +230,7 @@ vec3 fl_mpm_collide(vec3 x, vec3 v, float mu, fl_mpm_push pc)
   for (uint c = 0u; c < pc.collider_count; c++) {
     fl_gpu_collider col = colliders[c];
     if (fl_collider_sdf(col, x, t) <= 0.0)
-      v = fl_mpm_collide_rule(v, fl_collider_velocity(col, t), fl_collider_normal_select(col, x, t, tetra), mu);
+      v = fl_mpm_collide_rule(v, fl_collider_velocity(col, x, t), fl_collider_normal_select(col, x, t, tetra), mu);
   }
   for (int a = 0; a < 3; a++) {
     vec3 n = vec3(0.0);

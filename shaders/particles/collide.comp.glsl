@@ -6,13 +6,14 @@
 // CPU reference: src/sim/particles/particles_cpu.c (fl_particles_cpu_collide).
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#define FL_COLLIDERS_BINDING 2 // the collider block (common/sdf.glsl)
+#define FL_COLLIDER_TAIL_BINDING 3 // the same buffer, for the tail (common/sdf.glsl)
 #include "compute.glsl"
 #include "flurry_shared.h"
 #include "sdf.glsl"
 
 layout(std430, binding = 0) buffer Positions { vec4 pos[]; };
 layout(std430, binding = 1) buffer Velocities { vec4 vel[]; };
-layout(std140, binding = 2) uniform Colliders { fl_gpu_collider colliders[FL_MAX_COLLIDERS]; };
 layout(push_constant) uniform Push { fl_particles_push pc; };
 
 // Applies one contact with outward normal n, penetration depth > 0, surface velocity vs.
@@ -40,7 +41,7 @@ void main()
   for (uint c = 0u; c < pc.collider_count; c++) {
     fl_gpu_collider col = colliders[c];
     float d = fl_collider_sdf(col, x, t) - r;
-    if (d < 0.0) contact(x, v, fl_collider_normal_select(col, x, t, pc.tetrahedral_normals != 0u), -d, fl_collider_velocity(col, t), col.friction * mu_scale, e);
+    if (d < 0.0) contact(x, v, fl_collider_normal_select(col, x, t, pc.tetrahedral_normals != 0u), -d, fl_collider_velocity(col, x, t), col.friction * mu_scale, e);
   }
   for (int a = 0; a < 3; a++) {  // domain walls: static, friction = mu_scale
     vec3 n = vec3(0.0);

@@ -36,6 +36,9 @@ vec3 fl_shade_look(vec3 base, vec3 n, vec3 view_dir, float sun, uint look)
   return c;
 }
 
+// A mesh view's rotation (fl_draw_push.rotation, a unit quaternion; zero leaves v as it is).
+vec3 fl_rotate_mesh(vec4 q, vec3 v) { return v + 2.0 * cross(q.xyz, cross(q.xyz, v) + q.w * v); }
+
 // How much direct light reaches a point that the shadow map finds `lit` (0..1).
 float fl_sun(float lit) { return mix(1.0, lit, frame.shadow_strength); }
 #endif

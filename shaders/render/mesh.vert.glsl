@@ -14,8 +14,8 @@ layout(location = 1) out vec3 v_normal;
 
 void main()
 {
-  vec3 x = pos[gl_VertexIndex].xyz + pc.offset;
+  vec3 x = fl_rotate_mesh(pc.rotation, pos[gl_VertexIndex].xyz) + pc.offset;
   v_world = x;
-  v_normal = nrm[gl_VertexIndex].xyz;
+  v_normal = fl_rotate_mesh(pc.rotation, nrm[gl_VertexIndex].xyz);
   gl_Position = frame.view_proj * vec4(x, 1.0);
 }

@@ -8,4 +8,7 @@
 layout(std430, binding = 1) readonly buffer Positions { vec4 pos[]; };
 layout(push_constant) uniform Push { fl_draw_push pc; };
 
-void main() { gl_Position = frame.light_view_proj * vec4(pos[gl_VertexIndex].xyz + pc.offset, 1.0); }
+void main()
+{
+  gl_Position = frame.light_view_proj * vec4(fl_rotate_mesh(pc.rotation, pos[gl_VertexIndex].xyz) + pc.offset, 1.0);
+}

@@ -12,6 +12,8 @@
 #include "compute.glsl"
 #include "flurry_shared.h"
 #include "buffers.glsl"
+#define FL_COLLIDERS_BINDING FL_XPBD_B_COLLIDERS // the collider block (common/sdf.glsl)
+#define FL_COLLIDER_TAIL_BINDING FL_XPBD_B_COLLIDER_TAIL
 layout(push_constant) uniform Push { fl_xpbd_push pc; };
 layout(std430, binding = FL_XPBD_B_POS) buffer Pos { vec4 pos[]; };
 layout(std430, binding = FL_XPBD_B_PREV) readonly buffer Prev { vec4 prev[]; };
@@ -25,33 +27,15 @@ layout(std430, binding = FL_XPBD_B_SCRATCH) buffer Scratch { vec4 scratch[]; };
 layout(std430, binding = FL_XPBD_B_DELTA) buffer Weights { vec4 weights[]; };
 layout(std430, binding = FL_XPBD_B_OBJECT) readonly buffer ObjectOf { uint object_of[]; };
 layout(std430, binding = FL_XPBD_B_OBJECTS) readonly buffer Objects { fl_gpu_xpbd_object objects[]; };
-layout(std140, binding = FL_XPBD_B_COLLIDERS) uniform Colliders { fl_gpu_collider colliders[FL_MAX_COLLIDERS]; };
 #include "sdf.glsl"
 
-shared float s_sum[FL_BODY_WORKGROUP];
+#include "workgroup_sum.glsl"
 
 // Makes this workgroup's buffer writes visible to its other invocations.
 void phase_barrier()
 {
   memoryBarrierBuffer();
   barrier();
-}
-
-// The workgroup's sum of v, pairwise in a fixed order (every invocation gets it).
-float workgroup_sum(float v)
-{
-  uint lid = gl_LocalInvocationID.x, wg = gl_WorkGroupSize.x;
-  s_sum[lid] = v;
-  barrier();
-  uint half_size = 1u;
-  while (half_size * 2u < wg) half_size *= 2u;
-  for (uint s = half_size; s > 0u; s >>= 1u) {
-    if (lid < s && lid + s < wg) s_sum[lid] += s_sum[lid + s];
-    barrier();
-  }
-  float total = s_sum[0];
-  barrier();
-  return total;
 }
 
 // V = sum over the body's triangles of (x_a x x_b) . x_c / 6.

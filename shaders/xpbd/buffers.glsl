@@ -39,5 +39,6 @@
 #define FL_XPBD_B_TRI_VALUES 33  // triangle hash build: 8 triangle indices per triangle
 #define FL_XPBD_B_OLDER 34       // vec4: BDF2, the positions one substep before prev
 #define FL_XPBD_B_VEL_OLD 35     // vec4: BDF2, the velocities one substep before vel
-#define FL_XPBD_B_COUNT 36
+#define FL_XPBD_B_COLLIDER_TAIL 36 // the collider block again, storage: its tail (common/sdf.glsl)
+#define FL_XPBD_B_COUNT 37
 #endif

@@ -8,6 +8,8 @@
 #include "compute.glsl"
 #include "flurry_shared.h"
 #include "buffers.glsl"
+#define FL_COLLIDERS_BINDING FL_XPBD_B_COLLIDERS // the collider block (common/sdf.glsl)
+#define FL_COLLIDER_TAIL_BINDING FL_XPBD_B_COLLIDER_TAIL
 layout(push_constant) uniform Push { fl_xpbd_push pc; };
 #include "sdf.glsl"
 layout(std430, binding = FL_XPBD_B_POS) buffer Pos { vec4 pos[]; };
@@ -15,7 +17,6 @@ layout(std430, binding = FL_XPBD_B_PREV) readonly buffer Prev { vec4 prev[]; };
 layout(std430, binding = FL_XPBD_B_OBJECT) readonly buffer ObjectOf { uint object_of[]; };
 layout(std430, binding = FL_XPBD_B_OBJECTS) readonly buffer Objects { fl_gpu_xpbd_object objects[]; };
 layout(std430, binding = FL_XPBD_B_CONTACT) writeonly buffer Contact { uint contact[]; };
-layout(std140, binding = FL_XPBD_B_COLLIDERS) uniform Colliders { fl_gpu_collider colliders[FL_MAX_COLLIDERS]; };
 
 void resolve_contact(inout vec3 x, vec3 x_prev, vec3 n, float depth, vec3 v_c, float mu_s, float mu_k, float h)
 {
@@ -46,7 +47,7 @@ void main()
     if (d < 0.0) {
       touched = true;
       float f = col.friction;
-      resolve_contact(x, x_prev, fl_collider_normal_select(col, x, t, pc.tetrahedral_normals != 0u), -d, fl_collider_velocity(col, t), sqrt(o.static_friction * f),
+      resolve_contact(x, x_prev, fl_collider_normal_select(col, x, t, pc.tetrahedral_normals != 0u), -d, fl_collider_velocity(col, x, t), sqrt(o.static_friction * f),
               sqrt(o.kinetic_friction * f), h);
     }
   }

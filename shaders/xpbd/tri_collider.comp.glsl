@@ -15,8 +15,9 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "tri_buffers.glsl"
+#define FL_COLLIDERS_BINDING FL_XPBD_B_COLLIDERS // the collider block (common/sdf.glsl)
+#define FL_COLLIDER_TAIL_BINDING FL_XPBD_B_COLLIDER_TAIL
 #include "sdf.glsl"
-layout(std140, binding = FL_XPBD_B_COLLIDERS) uniform Colliders { fl_gpu_collider colliders[FL_MAX_COLLIDERS]; };
 
 void main()
 {

@@ -159,7 +159,11 @@ bool fl_descriptor_cache_get(fl_descriptor_cache *c, const fl_pipeline *p, const
   VkWriteDescriptorSet writes[FL_MAX_BINDINGS];
   VkDescriptorBufferInfo infos[FL_MAX_BINDINGS];
   for (uint32_t i = 0; i < count; i++) {
-    infos[i] = (VkDescriptorBufferInfo){key[i], 0, VK_WHOLE_SIZE};
+    /* A uniform binding sees at most maxUniformBufferRange bytes from the start (the collider
+     * block's records; its tail is bound again as a storage buffer). */
+    VkDeviceSize limit = c->gpu->props.limits.maxUniformBufferRange;
+    bool clamp = p->binding_types[i] == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER && buffers[i]->size > limit;
+    infos[i] = (VkDescriptorBufferInfo){key[i], 0, clamp ? limit : VK_WHOLE_SIZE};
     writes[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set,
                                        .dstBinding = p->binding_numbers[i], .descriptorCount = 1,
                                        .descriptorType = p->binding_types[i], .pBufferInfo = &infos[i]};

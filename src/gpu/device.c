@@ -3,6 +3,7 @@
 #include "core/log.h"
 #include "gpu/gpu_internal.h"
 
+#include "flurry_shared.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,6 +211,7 @@ bool fl_gpu_create(const fl_gpu_desc *desc, fl_gpu *gpu)
 {
   memset(gpu, 0, sizeof *gpu);
   gpu->patient = desc->patient;
+  gpu->collider_features = FL_COLLIDER_FEATURES_ALL;
   if (!fl_gpu_instance_create(desc, gpu)) return false;
   if (!pick_physical_device(desc, gpu)) return false;
   probe_device(gpu);

@@ -101,6 +101,11 @@ typedef struct fl_gpu {
   VkPipelineCache pipeline_cache;
   char pipeline_cache_path[512];
   struct fl_kernel_table *kernels;      /* fl_kernel's pipelines (gpu/kernels.c) */
+  /* The collider features (FL_COLLIDER_FEATURE_*) the kernels made from now on keep:
+   * specialization constant 1 of shaders/common/sdf.glsl. fl_gpu_create sets all
+   * (correct for any colliders, slow on llvmpipe); the world narrows it to its
+   * colliders' before it makes a kernel; fl_kernel keys its pipelines on it. */
+  uint32_t collider_features;
   VkCommandPool upload_pool;            /* one-shot transfers on the graphics queue */
 } fl_gpu;
 
@@ -215,6 +220,7 @@ typedef struct {
   uint32_t push_size;
   VkShaderStageFlags push_stages;
   uint32_t workgroup_size;  /* compute: the chosen local_size_x */
+  bool uses_collider_features; /* compute: specialized on fl_gpu.collider_features (constant_id 1) */
   char name[64];
 } fl_pipeline;
 
@@ -225,7 +231,8 @@ uint32_t fl_default_workgroup_size(void);
  * The descriptor set layout and push-constant range come from SPIR-V reflection;
  * `push_size` must match the shader's block (0 = none). local_size_x comes from
  * specialization constant 0 (`workgroup_size`, or fl_default_workgroup_size() when 0),
- * clamped to the device limit. */
+ * clamped to the device limit; a shader that declares constant_id 1 (common/sdf.glsl)
+ * gets gpu->collider_features there. */
 bool fl_pipeline_compute(fl_gpu *gpu, const char *name, uint32_t push_size, uint32_t workgroup_size,
                          fl_pipeline *out);
 

@@ -1,7 +1,9 @@
 /* gpu/kernels: the device's compute pipelines by shader name, made on first
  * use and kept until the device goes (see fl_kernel in gpu.h). A pass names
  * its kernel where it is recorded; nothing else holds or destroys pipelines,
- * and a new world reuses the last one's. */
+ * and a new world reuses the last one's. A kernel with collider code (common/sdf.glsl)
+ * has one pipeline per fl_gpu.collider_features value it was asked with, so a
+ * world of other colliders never gets a variant without the code it needs. */
 #include "core/log.h"
 #include "gpu/gpu.h"
 
@@ -9,14 +11,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define ANY_FEATURES UINT32_MAX
+
 typedef struct {
   char name[64];           /* "xpbd/predict": shaders/xpbd/predict.comp.spv */
   uint32_t workgroup;      /* as asked (0: the default) */
+  uint32_t features;       /* the fl_gpu.collider_features it was made with; ANY_FEATURES
+                            * when its shader has no collider code (one pipeline serves all) */
   fl_pipeline pipeline;
 } kernel;
 
 struct fl_kernel_table {
-  kernel **slots;          /* open addressing by (name, workgroup); capacity a power of two */
+  kernel **slots;          /* open addressing, hashed by (name, workgroup), matched on (name, workgroup,
+                            * features): the variants of one kernel share a probe chain; capacity a power of two */
   uint32_t count, capacity;
 };
 
@@ -27,13 +34,24 @@ static uint32_t name_hash(const char *name, uint32_t workgroup)
   return h;
 }
 
-static kernel **find(struct fl_kernel_table *t, const char *name, uint32_t workgroup)
+/* The slot of (name, workgroup) made for `features` (or for any), else the empty slot to fill. */
+static kernel **find(struct fl_kernel_table *t, const char *name, uint32_t workgroup, uint32_t features)
 {
   uint32_t mask = t->capacity - 1;
   for (uint32_t i = name_hash(name, workgroup) & mask;; i = (i + 1) & mask) {
     kernel *k = t->slots[i];
-    if (!k || (k->workgroup == workgroup && strcmp(k->name, name) == 0)) return &t->slots[i];
+    if (!k || (k->workgroup == workgroup && (k->features == ANY_FEATURES || k->features == features) &&
+               strcmp(k->name, name) == 0))
+      return &t->slots[i];
   }
+}
+
+static kernel **free_slot(struct fl_kernel_table *t, const char *name, uint32_t workgroup)
+{
+  uint32_t mask = t->capacity - 1;
+  uint32_t i = name_hash(name, workgroup) & mask;
+  while (t->slots[i]) i = (i + 1) & mask;
+  return &t->slots[i];
 }
 
 static bool grow(struct fl_kernel_table *t)
@@ -47,7 +65,7 @@ static bool grow(struct fl_kernel_table *t)
   }
   t->capacity = capacity;
   for (uint32_t i = 0; i < old_capacity; i++)
-    if (old[i]) *find(t, old[i]->name, old[i]->workgroup) = old[i];
+    if (old[i]) *free_slot(t, old[i]->name, old[i]->workgroup) = old[i];
   free(old);
   return true;
 }
@@ -60,7 +78,7 @@ const fl_pipeline *fl_kernel(fl_gpu *gpu, const char *name, uint32_t push_size, 
   }
   struct fl_kernel_table *t = gpu->kernels;
   if (2 * (t->count + 1) > t->capacity && !grow(t)) return NULL;
-  kernel **slot = find(t, name, workgroup);
+  kernel **slot = find(t, name, workgroup, gpu->collider_features);
   if (*slot) {
     if ((*slot)->pipeline.push_size == push_size) return &(*slot)->pipeline;
     fl_error_set("kernel %s: %u bytes of push constants given, the shader's block is %u", name, push_size,
@@ -84,6 +102,7 @@ const fl_pipeline *fl_kernel(fl_gpu *gpu, const char *name, uint32_t push_size, 
     free(k);
     return NULL;
   }
+  k->features = k->pipeline.uses_collider_features ? gpu->collider_features : ANY_FEATURES;
   *slot = k;
   t->count++;
   return &k->pipeline;

@@ -130,9 +130,25 @@ bool fl_pipeline_compute(fl_gpu *gpu, const char *name, uint32_t push_size, uint
   ok = ok && build_layouts(gpu, name, &info, 1, push_size, out);
 
   uint32_t wg = fl_workgroup_for(&gpu->props.limits, workgroup_size);
-  VkSpecializationMapEntry entry = {.constantID = info.local_size_spec_id[0], .offset = 0, .size = 4};
-  VkSpecializationInfo spec = {.mapEntryCount = 1, .pMapEntries = &entry, .dataSize = 4, .pData = &wg};
+  /* Specialization: the workgroup size (local_size_x_id) and, in the kernels that
+   * include common/sdf.glsl, the collider features (constant_id 1); each only
+   * where the shader declares it. */
+  uint32_t values[2] = {wg, gpu->collider_features};
+  VkSpecializationMapEntry entries[2];
+  uint32_t entry_count = 0;
   bool specializable = info.local_size_spec_id[0] != UINT32_MAX;
+  if (specializable)
+    entries[entry_count++] = (VkSpecializationMapEntry){.constantID = info.local_size_spec_id[0], .offset = 0, .size = 4};
+  out->uses_collider_features = false;
+  for (uint32_t i = 0; i < info.spec_constant_count; i++)
+    if (info.spec_constant_ids[i] == FL_COLLIDER_FEATURES_SPEC_ID &&
+        info.local_size_spec_id[0] != FL_COLLIDER_FEATURES_SPEC_ID)
+      out->uses_collider_features = true;
+  if (out->uses_collider_features)
+    entries[entry_count++] =
+        (VkSpecializationMapEntry){.constantID = FL_COLLIDER_FEATURES_SPEC_ID, .offset = 4, .size = 4};
+  VkSpecializationInfo spec = {.mapEntryCount = entry_count, .pMapEntries = entries, .dataSize = sizeof values,
+                               .pData = values};
   out->workgroup_size = specializable ? wg : info.local_size[0];
 
   if (ok) {
@@ -142,7 +158,7 @@ bool fl_pipeline_compute(fl_gpu *gpu, const char *name, uint32_t push_size, uint
                   .stage = VK_SHADER_STAGE_COMPUTE_BIT,
                   .module = module,
                   .pName = info.entry,
-                  .pSpecializationInfo = specializable ? &spec : NULL},
+                  .pSpecializationInfo = entry_count ? &spec : NULL},
         .layout = out->layout,
     };
     VkResult r = vkCreateComputePipelines(gpu->device, gpu->pipeline_cache, 1, &ci, NULL, &out->pipeline);

@@ -197,6 +197,7 @@ static void draw_views(fl_renderer *r, fl_rec *rec, const fl_render_view *views,
     } else {
       fl_draw_push push = {.color = {v->color[0], v->color[1], v->color[2], v->color[3]},
                            .offset = {v->offset[0], v->offset[1], v->offset[2]}, .radius = v->radius,
+                           .rotation = {v->rotation[0], v->rotation[1], v->rotation[2], v->rotation[3]},
                            .look = v->look};
       vkCmdPushConstants(cmd, p->layout, p->push_stages, 0, sizeof push, &push);
     }

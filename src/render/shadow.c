@@ -146,7 +146,8 @@ void fl_shadow_record(fl_shadow *s, fl_rec *rec, const fl_buffer *ubo, const fl_
     const fl_pipeline *p = mesh ? &s->mesh : &s->discs;
     const fl_buffer *bound[] = {ubo, v->positions};
     if (!fl_rec_bind_graphics(rec, p, bound, 2)) break;
-    fl_draw_push push = {.offset = {v->offset[0], v->offset[1], v->offset[2]}, .radius = v->radius};
+    fl_draw_push push = {.offset = {v->offset[0], v->offset[1], v->offset[2]}, .radius = v->radius,
+                         .rotation = {v->rotation[0], v->rotation[1], v->rotation[2], v->rotation[3]}};
     vkCmdPushConstants(cmd, p->layout, p->push_stages, 0, sizeof push, &push);
     if (mesh) {
       vkCmdBindIndexBuffer(cmd, v->indices->buffer, 0, VK_INDEX_TYPE_UINT32);

@@ -28,18 +28,38 @@ typedef enum {
   FL_SHAPE_SPHERE,  /* center, radius */
   FL_SHAPE_BOX,     /* center, half_extents */
   FL_SHAPE_CAPSULE, /* a, b, radius */
+  FL_SHAPE_MESH,    /* path (a closed OBJ), scale, center: its SDF baked on a grid at load */
 } fl_collider_shape;
+
+#define FL_COLLIDER_MAX_KEYFRAMES 16
+#define FL_SCENE_PATH_MAX 256
+
+/* One keyframe of a collider's path: at time t its pivot is at `position` and
+ * the shape is turned by `rotation` from its rest pose. */
+typedef struct {
+  float t;                      /* s, strictly increasing along the list */
+  float position[3];            /* where the pivot is (m) */
+  float rotation[3];            /* rotation vector: axis * angle (rad; the scene gives degrees) */
+} fl_collider_keyframe;
 
 typedef struct {
   fl_collider_shape shape;
   float normal[3], offset;      /* plane (normal is normalized at load) */
-  float center[3], radius;      /* sphere, box (center); sphere, capsule (radius) */
+  float center[3], radius;      /* sphere, box, mesh (center); sphere, capsule (radius) */
   float half_extents[3];        /* box */
   float a[3], b[3];             /* capsule */
+  char path[FL_SCENE_PATH_MAX]; /* mesh: the OBJ, resolved as soft bodies' */
+  float scale;                  /* mesh: file units to metres, default 1 */
+  uint32_t resolution;          /* mesh: SDF grid cells along the longest side, default 32, 4..128 */
   float friction;               /* default 0.3, >= 0 */
-  float velocity[3];            /* default 0: the shape moves as x(t) = x0 + velocity min(t, move_until) */
+  float velocity[3];            /* default 0: the pivot moves as x(t) = x0 + velocity min(t, move_until) */
+  float angular_velocity[3];    /* rad/s about the pivot, default 0; stops at move_until too */
   float move_until;             /* s, default 0: moves for ever; > 0: stops at that time */
-  bool inside;                  /* default false: true keeps particles inside a box/sphere (a container) */
+  float pivot[3];               /* what rotations turn about: default the shape's centre (plane: normal * offset;
+                                 * capsule: the middle of a-b) */
+  fl_collider_keyframe keyframes[FL_COLLIDER_MAX_KEYFRAMES];
+  uint32_t keyframe_count;      /* > 0: the pose follows the keyframes (no velocity, angular_velocity, move_until) */
+  bool inside;                  /* default false: true keeps particles inside a box/sphere/mesh (a container) */
 } fl_collider_desc;
 
 typedef struct {
@@ -59,7 +79,7 @@ typedef struct {
 
 typedef enum { FL_PLANE_XZ, FL_PLANE_XY } fl_cloth_plane;
 typedef enum { FL_BENDING_ISOMETRIC, FL_BENDING_DIHEDRAL, FL_BENDING_NONE } fl_bending_model;
-typedef enum { FL_DAMPING_POINT, FL_DAMPING_EDGE } fl_damping_model;
+typedef enum { FL_DAMPING_POINT, FL_DAMPING_EDGE, FL_DAMPING_GLOBAL } fl_damping_model;
 typedef enum { FL_PIN_PARTICLE, FL_PIN_ROW, FL_PIN_COLUMN, FL_PIN_INDEX } fl_pin_kind;
 
 /* One pin, parsed from "corner:i,j" (or a corner name), "row:j" (or "top",
@@ -83,7 +103,7 @@ typedef struct {
   float bend_compliance;        /* default 1e-3, >= 0 */
   fl_bending_model bending;     /* "isometric" (default), "dihedral" or "none" */
   float damping;                /* 1/s, default 0.1, >= 0 */
-  fl_damping_model damping_model; /* "point" (default) or "edge" (momentum-conserving) */
+  fl_damping_model damping_model; /* "point" (default), "edge" or "global" (both momentum-conserving) */
   float thickness;              /* m, default 0.01, > 0 */
   float friction[2];            /* [static, kinetic], default [0.5, 0.4], >= 0 */
   bool self_collision;          /* default false; true, "particles" or "triangles" turn it on */
@@ -122,10 +142,12 @@ typedef struct {
   float cg_tolerance;           /* IM: relative residual, default 1e-5, > 0 and < 1 */
   float divergence_strain;      /* a spring strain |l - l0|/l0 above this (or a NaN) is a
                                  * divergence: the object is reset; default 2, > 0 */
+  float thickness;              /* > 0: collides with the colliders and domain walls, keeping
+                                 * thickness/2 from them; default 0: no collisions (Kang 2018 has none) */
+  float friction;               /* scales each collider's friction coefficient, default 0.5, >= 0 */
 } fl_mass_spring_desc;
 
 /* XPBD soft bodies and balloons (sim/xpbd/softbody_spec.h, docs/SOFTBODY.md). */
-#define FL_SCENE_PATH_MAX 256
 typedef enum { FL_BODY_SPHERE, FL_BODY_BOX, FL_BODY_TORUS, FL_BODY_MESH, FL_BODY_TETGEN,
                FL_BODY_ICOSPHERE } fl_body_shape;
 typedef enum { FL_SOFT_MODEL_XPBD, FL_SOFT_MODEL_NEOHOOKEAN } fl_soft_model;

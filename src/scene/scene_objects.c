@@ -29,17 +29,19 @@ static const char *const PARTICLE_KEYS[] = {
     "type",   "name",   "count", "center",      "half_extents", "velocity", "velocity_jitter",
     "radius", "mass",   "restitution", "friction", "seed", NULL};
 
-static const char *const SHAPE_NAMES[] = {"plane", "sphere", "box", "capsule", NULL};
-static const char *const PLANE_KEYS[] = {"type",     "name",     "shape",      "normal", "offset",
-                                         "friction", "velocity", "move_until", NULL};
-static const char *const SPHERE_KEYS[] = {"type",     "name",     "shape",      "center", "radius",
-                                          "friction", "velocity", "move_until", "inside", NULL};
-static const char *const BOX_KEYS[] = {"type",     "name",     "shape",      "center", "half_extents",
-                                       "friction", "velocity", "move_until", "inside", NULL};
-static const char *const CAPSULE_KEYS[] = {"type",     "name",     "shape",      "a", "b", "radius",
-                                           "friction", "velocity", "move_until", NULL};
+static const char *const SHAPE_NAMES[] = {"plane", "sphere", "box", "capsule", "mesh", NULL};
+#define COLLIDER_MOTION_KEYS "friction", "velocity", "angular_velocity", "move_until", "pivot", "keyframes"
+static const char *const PLANE_KEYS[] = {"type", "name", "shape", "normal", "offset", COLLIDER_MOTION_KEYS, NULL};
+static const char *const SPHERE_KEYS[] = {"type", "name", "shape", "center", "radius", COLLIDER_MOTION_KEYS,
+                                          "inside", NULL};
+static const char *const BOX_KEYS[] = {"type", "name", "shape", "center", "half_extents", COLLIDER_MOTION_KEYS,
+                                       "inside", NULL};
+static const char *const CAPSULE_KEYS[] = {"type", "name", "shape", "a", "b", "radius", COLLIDER_MOTION_KEYS, NULL};
+static const char *const MESH_COLLIDER_KEYS[] = {"type",       "name", "shape", "path", "scale", "center",
+                                                 "resolution", COLLIDER_MOTION_KEYS,     "inside", NULL};
+static const char *const KEYFRAME_KEYS[] = {"t", "position", "rotation", NULL};
 /* Indexed by fl_collider_shape. */
-static const char *const *const SHAPE_KEYS[] = {PLANE_KEYS, SPHERE_KEYS, BOX_KEYS, CAPSULE_KEYS};
+static const char *const *const SHAPE_KEYS[] = {PLANE_KEYS, SPHERE_KEYS, BOX_KEYS, CAPSULE_KEYS, MESH_COLLIDER_KEYS};
 
 static const char *const CLOTH_KEYS[] = {
     "type",      "name",          "resolution",         "size",             "center",
@@ -50,7 +52,7 @@ static const char *const CLOTH_KEYS[] = {
 /* Indexed by fl_cloth_plane, fl_bending_model and fl_damping_model. */
 static const char *const PLANE_NAMES[] = {"xz", "xy", NULL};
 static const char *const BENDING_NAMES[] = {"isometric", "dihedral", "none", NULL};
-static const char *const DAMPING_NAMES[] = {"point", "edge", NULL};
+static const char *const DAMPING_NAMES[] = {"point", "edge", "global", NULL};
 static const char *const COLLISION_NAMES[] = {"particles", "triangles", NULL};
 
 /* "self_collision": true / false (particles or none), "particles" or "triangles". */
@@ -75,7 +77,7 @@ static const char *const MASS_SPRING_KEYS[] = {
     "type",       "name",        "resolution",        "size",         "center",
     "plane",      "mass",        "stiffness",         "damping",      "springs",
     "pin",        "integrator",  "jacobi_iterations", "split",        "definite_jacobian",
-    "jacobi_start", "cg_iterations", "cg_tolerance", "divergence_strain", NULL};
+    "jacobi_start", "cg_iterations", "cg_tolerance", "divergence_strain", "thickness", "friction", NULL};
 /* Indexed by fl_ms_integrator and fl_ms_split_key. SPRINGS_NAMES[k] is the mask
  * (2 << k) - 1: each adds the next FL_MS_SPRINGS_* group. */
 static const char *const INTEGRATOR_NAMES[] = {"E", "HO", "JI", "IM", "HY", NULL};
@@ -255,26 +257,70 @@ static bool parse_particles(const fl_jr *r, const cJSON *o, fl_particles_desc *p
          fl_jr_uint(r, o, "seed", 0, UINT32_MAX, &p->seed);
 }
 
-static bool parse_collider(const fl_jr *r, const cJSON *o, fl_collider_desc *c)
+static bool resolve_path(const fl_jr *r, const cJSON *o, const char *suffix, char out[FL_SCENE_PATH_MAX]);
+
+/* "keyframes": [{t, position, rotation}, ...]: 1..FL_COLLIDER_MAX_KEYFRAMES of them, t strictly
+ * increasing; position defaults to the pivot, rotation (a rotation vector, degrees) to none. */
+static bool parse_keyframes(const fl_jr *r, const cJSON *o, fl_collider_desc *c)
 {
-  static const char SHAPE_HINT[] = "(one of: plane, sphere, box, capsule)";
-  *c = (fl_collider_desc){.friction = 0.3f};
-  if (!fl_jr_require(r, o, "shape", SHAPE_HINT)) return false;
-  const cJSON *shape = cJSON_GetObjectItemCaseSensitive(o, "shape");
-  int s = find_name(SHAPE_NAMES, cJSON_IsString(shape) ? shape->valuestring : NULL);
-  if (s < 0) {
+  const cJSON *list = cJSON_GetObjectItemCaseSensitive(o, "keyframes");
+  if (!list) return true;
+  fl_jr lr = fl_jr_child(r, "keyframes");
+  int n = cJSON_IsArray(list) ? cJSON_GetArraySize(list) : -1;
+  if (n < 1 || n > FL_COLLIDER_MAX_KEYFRAMES) {
     char got[128];
-    fl_jr_describe(shape, got, sizeof got);
-    return fl_jr_fail(r, "shape", "unknown collider shape %s %s", got, SHAPE_HINT);
+    fl_jr_describe(list, got, sizeof got);
+    return fl_jr_fail(r, "keyframes", "expected a list of 1 to %d keyframes {\"t\", \"position\", \"rotation\"}, got %s",
+                      FL_COLLIDER_MAX_KEYFRAMES, got);
   }
-  c->shape = (fl_collider_shape)s;
-  char what[64];
-  snprintf(what, sizeof what, "for a %s collider", SHAPE_NAMES[s]);
-  if (!fl_jr_object(r, o, SHAPE_KEYS[s], what)) return false;
-  if (!fl_jr_number(r, o, "friction", FL_JR_COEFFICIENT, &c->friction) ||
-      !fl_jr_vec3(r, o, "velocity", FL_JR_VELOCITY, c->velocity) ||
-      !fl_jr_number(r, o, "move_until", FL_JR_CLOSED(0, 1e6), &c->move_until))
-    return false;
+  static const char *const MOTION[] = {"velocity", "angular_velocity", "move_until", NULL};
+  for (int m = 0; MOTION[m]; m++)
+    if (cJSON_GetObjectItemCaseSensitive(o, MOTION[m]))
+      return fl_jr_fail(r, MOTION[m], "a collider with \"keyframes\" moves along them only: remove \"%s\"", MOTION[m]);
+  for (int k = 0; k < n; k++) {
+    const cJSON *e = cJSON_GetArrayItem(list, k);
+    fl_jr er = fl_jr_index(&lr, k);
+    fl_collider_keyframe *f = &c->keyframes[k];
+    float degrees[3] = {0, 0, 0};
+    memcpy(f->position, c->pivot, sizeof f->position);
+    if (!fl_jr_object(&er, e, KEYFRAME_KEYS, "for a keyframe") ||
+        !fl_jr_require(&er, e, "t", "(a keyframe needs \"t\", the time in s)") ||
+        !fl_jr_number(&er, e, "t", FL_JR_CLOSED(0, 1e6), &f->t) ||
+        !fl_jr_vec3(&er, e, "position", FL_JR_COORD, f->position) ||
+        !fl_jr_vec3(&er, e, "rotation", FL_JR_CLOSED(-1e5, 1e5), degrees))
+      return false;
+    if (k > 0 && !(f->t > c->keyframes[k - 1].t))
+      return fl_jr_fail(&er, "t", "keyframe times must increase: %g follows %g", (double)f->t,
+                        (double)c->keyframes[k - 1].t);
+    for (int a = 0; a < 3; a++) f->rotation[a] = degrees[a] * (float)(3.14159265358979323846 / 180.0);
+  }
+  c->keyframe_count = (uint32_t)n;
+  return true;
+}
+
+/* The default pivot: the shape's centre. */
+static void default_pivot(fl_collider_desc *c)
+{
+  for (int a = 0; a < 3; a++)
+    c->pivot[a] = c->shape == FL_SHAPE_PLANE     ? c->normal[a] * c->offset
+                  : c->shape == FL_SHAPE_CAPSULE ? 0.5f * (c->a[a] + c->b[a])
+                                                 : c->center[a];
+}
+
+/* The keys every shape shares: friction, its motion (velocity, angular_velocity,
+ * move_until or keyframes) and the pivot (after the shape, whose centre is its default). */
+static bool parse_collider_motion(const fl_jr *r, const cJSON *o, fl_collider_desc *c)
+{
+  default_pivot(c);
+  return fl_jr_number(r, o, "friction", FL_JR_COEFFICIENT, &c->friction) &&
+         fl_jr_vec3(r, o, "velocity", FL_JR_VELOCITY, c->velocity) &&
+         fl_jr_vec3(r, o, "angular_velocity", FL_JR_CLOSED(-1e3, 1e3), c->angular_velocity) &&
+         fl_jr_number(r, o, "move_until", FL_JR_CLOSED(0, 1e6), &c->move_until) &&
+         fl_jr_vec3(r, o, "pivot", FL_JR_COORD, c->pivot) && parse_keyframes(r, o, c);
+}
+
+static bool parse_collider_shape(const fl_jr *r, const cJSON *o, fl_collider_desc *c)
+{
   switch (c->shape) {
   case FL_SHAPE_PLANE: {
     if (!fl_jr_require(r, o, "normal", "(a plane needs \"normal\": [x, y, z])") ||
@@ -305,8 +351,31 @@ static bool parse_collider(const fl_jr *r, const cJSON *o, fl_collider_desc *c)
            fl_jr_require(r, o, "radius", "(a capsule needs \"a\", \"b\" and \"radius\")") &&
            fl_jr_vec3(r, o, "a", FL_JR_COORD, c->a) && fl_jr_vec3(r, o, "b", FL_JR_COORD, c->b) &&
            fl_jr_number(r, o, "radius", FL_JR_LENGTH, &c->radius);
+  case FL_SHAPE_MESH:
+    return fl_jr_require(r, o, "path", "(a mesh collider needs \"path\": a closed .obj file)") &&
+           resolve_path(r, o, ".obj", c->path) && fl_jr_number(r, o, "scale", FL_JR_SCALE, &c->scale) &&
+           fl_jr_vec3(r, o, "center", FL_JR_COORD, c->center) &&
+           fl_jr_uint(r, o, "resolution", 4, 128, &c->resolution) && fl_jr_bool(r, o, "inside", &c->inside);
   }
   return false;
+}
+
+static bool parse_collider(const fl_jr *r, const cJSON *o, fl_collider_desc *c)
+{
+  static const char SHAPE_HINT[] = "(one of: plane, sphere, box, capsule, mesh)";
+  *c = (fl_collider_desc){.friction = 0.3f, .scale = 1.0f, .resolution = 32};
+  if (!fl_jr_require(r, o, "shape", SHAPE_HINT)) return false;
+  const cJSON *shape = cJSON_GetObjectItemCaseSensitive(o, "shape");
+  int s = find_name(SHAPE_NAMES, cJSON_IsString(shape) ? shape->valuestring : NULL);
+  if (s < 0) {
+    char got[128];
+    fl_jr_describe(shape, got, sizeof got);
+    return fl_jr_fail(r, "shape", "unknown collider shape %s %s", got, SHAPE_HINT);
+  }
+  c->shape = (fl_collider_shape)s;
+  char what[64];
+  snprintf(what, sizeof what, "for a %s collider", SHAPE_NAMES[s]);
+  return fl_jr_object(r, o, SHAPE_KEYS[s], what) && parse_collider_shape(r, o, c) && parse_collider_motion(r, o, c);
 }
 
 /* Reads 1..10 decimal digits at *s into *out and advances *s; false otherwise. */
@@ -479,6 +548,7 @@ static bool parse_mass_spring(const fl_jr *r, const cJSON *o, fl_mass_spring_des
       .cg_iterations = 100,
       .cg_tolerance = 1e-5f,
       .divergence_strain = 2.0f,
+      .friction = 0.5f,
   };
   static const fl_jr_range UNIT_OPEN = {0.0, 1.0, true, true};
   int springs = 2 /* structural+shear+bend */, integrator = (int)m->integrator, split = (int)m->split,
@@ -497,7 +567,9 @@ static bool parse_mass_spring(const fl_jr *r, const cJSON *o, fl_mass_spring_des
       !fl_jr_enum(r, o, "jacobi_start", JACOBI_START_NAMES, &jacobi_start) ||
       !fl_jr_uint(r, o, "cg_iterations", 1, 10000, &m->cg_iterations) ||
       !fl_jr_number(r, o, "cg_tolerance", UNIT_OPEN, &m->cg_tolerance) ||
-      !fl_jr_number(r, o, "divergence_strain", FL_JR_POSITIVE, &m->divergence_strain))
+      !fl_jr_number(r, o, "divergence_strain", FL_JR_POSITIVE, &m->divergence_strain) ||
+      !fl_jr_number(r, o, "thickness", FL_JR_CLOSED(0, 1e4), &m->thickness) ||
+      !fl_jr_number(r, o, "friction", FL_JR_COEFFICIENT, &m->friction))
     return false;
   m->springs = (2u << springs) - 1u;
   m->integrator = (fl_ms_integrator)integrator;

@@ -56,6 +56,7 @@ typedef struct {
   float radius;               /* particles */
   float color[4];
   float offset[3];            /* translation (moving colliders) */
+  float rotation[4];          /* meshes: quaternion xyzw applied before the offset; zero: none */
   uint32_t look;              /* meshes: FL_LOOK_* (flurry_shared.h): plain, fabric or glossy */
   /* snow (FL_VIEW_SNOW, FL_VIEW_SNOW_VOLUME): */
   const fl_buffer *density;   /* volume: float per node, node (i,j,k) at (k ny + j) nx + i */

@@ -15,8 +15,18 @@
 #define OFFSET(type, field, bytes) _Static_assert(offsetof(type, field) == (bytes), #type "." #field " offset")
 #define SIZE(type, bytes) _Static_assert(sizeof(type) == (bytes), #type " size")
 
-SIZE(fl_gpu_collider, 64);
+SIZE(fl_gpu_collider, 128);
 OFFSET(fl_gpu_collider, velocity, 32);
+OFFSET(fl_gpu_collider, angular_velocity, 48);
+OFFSET(fl_gpu_collider, keyframe_count, 60);
+OFFSET(fl_gpu_collider, pivot, 64);
+OFFSET(fl_gpu_collider, keyframe_offset, 76);
+OFFSET(fl_gpu_collider, grid_min, 80);
+OFFSET(fl_gpu_collider, grid_cell, 92);
+OFFSET(fl_gpu_collider, grid_dims, 96);
+OFFSET(fl_gpu_collider, grid_offset, 108);
+OFFSET(fl_gpu_collider, shape, 112);
+OFFSET(fl_gpu_collider, index, 120);
 
 SIZE(fl_particles_push, 80);
 OFFSET(fl_particles_push, h, 12);
@@ -94,9 +104,10 @@ OFFSET(fl_frame_uniforms, time, 204);
 OFFSET(fl_frame_uniforms, ground_height, 220);
 OFFSET(fl_frame_uniforms, viewport, 224);
 
-SIZE(fl_draw_push, 48);
+SIZE(fl_draw_push, 64);
+OFFSET(fl_draw_push, rotation, 32);
 OFFSET(fl_draw_push, radius, 28);
-OFFSET(fl_draw_push, look, 32);
+OFFSET(fl_draw_push, look, 48);
 
 SIZE(fl_snow_push, 96);
 OFFSET(fl_snow_push, radius, 28);
@@ -123,5 +134,6 @@ _Static_assert(sizeof(fl_particles_push) <= 128 && sizeof(fl_mpm_push) <= 128 &&
                "push constants beyond the guaranteed 128 bytes");
 _Static_assert(FL_SCENE_MAX_OBJECTS <= FL_MAX_COLLIDERS, "every scene object could be a collider");
 _Static_assert(FL_GPU_SHAPE_PLANE == FL_SHAPE_PLANE && FL_GPU_SHAPE_SPHERE == FL_SHAPE_SPHERE &&
-                   FL_GPU_SHAPE_BOX == FL_SHAPE_BOX && FL_GPU_SHAPE_CAPSULE == FL_SHAPE_CAPSULE,
+                   FL_GPU_SHAPE_BOX == FL_SHAPE_BOX && FL_GPU_SHAPE_CAPSULE == FL_SHAPE_CAPSULE &&
+                   FL_GPU_SHAPE_MESH == FL_SHAPE_MESH,
                "shape numbering differs between C and GLSL");

@@ -33,9 +33,10 @@ struct fl_world {
   fl_gpu *gpu;
   fl_scene scene;
   fl_descriptor_cache sets;                           /* every set the world's passes bind */
-  fl_buffer colliders;
+  fl_buffer colliders;                                /* the collider block (sim/common/sdf_cpu.h) */
   uint32_t collider_count;
-  fl_gpu_collider colliders_cpu[FL_MAX_COLLIDERS];
+  uint32_t collider_features;                         /* fl_collider_features of them (fl_gpu.collider_features) */
+  fl_collider_block *colliders_cpu;                   /* its CPU copy (poses of the drawn shapes) */
   fl_gpu_mesh collider_meshes[FL_SCENE_MAX_OBJECTS]; /* zeroed for planes (not drawn) */
   fl_world_material_slot materials[MATERIAL_COUNT];  /* the ones the scene uses, in table order */
   uint32_t material_count;
@@ -59,6 +60,7 @@ static bool build_collider_mesh(fl_world *w, uint32_t c, const fl_collider_desc 
   case FL_SHAPE_SPHERE: ok = fl_mesh_sphere(d->center, d->radius, 24, 48, &mesh); break;
   case FL_SHAPE_BOX: ok = fl_mesh_box(d->center, d->half_extents, &mesh); break;
   case FL_SHAPE_CAPSULE: ok = fl_mesh_capsule(d->a, d->b, d->radius, 24, 48, &mesh); break;
+  case FL_SHAPE_MESH: ok = fl_obj_load_placed(d->path, d->scale, d->center, &mesh); break;
   }
   if (d->inside) { /* a container: seen from inside, so flip the winding */
     for (uint32_t t = 0; t < mesh.triangle_count; t++) {
@@ -80,16 +82,23 @@ static bool build_collider_mesh(fl_world *w, uint32_t c, const fl_collider_desc 
 static bool create_colliders(fl_world *w)
 {
   const fl_scene *scene = &w->scene;
-  bool ok = true;
-  for (uint32_t i = 0; i < scene->object_count && ok; i++)
+  fl_collider_desc descs[FL_MAX_COLLIDERS];
+  const char *names[FL_MAX_COLLIDERS];
+  for (uint32_t i = 0; i < scene->object_count; i++)
     if (scene->objects[i].type == FL_OBJECT_COLLIDER) {
-      fl_collider_pack(&scene->objects[i].collider, &w->colliders_cpu[w->collider_count]);
-      ok = build_collider_mesh(w, w->collider_count, &scene->objects[i].collider);
-      w->collider_count++;
+      names[w->collider_count] = scene->objects[i].name;
+      descs[w->collider_count++] = scene->objects[i].collider;
     }
-  /* The whole uniform block (FL_MAX_COLLIDERS records), unused records zero. */
-  return ok && fl_buffer_create(w->gpu, sizeof w->colliders_cpu, FL_MEMORY_DEVICE, "colliders", &w->colliders) &&
-         fl_buffer_upload(w->gpu, &w->colliders, 0, w->colliders_cpu, sizeof w->colliders_cpu);
+  size_t bytes;
+  bool ok = fl_collider_block_build(descs, names, w->collider_count, &w->colliders_cpu, &bytes);
+  /* The kernels made from here on keep only the collider code these colliders need
+   * (shaders/common/sdf.glsl): set before create_materials makes or records any. */
+  if (ok) w->gpu->collider_features = w->collider_features =
+              fl_collider_features(w->colliders_cpu->records, w->collider_count);
+  for (uint32_t c = 0; c < w->collider_count && ok; c++) ok = build_collider_mesh(w, c, &descs[c]);
+  /* The whole block (FL_MAX_COLLIDERS records, unused ones zero, then the tail). */
+  return ok && fl_buffer_create(w->gpu, bytes, FL_MEMORY_DEVICE, "colliders", &w->colliders) &&
+         fl_buffer_upload(w->gpu, &w->colliders, 0, w->colliders_cpu, bytes);
 }
 
 /* The row of the material table that simulates `type`, or -1. */
@@ -166,6 +175,7 @@ void fl_world_destroy(fl_world *w)
   fl_health_destroy(&w->health);
   for (uint32_t c = 0; c < FL_SCENE_MAX_OBJECTS; c++) fl_gpu_mesh_destroy(w->gpu, &w->collider_meshes[c]);
   fl_buffer_destroy(w->gpu, &w->colliders);
+  free(w->colliders_cpu);
   fl_descriptor_cache_destroy(&w->sets);
   free(w);
 }
@@ -178,6 +188,7 @@ fl_rec fl_world_rec(fl_world *w, VkCommandBuffer cmd, fl_profiler *prof, uint32_
 bool fl_world_record_frame(fl_world *w, fl_rec *r, bool simulate)
 {
   uint32_t substeps = simulate ? w->scene.sim.substeps : 0;
+  w->gpu->collider_features = w->collider_features; /* its kernels' variant, should another world have changed it */
   fl_step frame = {.sim = &w->scene.sim, .colliders = &w->colliders, .collider_count = w->collider_count,
                    .dt = w->scene.sim.dt, .t0 = w->time, .substep_count = 1, .h = w->scene.sim.dt,
                    .inv_h = 1.0f / w->scene.sim.dt, .t = (float)(w->time + w->scene.sim.dt), .picker = &w->picker};
@@ -217,9 +228,13 @@ uint32_t fl_world_views(const fl_world *w, uint32_t slot, fl_render_view *out, u
     *v = (fl_render_view){.kind = FL_VIEW_MESH, .positions = &m->positions, .normals = &m->normals,
                           .indices = &m->indices, .count = 3 * m->triangle_count,
                           .color = {0.55f, 0.6f, 0.7f, 1.0f}};
-    if (w->colliders_cpu[c].inside) v->color[3] = 0.0f; /* containers are not drawn */
-    float moved = fl_collider_moved_time_cpu(&w->colliders_cpu[c], w->slot_time[slot]);
-    for (int a = 0; a < 3; a++) v->offset[a] = w->colliders_cpu[c].velocity[a] * moved;
+    const fl_gpu_collider *col = &w->colliders_cpu->records[c];
+    if (col->inside) v->color[3] = 0.0f; /* containers are not drawn */
+    /* The rest mesh moved rigidly: x -> R x + (pivot + d - R pivot). */
+    float d[3], lin[3], ang[3], turned[3];
+    fl_collider_pose_cpu(col, w->slot_time[slot], d, v->rotation, lin, ang);
+    fl_quat_rotate_cpu(v->rotation, col->pivot, turned);
+    for (int a = 0; a < 3; a++) v->offset[a] = col->pivot[a] + d[a] - turned[a];
   }
   for (uint32_t m = 0; m < w->material_count && n < max; m++)
     n += w->materials[m].ops->views(w->materials[m].instance, slot, out + n, max - n);
@@ -229,7 +244,7 @@ uint32_t fl_world_views(const fl_world *w, uint32_t slot, fl_render_view *out, u
 float fl_world_ground_height(const fl_world *w)
 {
   for (uint32_t c = 0; c < w->collider_count; c++) {
-    const fl_gpu_collider *col = &w->colliders_cpu[c];
+    const fl_gpu_collider *col = &w->colliders_cpu->records[c];
     if (col->shape == FL_SHAPE_PLANE && col->a[1] > 0.999f) return col->r;
   }
   return w->scene.sim.domain_min[1];

@@ -8,7 +8,8 @@
  *                 isometric and one dihedral object), wind drag + lift (one
  *                 object with wind, one without), sphere + box + moving sphere
  *                 + ground + domain walls with friction, edge damping (beside
- *                 a point-damped object). Each case also checks that the CPU
+ *                 a point-damped object), global damping (beside a point-damped
+ *                 object). Each case also checks that the CPU
  *                 reference with the feature switched off ends > 10x the
  *                 tolerance away, so the feature is really exercised.
  *                 The dihedral cases start wrapped on a sphere with little
@@ -18,6 +19,11 @@
  *                 gives C ~ 3.5e-4 rad of pure rounding and a noise gradient, so
  *                 any two float implementations disagree there; reported as a
  *                 bug), and lavapipe's acos is off by up to 1.6e-4 rad.
+ *   global_damping a free sheet spinning with relative motion on top, no
+ *                 gravity: with damping_model "global" its angular momentum stays
+ *                 within 1 % over 120 substeps while the motion relative to the
+ *                 rigid one decays below a tenth; point damping at the same rate
+ *                 loses far more than 1 % of it
  *   xpbd_promise  a sheet hanging from its top edge settles to the same sag
  *                 (< 2%) at 10 and 40 substeps per frame, and 4x the
  *                 compliance sags ~4x as much
@@ -118,6 +124,7 @@ static bool rig_create(fl_gpu *gpu, const char *json, const char *const *overrid
       count++;
     }
   }
+  gpu->collider_features = fl_collider_features(r->colliders, r->collider_count); /* as the world sets it */
   bool ok = fl_descriptor_cache_create(gpu, "test", &r->sets) && fl_profiler_create(gpu, &r->prof) &&
             fl_buffer_create(gpu, sizeof r->colliders, FL_MEMORY_DEVICE, "test colliders", &r->collider_buf) &&
             fl_buffer_upload(gpu, &r->collider_buf, 0, r->colliders, sizeof r->colliders) &&
@@ -498,6 +505,116 @@ static void edge_damping_body(fl_gpu *gpu)
   compare(gpu, &cc, "edge damping");
 }
 FL_GPU_TEST(test_gpu_vs_cpu_edge_damping, edge_damping_body)
+
+static void global_damping_body(fl_gpu *gpu)
+{
+  static const compare_case cc = {
+      .json = "{ " SIM(", \"iterations\": 2") ", \"objects\": [\n"
+              "  { \"type\": \"cloth\", \"name\": \"global\", \"resolution\": [10, 10], \"pin\": [\"top-left\"],\n"
+              "    \"stretch_compliance\": 1e-4, \"damping\": 30, \"damping_model\": \"global\" },\n"
+              "  { \"type\": \"cloth\", \"name\": \"point\", \"resolution\": [8, 8], \"center\": [0, 1, 1.5],\n"
+              "    \"damping\": 2 } ] }",
+      .steps = 8, .bump = 0.05f, .jitter = 0.01f, .v0 = {0.5f, 0, 0}, .vjitter = 1.5f,
+      .without = {"objects.global.damping=0"}};
+  compare(gpu, &cc, "global damping");
+}
+FL_GPU_TEST(test_gpu_vs_cpu_global_damping, global_damping_body)
+
+/* Angular momentum about the centre of mass, the rigid fit's omega = I^-1 L, and the
+ * RMS of each velocity's deviation from v_cm + omega x r, over particles with w > 0. */
+static void rigid_fit(const vec4f *pos, const vec4f *vel, uint32_t n, double l_out[3], double *relative_rms)
+{
+  double m = 0, xc[3] = {0, 0, 0}, vc[3] = {0, 0, 0}, l[3] = {0, 0, 0}, in[3][3] = {{0}};
+  for (uint32_t p = 0; p < n; p++) {
+    double mi = 1.0 / pos[p][3];
+    m += mi;
+    for (int a = 0; a < 3; a++) xc[a] += mi * pos[p][a], vc[a] += mi * vel[p][a];
+  }
+  for (int a = 0; a < 3; a++) xc[a] /= m, vc[a] /= m;
+  for (uint32_t p = 0; p < n; p++) {
+    double mi = 1.0 / pos[p][3], r[3];
+    for (int a = 0; a < 3; a++) r[a] = pos[p][a] - xc[a];
+    double rr = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
+    l[0] += mi * (r[1] * vel[p][2] - r[2] * vel[p][1]);
+    l[1] += mi * (r[2] * vel[p][0] - r[0] * vel[p][2]);
+    l[2] += mi * (r[0] * vel[p][1] - r[1] * vel[p][0]);
+    for (int a = 0; a < 3; a++)
+      for (int c = 0; c < 3; c++) in[a][c] += mi * ((a == c ? rr : 0.0) - r[a] * r[c]);
+  }
+  double cof[3][3], w[3];
+  for (int a = 0; a < 3; a++)
+    for (int c = 0; c < 3; c++)
+      cof[a][c] = in[(a + 1) % 3][(c + 1) % 3] * in[(a + 2) % 3][(c + 2) % 3] -
+                  in[(a + 1) % 3][(c + 2) % 3] * in[(a + 2) % 3][(c + 1) % 3];
+  double det = in[0][0] * cof[0][0] + in[0][1] * cof[0][1] + in[0][2] * cof[0][2];
+  for (int a = 0; a < 3; a++) w[a] = (cof[a][0] * l[0] + cof[a][1] * l[1] + cof[a][2] * l[2]) / det;
+  double sum = 0;
+  for (uint32_t p = 0; p < n; p++) {
+    double r[3];
+    for (int a = 0; a < 3; a++) r[a] = pos[p][a] - xc[a];
+    double rigid[3] = {vc[0] + w[1] * r[2] - w[2] * r[1], vc[1] + w[2] * r[0] - w[0] * r[2],
+                       vc[2] + w[0] * r[1] - w[1] * r[0]};
+    for (int a = 0; a < 3; a++) sum += (vel[p][a] - rigid[a]) * (vel[p][a] - rigid[a]);
+  }
+  memcpy(l_out, l, sizeof l);
+  *relative_rms = sqrt(sum / n);
+}
+
+/* A free sheet spun about a tilted axis, with random relative velocities, no gravity:
+ * returns |L_end - L_0| / |L_0| and the relative motion's RMS at the end over its start. */
+static bool spin(fl_gpu *gpu, const char *model, double *l_change, double *relative_decay)
+{
+  char json[1024];
+  snprintf(json, sizeof json,
+           "{ \"sim\": { \"dt\": 0.0166666667, \"substeps\": 8, \"iterations\": 2, \"gravity\": [0, 0, 0],"
+           " \"domain\": { \"min\": [-50, -50, -50], \"max\": [50, 50, 50] } }, \"objects\": ["
+           " { \"type\": \"cloth\", \"name\": \"spinner\", \"resolution\": [12, 12], \"size\": [1, 1],"
+           " \"stretch_compliance\": 1e-6, \"damping\": 6, \"damping_model\": \"%s\" } ] }", model);
+  rig r;
+  if (!rig_create(gpu, json, NULL, 0, &r)) return false;
+  vec4f *pos = calloc(r.n, 16), *vel = calloc(r.n, 16);
+  bool ok = pos && vel;
+  rng_state = 0x51u;
+  const float omega[3] = {0.4f, 3.0f, 0.8f};
+  double xc[3] = {0, 0, 0};
+  for (uint32_t p = 0; ok && p < r.n; p++)
+    for (int a = 0; a < 3; a++) xc[a] += r.sys.build.positions[p][a] / r.n;
+  for (uint32_t p = 0; ok && p < r.n; p++) {
+    memcpy(pos[p], r.sys.build.positions[p], 16);
+    float rr[3] = {(float)(pos[p][0] - xc[0]), (float)(pos[p][1] - xc[1]), (float)(pos[p][2] - xc[2])};
+    vel[p][0] = omega[1] * rr[2] - omega[2] * rr[1] + rnd(-0.5f, 0.5f);
+    vel[p][1] = omega[2] * rr[0] - omega[0] * rr[2] + rnd(-0.5f, 0.5f);
+    vel[p][2] = omega[0] * rr[1] - omega[1] * rr[0] + rnd(-0.5f, 0.5f);
+    vel[p][3] = 0;
+  }
+  double l0[3], l1[3], rel0, rel1;
+  if (ok) rigid_fit((const vec4f *)pos, (const vec4f *)vel, r.n, l0, &rel0);
+  ok = ok && rig_set(&r, pos, vel) && rig_gpu(&r, 120, NULL) && rig_read(&r, pos, vel);
+  if (ok) {
+    rigid_fit((const vec4f *)pos, (const vec4f *)vel, r.n, l1, &rel1);
+    double d2 = 0, n2 = 0;
+    for (int a = 0; a < 3; a++) d2 += (l1[a] - l0[a]) * (l1[a] - l0[a]), n2 += l0[a] * l0[a];
+    *l_change = sqrt(d2 / n2);
+    *relative_decay = rel1 / rel0;
+    fprintf(stderr, "  %s damping: |L| %.4f -> %.4f (change %.3g of |L0|), relative motion RMS %.3f -> %.3f m/s\n",
+            model, sqrt(n2), sqrt(l1[0] * l1[0] + l1[1] * l1[1] + l1[2] * l1[2]), *l_change, rel0, rel1);
+  }
+  free(pos);
+  free(vel);
+  rig_destroy(&r);
+  return ok;
+}
+
+static void global_damping_momentum_body(fl_gpu *gpu)
+{
+  double l_global, rel_global, l_point, rel_point;
+  ENSURE_MSG(spin(gpu, "global", &l_global, &rel_global), "%s", fl_error_message());
+  ENSURE_MSG(spin(gpu, "point", &l_point, &rel_point), "%s", fl_error_message());
+  ENSURE(l_global < 0.01);   /* angular momentum kept within 1 % */
+  ENSURE(rel_global < 0.1);  /* while the relative motion decays */
+  ENSURE(l_point > 0.1);     /* point damping at the same rate would not keep it */
+}
+FL_GPU_TEST(test_global_damping_momentum, global_damping_momentum_body)
 
 /* ---- the XPBD promise: the equilibrium does not depend on the substep count ---- */
 
@@ -1089,6 +1206,8 @@ static const fl_test_case cases[] = {
     {"bdf2_damping", test_bdf2_damping},
     {"gpu_vs_cpu_colliders", test_gpu_vs_cpu_colliders},
     {"gpu_vs_cpu_edge_damping", test_gpu_vs_cpu_edge_damping},
+    {"gpu_vs_cpu_global_damping", test_gpu_vs_cpu_global_damping},
+    {"global_damping_momentum", test_global_damping_momentum},
     {"xpbd_promise", test_xpbd_promise},
     {"free_fall", test_free_fall},
     {"no_penetration", test_no_penetration},

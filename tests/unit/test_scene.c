@@ -413,7 +413,7 @@ static void test_cloth_errors(void)
              "t.json: objects[0].bending: expected one of: isometric, dihedral, none; got \"cubic\"");
   ENSURE_ERR(parse(CL(", \"bending\": true")), "objects[0].bending: expected one of: isometric", "got true");
   ENSURE_ERR(parse(CL(", \"damping_model\": \"Edge\"")),
-             "t.json: objects[0].damping_model: expected one of: point, edge; got \"Edge\"");
+             "t.json: objects[0].damping_model: expected one of: point, edge, global; got \"Edge\"");
   /* Bad pin forms. */
   ENSURE_ERR(parse(CL(", \"pin\": \"top\"")), "t.json: objects[0].pin: expected an array of pins", "got \"top\"");
   ENSURE_ERR(parse(CL(", \"pin\": [3]")), "t.json: objects[0].pin[0]: expected a pin \"corner:i,j\"", "got 3");
@@ -518,9 +518,14 @@ static void test_mass_spring_keys(void)
   m = &g_scene.objects[0].mass_spring;
   ENSURE(m->integrator == FL_MS_INTEGRATOR_JI && m->pin_count == 1 && m->pins[0].kind == FL_PIN_ROW);
   ENSURE(m->resolution[0] == 32 && m->resolution[1] == 9);
-  ENSURE_ERR(parse_set(MS(""), "objects.mass_spring0.thickness=1"),
-             "--set objects.mass_spring0.thickness=1: unknown key \"thickness\" in objects.mass_spring0",
+  ENSURE_ERR(parse_set(MS(""), "objects.mass_spring0.wind=1"),
+             "--set objects.mass_spring0.wind=1: unknown key \"wind\" in objects.mass_spring0",
              "known: type, name, resolution");
+  /* Collisions are off unless a thickness is given (issue 17). */
+  ENSURE_MSG(parse(MS("")), "%s", fl_error_message());
+  ENSURE(g_scene.objects[0].mass_spring.thickness == 0 && g_scene.objects[0].mass_spring.friction == 0.5f);
+  ENSURE_MSG(parse(MS(", \"thickness\": 0.02, \"friction\": 0.8")), "%s", fl_error_message());
+  ENSURE(g_scene.objects[0].mass_spring.thickness == 0.02f && g_scene.objects[0].mass_spring.friction == 0.8f);
 }
 
 static void test_mass_spring_errors(void)
@@ -546,8 +551,8 @@ static void test_mass_spring_errors(void)
   ENSURE_ERR(parse(MS(", \"springs\": \"bend\"")),
              "t.json: objects[0].springs: expected one of: structural, structural+shear, "
              "structural+shear+bend; got \"bend\"");
-  ENSURE_ERR(parse(MS(", \"thickness\": 0.01")),
-             "t.json: objects[0]: unknown key \"thickness\" for a mass_spring object",
+  ENSURE_ERR(parse(MS(", \"self_collision\": true")),
+             "t.json: objects[0]: unknown key \"self_collision\" for a mass_spring object",
              "known: type, name, resolution, size");
   /* The other ranges and types. */
   ENSURE_ERR(parse(MS(", \"size\": [1, 0]")), "t.json: objects[0].size[1]: expected a number in 1e-05..10000, got 0");

@@ -168,23 +168,10 @@ static void test_bad_corners(void)
   ENSURE_ERR(parse(NODE1, "1 4 0\nt 1 2 3 4\n"), "t.ele:2: tet index \"t\" is not an integer");
 }
 
-/* FLURRY_SOURCE_DIR (set by CTest), else the tree this file is in. */
-static const char *source_dir(void)
-{
-  static char dir[1024];
-  const char *src = getenv("FLURRY_SOURCE_DIR");
-  if (src && src[0]) return src;
-  snprintf(dir, sizeof dir, "%s", __FILE__);
-  char *cut = strstr(dir, "/tests/unit/");
-  if (cut) *cut = 0;
-  else snprintf(dir, sizeof dir, ".");
-  return dir;
-}
-
 static void test_beam_sample(void)
 {
   char path[1200];
-  snprintf(path, sizeof path, "%s/assets/meshes/beam.node", source_dir());
+  snprintf(path, sizeof path, "%s/assets/meshes/beam.node", fl_test_source_dir());
   fl_tetgen_mesh_free(&g_mesh);
   ENSURE_MSG(fl_tetgen_load(path, &g_mesh), "%s", fl_error_message());
   ENSURE(g_mesh.point_count == 16 && g_mesh.tet_count == 18);

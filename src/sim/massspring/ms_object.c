@@ -56,6 +56,8 @@ bool fl_ms_object_create(fl_gpu *gpu, const fl_mass_spring_desc *d, const fl_sim
   fl_ms_system cpu;
   if (!fl_ms_object_build(d, sim, name, &cpu)) return false;
   fl_ms_gpu_params params = fl_ms_object_params(d, sim);
+  out->thickness = d->thickness;
+  out->friction = d->friction;
   out->nx = d->resolution[0];
   out->ny = d->resolution[1];
   out->spring_count = cpu.spring_count;
@@ -105,6 +107,18 @@ void fl_ms_object_record_step(fl_ms_object *o, fl_rec *r, const fl_step *step)
   char prefix[16];
   snprintf(prefix, sizeof prefix, "ms/%s", fl_ms_method_name(o->sim.params.method));
   fl_ms_gpu_record_step(&o->sim, r, step->h, prefix);
+  if (o->thickness > 0.0f) { /* after the step moved x: project out of the colliders, Coulomb friction, no bounce */
+    const fl_sim_desc *sim = step->sim;
+    fl_particles_push push = {.h = step->h, .radius = 0.5f * o->thickness, .time = step->t,
+                              .friction = o->friction,
+                              .tetrahedral_normals = sim->collider_normals == FL_NORMALS_TETRAHEDRAL,
+                              .count = o->sim.particle_count, .collider_count = step->collider_count};
+    memcpy(push.domain_min, sim->domain_min, sizeof push.domain_min);
+    memcpy(push.domain_max, sim->domain_max, sizeof push.domain_max);
+    fl_rec_pass(r, &(fl_pass){.name = "ms/collide", .bytes = (uint64_t)o->sim.particle_count * 64,
+                              .kernel = "particles/collide", FL_PUSH(push), .threads = o->sim.particle_count,
+                              FL_BUFFERS(&o->sim.pos, &o->sim.vel, step->colliders, step->colliders)});
+  }
   if (step->picker && fl_picker_holds(step->picker, &o->sim.pos)) fl_picker_record_drag(step->picker, r, step->h);
   /* A divergence freezes the object within the substep it happened in, before it runs
    * to NaN; after the frame's last substep, a frozen object's frame of the hold (or its

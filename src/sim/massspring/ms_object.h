@@ -25,6 +25,7 @@ typedef struct {
   uint32_t resets;              /* resets seen so far */
   bool frozen;                  /* diverged and frozen, as of the latest status read */
   uint32_t frozen_frames;       /* frames it has been frozen, as of the latest status read */
+  float thickness, friction;    /* collisions (scene desc): none when thickness is 0 */
 } fl_ms_object;
 
 /* What the app shows of a mass-spring object, read without waiting. */
@@ -42,8 +43,10 @@ fl_ms_gpu_params fl_ms_object_params(const fl_mass_spring_desc *d, const fl_sim_
 bool fl_ms_object_create(fl_gpu *gpu, const fl_mass_spring_desc *d, const fl_sim_desc *sim, const char *name,
                          fl_ms_object *out);
 void fl_ms_object_destroy(fl_ms_object *o);
-/* Records one substep (profiler scopes "ms/<integrator>/<pass>"), the drag when the grabbed particle is
- * its, and the divergence check (after the frame's last substep, the whole watch: fl_ms_gpu_record_watch). */
+/* Records one substep (profiler scopes "ms/<integrator>/<pass>"), then, with a thickness, the
+ * collisions ("ms/collide": the colliders every material shares, through the shared
+ * particles/collide kernel, and the domain walls), the drag when the grabbed particle is its,
+ * and the divergence check (after the frame's last substep, the whole watch: fl_ms_gpu_record_watch). */
 void fl_ms_object_record_step(fl_ms_object *o, fl_rec *r, const fl_step *step);
 /* Once a frame: the status copy, the slot's snapshot and normals. */
 void fl_ms_object_record_publish(fl_ms_object *o, fl_rec *r);

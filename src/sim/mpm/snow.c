@@ -131,7 +131,7 @@ static void record_grid(const fl_snow_system *s, fl_rec *r, const fl_mpm_push *p
 {
   fl_rec_pass(r, &(fl_pass){.name = "snow/grid", .bytes = fl_snow_grid_bytes(s), .kernel = "mpm/grid_update",
                             FL_PUSH(*push), .threads = grid_nodes(s),
-                            FL_BUFFERS(&s->acc, &s->gridv, s->colliders, &s->materials, &s->blocks)});
+                            FL_BUFFERS(&s->acc, &s->gridv, s->colliders, &s->materials, &s->blocks, s->colliders)});
 }
 
 /* What the gather reads of a particle: x, v, K, and C when a material is APIC. */
@@ -334,7 +334,7 @@ void fl_snow_record_substep(fl_snow_system *s, fl_rec *r, float dt, float t)
   fl_rec_pass(r, &(fl_pass){.name = "snow/g2p", .bytes = fl_snow_g2p_bytes(s), .kernel = "mpm/g2p", FL_PUSH(*push),
                             .threads = s->build.count,
                             FL_BUFFERS(&s->pos, &s->vel, &s->fe, &s->stress, &s->affine, &s->gridv, &s->stats,
-                                       s->colliders, &s->materials, &s->block_hash)});
+                                       s->colliders, &s->materials, &s->block_hash, s->colliders)});
 }
 
 void fl_snow_record_frame(fl_snow_system *s, fl_rec *r, float frame_dt, float t0)

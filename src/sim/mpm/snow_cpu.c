@@ -252,7 +252,7 @@ void fl_snow_cpu_collide(const fl_mpm_push *push, const fl_gpu_collider *collide
     if (!(fl_collider_sdf_cpu(&colliders[c], x, t) <= 0.0f)) continue;
     float n[3], vco[3];
     fl_collider_normal_select_cpu(&colliders[c], x, t, tetra, n);
-    fl_collider_velocity_cpu(&colliders[c], t, vco);
+    fl_collider_velocity_cpu(&colliders[c], x, t, vco);
     collide_one(v, n, vco, mu);
   }
   static const float zero[3] = {0, 0, 0};

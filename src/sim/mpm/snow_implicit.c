@@ -88,7 +88,7 @@ void fl_snow_implicit_record(const fl_snow_implicit *im, fl_rec *r, const fl_mpm
                             .no_barrier = true, FL_BUFFERS(in->vel, in->fe, &im->pdata, in->materials)});
   fl_rec_pass(r, &(fl_pass){.kernel = "mpm/implicit_init", FL_PUSH(pc), .threads = im->nodes,
                             FL_BUFFERS(in->acc, in->gridv, in->colliders, in->materials, &im->info, &im->z,
-                                       &im->hacc, in->blocks)});
+                                       &im->hacc, in->blocks, in->colliders)});
   dot(im, r, &im->dot_bb); /* b.b, b = z0 */
   apply(im, r, &pc, true); /* H z0 */
   update(im, r, &pc, FL_SNOW_CR_RESIDUAL, 0);
@@ -108,7 +108,8 @@ void fl_snow_implicit_record(const fl_snow_implicit *im, fl_rec *r, const fl_mpm
   }
   pc.arg = 0;
   fl_rec_pass(r, &(fl_pass){.kernel = "mpm/implicit_finish", FL_PUSH(pc), .threads = im->nodes,
-                            FL_BUFFERS(&im->info, &im->z, in->colliders, in->materials, in->gridv, in->blocks)});
+                            FL_BUFFERS(&im->info, &im->z, in->colliders, in->materials, in->gridv, in->blocks,
+                                       in->colliders)});
 }
 
 uint64_t fl_snow_implicit_bytes(const fl_snow_implicit *im)

@@ -102,7 +102,7 @@ void fl_particles_record_collide(const fl_particles *p, fl_rec *r, const fl_part
 {
   fl_rec_pass(r, &(fl_pass){.name = "particles/collide", .bytes = fl_particles_pass_bytes(p),
                             .kernel = "particles/collide", FL_PUSH(*push), .threads = p->count,
-                            FL_BUFFERS(&p->pos, &p->vel, colliders)});
+                            FL_BUFFERS(&p->pos, &p->vel, colliders, colliders)});
 }
 
 void fl_particles_record_substep(const fl_particles *p, fl_rec *r, const fl_step *step)

@@ -44,7 +44,7 @@ void fl_particles_cpu_collide(float (*pos)[4], float (*vel)[4], const fl_gpu_col
       if (d < 0.0f) {
         float n[3], v_c[3];
         fl_collider_normal_select_cpu(col, x, t, pc->tetrahedral_normals != 0, n);
-        fl_collider_velocity_cpu(col, t, v_c);
+        fl_collider_velocity_cpu(col, x, t, v_c);
         contact(x, v, n, -d, v_c, col->friction * mu_scale, e);
       }
     }

@@ -40,6 +40,7 @@ static void fill_table(const fl_xpbd_system *s, const bind_choice *c, const fl_b
   t[FL_XPBD_B_TRI_OBJECT] = &s->tri_object;
   t[FL_XPBD_B_FACE_FORCE] = &s->face_force;
   t[FL_XPBD_B_COLLIDERS] = c->colliders;
+  t[FL_XPBD_B_COLLIDER_TAIL] = c->colliders; /* the same block: its tail as a storage buffer */
   t[FL_XPBD_B_SORTED] = hash ? fl_spatial_hash_sorted_index(&s->hash) : NULL;
   t[FL_XPBD_B_CELL_START] = hash ? fl_spatial_hash_cell_start(&s->hash) : NULL;
   t[FL_XPBD_B_CELL_END] = hash ? fl_spatial_hash_cell_end(&s->hash) : NULL;
@@ -246,6 +247,7 @@ bool fl_xpbd_create(fl_gpu *gpu, const fl_cloth_desc *descs, const char (*names)
   for (uint32_t o = 0; o < count; o++) {
     out->any_wind |= descs[o].drag > 0 || descs[o].lift > 0;
     out->any_edge_damping |= descs[o].damping_model == FL_DAMPING_EDGE && descs[o].damping > 0;
+    out->any_global_damping |= descs[o].damping_model == FL_DAMPING_GLOBAL && descs[o].damping > 0;
     if (descs[o].self_collision) {
       out->any_self_collision = true;
       if (descs[o].thickness > out->self_cell_size) out->self_cell_size = descs[o].thickness;
@@ -542,6 +544,12 @@ void fl_xpbd_record_substep(fl_xpbd_system *s, fl_rec *r, const fl_step *step)
          &(bind_choice){.family = &s->distance, .first = &s->distance.first, .items = &s->distance.items}, push, 0,
          n, n);
     pass(s, r, "xpbd/add_delta", &(bind_choice){.target = &s->vel}, once, 0, n, n);
+  }
+  if (s->any_global_damping) { /* one workgroup per object: three reads of x and v, one write of v */
+    const fl_buffer *table[FL_XPBD_B_COUNT];
+    fill_table(s, &(bind_choice){0}, table);
+    fl_rec_pass(r, &(fl_pass){.kernel = "xpbd/global_damping", .workgroup = FL_BODY_WORKGROUP, FL_PUSH(push),
+                              .groups = b->object_count, .table = table, .table_count = FL_XPBD_B_COUNT});
   }
   fl_rec_end(r);
   if (b->body_count) record_body_pass(s, r, "softbody/measure", &push, FL_BODY_PASS_MEASURE, step->colliders);

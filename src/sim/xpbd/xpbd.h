@@ -55,7 +55,7 @@ typedef struct {
   fl_buffer snapshot[FL_GPU_FRAMES_IN_FLIGHT], normals[FL_GPU_FRAMES_IN_FLIGHT];
   uint32_t object_first_triangle[FL_SCENE_MAX_OBJECTS], object_triangles[FL_SCENE_MAX_OBJECTS]; /* per object */
   fl_spatial_hash hash;           /* particle collisions: built over every particle */
-  bool any_wind, any_edge_damping, any_self_collision;
+  bool any_wind, any_edge_damping, any_global_damping, any_self_collision;
   bool any_body_solve;           /* a body has overpressure or volume conservation */
   float self_cell_size;          /* the largest thickness of the colliding objects */
   fl_tri_contacts tri;           /* triangle contacts: edges, owners, cell size */

@@ -160,7 +160,9 @@ static void make_particles(const fl_cloth_desc *d, uint32_t o, uint32_t first, f
   memcpy(ob->wind, d->wind, sizeof d->wind);
   ob->drag = d->drag;
   ob->lift = d->lift;
-  ob->damping_model = d->damping_model == FL_DAMPING_EDGE ? FL_DAMPING_MODEL_EDGE : FL_DAMPING_MODEL_POINT;
+  ob->damping_model = d->damping_model == FL_DAMPING_EDGE     ? FL_DAMPING_MODEL_EDGE
+                      : d->damping_model == FL_DAMPING_GLOBAL ? FL_DAMPING_MODEL_GLOBAL
+                                                              : FL_DAMPING_MODEL_POINT;
   ob->self_collision = !d->self_collision ? 0u : d->triangle_contacts ? FL_SELF_TRIANGLES : FL_SELF_PARTICLES;
   ob->first = first;
   ob->count = n;

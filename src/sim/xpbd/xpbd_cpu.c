@@ -81,6 +81,10 @@
  *    |dx| < 1e-12 or w_i + w_j = 0), s = dot(v_i - v_j, n), dv_i -= ((k w_i) / (w_i + w_j)) s n,
  *    dv_j += ((k w_j) / (w_i + w_j)) s n, k = min(damping h, 1) / 8, dv from 0;
  *    then v += dv.
+ *  - global damping (after the point and edge damping): per object with that model,
+ *    over its particles with w > 0 (m = 1/w): x_cm, v_cm (mass-weighted means),
+ *    r = x - x_cm, L = sum m r x v, I = sum m (|r|^2 E - r r^T), omega = I^-1 L
+ *    (0 when det I <= 1e-9 trace(I)^3), v += k (v_cm + omega x r - v), k = min(damping h, 1).
  *  - measure (after the velocities): per body V as above; state = (V, 0, z, w) with,
  *    when t >= conserve.z, z = min(z, V / target), w = max(w, V / target). */
 #include "sim/xpbd/xpbd_cpu.h"
@@ -591,7 +595,7 @@ static void contacts(fl_xpbd_cpu *s, const fl_sim_desc *sim, const fl_gpu_collid
       float n[3];
       fl_collider_normal_select_cpu(col, x, t, tetrahedral, n);
       float mu = col->friction, v_c[3];
-      fl_collider_velocity_cpu(col, t, v_c);
+      fl_collider_velocity_cpu(col, x, t, v_c);
       contact(x, s->prev[p], n, d, v_c, h, sqrtf(o->static_friction * mu), sqrtf(o->kinetic_friction * mu));
     }
     float mu_s = sqrtf(o->static_friction), mu_k = sqrtf(o->kinetic_friction);
@@ -714,6 +718,54 @@ static void self_collision(fl_xpbd_cpu *s)
     }
 }
 
+/* The "global" damping model (spec above; xpbd/global_damping.comp), in double precision. */
+static void global_damping(fl_xpbd_cpu *s, float h)
+{
+  const fl_xpbd_build *b = s->build;
+  for (uint32_t k = 0; k < b->object_count; k++) {
+    const fl_gpu_xpbd_object *o = &b->objects[k];
+    if (o->damping_model != FL_DAMPING_MODEL_GLOBAL || !(o->damping > 0.0f)) continue;
+    double m = 0, xc[3] = {0, 0, 0}, vc[3] = {0, 0, 0}, l[3] = {0, 0, 0}, in[3][3] = {{0}};
+    for (uint32_t p = o->first; p < o->first + o->count; p++) {
+      if (s->x[p][3] <= 0.0f) continue;
+      double mi = 1.0 / s->x[p][3];
+      m += mi;
+      for (int a = 0; a < 3; a++) xc[a] += mi * s->x[p][a], vc[a] += mi * s->v[p][a];
+    }
+    if (!(m > 0)) continue;
+    for (int a = 0; a < 3; a++) xc[a] /= m, vc[a] /= m;
+    for (uint32_t p = o->first; p < o->first + o->count; p++) {
+      if (s->x[p][3] <= 0.0f) continue;
+      double mi = 1.0 / s->x[p][3], r[3], v[3] = {s->v[p][0], s->v[p][1], s->v[p][2]};
+      for (int a = 0; a < 3; a++) r[a] = s->x[p][a] - xc[a];
+      double rr = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
+      l[0] += mi * (r[1] * v[2] - r[2] * v[1]);
+      l[1] += mi * (r[2] * v[0] - r[0] * v[2]);
+      l[2] += mi * (r[0] * v[1] - r[1] * v[0]);
+      for (int a = 0; a < 3; a++)
+        for (int c = 0; c < 3; c++) in[a][c] += mi * ((a == c ? rr : 0.0) - r[a] * r[c]);
+    }
+    double cof[3][3], det, trace = in[0][0] + in[1][1] + in[2][2], w[3] = {0, 0, 0};
+    for (int a = 0; a < 3; a++)
+      for (int c = 0; c < 3; c++) {
+        int a1 = (a + 1) % 3, a2 = (a + 2) % 3, c1 = (c + 1) % 3, c2 = (c + 2) % 3;
+        cof[a][c] = in[a1][c1] * in[a2][c2] - in[a1][c2] * in[a2][c1];
+      }
+    det = in[0][0] * cof[0][0] + in[0][1] * cof[0][1] + in[0][2] * cof[0][2];
+    if (det > 1e-9 * trace * trace * trace) /* I symmetric: I^-1 = cof^T / det = cof / det */
+      for (int a = 0; a < 3; a++) w[a] = (cof[a][0] * l[0] + cof[a][1] * l[1] + cof[a][2] * l[2]) / det;
+    double kk = fmin((double)o->damping * h, 1.0);
+    for (uint32_t p = o->first; p < o->first + o->count; p++) {
+      if (s->x[p][3] <= 0.0f) continue;
+      double r[3];
+      for (int a = 0; a < 3; a++) r[a] = s->x[p][a] - xc[a];
+      double rigid[3] = {vc[0] + w[1] * r[2] - w[2] * r[1], vc[1] + w[2] * r[0] - w[0] * r[2],
+                         vc[2] + w[0] * r[1] - w[1] * r[0]};
+      for (int a = 0; a < 3; a++) s->v[p][a] = (float)(s->v[p][a] + kk * (rigid[a] - s->v[p][a]));
+    }
+  }
+}
+
 static void velocities(fl_xpbd_cpu *s, float h, uint32_t integrator)
 {
   const fl_xpbd_build *b = s->build;
@@ -748,12 +800,13 @@ static void velocities(fl_xpbd_cpu *s, float h, uint32_t integrator)
     if (o->damping_model == FL_DAMPING_MODEL_EDGE) {
       if (edge)
         for (int a = 0; a < 3; a++) s->v[p][a] += s->accel[p][a];
-    } else {
+    } else if (o->damping_model == FL_DAMPING_MODEL_POINT) {
       float f = fmaxf(0.0f, 1.0f - o->damping * h);
       for (int a = 0; a < 3; a++) s->v[p][a] *= f;
     }
     s->v[p][3] = 0.0f;
   }
+  global_damping(s, h);
 }
 
 void fl_xpbd_cpu_substep(fl_xpbd_cpu *s, const fl_sim_desc *sim, const fl_gpu_collider *colliders,
