@@ -76,7 +76,7 @@ uint32_t fl_panel_knobs(const fl_scene *scene, fl_panel_knob *out, uint32_t max)
       n = object_knob(out, n, max, name, "bend", "bend_compliance", c->bend_compliance, 0, 10, true);
       if (c->drag > 0 || c->lift > 0 || c->wind[0] != 0 || c->wind[2] != 0) {
         fl_panel_knob w = {.value = c->wind[0], .min = -20, .max = 20, .component = 0};
-        snprintf(w.label, sizeof w.label, "%s wind x", name);
+        snprintf(w.label, sizeof w.label, "%.39s wind x", name); /* fits the 48-byte label */
         snprintf(w.key, sizeof w.key, "objects.%s.wind", name);
         memcpy(w.vector, c->wind, sizeof w.vector);
         if (w.value < w.min) w.min = w.value;
