@@ -5,6 +5,18 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdint.h>
+
+/* A fixed-seed xorshift32 generator: uniform in [lo, hi), advancing *state. */
+static inline float fl_test_rnd(uint32_t *state, float lo, float hi)
+{
+  uint32_t x = *state;
+  x ^= x << 13;
+  x ^= x >> 17;
+  x ^= x << 5;
+  *state = x;
+  return lo + (hi - lo) * (float)(x >> 8) / 16777216.0f;
+}
 
 typedef struct {
   const char *name;

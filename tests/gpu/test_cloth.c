@@ -65,15 +65,7 @@ typedef float vec4f[4];
 /* ---- a fixed-seed generator ---- */
 
 static uint32_t rng_state = 0x9e3779b9u;
-static float rnd(float lo, float hi)
-{
-  uint32_t x = rng_state;
-  x ^= x << 13;
-  x ^= x >> 17;
-  x ^= x << 5;
-  rng_state = x;
-  return lo + (hi - lo) * (float)(x >> 8) / 16777216.0f;
-}
+static float rnd(float lo, float hi) { return fl_test_rnd(&rng_state, lo, hi); }
 
 /* A figure the XPBD material reports for a cloth (NaN when absent). */
 static double figure(const fl_object_stats *s, const char *key) { return fl_fixture_stat(s, NULL, key); }

@@ -39,15 +39,7 @@ typedef float vec4f[4];
 /* ---- a fixed-seed generator ---- */
 
 static uint32_t rng_state = 0x12345678u;
-static float rnd(float lo, float hi)
-{
-  uint32_t x = rng_state;
-  x ^= x << 13;
-  x ^= x >> 17;
-  x ^= x << 5;
-  rng_state = x;
-  return lo + (hi - lo) * (float)(x >> 8) / 16777216.0f;
-}
+static float rnd(float lo, float hi) { return fl_test_rnd(&rng_state, lo, hi); }
 static void rnd_dir(float d[3])
 {
   float len;

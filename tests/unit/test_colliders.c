@@ -26,15 +26,7 @@
 #include "sim/common/sdf_cpu.h"
 
 static uint32_t rng_state = 0x9e3779b9u;
-static float rnd(float lo, float hi)
-{
-  uint32_t x = rng_state;
-  x ^= x << 13;
-  x ^= x >> 17;
-  x ^= x << 5;
-  rng_state = x;
-  return lo + (hi - lo) * (float)(x >> 8) / 16777216.0f;
-}
+static float rnd(float lo, float hi) { return fl_test_rnd(&rng_state, lo, hi); }
 
 static const float BLADE_CENTER[3] = {0.3f, 0.4f, -0.2f};
 
