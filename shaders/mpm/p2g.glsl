@@ -1,8 +1,9 @@
 // mpm/p2g.glsl: the P2G scatter (snow_spec.h step 1), a template included by
 // p2g_float.glsl (float atomics, VK_EXT_shader_atomic_float) and p2g_fixed.glsl
 // (int32 fixed point), which define FL_ACC_TYPE, FL_ACC_ADD(word, value, scale),
-// FL_TILE_ADD(word, value, scale) and FL_FLUSH_ADD(word, bits); the kernels
-// p2g_{float,fixed}_tile.comp define FL_P2G_TILED for the shared-memory tile.
+// FL_TILE_TYPE, FL_TILE_ADD(word, value, scale), FL_TILE_BITS(word) and
+// FL_FLUSH_ADD(word, bits); the kernels p2g_{float,fixed}_tile.comp and
+// p2g_float_tile_shared.comp define FL_P2G_TILED for the shared-memory tile.
 // Push arg: the first particle (the load-time pass submits P2G in chunks).
 // Each particle adds to the 64 (cubic, PIC/FLIP) or 27 (quadratic, APIC)
 // nodes of its stencil: mass m_i, momentum P_i and impulse Q_i = dt f_i
@@ -33,11 +34,12 @@ layout(push_constant) uniform Push { fl_mpm_push pc; };
 // built without FL_P2G_TILED does (CPU drivers: their shared-memory atomics
 // cost what global ones do, docs/PERFORMANCE.md; and llvmpipe compiles the
 // kernel without the tile in a fraction of the time). FL_TILE_ADD(word, value,
-// scale) adds into tile[word]; FL_FLUSH_ADD(word, bits) adds a tile word into acc[word].
+// scale) adds into tile[word], FL_TILE_BITS(word) reads it as bits (0: nothing added),
+// FL_FLUSH_ADD(word, bits) adds those bits' value into acc[word].
 #define FL_P2G_TILE 8
 #define FL_P2G_TILE_NODES 512u
 #ifdef FL_P2G_TILED
-shared uint tile[FL_P2G_TILE_NODES * 7u];
+shared FL_TILE_TYPE tile[FL_P2G_TILE_NODES * 7u];
 shared int s_lo[3], s_hi[3];
 #endif
 
@@ -138,13 +140,13 @@ void main()
     if (valid) particle(p, s, false, lo);
     return;
   }
-  for (uint k = local; k < FL_P2G_TILE_NODES * 7u; k += size) tile[k] = 0u;
+  for (uint k = local; k < FL_P2G_TILE_NODES * 7u; k += size) tile[k] = FL_TILE_TYPE(0);
   barrier();
   if (valid) particle(p, s, true, lo);
   barrier();
   for (uint n = local; n < FL_P2G_TILE_NODES; n += size) {
     bool any_word = false;
-    for (uint k = 0u; k < 7u; k++) any_word = any_word || tile[7u * n + k] != 0u;
+    for (uint k = 0u; k < 7u; k++) any_word = any_word || FL_TILE_BITS(7u * n + k) != 0u;
     if (!any_word) continue;
     ivec3 node = lo + ivec3(n % 8u, (n / 8u) % 8u, n / 64u);
     uint slot = fl_mpm_block_find(fl_mpm_block_key(node >> 2, pc), pc);
@@ -152,7 +154,7 @@ void main()
     uvec3 l = uvec3(node & 3);
     uint i = slot * FL_SNOW_BLOCK_NODES + (l.z * 16u + l.y * 4u + l.x);
     for (uint k = 0u; k < 7u; k++)
-      if (tile[7u * n + k] != 0u) FL_FLUSH_ADD(8u * i + k, tile[7u * n + k]);
+      if (FL_TILE_BITS(7u * n + k) != 0u) FL_FLUSH_ADD(8u * i + k, FL_TILE_BITS(7u * n + k));
   }
 #endif
 }

@@ -243,12 +243,15 @@ bool fl_gpu_create(const fl_gpu_desc *desc, fl_gpu *gpu)
   if (has_atomic_ext) f12.pNext = &atomic_float;
   vkGetPhysicalDeviceFeatures2(gpu->physical, &supported);
   gpu->has_float_atomic_add = has_atomic_ext && atomic_float.shaderBufferFloat32AtomicAdd;
+  gpu->has_shared_float_atomic_add = gpu->has_float_atomic_add && atomic_float.shaderSharedFloat32AtomicAdd;
   gpu->has_wireframe = supported.features.fillModeNonSolid;
 
   VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_enable = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT,
       .shaderBufferFloat32Atomics = atomic_float.shaderBufferFloat32Atomics,
       .shaderBufferFloat32AtomicAdd = atomic_float.shaderBufferFloat32AtomicAdd,
+      .shaderSharedFloat32Atomics = gpu->has_shared_float_atomic_add,
+      .shaderSharedFloat32AtomicAdd = gpu->has_shared_float_atomic_add,
   };
   VkPhysicalDeviceVulkan12Features enable12 = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,

@@ -41,6 +41,11 @@ void fl_device_caps_probe(VkInstance instance, VkPhysicalDevice dev, bool no_asy
   row(out, "float_atomic_add", float_add ? "snow P2G: float atomics (sim.mpm_atomics auto)"
                                          : "snow P2G: fixed-point integer atomics (sim.mpm_atomics auto)",
       "%s", float_add ? "yes" : "no");
+  bool shared_add = float_add && atomic.shaderSharedFloat32AtomicAdd;
+  row(out, "shared_float_atomic_add",
+      shared_add ? "snow P2G tile (FLURRY_SNOW_P2G=tile): shared-memory float adds"
+                 : "snow P2G tile (FLURRY_SNOW_P2G=tile): compare-and-swap on float bits in shared memory",
+      "%s", shared_add ? "yes" : "no");
   row(out, "subgroup_size", "no kernel uses subgroup operations: any size works", "%u", subgroup.subgroupSize);
 
   char wg_path[160];

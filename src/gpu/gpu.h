@@ -83,6 +83,7 @@ typedef struct fl_gpu {
 
   /* Probed features; each has a fallback path (see docs/ARCHITECTURE.md). */
   bool has_float_atomic_add;            /* VK_EXT_shader_atomic_float, buffer add */
+  bool has_shared_float_atomic_add;     /* VK_EXT_shader_atomic_float, shared-memory add (the snow P2G tile) */
   bool has_debug_utils;
   bool has_wireframe;                   /* fillModeNonSolid: polygon mode LINE */
   bool has_calibrated_timestamps;       /* VK_EXT_calibrated_timestamps, device + CLOCK_MONOTONIC (--trace) */

@@ -27,8 +27,9 @@
 
 #define WARM_FRAMES 8
 
-/* `p2g`: the P2G path under test (the warm-up frames take it too). */
-static void compare_case(fl_gpu *gpu, const char *json, fl_snow_p2g p2g)
+/* `p2g`: the P2G path under test (the warm-up frames take it too); `tile_cas`: the float tile adds by
+ * compare-and-swap even where the device has shared-memory float atomics. */
+static void compare_case_with(fl_gpu *gpu, const char *json, fl_snow_p2g p2g, bool tile_cas)
 {
   fl_scene scene;
   ENSURE_MSG(fl_scene_parse(json, "case.json", NULL, 0, &scene), "%s", fl_error_message());
@@ -48,6 +49,7 @@ static void compare_case(fl_gpu *gpu, const char *json, fl_snow_p2g p2g)
                          .collider_count = collider_count};
   ENSURE_MSG(fl_snow_create(&env, snow, snow_count, &s), "%s", fl_error_message());
   s.p2g = p2g;
+  if (tile_cas) s.tile_shared_float = false;
   fl_descriptor_cache_destroy(&sets);
   float t = 0;
   for (int f = 0; f < WARM_FRAMES; f++) {
@@ -125,6 +127,8 @@ static void compare_case(fl_gpu *gpu, const char *json, fl_snow_p2g p2g)
   fl_buffer_destroy(gpu, &collider_buffer);
 }
 
+static void compare_case(fl_gpu *gpu, const char *json, fl_snow_p2g p2g) { compare_case_with(gpu, json, p2g, false); }
+
 #define DOMAIN "\"sim\": {\"dt\": 0.0166667, \"domain\": {\"min\": [-0.5, 0, -0.5], \"max\": [0.5, 1, 0.5]}"
 
 static void ball_pic_flip(fl_gpu *gpu)
@@ -161,11 +165,14 @@ FL_GPU_TEST(test_ball_fixed, ball_fixed)
 static void moving_box(fl_gpu *gpu) { compare_case(gpu, "{" DOMAIN "}, \"objects\": [" BOX "]}", FL_SNOW_P2G_DIRECT); }
 FL_GPU_TEST(test_moving_box, moving_box)
 
-/* The same two balls through the shared-memory tile of P2G (float: compare-and-swap in the tile). */
+/* The same two balls through the shared-memory tile of P2G (float: shared-memory float atomics where the
+ * device has them, and compare-and-swap on every device). */
 #define BALL "{\"type\": \"collider\", \"shape\": \"sphere\", \"center\": [0.05, 0.1, 0], \"radius\": 0.12}," \
              "{\"type\": \"snow\", \"center\": [0, 0.36, 0], \"radius\": 0.1, \"grid_spacing\": 0.05, \"velocity\": [0, -3, 0]"
 static void ball_tile(fl_gpu *gpu) { compare_case(gpu, "{" DOMAIN "}, \"objects\": [" BALL "}]}", FL_SNOW_P2G_TILE); }
 FL_GPU_TEST(test_ball_tile, ball_tile)
+static void ball_tile_cas(fl_gpu *gpu) { compare_case_with(gpu, "{" DOMAIN "}, \"objects\": [" BALL "}]}", FL_SNOW_P2G_TILE, true); }
+FL_GPU_TEST(test_ball_tile_cas, ball_tile_cas)
 static void ball_fixed_tile(fl_gpu *gpu)
 {
   compare_case(gpu, "{" DOMAIN ", \"mpm_atomics\": \"fixed\"}, \"objects\": [" BALL ", \"transfer\": \"apic\"}]}",
@@ -194,6 +201,7 @@ static const fl_test_case cases[] = {
     {"ball_apic", test_ball_apic},
     {"ball_fixed", test_ball_fixed},
     {"ball_tile", test_ball_tile},
+    {"ball_tile_cas", test_ball_tile_cas},
     {"ball_fixed_tile", test_ball_fixed_tile},
     {"moving_box", test_moving_box},
     {"ball_gather", test_ball_gather},

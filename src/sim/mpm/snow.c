@@ -14,7 +14,10 @@
 /* The scatter kernel of a path (the gather path scatters at load only, straight into the grid). */
 static const char *p2g_kernel(const fl_snow_system *s)
 {
-  if (s->p2g == FL_SNOW_P2G_TILE) return s->fixed_point ? "mpm/p2g_fixed_tile" : "mpm/p2g_float_tile";
+  if (s->p2g == FL_SNOW_P2G_TILE)
+    return s->fixed_point          ? "mpm/p2g_fixed_tile"
+           : s->tile_shared_float ? "mpm/p2g_float_tile_shared"
+                                  : "mpm/p2g_float_tile";
   return s->fixed_point ? "mpm/p2g_fixed" : "mpm/p2g_float";
 }
 
@@ -84,8 +87,10 @@ const char *fl_snow_p2g_name(fl_snow_p2g p2g)
   return p2g == FL_SNOW_P2G_TILE ? "tile" : p2g == FL_SNOW_P2G_GATHER ? "gather" : "direct";
 }
 
-/* The P2G path: the shared-memory tile on GPUs, the gather on CPU drivers (measured faster there,
- * docs/PERFORMANCE.md), or FLURRY_SNOW_P2G ("tile", "direct" or "gather"). */
+/* The P2G path: atomics straight into the grid on GPUs, the gather on CPU drivers (measured faster
+ * there), or FLURRY_SNOW_P2G ("tile", "direct" or "gather"). The tile with compare-and-swap adds was
+ * the GPU default until the first GPU run: on an H100 its P2G took 100x G2P's time (docs/PERFORMANCE.md,
+ * "First run on a GPU"), so GPUs take the direct scatter until the paths are measured side by side. */
 static fl_snow_p2g choose_p2g(const fl_gpu *gpu)
 {
   switch (fl_env_get()->snow_p2g) { /* checked at start with the other FLURRY_* variables */
@@ -94,7 +99,7 @@ static fl_snow_p2g choose_p2g(const fl_gpu *gpu)
   case 3: return FL_SNOW_P2G_GATHER;
   default: break;
   }
-  return gpu->props.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU ? FL_SNOW_P2G_TILE : FL_SNOW_P2G_GATHER;
+  return gpu->props.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU ? FL_SNOW_P2G_DIRECT : FL_SNOW_P2G_GATHER;
 }
 
 static uint64_t grid_nodes(const fl_snow_system *s) { return (uint64_t)s->build.block_capacity * FL_SNOW_BLOCK_NODES; }
@@ -211,6 +216,7 @@ bool fl_snow_create(const fl_material_env *env, const uint32_t *indices, uint32_
   out->colliders = env->colliders;
   out->collider_count = env->collider_count;
   out->p2g = choose_p2g(gpu);
+  out->tile_shared_float = gpu->has_shared_float_atomic_add;
   bool ok = choose_atomics(gpu, &scene->sim, &out->fixed_point) &&
             fl_snow_build_create(scene, indices, count, &out->build) &&
             (!out->fixed_point || fl_snow_fixed_headroom_check(&out->build)) &&

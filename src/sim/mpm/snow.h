@@ -52,8 +52,10 @@ typedef struct {
   fl_gpu *gpu;
   fl_snow_build build;               /* metadata; the CPU particle arrays are freed after upload */
   bool fixed_point;                  /* P2G through int32 fixed point */
-  fl_snow_p2g p2g;                   /* the P2G path: the tile on GPUs, the gather on CPU drivers;
+  fl_snow_p2g p2g;                   /* the P2G path: direct on GPUs, the gather on CPU drivers;
                                         FLURRY_SNOW_P2G=tile|direct|gather overrides (tests set it) */
+  bool tile_shared_float;            /* the float tile adds with shared-memory float atomics (the device
+                                        has them), else by compare-and-swap (tests may clear it) */
   fl_buffer pos, vel, fe, stress, affine;
   fl_buffer acc, gridv, stats, materials, scratch;
   fl_buffer block_hash, blocks;      /* the sparse grid: (key, slot) per hash entry; the key of each slot */

@@ -155,6 +155,8 @@ static bool stats(void *m, uint32_t object, const float (*pos)[4], uint32_t coun
   fl_stats_number(st, sys, "capped_frames", s->capped_frames);
   fl_stats_text(st, sys, "p2g_atomics", s->fixed_point ? "fixed" : "float");
   fl_stats_text(st, sys, "p2g", fl_snow_p2g_name(s->p2g));
+  if (s->p2g == FL_SNOW_P2G_TILE && !s->fixed_point)
+    fl_stats_text(st, sys, "p2g_tile_adds", s->tile_shared_float ? "shared float atomics" : "compare-and-swap");
   fl_stats_number(st, sys, "grid_blocks_at_load", s->build.blocks_at_load);
   fl_stats_number(st, sys, "grid_blocks_capacity", s->build.block_capacity);
   fl_stats_number(st, sys, "grid_blocks_peak_last_frame", s->last.blocks_peak);
