@@ -77,6 +77,27 @@ def main():
         a, n = m.get("async", ("?", 0.0)), m.get("no-async", ("?", 0.0))
         ratio = f"{a[1] / n[1]:.2f}" if a[1] > 0 and n[1] > 0 and a[0] == "0" and n[0] == "0" else "-"
         lines.append(f"| {scene} | {a[1]:.2f} | {n[1]:.2f} | {ratio} |")
+    lines.append("\n## Snow at scale (issue 14)\n")
+    lines.append("| run | result | P2G | particles | substeps/frame | snow particle-substeps/s | frame ms (median) | grid MiB | slowest passes (ms, median) |")
+    lines.append("|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        if r[0] != "snow":
+            continue
+        name = f"snow_big_{r[1].split('-')[-1]}" if r[1].startswith("snow-bench") else f"fracture_{r[2]}"
+        rep = load(os.path.join(out, name + ".json"))
+        if not rep:
+            lines.append(f"| {r[1]} {r[2]} | {status(r[3])} | | | | | | | |")
+            continue
+        snows = [o for o in rep.get("objects", []) if o.get("type") == "snow"]
+        sys_ = snows[0]["snow_system"] if snows else {}
+        timings = {k: v for k, v in rep.get("timings_ms", {}).items() if k != "frame" and isinstance(v, dict)}
+        slow = ", ".join(f'{k} {v.get("median", 0):.2f}' for k, v in sorted(timings.items(), key=lambda kv: -kv[1].get("median", 0))[:4])
+        speed = rep.get("snow_particle_substeps_per_s")
+        lines.append(
+            f'| {r[1]} {r[2]} | {status(r[3])} | {sys_.get("p2g", "-")} | {sum(o["particles"] for o in snows)} | '
+            f'{sys_.get("substeps_per_frame", "-")} | {f"{speed:.3g}" if speed else "-"} | '
+            f'{rep["timings_ms"].get("frame", {}).get("median", 0):.2f} | {sys_.get("grid_memory_mib", 0):.1f} | {slow} |'
+        )
     lines.insert(1, f"Device: {device or 'unknown'}; the report JSONs and logs are beside this file.\n")
     print("\n".join(lines))
 
