@@ -13,6 +13,9 @@
 #define FL_SNOW_IMPLICIT_ELASTIC_GAIN 4.0 /* beta > 0: the elastic limit times this (tests/gpu/test_snow_implicit) */
 #define FL_SNOW_MAX_SUBSTEPS 256     /* per frame */
 #define FL_SNOW_LIGHT_NODE 1e-3      /* nodes lighter than this x the largest particle mass get no internal force */
+#define FL_SNOW_TOUCH 1e-4           /* a point within this x h of a collider or wall touches it: grid nodes
+                                        on a wall (origin + i h) land a rounding either side, which FMA
+                                        contraction (GPUs) and separate rounding (CPUs) decide differently */
 #define FL_SNOW_GRAB_CELLS 3.0       /* the mouse's grab pulls the snow within this many grid spacings (mpm/grab) */
 #define FL_SNOW_GRAB_TIME 0.05       /* ... towards the cursor's point at the distance it would close in this (s) */
 /* Fixed-point P2G (snow_spec.h GRID ACCUMULATOR): mass_scale = 2^MASS_BITS / m_max,

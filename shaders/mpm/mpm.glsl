@@ -222,21 +222,22 @@ vec3 fl_mpm_collide_rule(vec3 v, vec3 v_co, vec3 n, float mu)
 }
 
 #ifdef FL_MPM_COLLIDERS  // defined by kernels that declare the `colliders` uniform before this include
-// Applies every collider with phi(x, t) <= 0, then every domain wall x is on or beyond.
+// Applies every collider with phi(x, t) <= touch, then every domain wall x is on or beyond (within
+// touch: FL_SNOW_TOUCH h, so that a node on a wall is on it whatever the rounding of origin + i h).
 vec3 fl_mpm_collide(vec3 x, vec3 v, float mu, fl_mpm_push pc)
 {
-  float t = pc.time;
+  float t = pc.time, touch = float(FL_SNOW_TOUCH) * pc.h;
   bool tetra = (pc.flags & FL_MPM_TETRA_NORMALS) != 0u;
   for (uint c = 0u; c < pc.collider_count; c++) {
     fl_gpu_collider col = colliders[c];
-    if (fl_collider_sdf(col, x, t) <= 0.0)
+    if (fl_collider_sdf(col, x, t) <= touch)
       v = fl_mpm_collide_rule(v, fl_collider_velocity(col, x, t), fl_collider_normal_select(col, x, t, tetra), mu);
   }
   for (int a = 0; a < 3; a++) {
     vec3 n = vec3(0.0);
     n[a] = 1.0;
-    if (x[a] <= pc.domain_min[a]) v = fl_mpm_collide_rule(v, vec3(0.0), n, mu);
-    if (x[a] >= pc.domain_max[a]) v = fl_mpm_collide_rule(v, vec3(0.0), -n, mu);
+    if (x[a] <= pc.domain_min[a] + touch) v = fl_mpm_collide_rule(v, vec3(0.0), n, mu);
+    if (x[a] >= pc.domain_max[a] - touch) v = fl_mpm_collide_rule(v, vec3(0.0), -n, mu);
   }
   return v;
 }

@@ -246,10 +246,10 @@ static void collide_one(float v[3], const float n[3], const float vco[3], float 
 void fl_snow_cpu_collide(const fl_mpm_push *push, const fl_gpu_collider *colliders, float mu, const float x[3],
                          float v[3])
 {
-  float t = push->time;
+  float t = push->time, touch = (float)FL_SNOW_TOUCH * push->h; /* mpm.glsl fl_mpm_collide */
   bool tetra = (push->flags & FL_MPM_TETRA_NORMALS) != 0;
   for (uint32_t c = 0; c < push->collider_count; c++) {
-    if (!(fl_collider_sdf_cpu(&colliders[c], x, t) <= 0.0f)) continue;
+    if (!(fl_collider_sdf_cpu(&colliders[c], x, t) <= touch)) continue;
     float n[3], vco[3];
     fl_collider_normal_select_cpu(&colliders[c], x, t, tetra, n);
     fl_collider_velocity_cpu(&colliders[c], x, t, vco);
@@ -258,11 +258,11 @@ void fl_snow_cpu_collide(const fl_mpm_push *push, const fl_gpu_collider *collide
   static const float zero[3] = {0, 0, 0};
   for (int a = 0; a < 3; a++) {
     float n[3] = {0, 0, 0};
-    if (x[a] <= push->domain_min[a]) {
+    if (x[a] <= push->domain_min[a] + touch) {
       n[a] = 1.0f;
       collide_one(v, n, zero, mu);
     }
-    if (x[a] >= push->domain_max[a]) {
+    if (x[a] >= push->domain_max[a] - touch) {
       n[a] = -1.0f;
       collide_one(v, n, zero, mu);
     }
