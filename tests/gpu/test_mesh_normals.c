@@ -30,11 +30,12 @@ static bool gpu_normals(fl_gpu *gpu, const fl_cpu_mesh *mesh, float (*out)[4])
 }
 
 /* Largest |gpu - cpu| over the normals' xyz. */
-static double max_diff(const float (*a)[4], const float (*b)[4], uint32_t n)
+/* The largest component difference over the vertices, leaving out those whose `skip` is set. */
+static double max_diff(const float (*a)[4], const float (*b)[4], uint32_t n, const bool *skip)
 {
   double worst = 0;
   for (uint32_t v = 0; v < n; v++)
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 3 && !(skip && skip[v]); i++) {
       double d = fabs((double)a[v][i] - (double)b[v][i]);
       if (!(d <= worst)) worst = d; /* NaN propagates */
     }
@@ -73,7 +74,10 @@ static float *vertex_max_area(const fl_cpu_mesh *m)
  * segment ab (a == b: a sphere), dot(n, p - closest axis point) > 0 at every
  * vertex of a triangle with real area. The UV grid's pole rows hold copies of
  * the pole; a copy whose only triangles have zero area has no defined normal,
- * so it is left out of the direction check (and counted in the log). */
+ * so it is left out of the direction check and the GPU-CPU comparison (and
+ * counted in the log): its normal is the direction of a sum of cross products
+ * of rounding size, which FMA contraction and denormal flushing decide (on an
+ * H100 such a vertex differed by 1 in a component). */
 static void check_round(fl_gpu *gpu, const fl_cpu_mesh *mesh, const float a[3], const float b[3],
                         float radius, const char *what)
 {
@@ -83,12 +87,15 @@ static void check_round(fl_gpu *gpu, const fl_cpu_mesh *mesh, const float a[3], 
   ENSURE(g && c && area);
   bool ok = gpu_normals(gpu, mesh, g);
   fl_mesh_normals_cpu(mesh, c);
-  double diff = max_diff((const float (*)[4])g, (const float (*)[4])c, n);
+  bool *degenerate = malloc(n);
+  ENSURE(degenerate);
+  for (uint32_t v = 0; v < n; v++) degenerate[v] = area[v] <= 1e-6f * radius * radius;
+  double diff = max_diff((const float (*)[4])g, (const float (*)[4])c, n, degenerate);
   uint32_t bad_len = 0, inward = 0, skipped = 0;
   for (uint32_t v = 0; v < n && ok; v++) {
     double len = sqrt((double)g[v][0] * g[v][0] + (double)g[v][1] * g[v][1] + (double)g[v][2] * g[v][2]);
     if (!(fabs(len - 1.0) <= 1e-5)) bad_len++;
-    if (area[v] <= 1e-6f * radius * radius) {
+    if (degenerate[v]) {
       skipped++;
       continue;
     }
@@ -104,6 +111,7 @@ static void check_round(fl_gpu *gpu, const fl_cpu_mesh *mesh, const float a[3], 
   free(g);
   free(c);
   free(area);
+  free(degenerate);
   ENSURE(ok);
   ENSURE_MSG(diff <= 1e-5, "%s: max |gpu - cpu| = %g", what, diff);
   ENSURE_MSG(bad_len == 0, "%s: %u normals are not unit length", what, bad_len);
@@ -147,7 +155,7 @@ static void box_body(fl_gpu *gpu)
   ENSURE(g && c);
   bool ok = gpu_normals(gpu, &mesh, g);
   fl_mesh_normals_cpu(&mesh, c);
-  double diff = max_diff((const float (*)[4])g, (const float (*)[4])c, n);
+  double diff = max_diff((const float (*)[4])g, (const float (*)[4])c, n, NULL);
   /* Flat faces: each vertex's normal is its face's axis, pointing away from the centre. */
   uint32_t bad = 0;
   for (uint32_t v = 0; v < n && ok; v++) {
