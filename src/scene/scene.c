@@ -20,7 +20,7 @@
 static const char *const TOP_KEYS[] = {"name", "sim", "camera", "objects", NULL};
 static const char *const SIM_KEYS[] = {"dt",     "substeps", "iterations", "gravity",
                                         "domain", "solver",   "relaxation", "collider_normals",
-                                        "mpm_atomics", "max_speed", "integrator", NULL};
+                                        "mpm_atomics", "max_speed", "integrator", "snow_grid_slack", NULL};
 /* Indexed by fl_solver. */
 static const char *const SOLVER_NAMES[] = {"coloring", "jacobi", NULL};
 static const char *const DOMAIN_KEYS[] = {"min", "max", NULL};
@@ -64,6 +64,7 @@ static void set_defaults(fl_scene *s, const char *source)
       .solver = FL_SOLVER_COLORING,
       .relaxation = 1.5f,
       .max_speed = 500.0f,
+      .snow_grid_slack = 4.0f,
   };
   s->camera = (fl_camera_desc){.eye = {0, 3, 8}, .target = {0, 1, 0}};
 }
@@ -85,6 +86,7 @@ static bool parse_sim(const fl_jr *top, const cJSON *root, fl_sim_desc *sim)
       !fl_jr_enum(&r, v, "integrator", INTEGRATOR_NAMES, &integrator) ||
       !fl_jr_number(&r, v, "relaxation", FL_JR_CLOSED(1, 2), &sim->relaxation) ||
       !fl_jr_number(&r, v, "max_speed", (fl_jr_range){0.0, 3e8, true, false}, &sim->max_speed) ||
+      !fl_jr_number(&r, v, "snow_grid_slack", FL_JR_CLOSED(1, 64), &sim->snow_grid_slack) ||
       !fl_jr_number(&r, v, "dt", (fl_jr_range){0.0, 0.1, true, false}, &sim->dt) ||
       !fl_jr_uint(&r, v, "substeps", 1, 1000, &sim->substeps) ||
       !fl_jr_uint(&r, v, "iterations", 1, 1000, &sim->iterations) ||

@@ -260,6 +260,9 @@ typedef struct {
                                  * "tetrahedral": the generic four-point finite difference (note 002) */
   float max_speed;              /* m/s: a particle faster than this is a blow-up (the health watch,
                                  * sim/common/health.h), default 500, 0 < v <= 3e8 */
+  float snow_grid_slack;        /* snow grid blocks allocated: this x those the snow touches at load,
+                                 * default 4, 1..64 (snow spreading wider, as a ball breaking on a wall
+                                 * at fine spacing, needs more: the health watch says when) */
   fl_mpm_atomics mpm_atomics;   /* snow P2G: "auto" (default: float atomics where the device has them),
                                  * "float" (an error without them) or "fixed" (int32 fixed point) */
 } fl_sim_desc;

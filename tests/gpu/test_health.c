@@ -149,7 +149,7 @@ static void body_snow(fl_gpu *gpu)
   ENSURE(fl_fixture_buffer_with(gpu, sizeof stats, stats, "snow stats", &snow_stats));
   ENSURE(run_frame(gpu, &h, &bpos, &bvel, 4, record_snow) == 1); /* word 2 turns bad; 3 and 4 already were */
   ENSURE(h.bits[2] == FL_HEALTH_GRID_FULL && h.bits[3] == want[3] && h.bits[4] == want[4]); /* first bits kept */
-  ENSURE(strstr(fl_health_reason(FL_HEALTH_GRID_FULL), "raise grid_spacing") != NULL);
+  ENSURE(strstr(fl_health_reason(FL_HEALTH_GRID_FULL), "raise sim.snow_grid_slack or grid_spacing") != NULL);
   fl_buffer_destroy(gpu, &snow_stats);
   fl_buffer_destroy(gpu, &snow_fe);
   fl_buffer_destroy(gpu, &bpos);

@@ -75,6 +75,7 @@ const char *fl_health_reason(uint32_t bits)
   if (bits & FL_HEALTH_NOT_FINITE) return "a position or velocity is not finite";
   if (bits & FL_HEALTH_TOO_FAST) return "a particle moves faster than sim.max_speed";
   if (bits & FL_HEALTH_GRID_FULL)
-    return "the snow spread over more grid blocks than were allocated (raise grid_spacing or make the snow smaller)";
+    return "the snow spread over more grid blocks than were allocated (raise sim.snow_grid_slack or grid_spacing, "
+           "or make the snow smaller)";
   return "healthy";
 }

@@ -220,8 +220,8 @@ bool fl_snow_create(const fl_material_env *env, const uint32_t *indices, uint32_
   bool ok = choose_atomics(gpu, &scene->sim, &out->fixed_point) &&
             fl_snow_build_create(scene, indices, count, &out->build) &&
             (!out->fixed_point || fl_snow_fixed_headroom_check(&out->build)) &&
-            fl_snow_build_set_capacity(&out->build, gpu->props.limits.maxStorageBufferRange /
-                                                        ((uint64_t)FL_SNOW_BLOCK_NODES * 32));
+            fl_snow_build_set_capacity(&out->build, scene->sim.snow_grid_slack,
+                                       gpu->props.limits.maxStorageBufferRange / ((uint64_t)FL_SNOW_BLOCK_NODES * 32));
   if (!ok) {
     fl_snow_build_free(&out->build);
     out->gpu = NULL;

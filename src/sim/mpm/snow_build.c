@@ -206,7 +206,7 @@ static bool count_blocks(fl_snow_build *b)
   return true;
 }
 
-bool fl_snow_build_set_capacity(fl_snow_build *b, uint64_t device_max_blocks)
+bool fl_snow_build_set_capacity(fl_snow_build *b, float slack, uint64_t device_max_blocks)
 {
   uint64_t lattice_blocks = (uint64_t)b->block_dims[0] * b->block_dims[1] * b->block_dims[2];
   uint64_t need = b->blocks_at_load;
@@ -215,7 +215,7 @@ bool fl_snow_build_set_capacity(fl_snow_build *b, uint64_t device_max_blocks)
                         "device's storage buffers hold (%llu blocks); raise grid_spacing or make the snow smaller",
                         (unsigned long long)need, (double)need * FL_SNOW_BLOCK_NODES * 64 / 1048576.0,
                         (unsigned long long)device_max_blocks);
-  uint64_t cap = need * FL_SNOW_BLOCK_SLACK;
+  uint64_t cap = (uint64_t)ceil((double)need * slack);
   if (cap < need + FL_SNOW_BLOCK_SPARE) cap = need + FL_SNOW_BLOCK_SPARE;
   if (cap > lattice_blocks) cap = lattice_blocks;
   if (cap > device_max_blocks) cap = device_max_blocks;

@@ -13,7 +13,7 @@
 
 #define FL_SNOW_MAX_PARTICLES (1u << 24) /* 16 M: 160 B each on the GPU */
 #define FL_SNOW_MAX_LATTICE_BLOCKS (1ull << 31) /* blocks of the virtual lattice over sim.domain (uint keys) */
-#define FL_SNOW_BLOCK_SLACK 4u           /* blocks allocated: this x those the snow touches at load ... */
+                                         /* blocks allocated: sim.snow_grid_slack x those the snow touches at load ... */
 #define FL_SNOW_BLOCK_SPARE 64u          /* ... and at least this many more */
 #define FL_SNOW_MAX_VOLUME_NODES (1u << 23) /* the dense density volume of the volume view (4 B a node) */
 
@@ -50,10 +50,10 @@ bool fl_snow_build_create(const fl_scene *scene, const uint32_t *indices, uint32
 /* False (fl_error_set, naming what to lower) when the fixed-point accumulator cannot hold the
  * build's heaviest node at twice its fastest initial speed (snow_spec.h GRID ACCUMULATOR). */
 bool fl_snow_fixed_headroom_check(const fl_snow_build *b);
-/* Sets block_capacity (FL_SNOW_BLOCK_SLACK x blocks_at_load, at least FL_SNOW_BLOCK_SPARE more,
- * at most the lattice's blocks and device_max_blocks) and hash_entries; false (fl_error_set, naming
- * what to lower) when the snow at load already needs more than device_max_blocks. */
-bool fl_snow_build_set_capacity(fl_snow_build *b, uint64_t device_max_blocks);
+/* Sets block_capacity (slack x blocks_at_load: sim.snow_grid_slack, at least FL_SNOW_BLOCK_SPARE
+ * more, at most the lattice's blocks and device_max_blocks) and hash_entries; false (fl_error_set,
+ * naming what to lower) when the snow at load already needs more than device_max_blocks. */
+bool fl_snow_build_set_capacity(fl_snow_build *b, float slack, uint64_t device_max_blocks);
 /* Frees the arrays; accepts a zeroed build. */
 void fl_snow_build_free(fl_snow_build *b);
 /* The push constants of one substep of length dt ending at time t (flags from the build and

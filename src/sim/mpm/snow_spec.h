@@ -22,7 +22,7 @@
  * into an open-addressing hash (lowbias32 of the key, linear probing) and takes
  * the next slot; node l = (z 16 + y 4 + x) of the block in slot s is node
  * 64 s + l of the accumulator and grid velocity buffers. Slots: block_capacity
- * = FL_SNOW_BLOCK_SLACK (4) x the blocks the seeded snow touches, at least
+ * = sim.snow_grid_slack (default 4) x the blocks the seeded snow touches, at least
  * FL_SNOW_BLOCK_SPARE (64) more, at most what maxStorageBufferRange holds (a
  * clear error at load when the seeded snow alone needs more). A block beyond
  * the capacity gets no slot: its particles' contributions are dropped and the
