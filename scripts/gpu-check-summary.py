@@ -20,6 +20,11 @@ def status(rc):
     return {"0": "pass", "77": "skipped", "3": "validation errors", "4": "report check failed"}.get(rc, f"FAIL (exit {rc})")
 
 
+def header(*columns):
+    """A Markdown table's header row and separator."""
+    return "| " + " | ".join(columns) + " |\n" + "|---" * len(columns) + "|"
+
+
 def main():
     out, frames = sys.argv[1], sys.argv[2]
     rows = [line.rstrip("\n").split("\t") for line in open(os.path.join(out, "results.tsv")) if line.strip()]
@@ -29,13 +34,13 @@ def main():
     devices = open(os.path.join(out, "devices.txt")).read()
     lines.append("## Devices (`flurry --list-devices --verbose`)\n\n```\n" + devices.strip() + "\n```\n")
 
-    lines.append("## GPU tests\n\n| test | result | seconds |\n|---|---|---|")
+    lines.append("## GPU tests\n\n" + header("test", "result", "seconds"))
     for r in rows:
         if r[0] == "test":
             lines.append(f"| {r[1]} | {status(r[2])} | {r[3]} |")
 
     lines.append(f"\n## Every scene, {frames} frames under validation (synchronization validation on)\n")
-    lines.append("| scene | async | result | validation errors | queues | frame median (ms, GPU) |\n|---|---|---|---|---|---|")
+    lines.append(header("scene", "async", "result", "validation errors", "queues", "frame median (ms, GPU)"))
     for r in rows:
         if r[0] != "validation":
             continue
@@ -50,8 +55,8 @@ def main():
         lines.append(f"| {r[1]} | {r[2]} | {status(r[3])} | {errors} | {queues} | {frame} |")
 
     lines.append("\n## --bench at GPU sizes\n")
-    lines.append("| scene | result | copy ceiling GB/s | particle-substeps/s | slowest pass | its ms/frame | its GB/s | of ceiling |")
-    lines.append("|---|---|---|---|---|---|---|---|")
+    lines.append(header("scene", "result", "copy ceiling GB/s", "particle-substeps/s", "slowest pass", "its ms/frame",
+                        "its GB/s", "of ceiling"))
     for r in rows:
         if r[0] != "bench":
             continue
@@ -68,7 +73,7 @@ def main():
         )
 
     lines.append("\n## Async compute on and off: wall time per frame (ms, no validation)\n")
-    lines.append("| scene | async | --no-async | async / --no-async |\n|---|---|---|---|")
+    lines.append(header("scene", "async", "--no-async", "async / --no-async"))
     walls = {}
     for r in rows:
         if r[0] == "async":
@@ -78,8 +83,8 @@ def main():
         ratio = f"{a[1] / n[1]:.2f}" if a[1] > 0 and n[1] > 0 and a[0] == "0" and n[0] == "0" else "-"
         lines.append(f"| {scene} | {a[1]:.2f} | {n[1]:.2f} | {ratio} |")
     lines.append("\n## Snow at scale (issue 14)\n")
-    lines.append("| run | result | P2G | particles | substeps/frame | snow particle-substeps/s | frame ms (median) | grid MiB | slowest passes (ms, median) |")
-    lines.append("|---|---|---|---|---|---|---|---|---|")
+    lines.append(header("run", "result", "P2G", "particles", "substeps/frame", "snow particle-substeps/s",
+                        "frame ms (median)", "grid MiB", "slowest passes (ms, median)"))
     for r in rows:
         if r[0] != "snow":
             continue
