@@ -4,11 +4,19 @@
 // hand; the ray runs in grid units (t in metres) from the eye or the box of the
 // occupied bricks (render/snow_volume.vert) to the box's far side or the ground
 // plane, and jumps over the empty bricks around a sample (their Chebyshev
-// distance, render/snow_brick_distance). The including shader declares
-// `density[]`, `brick_distance[]` and `pc` (fl_snow_push).
+// distance, render/snow_brick_distance). Declares the fragment stage's
+// buffers (density, brick distances), push constants and inputs.
 #ifndef FL_SNOW_MARCH_GLSL
 #define FL_SNOW_MARCH_GLSL
+#include "flurry_shared.h"
 #include "frame.glsl"
+
+layout(std430, binding = 1) readonly buffer Density { float density[]; };  // kg/m^3 per node
+layout(std430, binding = 2) readonly buffer Bricks { uint brick_distance[]; };  // render/snow_brick_distance
+layout(push_constant) uniform Push { fl_snow_push pc; };
+layout(location = 0) in vec3 v_world;        // a point of the box's back face (render/snow_volume.vert)
+layout(location = 1) flat in vec3 v_box_min; // the box of the occupied bricks
+layout(location = 2) flat in vec3 v_box_max;
 #include "snow_grid.glsl"
 
 // Trilinear density at grid position g (node units); `grad` its gradient in

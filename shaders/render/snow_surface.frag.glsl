@@ -15,16 +15,10 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "flurry_shared.h"
-#include "snow.glsl"
 #include "shadow.glsl"
-
-layout(std430, binding = 1) readonly buffer Density { float density[]; };  // kg/m^3 per node
-layout(std430, binding = 2) readonly buffer Bricks { uint brick_distance[]; };  // render/snow_brick_distance
-layout(push_constant) uniform Push { fl_snow_push pc; };
+#include "snow.glsl"
 #include "snow_march.glsl"
-layout(location = 0) in vec3 v_world;
-layout(location = 1) flat in vec3 v_box_min;
-layout(location = 2) flat in vec3 v_box_max;
+
 layout(location = 0) out vec4 out_color;
 
 const float SNOW_GRAIN = 0.004; // metres: the size of a grain (grain and sparkle, render/snow.glsl)

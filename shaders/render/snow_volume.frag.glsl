@@ -16,14 +16,8 @@
 #extension GL_GOOGLE_include_directive : require
 #include "flurry_shared.h"
 #include "snow.glsl"
-
-layout(std430, binding = 1) readonly buffer Density { float density[]; };  // kg/m^3 per node
-layout(std430, binding = 2) readonly buffer Bricks { uint brick_distance[]; };  // render/snow_brick_distance
-layout(push_constant) uniform Push { fl_snow_push pc; };
 #include "snow_march.glsl"
-layout(location = 0) in vec3 v_world;
-layout(location = 1) flat in vec3 v_box_min;
-layout(location = 2) flat in vec3 v_box_max;
+
 layout(location = 0) out vec4 out_color;
 
 // Henyey-Greenstein phase function; cos_theta between the light's travel and the scattered ray.
