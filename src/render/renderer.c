@@ -81,12 +81,12 @@ bool fl_renderer_create(fl_gpu *gpu, VkFormat color_format, VkImageLayout final_
   fl_graphics_desc snow = {.vertex = "render/snow.vert", .fragment = "render/snow.frag",
                            .render_pass = r->render_pass, .push_size = sizeof(fl_snow_push),
                            .depth_test = true, .depth_write = true};
-  /* Translucent, after the opaque passes: back faces of the grid's box, tested
-   * (not written) against the scene's depth at the depth the march reports. */
-  /* Opaque: the same box, its fragments at the iso-surface's depth. */
+  /* Opaque: back faces of the grid's box, its fragments at the iso-surface's depth. */
   fl_graphics_desc snow_surface = {.vertex = "render/snow_volume.vert", .fragment = "render/snow_surface.frag",
                                    .render_pass = r->render_pass, .push_size = sizeof(fl_snow_push),
                                    .depth_test = true, .depth_write = true, .cull = VK_CULL_MODE_FRONT_BIT};
+  /* Translucent, after the opaque passes: back faces of the grid's box, tested
+   * (not written) against the scene's depth at the depth the march reports. */
   fl_graphics_desc snow_volume = {.vertex = "render/snow_volume.vert", .fragment = "render/snow_volume.frag",
                                   .render_pass = r->render_pass, .push_size = sizeof(fl_snow_push),
                                   .blend = true, .depth_test = true, .cull = VK_CULL_MODE_FRONT_BIT};
