@@ -273,7 +273,9 @@ FL_STRUCT_BEGIN(fl_snow_push)
   float step;       /* volume: ray-march step length (m) */
   float empty_density; /* volume: density below which it is empty space (kg/m^3) */
   uint axis;        /* brick distance: the axis of this pass */
-  uint unused0, unused1, unused2;
+  float iso;        /* surface: the density ratio rho / rho0 of the drawn iso-surface */
+  float loose_q;    /* impostors: > 0 draws only particles of density ratio below it (spray) */
+  uint unused2;
 FL_STRUCT_END(fl_snow_push)
 
 /* Cells per side of a brick of the snow volume's empty-space skipping, and

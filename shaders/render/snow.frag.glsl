@@ -21,5 +21,5 @@ void main()
   if (!fl_impostor_hit(v_corner, v_center_view, v_radius, n, view_dir, depth)) discard;
   gl_FragDepth = depth;
   vec3 albedo = fl_snow_albedo(pc.color.rgb, v_q) * (0.95 + 0.05 * v_grain);
-  out_color = vec4(fl_snow_shade(albedo, v_q, n, view_dir), 1.0);
+  out_color = vec4(fl_snow_shade(albedo, v_q, n, view_dir, 1.0), 1.0);
 }

@@ -1,6 +1,8 @@
 // render/snow.vert: snow particles as sphere impostors (render/impostor.glsl),
 // from the MPM snapshot: xyz position, w the grid density there. Loose snow
-// is drawn smaller than packed snow.
+// is drawn smaller than packed snow. With pc.loose_q > 0 (under the surface
+// look, render/snow_surface) only the particles looser than that are drawn:
+// the spray the iso-surface leaves out.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "flurry_shared.h"
@@ -21,9 +23,11 @@ void main()
   uint p = uint(gl_VertexIndex) / 6u;
   vec4 s = snap[p];
   v_q = max(s.w, 0.0) / pc.rest_density;
+  if (pc.loose_q > 0.0 && v_q >= pc.loose_q) { // part of the surface: a degenerate, clipped quad
+    gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
+    return;
+  }
   v_radius = pc.radius * mix(1.0, 0.7, fl_snow_looseness(v_q));
   gl_Position = fl_impostor_vertex(gl_VertexIndex, s.xyz + pc.offset, v_radius, v_corner, v_center_view);
-  uint h = p * 747796405u + 2891336453u;  // PCG hash of the index
-  h = ((h >> ((h >> 28u) + 4u)) ^ h) * 277803737u;
-  v_grain = float((h >> 22u) ^ h) * (1.0 / 4294967296.0);
+  v_grain = float(fl_snow_hash(p)) * (1.0 / 4294967296.0);
 }

@@ -55,7 +55,7 @@ typedef struct {
   fl_world *world;
   fl_camera camera;
   bool paused, show_overlay;
-  bool snow_volume;        /* snow drawn as its density volume (--snow-view volume, key V) */
+  fl_snow_look snow_look;  /* how snow is drawn (--snow-view, key V) */
   int64_t frame_limit;
   uint64_t frames_drawn, record_index;
   double last_frame_ms;
@@ -294,7 +294,7 @@ static bool handle_input(fl_app *app, bool *step, bool *screenshot)
   *screenshot = in->screenshot;
   if (in->toggle_overlay) app->show_overlay = !app->show_overlay;
   if (in->toggle_wireframe) app->renderer.wireframe = !app->renderer.wireframe;
-  if (in->toggle_snow_view) app->snow_volume = !app->snow_volume;
+  if (in->toggle_snow_view) app->snow_look = fl_snow_look_next(app->snow_look);
   if (in->renderdoc_capture) app->renderdoc_next = true;
   if (app->show_overlay && fl_panel_imgui_wants_mouse()) { /* the panel has the mouse: not the camera */
     in->drag_dx = in->drag_dy = in->wheel = 0;
@@ -424,7 +424,7 @@ static bool frame(fl_app *app, bool *keep_going)
                          (float)(app->last_frame_ms * 1e-3), &app->panel_actions);
   }
   app->renderer.draw_panel = app->show_overlay;
-  app->renderer.snow_volume_view = app->snow_volume;
+  app->renderer.snow_look = app->snow_look;
   fl_ms_watch watch[FL_SCENE_MAX_OBJECTS]; /* mass-spring labels count resets and say when frozen */
   uint32_t watched =
       fl_ms_material_watch(fl_world_material(app->world, &fl_material_mass_spring), watch, FL_SCENE_MAX_OBJECTS);
@@ -561,7 +561,7 @@ int fl_app_run(const fl_options *options)
   if (!app) return 1;
   app->opt = *options;
   app->show_overlay = !options->no_overlay;
-  app->snow_volume = options->snow_volume;
+  app->snow_look = options->snow_look;
   app->resize_at_frame = fl_env_get()->resize_at_frame;
   app->renderdoc_frame = fl_env_get()->renderdoc_frame;
   app->key_script = getenv("FLURRY_KEYS");

@@ -4,6 +4,7 @@
 #include "app/quality.h"
 #include "core/env.h"
 #include "core/log.h"
+#include "render/snow_look.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -38,8 +39,8 @@ void fl_cli_print_help(void)
       "  --tables 1,2,3        experiment: the tables to run (default all)\n"
       "  --duration S          experiment: simulated seconds per stability trial (default 0.3)\n"
       "  --trial-steps N       experiment: at least N steps per stability trial (default 3000)\n"
-      "  --snow-view VIEW      snow as \"particles\" shaded by density (default) or as \"volume\":\n"
-      "                        its grid density ray-marched (key V switches)\n"
+      "  --snow-view VIEW      snow as \"surface\" (default: the lit surface of its grid density, spray as\n"
+      "                        beads), \"particles\" shaded by density, or \"volume\" (key V cycles)\n"
       "  --quality Q           low, medium, high or auto (default): scene sizes for the device; auto is\n"
       "                        low on a CPU driver, medium on an integrated GPU, high on a discrete one\n"
       "  --no-overlay          start with the panel hidden (key H shows it): clean screenshots\n"
@@ -47,7 +48,7 @@ void fl_cli_print_help(void)
       "keys and mouse (in a window):\n"
       "  left drag: orbit   right drag: grab and pull a particle   wheel: zoom\n"
       "  space: pause   s: step one frame   r: reset the scene   n or tab: next scene\n"
-      "  h or F1: panel (scenes, pause/step/reset, sliders, GPU passes)   w: wireframe   v: snow particles/volume\n"
+      "  h or F1: panel (scenes, pause/step/reset, sliders, GPU passes)   w: wireframe   v: snow surface/particles/volume\n"
       "  p or F12: screenshot (numbered files, flurry-NNNN.png; the path is printed)   esc: quit\n");
 }
 
@@ -145,9 +146,8 @@ bool fl_cli_parse(int argc, char **argv, fl_options *o)
     else if (strcmp(a, "--dump") == 0) o->dump = value;
     else if (strcmp(a, "--trace") == 0) o->trace = value;
     else if (strcmp(a, "--snow-view") == 0) {
-      if (strcmp(value, "particles") != 0 && strcmp(value, "volume") != 0)
-        return fl_error_set("--snow-view: expected particles or volume, got \"%s\"", value);
-      o->snow_volume = strcmp(value, "volume") == 0;
+      if (!fl_snow_look_parse(value, &o->snow_look))
+        return fl_error_set("--snow-view: expected surface, particles or volume, got \"%s\"", value);
     }
     else if (strcmp(a, "--quality") == 0) {
       fl_quality q;

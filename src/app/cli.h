@@ -4,6 +4,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "render/snow_look.h"
+
 #define FL_CLI_MAX_SETS 64
 
 typedef struct {
@@ -26,7 +28,7 @@ typedef struct {
   uint32_t tables;            /* --tables 1,2,3: bit k = table k+1 (default all) */
   double duration;            /* --duration S: simulated seconds per stability trial (default 0.3) */
   uint32_t trial_steps;       /* --trial-steps N: at least N steps per stability trial (default 3000) */
-  bool snow_volume;           /* --snow-view volume: snow drawn as its grid density (default particles) */
+  fl_snow_look snow_look;     /* --snow-view surface|particles|volume (default surface, render/snow_look.h) */
   bool no_overlay;            /* --no-overlay: start with the overlay hidden (key H shows it) */
   const char *quality;        /* --quality low|medium|high|auto (default auto: from the device type, app/quality.h) */
   const char *sets[FL_CLI_MAX_SETS];

@@ -9,7 +9,7 @@ typedef struct GLFWwindow GLFWwindow;
 
 typedef struct {
   bool quit, pause, step, reset, next_scene, toggle_overlay, screenshot, toggle_wireframe;
-  bool toggle_snow_view;      /* V: snow particles <-> snow volume */
+  bool toggle_snow_view;      /* V: the next snow look (surface, particles, volume) */
   bool renderdoc_capture;     /* C: capture the next frame when running under RenderDoc */
   bool grab_start, grab_end;  /* right button pressed / released this frame */
   float drag_dx, drag_dy, wheel;

@@ -81,6 +81,10 @@ bool fl_renderer_create(fl_gpu *gpu, VkFormat color_format, VkImageLayout final_
   fl_graphics_desc snow = {.vertex = "render/snow.vert", .fragment = "render/snow.frag",
                            .render_pass = r->render_pass, .push_size = sizeof(fl_snow_push),
                            .depth_test = true, .depth_write = true};
+  /* Opaque: back faces of the grid's box, its fragments at the iso-surface's depth. */
+  fl_graphics_desc snow_surface = {.vertex = "render/snow_volume.vert", .fragment = "render/snow_surface.frag",
+                                   .render_pass = r->render_pass, .push_size = sizeof(fl_snow_push),
+                                   .depth_test = true, .depth_write = true, .cull = VK_CULL_MODE_FRONT_BIT};
   /* Translucent, after the opaque passes: back faces of the grid's box, tested
    * (not written) against the scene's depth at the depth the march reports. */
   fl_graphics_desc snow_volume = {.vertex = "render/snow_volume.vert", .fragment = "render/snow_volume.frag",
@@ -93,6 +97,7 @@ bool fl_renderer_create(fl_gpu *gpu, VkFormat color_format, VkImageLayout final_
                                                  {1, 0, VK_FORMAT_R8G8B8A8_UNORM, 8}}};
   if (!fl_pipeline_graphics(gpu, &ground, &r->ground) || !fl_pipeline_graphics(gpu, &mesh, &r->mesh) ||
       !fl_pipeline_graphics(gpu, &particles, &r->particles) || !fl_pipeline_graphics(gpu, &snow, &r->snow) ||
+      !fl_pipeline_graphics(gpu, &snow_surface, &r->snow_surface) ||
       !fl_pipeline_graphics(gpu, &snow_volume, &r->snow_volume) || !fl_pipeline_graphics(gpu, &text, &r->text) ||
       !fl_overlay_create(gpu, &r->overlay) || !fl_descriptor_cache_create(gpu, "renderer", &r->sets))
     return false;
@@ -134,6 +139,7 @@ void fl_renderer_destroy(fl_renderer *r)
   fl_pipeline_destroy(r->gpu, &r->mesh_wire);
   fl_pipeline_destroy(r->gpu, &r->particles);
   fl_pipeline_destroy(r->gpu, &r->snow);
+  fl_pipeline_destroy(r->gpu, &r->snow_surface);
   fl_pipeline_destroy(r->gpu, &r->snow_volume);
   fl_pipeline_destroy(r->gpu, &r->text);
   if (r->render_pass) vkDestroyRenderPass(r->gpu->device, r->render_pass, NULL);
@@ -147,6 +153,10 @@ void fl_renderer_destroy(fl_renderer *r)
 #define SNOW_VOLUME_OPACITY 2.5f
 /* Density (a fraction of the rest density) below which the volume is empty space. */
 #define SNOW_VOLUME_EMPTY 0.01f
+/* The surface look: the iso-surface at this fraction of the rest density, marched
+ * a cell at a time; the particles looser than SNOW_SPRAY_Q are drawn as beads. */
+#define SNOW_SURFACE_ISO 0.35f
+#define SNOW_SPRAY_Q 0.2f
 
 static const fl_pipeline *view_pipeline(const fl_renderer *r, fl_view_kind kind)
 {
@@ -174,11 +184,14 @@ static fl_snow_push snow_push(const fl_render_view *v)
       .rest_density = rho0,
       .extinction = h > 0.0f ? SNOW_VOLUME_OPACITY / h : 0.0f,
       .step = SNOW_VOLUME_STEP * h,
-      .empty_density = SNOW_VOLUME_EMPTY * rho0};
+      .empty_density = SNOW_VOLUME_EMPTY * rho0,
+      .iso = SNOW_SURFACE_ISO};
 }
 
-/* Draws every view of `kind` (meshes, particles, snow impostors). */
-static void draw_views(fl_renderer *r, fl_rec *rec, const fl_render_view *views, uint32_t count, fl_view_kind kind)
+/* Draws every view of `kind` (meshes, particles, snow impostors; with
+ * `spray_only`, only the snow looser than the surface look draws). */
+static void draw_views(fl_renderer *r, fl_rec *rec, const fl_render_view *views, uint32_t count, fl_view_kind kind,
+                       bool spray_only)
 {
   const fl_pipeline *p = view_pipeline(r, kind);
   VkCommandBuffer cmd = rec->cmd;
@@ -193,6 +206,7 @@ static void draw_views(fl_renderer *r, fl_rec *rec, const fl_render_view *views,
     if (!bound) return;
     if (kind == FL_VIEW_SNOW) {
       fl_snow_push push = snow_push(v);
+      if (spray_only) push.loose_q = SNOW_SPRAY_Q;
       vkCmdPushConstants(cmd, p->layout, p->push_stages, 0, sizeof push, &push);
     } else {
       fl_draw_push push = {.color = {v->color[0], v->color[1], v->color[2], v->color[3]},
@@ -272,12 +286,14 @@ static const fl_snow_bricks *record_snow_bricks(fl_renderer *r, fl_rec *rec, con
   return b;
 }
 
-/* The volume view's box, ray-marched (translucent: after everything opaque). */
-static void draw_snow_volume(fl_renderer *r, fl_rec *rec, const fl_render_view *v, const fl_snow_bricks *b)
+/* The volume view's box, ray-marched: translucent (`p` snow_volume, after
+ * everything opaque) or its iso-surface (snow_surface, which also reads the shadow map). */
+static void draw_snow_grid(fl_renderer *r, fl_rec *rec, const fl_pipeline *p, const fl_render_view *v,
+                           const fl_snow_bricks *b)
 {
-  const fl_pipeline *p = &r->snow_volume;
-  const fl_buffer *buffers[] = {&r->frame_ubo[rec->slot], v->density, &b->distance[1], &b->bounds};
-  if (!fl_rec_bind_graphics(rec, p, buffers, 4)) return;
+  const fl_buffer *buffers[] = {&r->frame_ubo[rec->slot], v->density, &b->distance[1], &b->bounds,
+                                &r->shadow.map[rec->slot]};
+  if (!fl_rec_bind_graphics(rec, p, buffers, p == &r->snow_surface ? 5 : 4)) return;
   fl_snow_push push = snow_push(v);
   vkCmdPushConstants(rec->cmd, p->layout, p->push_stages, 0, sizeof push, &push);
   vkCmdDraw(rec->cmd, 36, 1, 0, 0);
@@ -344,7 +360,8 @@ void fl_renderer_record(fl_renderer *r, VkCommandBuffer cmd, uint32_t slot, VkFr
                                  .framebuffer = framebuffer, .renderArea = {{0, 0}, extent},
                                  .clearValueCount = 2, .pClearValues = clears};
   fl_rec_begin(&rec, "render", 0);
-  const fl_render_view *volume = r->snow_volume_view ? find_volume(views, view_count) : NULL;
+  bool grid_look = r->snow_look == FL_SNOW_LOOK_SURFACE || r->snow_look == FL_SNOW_LOOK_VOLUME;
+  const fl_render_view *volume = grid_look ? find_volume(views, view_count) : NULL;
   const fl_snow_bricks *bricks = volume ? record_snow_bricks(r, &rec, volume) : NULL;
   if (uniforms->shadow_size) fl_shadow_record(&r->shadow, &rec, ubo[0], views, view_count);
   vkCmdBeginRenderPass(cmd, &begin, VK_SUBPASS_CONTENTS_INLINE);
@@ -359,22 +376,28 @@ void fl_renderer_record(fl_renderer *r, VkCommandBuffer cmd, uint32_t slot, VkFr
   fl_rec_end(&rec);
 
   fl_rec_begin(&rec, "render/meshes", 0);
-  draw_views(r, &rec, views, view_count, FL_VIEW_MESH);
+  draw_views(r, &rec, views, view_count, FL_VIEW_MESH, false);
   fl_rec_end(&rec);
 
   fl_rec_begin(&rec, "render/particles", 0);
-  draw_views(r, &rec, views, view_count, FL_VIEW_PARTICLES);
+  draw_views(r, &rec, views, view_count, FL_VIEW_PARTICLES, false);
   fl_rec_end(&rec);
 
-  /* Snow: one of its two views; the volume is translucent, so it comes after everything opaque. */
-  if (!r->snow_volume_view && has_view(views, view_count, FL_VIEW_SNOW)) {
-    fl_rec_begin(&rec, "render/snow", 0);
-    draw_views(r, &rec, views, view_count, FL_VIEW_SNOW);
+  /* Snow, in its look: the surface (opaque) and its spray as beads, every
+   * particle as a bead, or the volume (translucent: after everything opaque). */
+  if (bricks && r->snow_look == FL_SNOW_LOOK_SURFACE) {
+    fl_rec_begin(&rec, "render/snow_surface", 0);
+    draw_snow_grid(r, &rec, &r->snow_surface, volume, bricks);
     fl_rec_end(&rec);
   }
-  if (bricks) {
+  if (r->snow_look != FL_SNOW_LOOK_VOLUME && has_view(views, view_count, FL_VIEW_SNOW)) {
+    fl_rec_begin(&rec, "render/snow", 0);
+    draw_views(r, &rec, views, view_count, FL_VIEW_SNOW, bricks != NULL); /* with the surface: its spray */
+    fl_rec_end(&rec);
+  }
+  if (bricks && r->snow_look == FL_SNOW_LOOK_VOLUME) {
     fl_rec_begin(&rec, "render/snow_volume", 0);
-    draw_snow_volume(r, &rec, volume, bricks);
+    draw_snow_grid(r, &rec, &r->snow_volume, volume, bricks);
     fl_rec_end(&rec);
   }
 

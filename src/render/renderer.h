@@ -1,7 +1,8 @@
 /* render/renderer: the render pass and the passes that draw a frame straight
  * from GPU buffers: ground, meshes (positions + GPU normals), particles (sphere
- * impostors), snow (impostors shaded by the grid density at each particle, or
- * the grid density ray-marched as a volume), the text overlay and the UI
+ * impostors), snow (render/snow_look.h: the grid density's lit iso-surface,
+ * impostors shaded by the grid density at each particle, or the density
+ * ray-marched as a volume), the text overlay and the UI
  * panel (render/panel.h); before
  * them, the shadow pass (render/shadow.h) that the ground and meshes receive. One
  * renderer draws into a swapchain or an offscreen image alike (render/targets.h). */
@@ -12,10 +13,11 @@
 #include "render/markers.h"
 #include "render/overlay.h"
 #include "render/shadow.h"
+#include "render/snow_look.h"
 #include "sim/world.h"
 #include "flurry_shared.h"
 
-/* One frame slot's empty-space skipping data of the snow volume, made for the
+/* One frame slot's empty-space skipping data of the snow surface and volume, made for the
  * density buffer `density` on first use, freed with the views. */
 typedef struct {
   VkBuffer density;                                 /* the grid density buffer it was made for */
@@ -30,10 +32,10 @@ typedef struct {
   VkFormat color_format, depth_format;
   VkImageLayout final_layout;
   VkRenderPass render_pass;
-  fl_pipeline ground, mesh, particles, snow, snow_volume, text;
+  fl_pipeline ground, mesh, particles, snow, snow_surface, snow_volume, text;
   fl_pipeline mesh_wire;                            /* only when the device has fillModeNonSolid */
   bool wireframe;                                   /* draw meshes as lines (key W) */
-  bool snow_volume_view;                            /* snow as its density volume, not particles (key V) */
+  fl_snow_look snow_look;                           /* how snow is drawn (key V; 0: the surface) */
   fl_buffer frame_ubo[FL_GPU_FRAMES_IN_FLIGHT];
   fl_descriptor_cache sets;                         /* every set the passes bind; reset with the views */
   fl_snow_bricks snow_bricks[FL_GPU_FRAMES_IN_FLIGHT];

@@ -32,9 +32,10 @@ static void test_all_options(void)
   ENSURE(o.set_count == 2 && strcmp(o.sets[1], "objects.a.radius=1") == 0);
   ENSURE(PARSE(&o, "--bench"));
   ENSURE(o.bench && o.headless); /* bench is always headless */
-  ENSURE(!o.snow_volume);
-  ENSURE(PARSE(&o, "--snow-view", "volume") && o.snow_volume);
-  ENSURE(PARSE(&o, "--snow-view", "volume", "--snow-view", "particles") && !o.snow_volume);
+  ENSURE(o.snow_look == FL_SNOW_LOOK_SURFACE);
+  ENSURE(PARSE(&o, "--snow-view", "volume") && o.snow_look == FL_SNOW_LOOK_VOLUME);
+  ENSURE(PARSE(&o, "--snow-view", "volume", "--snow-view", "particles") && o.snow_look == FL_SNOW_LOOK_PARTICLES);
+  ENSURE(PARSE(&o, "--snow-view", "particles", "--snow-view", "surface") && o.snow_look == FL_SNOW_LOOK_SURFACE);
   ENSURE(PARSE(&o, "--no-overlay", "--quality", "high") && o.no_overlay && strcmp(o.quality, "high") == 0);
   ENSURE(PARSE(&o, "--snow-view", "volume") && !o.no_overlay && strcmp(o.quality, "auto") == 0);
 }
@@ -78,7 +79,7 @@ static void test_bad_values(void)
   expect_error(PARSE(&o, "--tables", "0"), "--tables: expected a comma list of 1..3");
   expect_error(PARSE(&o, "--duration", "0"), "--duration: expected seconds in (0, 1000]");
   expect_error(PARSE(&o, "--duration", "1s"), "--duration");
-  expect_error(PARSE(&o, "--snow-view", "voxels"), "--snow-view: expected particles or volume, got \"voxels\"");
+  expect_error(PARSE(&o, "--snow-view", "voxels"), "--snow-view: expected surface, particles or volume, got \"voxels\"");
   expect_error(PARSE(&o, "--quality", "ultra"), "--quality: expected low, medium, high or auto, got \"ultra\"");
   expect_error(PARSE(&o, "--snow-view"), "--snow-view needs a value");
 }
