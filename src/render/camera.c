@@ -52,6 +52,7 @@ void fl_camera_matrices(const fl_camera *cam, float aspect, mat4 view, mat4 proj
   glm_mat4_zero(proj);
   proj[0][0] = f / aspect;
   proj[1][1] = -f;
+  proj[2][0] = -cam->shift_x; /* x_ndc = f x / (aspect (-z)) + shift_x: an off-centre frustum */
   proj[2][2] = far / (n - far);
   proj[2][3] = -1.0f;
   proj[3][2] = far * n / (n - far);

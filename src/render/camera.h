@@ -7,6 +7,8 @@ typedef struct {
   float target[3];
   float distance, yaw, pitch; /* radians */
   float fov_y;                /* radians */
+  float shift_x;              /* lens shift: the target is drawn this far right of the middle, in
+                               * clip units (2 = the width); 0 by default, the app's panel sets it */
 } fl_camera;
 
 /* Places the camera at `eye` looking at `target`. */
