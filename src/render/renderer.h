@@ -31,6 +31,7 @@ typedef struct {
   VkImageLayout final_layout;
   VkRenderPass render_pass;
   fl_pipeline ground, mesh, particles, snow, snow_volume, text;
+  fl_pipeline mesh_cutaway;                         /* meshes with back faces culled: containers' far walls */
   fl_pipeline mesh_wire;                            /* only when the device has fillModeNonSolid */
   bool wireframe;                                   /* draw meshes as lines (key W) */
   bool snow_volume_view;                            /* snow as its density volume, not particles (key V) */
