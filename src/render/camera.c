@@ -18,6 +18,7 @@ void fl_camera_look(fl_camera *cam, const float eye[3], const float target[3])
   cam->pitch = asinf(d[1] / dist);
   cam->yaw = atan2f(d[0], d[2]);
   cam->fov_y = 0.8f;
+  cam->shift_x = 0.0f;
 }
 
 void fl_camera_orbit(fl_camera *cam, float dx, float dy)
