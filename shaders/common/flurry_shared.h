@@ -150,7 +150,13 @@ FL_STRUCT_BEGIN(fl_gpu_xpbd_object)
   uint first;       /* first particle */
   uint count;       /* particles */
   uint nx, ny;      /* cloth: the grid */
+  float gust;       /* gust amplitude a (0: steady wind), gust_shared.h */
+  float gust_inv_period; /* 1 / gust period (1/s) */
+  float gust_inv_length; /* 1 / gust length (1/m) */
+  uint unused0;
 FL_STRUCT_END(fl_gpu_xpbd_object)
+/* Its size in vec4 rows (xpbd/contact_rows.glsl reads it as rows). */
+#define FL_XPBD_OBJECT_ROWS 5u
 
 #define FL_DAMPING_MODEL_POINT 0u
 #define FL_DAMPING_MODEL_EDGE 1u

@@ -18,8 +18,8 @@ struct fl_contact_side {
 
 fl_contact_side fl_contact_side_of(uint object)
 {
-  vec4 row0 = object_rows[4u * object];      // static_friction, kinetic_friction, thickness, damping
-  vec4 row2 = object_rows[4u * object + 2u]; // lift, damping_model, self_collision, body
+  vec4 row0 = object_rows[FL_XPBD_OBJECT_ROWS * object];     // static_friction, kinetic_friction, thickness, damping
+  vec4 row2 = object_rows[FL_XPBD_OBJECT_ROWS * object + 2u]; // lift, damping_model, self_collision, body
   return fl_contact_side(row0.x, row0.y, row0.z, floatBitsToUint(row2.z) != 0u, floatBitsToUint(row2.w) != 0u);
 }
 

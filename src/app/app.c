@@ -211,6 +211,15 @@ static void fill_uniforms(const fl_app *app, VkExtent2D extent, fl_frame_uniform
   u->shadow_strength = 1.0f;
 }
 
+/* Centres the scene in the part of the view the panel leaves free (the panel
+ * sits on the left): the camera's target is drawn in the middle of that part,
+ * for the picture and the grab ray alike; with the panel hidden, in the middle. */
+static void frame_beside_panel(fl_app *app)
+{
+  float width = (float)app->targets.extent.width, edge = app->show_overlay ? fl_panel_imgui_right_edge() : 0.0f;
+  app->camera.shift_x = width > 0.0f && edge > 0.0f && edge < 0.5f * width ? edge / width : 0.0f;
+}
+
 /* Right button: grab the particle under the cursor, pull it while held, let go. */
 static void update_grab(fl_app *app, const fl_input *in)
 {
@@ -348,6 +357,7 @@ static bool frame(fl_app *app, bool *keep_going)
 
   bool step = false, screenshot = false, panel_step = false;
   if (!apply_panel(app, &panel_step)) return false;
+  frame_beside_panel(app);
   if (app->panel_clicks) { /* checked in setup */
     char target[96];
     float fx;

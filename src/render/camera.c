@@ -18,6 +18,7 @@ void fl_camera_look(fl_camera *cam, const float eye[3], const float target[3])
   cam->pitch = asinf(d[1] / dist);
   cam->yaw = atan2f(d[0], d[2]);
   cam->fov_y = 0.8f;
+  cam->shift_x = 0.0f;
 }
 
 void fl_camera_orbit(fl_camera *cam, float dx, float dy)
@@ -52,6 +53,7 @@ void fl_camera_matrices(const fl_camera *cam, float aspect, mat4 view, mat4 proj
   glm_mat4_zero(proj);
   proj[0][0] = f / aspect;
   proj[1][1] = -f;
+  proj[2][0] = -cam->shift_x; /* x_ndc = f x / (aspect (-z)) + shift_x: an off-centre frustum */
   proj[2][2] = far / (n - far);
   proj[2][3] = -1.0f;
   proj[3][2] = far * n / (n - far);

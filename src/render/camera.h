@@ -7,9 +7,11 @@ typedef struct {
   float target[3];
   float distance, yaw, pitch; /* radians */
   float fov_y;                /* radians */
+  float shift_x;              /* lens shift: the target is drawn this far right of the middle, in
+                               * clip units (2 = the width); 0 by default, the app's panel sets it */
 } fl_camera;
 
-/* Places the camera at `eye` looking at `target`. */
+/* Places the camera at `eye` looking at `target`, with no lens shift. */
 void fl_camera_look(fl_camera *cam, const float eye[3], const float target[3]);
 /* Orbits by pixel deltas (drag) and zooms by wheel steps. */
 void fl_camera_orbit(fl_camera *cam, float dx_pixels, float dy_pixels);

@@ -38,6 +38,7 @@ struct State {
   char edit_key[FL_PANEL_MAX_KNOBS][112];
   uint32_t rows_shown;
   char title_shown[64];
+  float right_edge; /* x of the panel's right side as last drawn, 0 when collapsed */
 };
 
 State *g;
@@ -277,7 +278,9 @@ void fl_panel_imgui_build(const fl_panel_model *m, float width, float height, fl
   std::snprintf(g->title_shown, sizeof g->title_shown, "%s", m->title);
   char title[96];
   std::snprintf(title, sizeof title, "flurry: %s###panel", m->title);
-  if (ImGui::Begin(title, nullptr, ImGuiWindowFlags_NoSavedSettings)) {
+  bool open = ImGui::Begin(title, nullptr, ImGuiWindowFlags_NoSavedSettings);
+  g->right_edge = open ? ImGui::GetWindowPos().x + ImGui::GetWindowSize().x : 0.0f;
+  if (open) {
     ImGui::Text("%llu particles  %s", (unsigned long long)m->particles, m->quality ? m->quality : "");
     if (header("Scenes", 0)) scene_list(m, out);
     if (header("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) {
@@ -316,5 +319,7 @@ bool fl_panel_imgui_click(const char *target, float fx)
 uint32_t fl_panel_imgui_rows_shown(void) { return g ? g->rows_shown : 0; }
 
 const char *fl_panel_imgui_title_shown(void) { return g ? g->title_shown : ""; }
+
+float fl_panel_imgui_right_edge(void) { return g ? g->right_edge : 0.0f; }
 
 } // extern "C"

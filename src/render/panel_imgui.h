@@ -53,6 +53,9 @@ bool fl_panel_imgui_click(const char *target, float fx);
 /* How many pass rows and which scene the last frame showed (tests). */
 uint32_t fl_panel_imgui_rows_shown(void);
 const char *fl_panel_imgui_title_shown(void);
+/* The x (pixels) of the panel's right side as last drawn; 0 before the first
+ * frame and while it is collapsed (the view then has the whole width). */
+float fl_panel_imgui_right_edge(void);
 
 #ifdef __cplusplus
 }

@@ -101,6 +101,10 @@ bool fl_renderer_create(fl_gpu *gpu, VkFormat color_format, VkImageLayout final_
       !fl_pipeline_graphics(gpu, &snow_volume, &r->snow_volume) || !fl_pipeline_graphics(gpu, &text, &r->text) ||
       !fl_overlay_create(gpu, &r->overlay) || !fl_descriptor_cache_create(gpu, "renderer", &r->sets))
     return false;
+  /* A container's winding faces inward: culling back faces leaves the walls seen from inside. */
+  fl_graphics_desc cutaway = mesh;
+  cutaway.cull = VK_CULL_MODE_BACK_BIT;
+  if (!fl_pipeline_graphics(gpu, &cutaway, &r->mesh_cutaway)) return false;
   if (gpu->has_wireframe) {
     fl_graphics_desc wire = mesh;
     wire.wireframe = true;
@@ -137,6 +141,7 @@ void fl_renderer_destroy(fl_renderer *r)
   fl_pipeline_destroy(r->gpu, &r->ground);
   fl_pipeline_destroy(r->gpu, &r->mesh);
   fl_pipeline_destroy(r->gpu, &r->mesh_wire);
+  fl_pipeline_destroy(r->gpu, &r->mesh_cutaway);
   fl_pipeline_destroy(r->gpu, &r->particles);
   fl_pipeline_destroy(r->gpu, &r->snow);
   fl_pipeline_destroy(r->gpu, &r->snow_surface);
@@ -193,11 +198,11 @@ static fl_snow_push snow_push(const fl_render_view *v)
 static void draw_views(fl_renderer *r, fl_rec *rec, const fl_render_view *views, uint32_t count, fl_view_kind kind,
                        bool spray_only)
 {
-  const fl_pipeline *p = view_pipeline(r, kind);
   VkCommandBuffer cmd = rec->cmd;
   for (uint32_t i = 0; i < count; i++) {
     const fl_render_view *v = &views[i];
     if (v->kind != kind || v->count == 0 || v->color[3] <= 0.0f) continue;
+    const fl_pipeline *p = v->cutaway && !r->wireframe ? &r->mesh_cutaway : view_pipeline(r, kind);
     const fl_buffer *ubo = &r->frame_ubo[rec->slot];
     const fl_buffer *with_normals[] = {ubo, v->positions, v->normals, &r->shadow.map[rec->slot]},
                     *plain[] = {ubo, v->positions};

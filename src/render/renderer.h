@@ -33,6 +33,7 @@ typedef struct {
   VkImageLayout final_layout;
   VkRenderPass render_pass;
   fl_pipeline ground, mesh, particles, snow, snow_surface, snow_volume, text;
+  fl_pipeline mesh_cutaway;                         /* meshes with back faces culled: containers' far walls */
   fl_pipeline mesh_wire;                            /* only when the device has fillModeNonSolid */
   bool wireframe;                                   /* draw meshes as lines (key W) */
   fl_snow_look snow_look;                           /* how snow is drawn (key V; 0: the surface) */

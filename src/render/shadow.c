@@ -142,7 +142,7 @@ void fl_shadow_record(fl_shadow *s, fl_rec *rec, const fl_buffer *ubo, const fl_
   for (uint32_t i = 0; i < count; i++) {
     const fl_render_view *v = &views[i];
     bool mesh = v->kind == FL_VIEW_MESH, disc = v->kind == FL_VIEW_PARTICLES || v->kind == FL_VIEW_SNOW;
-    if ((!mesh && !disc) || v->count == 0 || v->color[3] <= 0.0f || !v->positions) continue;
+    if ((!mesh && !disc) || v->count == 0 || v->color[3] <= 0.0f || !v->positions || v->cutaway) continue;
     const fl_pipeline *p = mesh ? &s->mesh : &s->discs;
     const fl_buffer *bound[] = {ubo, v->positions};
     if (!fl_rec_bind_graphics(rec, p, bound, 2)) break;

@@ -110,6 +110,9 @@ typedef struct {
   bool triangle_contacts;       /* self_collision "triangles": vertex-triangle and edge-edge contacts too */
   float wind[3];                /* m/s, default 0 */
   float drag, lift;             /* default 0, >= 0 */
+  float gust;                   /* gust amplitude, a fraction of the wind, 0..1, default 0 (shaders/common/gust_shared.h) */
+  float gust_period;            /* s, default 2, 0.05..60 */
+  float gust_length;            /* m, default 3, 0.05..100 */
 } fl_cloth_desc;
 
 /* Mass-spring cloth of Kang 2018 (sim/massspring/ms_spec.h, docs/KANG2018.md). */

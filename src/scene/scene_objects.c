@@ -48,7 +48,7 @@ static const char *const CLOTH_KEYS[] = {
     "plane",     "mass",          "pin",                "stretch_compliance", "shear_compliance",
     "bend_compliance", "bending", "damping",            "damping_model",    "thickness",
     "friction",  "self_collision", "wind",              "drag",             "lift",
-    "coupling",  NULL};
+    "gust",      "gust_period",   "gust_length",        "coupling",         NULL};
 /* Indexed by fl_cloth_plane, fl_bending_model and fl_damping_model. */
 static const char *const PLANE_NAMES[] = {"xz", "xy", NULL};
 static const char *const BENDING_NAMES[] = {"isometric", "dihedral", "none", NULL};
@@ -511,6 +511,8 @@ static bool parse_cloth(const fl_jr *r, const cJSON *o, fl_cloth_desc *c)
       .damping_model = FL_DAMPING_POINT,
       .thickness = 0.01f,
       .friction = {0.5f, 0.4f},
+      .gust_period = 2.0f,
+      .gust_length = 3.0f,
   };
   int bending = (int)c->bending, damping_model = (int)c->damping_model;
   if (!fl_jr_object(r, o, CLOTH_KEYS, "for a cloth object") ||
@@ -528,7 +530,10 @@ static bool parse_cloth(const fl_jr *r, const cJSON *o, fl_cloth_desc *c)
       !parse_self_collision(r, o, c) ||
       !fl_jr_vec3(r, o, "wind", FL_JR_VELOCITY, c->wind) ||
       !fl_jr_number(r, o, "drag", FL_JR_COEFFICIENT, &c->drag) ||
-      !fl_jr_number(r, o, "lift", FL_JR_COEFFICIENT, &c->lift))
+      !fl_jr_number(r, o, "lift", FL_JR_COEFFICIENT, &c->lift) ||
+      !fl_jr_number(r, o, "gust", FL_JR_CLOSED(0, 1), &c->gust) ||
+      !fl_jr_number(r, o, "gust_period", FL_JR_CLOSED(0.05, 60), &c->gust_period) ||
+      !fl_jr_number(r, o, "gust_length", FL_JR_CLOSED(0.05, 100), &c->gust_length))
     return false;
   c->bending = (fl_bending_model)bending;
   c->damping_model = (fl_damping_model)damping_model;

@@ -58,6 +58,9 @@ typedef struct {
   float offset[3];            /* translation (moving colliders) */
   float rotation[4];          /* meshes: quaternion xyzw applied before the offset; zero: none */
   uint32_t look;              /* meshes: FL_LOOK_* (flurry_shared.h): plain, fabric or glossy */
+  bool cutaway;               /* meshes: a container (its winding turned inward): only the faces
+                               * whose inside the camera sees are drawn, the far walls, so what it
+                               * holds shows; it casts no shadow (it would darken all it holds) */
   /* snow (FL_VIEW_SNOW, FL_VIEW_SNOW_VOLUME): */
   const fl_buffer *density;   /* volume: float per node, node (i,j,k) at (k ny + j) nx + i */
   uint32_t grid_dims[3];      /* volume: nodes per axis */

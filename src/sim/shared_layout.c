@@ -119,7 +119,8 @@ OFFSET(fl_snow_push, axis, 80);
 
 SIZE(fl_gpu_distance, 32);
 SIZE(fl_gpu_bend, 48);
-SIZE(fl_gpu_xpbd_object, 64);
+SIZE(fl_gpu_xpbd_object, 80);
+_Static_assert(sizeof(fl_gpu_xpbd_object) == 16 * FL_XPBD_OBJECT_ROWS, "xpbd/contact_rows.glsl's row count");
 /* xpbd/contact_rows.glsl reads these as rows 0 and 2 of the record. */
 OFFSET(fl_gpu_xpbd_object, static_friction, 0);
 OFFSET(fl_gpu_xpbd_object, kinetic_friction, 4);

@@ -229,7 +229,10 @@ uint32_t fl_world_views(const fl_world *w, uint32_t slot, fl_render_view *out, u
                           .indices = &m->indices, .count = 3 * m->triangle_count,
                           .color = {0.55f, 0.6f, 0.7f, 1.0f}};
     const fl_gpu_collider *col = &w->colliders_cpu->records[c];
-    if (col->inside) v->color[3] = 0.0f; /* containers are not drawn */
+    if (col->inside) { /* a container: its far walls, behind what it holds, a shade deeper than a solid */
+      v->cutaway = true;
+      v->color[0] = 0.45f, v->color[1] = 0.5f, v->color[2] = 0.62f;
+    }
     /* The rest mesh moved rigidly: x -> R x + (pivot + d - R pivot). */
     float d[3], lin[3], ang[3], turned[3];
     fl_collider_pose_cpu(col, w->slot_time[slot], d, v->rotation, lin, ang);

@@ -6,7 +6,7 @@
  *                 within 1e-4 of the cloth size and w is bitwise equal:
  *                 colouring + isometric, colouring + dihedral, Jacobi (one
  *                 isometric and one dihedral object), wind drag + lift (one
- *                 object with wind, one without), sphere + box + moving sphere
+ *                 object with wind, one without), gusts of that wind, sphere + box + moving sphere
  *                 + ground + domain walls with friction, edge damping (beside
  *                 a point-damped object), global damping (beside a point-damped
  *                 object). Each case also checks that the CPU
@@ -422,6 +422,21 @@ static void wind_body(fl_gpu *gpu)
   compare(gpu, &cc, "wind drag + lift");
 }
 FL_GPU_TEST(test_gpu_vs_cpu_wind, wind_body)
+
+/* Gusts (common/gust_shared.h): the wind of each triangle scaled by where its
+ * centroid is and when, fronts 0.5 m long passing every 0.1 s. */
+static void gust_body(fl_gpu *gpu)
+{
+  static const compare_case cc = {
+      .json = "{ " SIM(", \"iterations\": 2") ", \"objects\": [\n"
+              "  { \"type\": \"cloth\", \"name\": \"flag\", \"resolution\": [12, 8], \"size\": [1.2, 0.8],\n"
+              "    \"plane\": \"xy\", \"pin\": [\"left\"], \"wind\": [3, 0.5, -2], \"drag\": 1.5, \"lift\": 1.5,\n"
+              "    \"gust\": 0.9, \"gust_period\": 0.1, \"gust_length\": 0.5 } ] }",
+      .steps = 8, .bump = 0.08f, .jitter = 0.01f, .v0 = {0, 0, 0.5f}, .vjitter = 0.5f,
+      .without = {"objects.flag.gust=0"}};
+  compare(gpu, &cc, "wind gusts");
+}
+FL_GPU_TEST(test_gpu_vs_cpu_gust, gust_body)
 
 /* BDF2 (sim.integrator, NOTES.md "BDF2 variant"): its Euler start step, then the
  * second-order predict, the 2h/3 compliance step and the three-point velocity. */
@@ -1194,6 +1209,7 @@ static const fl_test_case cases[] = {
     {"gpu_vs_cpu_triangles", test_gpu_vs_cpu_triangles},
     {"gpu_vs_cpu_triangle_colliders", test_gpu_vs_cpu_triangle_colliders},
     {"gpu_vs_cpu_wind", test_gpu_vs_cpu_wind},
+    {"gpu_vs_cpu_gust", test_gpu_vs_cpu_gust},
     {"gpu_vs_cpu_bdf2", test_gpu_vs_cpu_bdf2},
     {"bdf2_damping", test_bdf2_damping},
     {"gpu_vs_cpu_colliders", test_gpu_vs_cpu_colliders},

@@ -107,8 +107,9 @@ static void box_scene_body(fl_gpu *gpu)
   /* Views: the container's mesh (not the plane) and the particles. */
   ENSURE_MSG(nviews == 2, "%u views", nviews);
   ENSURE(pv != NULL);
-  for (uint32_t v = 0; v < nviews; v++) /* a collider is drawn plain (matte) */
-    ENSURE(views[v].kind != FL_VIEW_MESH || views[v].look == FL_LOOK_PLAIN);
+  for (uint32_t v = 0; v < nviews; v++) /* a collider is drawn plain (matte); the container as a cutaway */
+    ENSURE(views[v].kind != FL_VIEW_MESH ||
+           (views[v].look == FL_LOOK_PLAIN && views[v].cutaway && views[v].color[3] > 0.0f));
   ENSURE(pv->count == s->particles && pv->radius == 0.03f);
   ENSURE(count == 2000);
   ENSURE_MSG(snap_bad == 0, "%u snapshot entries differ from the state", snap_bad);

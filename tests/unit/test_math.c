@@ -35,6 +35,29 @@ static void test_camera_projects_target_to_center(void)
   for (int i = 0; i < 3; i++) ENSURE_NEAR(e[i], eye[i], 1e-4);
 }
 
+/* The lens shift (the panel's): the target lands shift_x right of the middle, at
+ * the same height and depth, and the picking ray through that pixel hits it. */
+static void test_camera_lens_shift(void)
+{
+  fl_camera cam;
+  float eye[3] = {3, 4, 5}, target[3] = {0, 1, 0}, ndc[3], plain[3];
+  fl_camera_look(&cam, eye, target);
+  ENSURE(cam.shift_x == 0.0f);
+  project(&cam, target, plain);
+  cam.shift_x = 0.23f;
+  project(&cam, target, ndc);
+  ENSURE_NEAR(ndc[0], 0.23, 1e-5);
+  ENSURE_NEAR(ndc[1], 0, 1e-5);
+  ENSURE_NEAR(ndc[2], plain[2], 1e-6);
+  float w = 1280, h = 720, dir[3], e[3], to[3];
+  fl_camera_ray(&cam, (ndc[0] + 1.0f) * 0.5f * w, (ndc[1] + 1.0f) * 0.5f * h, w, h, dir);
+  fl_camera_eye(&cam, e);
+  float len = sqrtf((target[0] - e[0]) * (target[0] - e[0]) + (target[1] - e[1]) * (target[1] - e[1]) +
+                    (target[2] - e[2]) * (target[2] - e[2]));
+  for (int i = 0; i < 3; i++) to[i] = (target[i] - e[i]) / len;
+  for (int i = 0; i < 3; i++) ENSURE_NEAR(dir[i], to[i], 1e-4);
+}
+
 static void test_camera_vulkan_conventions(void)
 {
   fl_camera cam;
@@ -196,6 +219,7 @@ static void test_overlay_layout(void)
 
 static const fl_test_case cases[] = {
     {"camera_projects_target_to_center", test_camera_projects_target_to_center},
+    {"camera_lens_shift", test_camera_lens_shift},
     {"camera_vulkan_conventions", test_camera_vulkan_conventions},
     {"camera_orbit_keeps_distance", test_camera_orbit_keeps_distance},
     {"sdf_analytic_distances", test_sdf_analytic_distances},

@@ -160,6 +160,10 @@ static void make_particles(const fl_cloth_desc *d, uint32_t o, uint32_t first, f
   memcpy(ob->wind, d->wind, sizeof d->wind);
   ob->drag = d->drag;
   ob->lift = d->lift;
+  ob->gust = d->gust;
+  /* 0 for a steady wind, and for a desc made without the parser's defaults */
+  ob->gust_inv_period = d->gust > 0.0f && d->gust_period > 0.0f ? 1.0f / d->gust_period : 0.0f;
+  ob->gust_inv_length = d->gust > 0.0f && d->gust_length > 0.0f ? 1.0f / d->gust_length : 0.0f;
   ob->damping_model = d->damping_model == FL_DAMPING_EDGE     ? FL_DAMPING_MODEL_EDGE
                       : d->damping_model == FL_DAMPING_GLOBAL ? FL_DAMPING_MODEL_GLOBAL
                                                               : FL_DAMPING_MODEL_POINT;

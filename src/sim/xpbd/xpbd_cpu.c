@@ -91,6 +91,7 @@
 #include "sim/xpbd/tri_contact_cpu.h"
 
 #include "core/log.h"
+#include "gust_shared.h"
 #include "sim/common/mesh_cpu.h"
 #include "sim/common/sdf_cpu.h"
 
@@ -519,7 +520,17 @@ static void body_measure(fl_xpbd_cpu *s, float t)
 
 /* ---- steps 1, 5, 6 and 7 ---- */
 
-static void wind_accel(fl_xpbd_cpu *s)
+/* The wind at triangle v's centroid at time t: the object's wind times its gust factor (gust_shared.h). */
+static void gust_wind(const fl_gpu_xpbd_object *o, float (*x)[4], const uint32_t *v, float t, float out[3])
+{
+  float c[3], wl = sqrtf(dot3(o->wind, o->wind));
+  for (int a = 0; a < 3; a++) c[a] = ((x[v[0]][a] + x[v[1]][a]) + x[v[2]][a]) / 3.0f;
+  float along = wl > 0.0f ? dot3(c, o->wind) / wl : 0.0f;
+  float g = fl_gust_factor(along, c[1], t, o->gust, o->gust_inv_period, o->gust_inv_length);
+  for (int a = 0; a < 3; a++) out[a] = o->wind[a] * g;
+}
+
+static void wind_accel(fl_xpbd_cpu *s, float time)
 {
   const fl_xpbd_build *b = s->build;
   memset(s->accel, 0, (size_t)b->particle_count * sizeof *s->accel);
@@ -528,8 +539,9 @@ static void wind_accel(fl_xpbd_cpu *s)
     float drag = o->drag, lift = o->lift;
     if (drag == 0.0f && lift == 0.0f) continue;
     const uint32_t *v = &b->triangles[3 * (size_t)t];
-    float u[3], e1[3], e2[3], cr[3];
-    for (int a = 0; a < 3; a++) u[a] = ((s->v[v[0]][a] + s->v[v[1]][a]) + s->v[v[2]][a]) / 3.0f - o->wind[a];
+    float u[3], e1[3], e2[3], cr[3], w[3];
+    gust_wind(o, s->x, v, time, w);
+    for (int a = 0; a < 3; a++) u[a] = ((s->v[v[0]][a] + s->v[v[1]][a]) + s->v[v[2]][a]) / 3.0f - w[a];
     sub3(s->x[v[1]], s->x[v[0]], e1);
     sub3(s->x[v[2]], s->x[v[0]], e2);
     cross3(e1, e2, cr);
@@ -814,7 +826,7 @@ void fl_xpbd_cpu_substep(fl_xpbd_cpu *s, const fl_sim_desc *sim, const fl_gpu_co
 {
   const fl_xpbd_build *b = s->build;
   /* 1. wind, 2. predict (BDF2: NOTES.md "BDF2 variant", as xpbd/predict.comp). */
-  wind_accel(s);
+  wind_accel(s, t);
   uint32_t integrator = sim->integrator != FL_INTEGRATOR_BDF2 ? FL_XPBD_EULER
                         : s->bdf2_history                    ? FL_XPBD_BDF2
                                                              : FL_XPBD_BDF2_START;
