@@ -25,7 +25,7 @@
 #define FL_XPBD_B_CONTACT 19     // uint per particle: 1 after a contact in the last contact passes
 #define FL_XPBD_B_BODIES 20      // fl_gpu_body per body
 #define FL_XPBD_B_BODY_STATE 21  // vec4 per body (FL_BODY_STATE_VEC4S)
-#define FL_XPBD_B_SCRATCH 22     // vec4 per particle: body_volume's gradients
+#define FL_XPBD_B_SCRATCH 22     // vec4 per particle: body_volume's gradients; self_friction's corrections
 #define FL_XPBD_B_SKIN 23        // fl_gpu_skin per drawn vertex
 #define FL_XPBD_B_SKINNED 24     // vec4 per drawn vertex (skin.comp output)
 #define FL_XPBD_B_TRI_SORTED 25  // triangle hash: triangle indices sorted by the cells their boxes overlap

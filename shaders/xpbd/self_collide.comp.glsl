@@ -1,84 +1,25 @@
-// xpbd/self_collide.comp: step 6 of the substep (xpbd_spec.h, and
-// softbody_spec.h PARTICLE COLLISIONS): particle-particle contacts, found
-// through the spatial hash (common/spatial_hash.glsl): within a self-colliding
-// cloth (mesh neighbours, |di| <= 2 and |dj| <= 2, skipped), between two
-// self-colliding objects, and between a body (soft body, balloon) and any
-// other object; never within one body. Each contact at distance d below
-// reach = (thickness_i + thickness_j)/2 pushes particle i by s (reach - d) n
-// and corrects the sliding between the two with static and kinetic friction
-// (Macklin 2014), s = w_i/(w_i+w_j); all read the positions before this pass,
-// add_delta averages by count, and a particle with a contact is flagged.
+// xpbd/self_collide.comp: step 6 of the substep, first pass (xpbd_spec.h): every particle's particle
+// contacts (xpbd/particle_contacts.glsl) without friction. It writes the sum of the normal pushes and the
+// contact count into delta, which xpbd/self_friction reads, and flags a particle with a contact. Positions
+// are not moved here.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "compute.glsl"
 #include "flurry_shared.h"
 #include "buffers.glsl"
-#include "spatial_hash.glsl"
-#include "contact_rows.glsl"
 layout(push_constant) uniform Push { fl_xpbd_push pc; };
-
-layout(std430, binding = FL_XPBD_B_POS) readonly buffer Pos { vec4 pos[]; };
-layout(std430, binding = FL_XPBD_B_PREV) readonly buffer Prev { vec4 prev[]; };
-layout(std430, binding = FL_XPBD_B_OBJECT) readonly buffer ObjectOf { uint object_of[]; };
-layout(std430, binding = FL_XPBD_B_OBJECTS) readonly buffer Objects { fl_gpu_xpbd_object objects[]; };
-layout(std430, binding = FL_XPBD_B_DELTA) writeonly buffer Delta { vec4 delta[]; };
-layout(std430, binding = FL_XPBD_B_SORTED) readonly buffer HashSorted { uint hash_sorted[]; };
-layout(std430, binding = FL_XPBD_B_CELL_START) readonly buffer HashStart { uint hash_start[]; };
-layout(std430, binding = FL_XPBD_B_CELL_END) readonly buffer HashEnd { uint hash_end[]; };
+#include "particle_contacts.glsl"
 layout(std430, binding = FL_XPBD_B_CONTACT) buffer Contact { uint contact[]; };
-
-// The friction correction of xpbd_spec.h step 5 on a relative displacement D.
-vec3 friction(vec3 D, vec3 n, float depth, float mu_s, float mu_k)
-{
-  vec3 dt = D - dot(D, n) * n;
-  float lt = length(dt);
-  if (lt == 0.0) return vec3(0.0);
-  return -dt * (lt < mu_s * depth ? 1.0 : min(mu_k * depth / lt, 1.0));
-}
 
 void main()
 {
   uint i = fl_thread_index();
   if (i >= pc.particle_count) return;
-  vec4 pi = pos[i];
-  uint oi = object_of[i];
-  fl_gpu_xpbd_object obi = objects[oi];
-  if (pi.w <= 0.0) {
+  if (pos[i].w <= 0.0) {
     delta[i] = vec4(0.0);
     return;
   }
-  bool body_i = obi.body != 0u, self_i = obi.self_collision != 0u;
-  uint nx = max(obi.nx, 1u), li = i - obi.first;
-  int gi = int(li % nx), gj = int(li / nx);
-  float thick = obi.thickness, cell = 1.0 / pc.inv_hash_cell;
-  vec3 sum = vec3(0.0);
-  float count = 0.0;
-  ivec3 c = fl_hash_cell_inv(pi.xyz, pc.inv_hash_cell);
-  FL_HASH_FOR_NEIGHBOURS(c, pc.hash_table_size, hash_start, hash_end, hash_sorted, j) {
-    if (j == i) continue;
-    // Cheapest test first: most candidates are farther than any reach (the cell size).
-    vec4 pj = pos[j];
-    vec3 dx = pi.xyz - pj.xyz;
-    float d = length(dx);
-    if (!(d < cell) || d < 1e-12) continue;
-    uint oj = object_of[j];
-    if (oj == oi) {
-      if (body_i || !self_i) continue;
-      uint lj = j - obi.first;
-      int di = int(lj % nx) - gi, dj = int(lj / nx) - gj;
-      if (abs(di) <= 2 && abs(dj) <= 2) continue;  // a mesh neighbour
-    }
-    fl_contact_side obj = fl_contact_side_of(oj);
-    if (oj != oi && !(body_i || obj.body || (self_i && obj.self_collision))) continue;
-    float reach = 0.5 * (thick + obj.thickness);
-    if (!(d < reach)) continue;
-    vec3 n = dx / d;
-    float s = pi.w / (pi.w + pj.w), depth = reach - d;
-    vec3 D = (pi.xyz - prev[i].xyz) - (pj.xyz - prev[j].xyz);
-    vec3 fr = friction(D, n, depth, sqrt(obi.static_friction * obj.static_friction), sqrt(obi.kinetic_friction * obj.kinetic_friction));
-    sum += s * depth * n + s * fr;
-    count += 1.0;
-  } FL_HASH_END_NEIGHBOURS
-  if (count > 0.0) contact[i] = 1u;
-  delta[i] = vec4(sum, count);
+  vec4 r = particle_contacts(i, false);
+  if (r.w > 0.0) contact[i] = 1u;
+  delta[i] = r;
 }

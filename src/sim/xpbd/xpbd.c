@@ -16,6 +16,7 @@ typedef struct {
   const fl_xpbd_family *family;
   const fl_buffer *first, *items; /* CSR: the family's, or the vertex-to-triangle one */
   const fl_buffer *target;        /* FL_XPBD_B_POS: positions, or velocities for add_delta, or a snapshot */
+  const fl_buffer *delta;         /* FL_XPBD_B_DELTA: the Jacobi deltas, or the particle contacts' corrections */
   const fl_buffer *colliders;
   const fl_buffer *skin, *skinned; /* skin.comp: a soft body's records and its drawn vertices */
 } bind_choice;
@@ -28,7 +29,7 @@ static void fill_table(const fl_xpbd_system *s, const bind_choice *c, const fl_b
   t[FL_XPBD_B_PREV] = &s->prev;
   t[FL_XPBD_B_VEL] = &s->vel;
   t[FL_XPBD_B_ACCEL] = &s->accel;
-  t[FL_XPBD_B_DELTA] = &s->delta;
+  t[FL_XPBD_B_DELTA] = c->delta ? c->delta : &s->delta;
   t[FL_XPBD_B_OBJECT] = &s->object_of;
   t[FL_XPBD_B_OBJECTS] = &s->objects;
   t[FL_XPBD_B_CONSTRAINTS] = c->family ? &c->family->constraints : NULL;
@@ -140,7 +141,8 @@ static bool create_buffers(fl_xpbd_system *s)
             device_buffer(s->gpu, NULL, n * 4, "contact flags", &s->contact) &&
             device_buffer(s->gpu, b->bodies, b->body_count * sizeof(fl_gpu_body), "bodies", &s->bodies) &&
             create_body_state(s) &&
-            device_buffer(s->gpu, NULL, b->body_count ? n * 16 : 0, "body gradients", &s->scratch) &&
+            device_buffer(s->gpu, NULL, b->body_count || s->any_self_collision ? n * 16 : 0,
+                          "body gradients and particle contact corrections", &s->scratch) &&
             device_buffer(s->gpu, NULL, n * 16, "wind acceleration", &s->accel) &&
             device_buffer(s->gpu, NULL, n * 16, "jacobi deltas", &s->delta) &&
             device_buffer(s->gpu, b->particle_object, n * 4, "particle objects", &s->object_of) &&
@@ -525,13 +527,15 @@ void fl_xpbd_record_substep(fl_xpbd_system *s, fl_rec *r, const fl_step *step)
   if (s->any_self_collision) {
     fl_spatial_hash_record(&s->hash, r, &s->pos, n, s->self_cell_size);
     fl_rec_barrier(r);
-    /* Per particle: its position, previous position and object, and about 8
-     * neighbours' (positions, previous positions, objects) through the hash. */
-    fl_rec_begin(r, "xpbd/self", (uint64_t)n * (9 * (32 + 4 + 4) + 16));
+    /* Per particle and pass: its position, previous position and object, and about 8 neighbours'
+     * (positions, previous positions, objects) through the hash; the friction pass also reads the
+     * neighbours' pushes (16 bytes each) and its own, and writes its correction. */
+    fl_rec_begin(r, "xpbd/self", (uint64_t)n * (9 * (32 + 4 + 4) + 16) + (uint64_t)n * (9 * (32 + 4 + 4 + 16) + 32));
     fl_xpbd_push once = push;
     once.omega = 1.0f; /* contacts are averaged, not over-relaxed */
     pass(s, r, "xpbd/self_collide", &plain, push, 0, n, n);
-    pass(s, r, "xpbd/add_delta", &plain, once, 0, n, n);
+    pass(s, r, "xpbd/self_friction", &plain, push, 0, n, n);
+    pass(s, r, "xpbd/add_delta", &(bind_choice){.delta = &s->scratch}, once, 0, n, n);
     fl_rec_end(r);
   }
   if (s->tri.any) record_triangle_contacts(s, r, &push, &plain);

@@ -71,10 +71,12 @@
  *    for a body or a non-self-colliding cloth, else not grid neighbours
  *    (|di| <= 2 and |dj| <= 2); other objects: both self-colliding or either a
  *    body (params.w != 0). reach = 0.5 * (thickness_i + thickness_j), d < reach;
- *    mu_s = sqrt(static_i * static_j), mu_k likewise; each contact adds
- *    s (reach - d) n plus s times the friction correction (as above, on
- *    D = (x_i - prev_i) - (x_j - prev_j)), s = w_i / (w_i + w_j); count = number of
- *    contacts; x_i[a] += sum[a] / count and contact_i = 1 when count > 0.
+ *    mu_s = sqrt(static_i * static_j), mu_k likewise. Two passes over the same
+ *    contacts from the same positions: the first sums s (reach - d) n per contact,
+ *    s = w_i / (w_i + w_j), count = number of contacts, P_i = sum / count (0 when
+ *    count = 0); the second adds, in the same contact order, s (reach - d) n plus s
+ *    times the friction correction (as above, on D = ((x_i + P_i) - prev_i) -
+ *    ((x_j + P_j) - prev_j)); x_i[a] += sum[a] / count and contact_i = 1 when count > 0.
  *    Only particles with w_i > 0 move. The sum order (hash order here) is free.
  *  - velocity: v[a] = (x[a] - prev[a]) / h (BDF2: above). Point damping: v *= max(0, 1 - damping h).
  *    Edge damping: per distance constraint in ascending index, n = dx / |dx| (skip
@@ -647,6 +649,77 @@ static bool collides(const fl_xpbd_build *b, uint32_t p)
   return b->body_count > 0 || b->self_collision[b->particle_object[p]];
 }
 
+/* The push a particle got from the first particle-contact pass (its averaged sum), component a. */
+static float pushed(const fl_xpbd_cpu *s, uint32_t p, int a)
+{
+  return s->delta[p][3] > 0.0f ? s->delta[p][a] / s->delta[p][3] : 0.0f;
+}
+
+/* Particle p's particle contacts (spec above; xpbd/particle_contacts.glsl) into acc: xyz the sum of
+ * the pushes, and with_friction of the friction corrections on the displacement after every push
+ * (delta holds the pushes), w the count. Reads the hash of the positions before the passes. */
+static void particle_contacts(const fl_xpbd_cpu *s, float cell, float gpu_cell, uint32_t p, bool with_friction,
+                              float acc[4])
+{
+  const fl_xpbd_build *b = s->build;
+  uint32_t size = s->hash_size;
+  acc[0] = acc[1] = acc[2] = acc[3] = 0.0f;
+  uint32_t oi = b->particle_object[p];
+  float wi = s->x[p][3];
+  if (!collides(b, p) || wi <= 0.0f) return;
+  const fl_gpu_xpbd_object *obi = &b->objects[oi];
+  bool body_i = obi->body != 0, self_i = b->self_collision[oi] != 0;
+  uint32_t li = p - obi->first, nxi = obi->nx > 0 ? obi->nx : 1;
+  int32_t gi = (int32_t)(li % nxi), gj = (int32_t)(li / nxi);
+  float thick = obi->thickness, Di[3] = {0, 0, 0};
+  if (with_friction)
+    for (int a = 0; a < 3; a++) Di[a] = (s->x[p][a] + pushed(s, p, a)) - s->prev[p][a];
+  int32_t c0[3] = {cell_coord(s->x[p][0], cell), cell_coord(s->x[p][1], cell), cell_coord(s->x[p][2], cell)};
+  uint32_t buckets[27];
+  int nb = 0;
+  for (int dz = -1; dz <= 1; dz++)
+    for (int dy = -1; dy <= 1; dy++)
+      for (int dx = -1; dx <= 1; dx++) {
+        uint32_t hb = cell_hash(c0[0] + dx, c0[1] + dy, c0[2] + dz, size);
+        bool seen = false;
+        for (int k = 0; k < nb; k++) seen = seen || buckets[k] == hb;
+        if (!seen) buckets[nb++] = hb;
+      }
+  for (int k = 0; k < nb; k++)
+    for (uint32_t it = s->cell_first[buckets[k]]; it < s->cell_first[buckets[k] + 1]; it++) {
+      uint32_t q = s->cell_items[it];
+      if (q == p) continue;
+      float dxv[3];
+      sub3(s->x[p], s->x[q], dxv);
+      float d = sqrtf(dot3(dxv, dxv));
+      if (!(d < gpu_cell) || d < 1e-12f) continue;
+      uint32_t oj = b->particle_object[q];
+      if (oj == oi) {
+        if (body_i || !self_i) continue; /* never within one body */
+        uint32_t lj = q - obi->first;
+        int32_t di = (int32_t)(lj % nxi) - gi, dj = (int32_t)(lj / nxi) - gj;
+        if (di >= -2 && di <= 2 && dj >= -2 && dj <= 2) continue; /* a mesh neighbour */
+      }
+      const fl_gpu_xpbd_object *obj = &b->objects[oj];
+      if (oj != oi && !(body_i || obj->body != 0 || (self_i && b->self_collision[oj]))) continue;
+      float reach = 0.5f * (thick + obj->thickness);
+      if (!(d < reach)) continue;
+      float wj = s->x[q][3], sc = wi / (wi + wj), depth = reach - d, n[3];
+      for (int a = 0; a < 3; a++) {
+        n[a] = dxv[a] / d;
+        acc[a] += sc * depth * n[a];
+      }
+      if (with_friction) {
+        float D[3], fr[3];
+        for (int a = 0; a < 3; a++) D[a] = Di[a] - ((s->x[q][a] + pushed(s, q, a)) - s->prev[q][a]);
+        friction_corr(D, n, depth, sqrtf(obi->static_friction * obj->static_friction),
+                      sqrtf(obi->kinetic_friction * obj->kinetic_friction), fr);
+        for (int a = 0; a < 3; a++) acc[a] += sc * fr[a];
+      }
+      acc[3] += 1.0f;
+    }
+}
+
 static void self_collision(fl_xpbd_cpu *s)
 {
   const fl_xpbd_build *b = s->build;
@@ -670,62 +743,18 @@ static void self_collision(fl_xpbd_cpu *s)
     if (collides(b, p)) s->cell_items[s->cell_first[s->cell_of[p]]++] = p;
   for (uint32_t h = size; h > 0; h--) s->cell_first[h] = s->cell_first[h - 1];
   s->cell_first[0] = 0;
-  /* Bucket h: cell_items[cell_first[h] .. cell_first[h + 1]). */
+  /* Bucket h: cell_items[cell_first[h] .. cell_first[h + 1]). Two passes over the same contacts, from
+   * the same positions: the pushes into delta, then pushes and friction (on the displacement after
+   * every push) into friction. */
+  for (uint32_t p = 0; p < b->particle_count; p++) particle_contacts(s, cell, gpu_cell, p, false, s->delta[p]);
   for (uint32_t p = 0; p < b->particle_count; p++) {
-    float *acc = s->delta[p];
+    float *acc = s->friction[p];
     acc[0] = acc[1] = acc[2] = acc[3] = 0.0f;
-    uint32_t oi = b->particle_object[p];
-    float wi = s->x[p][3];
-    if (!collides(b, p) || wi <= 0.0f) continue;
-    const fl_gpu_xpbd_object *obi = &b->objects[oi];
-    bool body_i = obi->body != 0, self_i = b->self_collision[oi] != 0;
-    uint32_t li = p - obi->first, nxi = obi->nx > 0 ? obi->nx : 1;
-    int32_t gi = (int32_t)(li % nxi), gj = (int32_t)(li / nxi);
-    float thick = obi->thickness;
-    int32_t c0[3] = {cell_coord(s->x[p][0], cell), cell_coord(s->x[p][1], cell), cell_coord(s->x[p][2], cell)};
-    uint32_t buckets[27];
-    int nb = 0;
-    for (int dz = -1; dz <= 1; dz++)
-      for (int dy = -1; dy <= 1; dy++)
-        for (int dx = -1; dx <= 1; dx++) {
-          uint32_t hb = cell_hash(c0[0] + dx, c0[1] + dy, c0[2] + dz, size);
-          bool seen = false;
-          for (int k = 0; k < nb; k++) seen = seen || buckets[k] == hb;
-          if (!seen) buckets[nb++] = hb;
-        }
-    for (int k = 0; k < nb; k++)
-      for (uint32_t it = s->cell_first[buckets[k]]; it < s->cell_first[buckets[k] + 1]; it++) {
-        uint32_t q = s->cell_items[it];
-        if (q == p) continue;
-        float dxv[3];
-        sub3(s->x[p], s->x[q], dxv);
-        float d = sqrtf(dot3(dxv, dxv));
-        if (!(d < gpu_cell) || d < 1e-12f) continue;
-        uint32_t oj = b->particle_object[q];
-        if (oj == oi) {
-          if (body_i || !self_i) continue; /* never within one body */
-          uint32_t lj = q - obi->first;
-          int32_t di = (int32_t)(lj % nxi) - gi, dj = (int32_t)(lj / nxi) - gj;
-          if (di >= -2 && di <= 2 && dj >= -2 && dj <= 2) continue; /* a mesh neighbour */
-        }
-        const fl_gpu_xpbd_object *obj = &b->objects[oj];
-        if (oj != oi && !(body_i || obj->body != 0 || (self_i && b->self_collision[oj]))) continue;
-        float reach = 0.5f * (thick + obj->thickness);
-        if (!(d < reach)) continue;
-        float wj = s->x[q][3], sc = wi / (wi + wj), depth = reach - d, n[3], D[3], fr[3];
-        for (int a = 0; a < 3; a++) {
-          n[a] = dxv[a] / d;
-          D[a] = (s->x[p][a] - s->prev[p][a]) - (s->x[q][a] - s->prev[q][a]);
-        }
-        friction_corr(D, n, depth, sqrtf(obi->static_friction * obj->static_friction),
-                      sqrtf(obi->kinetic_friction * obj->kinetic_friction), fr);
-        for (int a = 0; a < 3; a++) acc[a] += sc * depth * n[a] + sc * fr[a];
-        acc[3] += 1.0f;
-      }
+    if (s->delta[p][3] > 0.0f) particle_contacts(s, cell, gpu_cell, p, true, acc);
   }
   for (uint32_t p = 0; p < b->particle_count; p++)
-    if (s->delta[p][3] > 0.0f) {
-      for (int a = 0; a < 3; a++) s->x[p][a] += s->delta[p][a] / s->delta[p][3];
+    if (s->friction[p][3] > 0.0f) {
+      for (int a = 0; a < 3; a++) s->x[p][a] += s->friction[p][a] / s->friction[p][3];
       s->contact[p] = 1;
     }
 }
@@ -912,10 +941,11 @@ bool fl_xpbd_cpu_create(const fl_xpbd_build *b, fl_xpbd_cpu *out)
   out->contact = alloc_n(n, sizeof *out->contact);
   out->accel = alloc_n(n, sizeof *out->accel);
   out->delta = alloc_n(n, sizeof *out->delta);
+  out->friction = alloc_n(n, sizeof *out->friction);
   out->dlambda = alloc_n(constraints, sizeof *out->dlambda);
   out->corr = alloc_n(slots, sizeof *out->corr);
   bool ok = out->x && out->prev && out->older && out->v_old && out->v && out->distance_lambda && out->bend_lambda && out->tet_lambda &&
-            out->body_state && out->contact && out->accel && out->delta && out->dlambda && out->corr;
+            out->body_state && out->contact && out->accel && out->delta && out->friction && out->dlambda && out->corr;
   if (ok && b->body_count) {
     out->body_grad = alloc_n(n, sizeof *out->body_grad);
     out->body_weight = alloc_n(n, sizeof *out->body_weight);
@@ -953,7 +983,7 @@ void fl_xpbd_cpu_destroy(fl_xpbd_cpu *c)
 {
   if (!c) return;
   void *arrays[] = {c->x,     c->prev,  c->v,       c->distance_lambda, c->bend_lambda, c->tet_lambda,
-                    c->body_state, c->contact, c->accel, c->delta, c->dlambda, c->corr,
+                    c->body_state, c->contact, c->accel, c->delta, c->friction, c->dlambda, c->corr,
                     c->body_grad, c->body_weight, c->tri_first, c->tri_items, c->cell_first, c->cell_items,
                     c->cell_of, c->tri_accum, c->older, c->v_old};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);

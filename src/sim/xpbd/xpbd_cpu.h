@@ -19,7 +19,8 @@ typedef struct {
   uint32_t *contact;            /* per particle: 1 after a contact in the last contact passes */
   /* Scratch of fl_xpbd_cpu_substep (private to xpbd_cpu.c). */
   float (*accel)[4];            /* wind acceleration, then the edge-damping velocity change */
-  float (*delta)[4];            /* self-collision sums (w: contact count) */
+  float (*delta)[4];            /* particle contacts: the sums of the pushes (w: contact count) */
+  float (*friction)[4];         /* particle contacts: pushes plus friction (w: contact count) */
   float *dlambda;               /* Jacobi: dlambda per constraint */
   float (*corr)[4];             /* Jacobi: w_k grad_k C dlambda per constraint slot */
   float (*body_grad)[4];        /* body volumes: grad_i V (xyz), w: this substep's displacement r_i */

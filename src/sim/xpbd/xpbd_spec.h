@@ -92,9 +92,13 @@
  *     i and every j != i within that distance that is not a mesh neighbour (same
  *     object and |di| <= 2 and |dj| <= 2), with d = |x_i - x_j| < thickness_i:
  *     n = (x_i - x_j)/d, push = w_i/(w_i + w_j) (thickness_i - d) n, and friction
- *     as in 5 on the relative displacement D = (x_i - prev_i) - (x_j - prev_j)
- *     with depth = thickness_i - d, scaled by w_i/(w_i + w_j). All read the
- *     positions before this step; x_i += (sum of pushes and frictions) / count.
+ *     as in 5 with depth = thickness_i - d, scaled by w_i/(w_i + w_j), on the
+ *     relative displacement after every particle's push: two passes over the
+ *     same contacts, from the positions before this step; the first
+ *     (self_collide) sums the pushes, P_i = their sum / count; the second
+ *     (self_friction) takes D = (x_i + P_i - prev_i) - (x_j + P_j - prev_j), so
+ *     that one contact's static friction does not cancel another's push-out.
+ *     x_i += (sum of pushes and frictions) / count.
  *  7. velocity: v = (x - prev) / h. Damping, "point": v *= max(0, 1 - damping h).
  *     "edge" (conserves linear and angular momentum): for every stretch and shear
  *     constraint (i,j), with n = norm(x_i - x_j) and s = ((v_i - v_j).n),
