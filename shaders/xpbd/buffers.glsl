@@ -40,5 +40,6 @@
 #define FL_XPBD_B_OLDER 34       // vec4: BDF2, the positions one substep before prev
 #define FL_XPBD_B_VEL_OLD 35     // vec4: BDF2, the velocities one substep before vel
 #define FL_XPBD_B_COLLIDER_TAIL 36 // the collider block again, storage: its tail (common/sdf.glsl)
-#define FL_XPBD_B_COUNT 37
+#define FL_XPBD_B_OPPOSITE 37    // uint per particle: Diziol's opposite particle (itself when none; opposite_pairs.h)
+#define FL_XPBD_B_COUNT 38
 #endif

@@ -127,7 +127,7 @@ OFFSET(fl_gpu_xpbd_object, thickness, 8);
 OFFSET(fl_gpu_xpbd_object, self_collision, 40);
 OFFSET(fl_gpu_xpbd_object, body, 44);
 SIZE(fl_gpu_tet, 80);
-SIZE(fl_gpu_body, 48);
+SIZE(fl_gpu_body, 64);
 SIZE(fl_gpu_skin, 32);
 
 _Static_assert(sizeof(fl_particles_push) <= 128 && sizeof(fl_mpm_push) <= 128 && sizeof(fl_snow_push) <= 128,

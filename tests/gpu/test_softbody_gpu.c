@@ -11,6 +11,9 @@
  *   sphere_jacobi     the same with the Jacobi solver
  *   neohookean_box    a Neo-Hookean box sliding down onto the ground
  *   balloon_ground    a balloon (pressure 1.3, local conservation) thrown onto the ground
+ *   balloon_pairs     the same with Diziol's opposite-pair weights (beta 0.5, s 2) and
+ *                     velocity correction, and a soft sphere (local, pairs, velocity
+ *                     correction) beside it; every body has pairs
  *   soft_on_balloon   a soft sphere dropped onto a balloon resting on the ground
  *                     (body-body particle collisions)
  * Each case also checks that what it tests happened (ground contacts, a
@@ -326,6 +329,54 @@ static void balloon_ground_body(fl_gpu *gpu)
 }
 FL_GPU_TEST(test_balloon_ground, balloon_ground_body)
 
+/* Diziol's opposite pairs and velocity correction switched on in a common desc. */
+static fl_body_common_desc with_pairs(fl_body_common_desc c)
+{
+  c.volume_beta = 0.5f;
+  c.volume_pair_stiffness = 2.0f;
+  c.volume_velocity = true;
+  return c;
+}
+
+/* How many of the body's particles have an opposite particle other than themselves. */
+static uint32_t paired(const fl_body_build *b)
+{
+  fl_xpbd_build x;
+  if (!fl_xpbd_build_create(NULL, NULL, 0, b, 1, &x)) return 0;
+  uint32_t n = 0;
+  for (uint32_t p = 0; p < x.particle_count; p++) n += x.opposite[p] != p;
+  fl_xpbd_build_destroy(&x);
+  return n;
+}
+
+static void balloon_pairs_body(fl_gpu *gpu)
+{
+  static const float down[3] = {0.2f, -2.0f, 0.0f}, slide[3] = {-0.5f, -1.0f, 0.0f};
+  fl_balloon_desc bd = balloon_desc(with_pairs(common_desc(0, 0.5f, 0, 0.3f, down, FL_VOLUME_CONSERVE_LOCAL)), 1.3f);
+  fl_softbody_desc sd =
+      soft_desc(FL_BODY_SPHERE, FL_SOFT_MODEL_XPBD, with_pairs(common_desc(0.8f, 0.5f, 0, 0.2f, slide, FL_VOLUME_CONSERVE_LOCAL)));
+  fl_body_build bodies[2];
+  ENSURE(build_body(NULL, &bd, 0.02f + 0.03f, &bodies[0]));
+  if (!build_body(&sd, NULL, 0.02f + 0.03f, &bodies[1])) {
+    fl_body_build_free(&bodies[0]);
+    ENSURE(false);
+  }
+  uint32_t balloon_pairs = paired(&bodies[0]), soft_pairs = paired(&bodies[1]), balloon_n = bodies[0].particle_count;
+  fprintf(stderr, "  pairs: balloon %u of %u particles, soft sphere %u of %u\n", (unsigned)balloon_pairs,
+          (unsigned)bodies[0].particle_count, (unsigned)soft_pairs, (unsigned)bodies[1].particle_count);
+  fl_sim_desc sim = sim_desc(FL_SOLVER_COLORING);
+  outcome o;
+  bool ok = run_case(gpu, "paired bodies on the ground", &sim, bodies, 2, &o);
+  fl_body_build_free(&bodies[0]);
+  fl_body_build_free(&bodies[1]);
+  ENSURE(ok);
+  ENSURE(balloon_pairs == balloon_n); /* every vertex of the icosphere is on the surface */
+  ENSURE(soft_pairs > 0);             /* the sphere's surface vertices (not its inner ones) */
+  ENSURE_AGREES(o);
+  ENSURE(o.ground_contacts > 0);
+}
+FL_GPU_TEST(test_balloon_pairs, balloon_pairs_body)
+
 static void soft_on_balloon_body(fl_gpu *gpu)
 {
   static const float still[3] = {0, 0, 0}, down[3] = {0.1f, -2.0f, 0.0f};
@@ -353,6 +404,6 @@ FL_GPU_TEST(test_soft_on_balloon, soft_on_balloon_body)
 static const fl_test_case TESTS[] = {
     {"sphere_coloring", test_sphere_coloring},   {"sphere_jacobi", test_sphere_jacobi},
     {"neohookean_box", test_neohookean_box},     {"balloon_ground", test_balloon_ground},
-    {"soft_on_balloon", test_soft_on_balloon},
+    {"soft_on_balloon", test_soft_on_balloon},   {"balloon_pairs", test_balloon_pairs},
 };
 FL_TEST_MAIN(TESTS)

@@ -62,6 +62,7 @@ static void fill_table(const fl_xpbd_system *s, const bind_choice *c, const fl_b
   t[FL_XPBD_B_ACCUM] = tri ? &s->accum : NULL;
   t[FL_XPBD_B_OLDER] = &s->older;
   t[FL_XPBD_B_VEL_OLD] = &s->vel_old;
+  t[FL_XPBD_B_OPPOSITE] = &s->opposite;
 }
 
 /* One dispatch of `kernel` over `threads` with the push's range set to (first, count), then a barrier. */
@@ -141,6 +142,7 @@ static bool create_buffers(fl_xpbd_system *s)
             device_buffer(s->gpu, b->bodies, b->body_count * sizeof(fl_gpu_body), "bodies", &s->bodies) &&
             create_body_state(s) &&
             device_buffer(s->gpu, NULL, b->body_count ? n * 16 : 0, "body gradients", &s->scratch) &&
+            device_buffer(s->gpu, b->opposite, n * 4, "opposite particles", &s->opposite) &&
             device_buffer(s->gpu, NULL, n * 16, "wind acceleration", &s->accel) &&
             device_buffer(s->gpu, NULL, n * 16, "jacobi deltas", &s->delta) &&
             device_buffer(s->gpu, b->particle_object, n * 4, "particle objects", &s->object_of) &&
@@ -176,6 +178,14 @@ static bool any_body_solve(const fl_xpbd_build *b)
 {
   for (uint32_t k = 0; k < b->body_count; k++)
     if (b->bodies[k].overpressure != 0 || b->bodies[k].conservation != FL_CONSERVE_NONE) return true;
+  return false;
+}
+
+/* True when some body has Diziol's velocity correction on (with conservation: the scene refuses it without). */
+static bool any_body_velocity(const fl_xpbd_build *b)
+{
+  for (uint32_t k = 0; k < b->body_count; k++)
+    if (b->bodies[k].velocity_correction != 0 && b->bodies[k].conservation != FL_CONSERVE_NONE) return true;
   return false;
 }
 
@@ -265,6 +275,7 @@ bool fl_xpbd_create(fl_gpu *gpu, const fl_cloth_desc *descs, const char (*names)
     out->object_triangles[o]++;
   }
   out->any_body_solve = any_body_solve(&out->build);
+  out->any_body_velocity = any_body_velocity(&out->build);
   bool ok = create_buffers(out) && create_skins(out, bodies, body_count);
   if (!ok) fl_xpbd_destroy(out);
   return ok;
@@ -300,7 +311,7 @@ void fl_xpbd_destroy(fl_xpbd_system *s)
                           &s->object_of,    &s->objects,   &s->triangles,  &s->tri_object, &s->face_force,
                           &s->tri_first,    &s->tri_items, &s->face_normals, &s->contact, &s->bodies,
                           &s->body_state,   &s->scratch,   &s->tri_box,    &s->edges,     &s->tri_owned,
-                          &s->accum,        &s->older,     &s->vel_old};
+                          &s->accum,        &s->older,     &s->vel_old,    &s->opposite};
   for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++) fl_buffer_destroy(gpu, buffers[i]);
   fl_xpbd_build_destroy(&s->build);
   memset(s, 0, sizeof *s);
@@ -444,19 +455,26 @@ static void solve_family(const fl_xpbd_system *s, fl_rec *r, const char *scope, 
  * each particle's triangles (indices and two positions each) and the gradient
  * and position traffic; conservation a second volume, two gathers (gradient,
  * smoothing), prev, contact flags and weights. */
-static uint64_t body_volume_bytes(const fl_xpbd_build *b, bool solve)
+static uint64_t body_volume_bytes(const fl_xpbd_build *b, uint32_t mode)
 {
   uint64_t bytes = 0;
   for (uint32_t k = 0; k < b->body_count; k++) {
     const fl_gpu_body *r = &b->bodies[k];
     uint64_t volume = (uint64_t)r->triangle_count * (12 + 48), gathers = (uint64_t)r->particle_count * 3 * (4 + 12 + 32);
-    if (!solve) {
+    if (mode == FL_BODY_PASS_MEASURE) {
       bytes += volume;
+      continue;
+    }
+    if (mode == FL_BODY_PASS_VELOCITY) { /* a gradient gather, the weight, v read twice and written */
+      if (r->velocity_correction != 0 && r->conservation != FL_CONSERVE_NONE)
+        bytes += gathers + (uint64_t)r->particle_count * (16 + 16 + 3 * 16);
       continue;
     }
     if (r->overpressure != 0) bytes += volume + gathers + (uint64_t)r->particle_count * (16 + 16 + 32);
     if (r->conservation != FL_CONSERVE_NONE)
       bytes += volume + 2 * gathers + (uint64_t)r->particle_count * (16 + 16 + 4 + 3 * 16 + 2 * 16 + 4); /* + object_of */
+    if (r->conservation == FL_CONSERVE_LOCAL && r->pair_beta > 0.0f) /* the opposite index and its pos and prev */
+      bytes += (uint64_t)r->particle_count * (4 + 32);
   }
   return bytes;
 }
@@ -470,7 +488,7 @@ static void record_body_pass(const fl_xpbd_system *s, fl_rec *r, const char *nam
   fl_xpbd_push p = *push;
   p.body_pass = mode;
   p.count = s->build.body_count;
-  fl_rec_pass(r, &(fl_pass){.name = name, .bytes = body_volume_bytes(&s->build, mode == FL_BODY_PASS_SOLVE),
+  fl_rec_pass(r, &(fl_pass){.name = name, .bytes = body_volume_bytes(&s->build, mode),
                             .kernel = "xpbd/body_volume", .workgroup = FL_BODY_WORKGROUP, FL_PUSH(p),
                             .groups = s->build.body_count, .table = table,
                             .table_count = FL_XPBD_B_COUNT});
@@ -552,6 +570,8 @@ void fl_xpbd_record_substep(fl_xpbd_system *s, fl_rec *r, const fl_step *step)
                               .groups = b->object_count, .table = table, .table_count = FL_XPBD_B_COUNT});
   }
   fl_rec_end(r);
+  if (s->any_body_velocity)
+    record_body_pass(s, r, "softbody/volume_velocity", &push, FL_BODY_PASS_VELOCITY, step->colliders);
   if (b->body_count) record_body_pass(s, r, "softbody/measure", &push, FL_BODY_PASS_MEASURE, step->colliders);
 }
 

@@ -17,6 +17,7 @@
  *     triangles by cell, then FL_TRI_CONTACT_PASSES x tri_vertex (+ tri_edge in the first)
  *     + tri_collider (when the scene has colliders) + tri_apply; docs/CLOTH.md)
  *   velocity (+ edge_damping, add_delta for the momentum-conserving model)
+ *   body_volume velocity      (Diziol's dV/dt = 0 correction, bodies with volume_velocity)
  *   body_volume measure       (each body's volume and its worst loss so far)
  * Once a frame the positions are copied into the slot's render snapshot and the
  * mesh normals computed from it (common/face_normals, vertex_normals); soft
@@ -57,6 +58,8 @@ typedef struct {
   fl_spatial_hash hash;           /* particle collisions: built over every particle */
   bool any_wind, any_edge_damping, any_global_damping, any_self_collision;
   bool any_body_solve;           /* a body has overpressure or volume conservation */
+  bool any_body_velocity;        /* a body has Diziol's velocity correction (body_volume, FL_BODY_PASS_VELOCITY) */
+  fl_buffer opposite;            /* uint per particle: Diziol's opposite particle (opposite_pairs.h) */
   float self_cell_size;          /* the largest thickness of the colliding objects */
   fl_tri_contacts tri;           /* triangle contacts: edges, owners, cell size */
   fl_spatial_hash tri_hash;      /* triangles by the cells their grown boxes overlap */

@@ -20,6 +20,7 @@
 
 #include "sim/common/grid_pins.h"
 #include "sim/common/mesh_cpu.h"
+#include "sim/xpbd/opposite_pairs.h"
 
 #include "core/log.h"
 
@@ -420,6 +421,11 @@ static void append_body(const fl_body_build *body, uint32_t k, uint32_t o, fl_xp
   rec->first_triangle = *tri;
   rec->triangle_count = body->triangle_count;
   b->body_measure_after[k] = body->measure_after;
+  if (rec->conservation == FL_CONSERVE_LOCAL && rec->pair_beta > 0.0f) { /* the pairs only local weights read */
+    fl_opposite_pairs((const float(*)[4])body->positions, n, (const uint32_t(*)[3])body->triangles,
+                      body->triangle_count, &b->opposite[f]);
+    for (uint32_t p = 0; p < n; p++) b->opposite[f + p] += f;
+  }
   *first += n;
   *tri += body->triangle_count;
 }
@@ -480,12 +486,14 @@ bool fl_xpbd_build_create(const fl_cloth_desc *descs, const char (*names)[FL_SCE
   out->tets = alloc_array(tets, sizeof *out->tets);
   out->bodies = alloc_array(body_count, sizeof *out->bodies);
   out->body_measure_after = alloc_array(body_count, sizeof *out->body_measure_after);
+  out->opposite = alloc_array(total.particles, sizeof *out->opposite);
   if (!out->positions || !out->velocities || !out->particle_object || !out->objects || !out->self_collision ||
       !out->triangles || !out->triangle_object || !out->distances || !out->bends || !out->tets || !out->bodies ||
-      !out->body_measure_after) {
+      !out->body_measure_after || !out->opposite) {
     fl_xpbd_build_destroy(out);
     return fl_error_set("cloth: out of memory for %llu particles", (unsigned long long)total.particles);
   }
+  for (uint32_t p = 0; p < out->particle_count; p++) out->opposite[p] = p;
   uint32_t first = 0, tri = 0, dist = 0, bend = 0, tet = 0;
   for (uint32_t o = 0; o < count; o++) {
     const fl_cloth_desc *d = &descs[o];
@@ -515,7 +523,8 @@ void fl_xpbd_build_destroy(fl_xpbd_build *b)
 {
   if (!b) return;
   void *arrays[] = {b->positions, b->velocities, b->particle_object, b->objects, b->self_collision, b->triangles,
-                    b->triangle_object, b->distances, b->bends, b->tets, b->bodies, b->body_measure_after};
+                    b->triangle_object, b->distances, b->bends, b->tets, b->bodies, b->body_measure_after,
+                    b->opposite};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
   fl_constraint_family *families[3] = {&b->distance, &b->bend, &b->tet};
   for (int f = 0; f < 3; f++) {

@@ -40,6 +40,7 @@ typedef struct {
   uint32_t body_count;
   fl_gpu_body *bodies;          /* body b is object cloth_count + b */
   float *body_measure_after;    /* per body: the time from which volume loss is tracked */
+  uint32_t *opposite;           /* per particle: Diziol's opposite particle (opposite_pairs.h), itself when none */
 } fl_xpbd_build;
 
 /* Builds every cloth object of `descs` (count of them) into one set of arrays.

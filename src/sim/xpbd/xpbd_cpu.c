@@ -438,6 +438,21 @@ static void overpressure(fl_xpbd_cpu *s, uint32_t k, const fl_gpu_body *bd, floa
   s->body_state[k][1] = lambda + dl;
 }
 
+/* What particle i's local weight grows with: beta s |dd_i| + (1 - beta) |dx_i| (softbody_spec.h,
+ * opposite pairs), or |dx_i| alone. */
+static float local_measure(const fl_xpbd_cpu *s, const fl_gpu_body *bd, uint32_t i)
+{
+  float r[3], now[3], then[3];
+  sub3(s->x[i], s->prev[i], r);
+  float dx = sqrtf(dot3(r, r));
+  uint32_t k = s->build->opposite[i];
+  if (bd->conservation != FL_CONSERVE_LOCAL || !(bd->pair_beta > 0.0f) || k == i) return dx;
+  sub3(s->x[i], s->x[k], now);
+  sub3(s->prev[i], s->prev[k], then);
+  float dd = fabsf(sqrtf(dot3(now, now)) - sqrtf(dot3(then, then)));
+  return bd->pair_beta * bd->pair_stiffness * dd + (1.0f - bd->pair_beta) * dx;
+}
+
 /* Step 2: Diziol 2011 surface volume conservation, sparing colliding vertices. */
 static void conserve(fl_xpbd_cpu *s, const fl_gpu_body *bd, float target)
 {
@@ -445,10 +460,9 @@ static void conserve(fl_xpbd_cpu *s, const fl_gpu_body *bd, float target)
   uint32_t first = bd->first_particle, end = bd->first_particle + bd->particle_count;
   float V = body_volume(s, bd);
   for (uint32_t i = first; i < end; i++) {
-    float *g = s->body_grad[i], r[3];
+    float *g = s->body_grad[i];
     volume_gradient(s, i, g);
-    sub3(s->x[i], s->prev[i], r);
-    g[3] = sqrtf(dot3(r, r));
+    g[3] = local_measure(s, bd, i);
   }
   float sigma = 0.0f, free_count = 0.0f;
   for (uint32_t i = first; i < end; i++) {
@@ -498,6 +512,28 @@ static void body_solve(fl_xpbd_cpu *s, float h)
     float target = bd->rest_volume * bd->pressure;
     if (bd->overpressure != 0) overpressure(s, k, bd, target, h);
     if (bd->conservation != FL_CONSERVE_NONE) conserve(s, bd, target);
+  }
+}
+
+/* Diziol's velocity correction after the velocity update: v_i -= W_i (sum_j g_j . v_j) g_i / S,
+ * S = sum_j W_j |g_j|^2, with the weights W of the last conservation (body_weight z). */
+static void body_velocity(fl_xpbd_cpu *s)
+{
+  const fl_xpbd_build *b = s->build;
+  for (uint32_t k = 0; k < b->body_count; k++) {
+    const fl_gpu_body *bd = &b->bodies[k];
+    if (bd->velocity_correction == 0 || bd->conservation == FL_CONSERVE_NONE) continue;
+    float rate = 0.0f, S = 0.0f;
+    for (uint32_t i = bd->first_particle; i < bd->first_particle + bd->particle_count; i++) {
+      float *g = s->body_grad[i];
+      volume_gradient(s, i, g);
+      rate += dot3(g, s->v[i]);
+      S += s->body_weight[i][2] * dot3(g, g);
+    }
+    if (!(S > 0.0f)) continue;
+    float kk = rate / S;
+    for (uint32_t i = bd->first_particle; i < bd->first_particle + bd->particle_count; i++)
+      for (int a = 0; a < 3; a++) s->v[i][a] -= s->body_weight[i][2] * kk * s->body_grad[i][a];
   }
 }
 
@@ -868,6 +904,7 @@ void fl_xpbd_cpu_substep(fl_xpbd_cpu *s, const fl_sim_desc *sim, const fl_gpu_co
                              s->contact);
   velocities(s, h, integrator);
   s->bdf2_history = integrator != FL_XPBD_EULER;
+  body_velocity(s);
   body_measure(s, t);
 }
 
