@@ -135,6 +135,16 @@ FL_STRUCT_END(fl_gpu_bend)
 #define FL_BEND_DIHEDRAL 0u
 #define FL_BEND_ISOMETRIC 1u
 
+/* Triangle area constraint of a cloth triangle (survey "Triangle area
+ * conservation"; docs/AREA.md): C = |(x1 - x0) x (x2 - x0)| / 2 - A0 on
+ * idx.x, idx.y, idx.z (idx.w unused: the family has three particles). */
+FL_STRUCT_BEGIN(fl_gpu_area)
+  uvec4 idx;
+  float rest;       /* A0 (m^2) */
+  float compliance; /* m^3/N (C is an area: the energy C^2 / (2 compliance) is in J) */
+  uint unused0, unused1;
+FL_STRUCT_END(fl_gpu_area)
+
 /* Per object parameters of the XPBD system (cloth, soft bodies, balloons),
  * indexed by the per-particle object id. */
 FL_STRUCT_BEGIN(fl_gpu_xpbd_object)

@@ -110,6 +110,8 @@ typedef struct {
   bool triangle_contacts;       /* self_collision "triangles": vertex-triangle and edge-edge contacts too */
   float wind[3];                /* m/s, default 0 */
   float drag, lift;             /* default 0, >= 0 */
+  bool area;                    /* triangle area constraints (docs/AREA.md): on when "area_compliance" is given */
+  float area_compliance;        /* m^3/N, >= 0 */
 } fl_cloth_desc;
 
 /* Mass-spring cloth of Kang 2018 (sim/massspring/ms_spec.h, docs/KANG2018.md). */

@@ -48,7 +48,7 @@ static const char *const CLOTH_KEYS[] = {
     "plane",     "mass",          "pin",                "stretch_compliance", "shear_compliance",
     "bend_compliance", "bending", "damping",            "damping_model",    "thickness",
     "friction",  "self_collision", "wind",              "drag",             "lift",
-    "coupling",  NULL};
+    "coupling",  "area_compliance", NULL};
 /* Indexed by fl_cloth_plane, fl_bending_model and fl_damping_model. */
 static const char *const PLANE_NAMES[] = {"xz", "xy", NULL};
 static const char *const BENDING_NAMES[] = {"isometric", "dihedral", "none", NULL};
@@ -530,8 +530,10 @@ static bool parse_cloth(const fl_jr *r, const cJSON *o, fl_cloth_desc *c)
       !parse_self_collision(r, o, c) ||
       !fl_jr_vec3(r, o, "wind", FL_JR_VELOCITY, c->wind) ||
       !fl_jr_number(r, o, "drag", FL_JR_COEFFICIENT, &c->drag) ||
-      !fl_jr_number(r, o, "lift", FL_JR_COEFFICIENT, &c->lift))
+      !fl_jr_number(r, o, "lift", FL_JR_COEFFICIENT, &c->lift) ||
+      !fl_jr_number(r, o, "area_compliance", FL_JR_NONNEG, &c->area_compliance))
     return false;
+  c->area = cJSON_GetObjectItemCaseSensitive(o, "area_compliance") != NULL; /* the key turns them on */
   c->bending = (fl_bending_model)bending;
   c->damping_model = (fl_damping_model)damping_model;
   return true;

@@ -119,6 +119,7 @@ OFFSET(fl_snow_push, axis, 80);
 
 SIZE(fl_gpu_distance, 32);
 SIZE(fl_gpu_bend, 48);
+SIZE(fl_gpu_area, 32);
 SIZE(fl_gpu_xpbd_object, 64);
 /* xpbd/contact_rows.glsl reads these as rows 0 and 2 of the record. */
 OFFSET(fl_gpu_xpbd_object, static_friction, 0);

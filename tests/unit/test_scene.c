@@ -313,6 +313,7 @@ static void test_cloth_defaults(void)
   ENSURE(c->thickness == 0.01f && c->friction[0] == 0.5f && c->friction[1] == 0.4f);
   ENSURE(!c->self_collision && c->wind[0] == 0 && c->wind[1] == 0 && c->wind[2] == 0);
   ENSURE(c->drag == 0 && c->lift == 0);
+  ENSURE(!c->area && c->area_compliance == 0); /* no area constraints unless the key is given */
   ENSURE(strcmp(fl_object_type_name(FL_OBJECT_CLOTH), "cloth") == 0);
 }
 
@@ -326,7 +327,7 @@ static void test_cloth_keys(void)
                       " \"stretch_compliance\": 1e-7, \"shear_compliance\": 2e-6, \"bend_compliance\": 0.01,"
                       " \"bending\": \"dihedral\", \"damping\": 0.5, \"damping_model\": \"edge\","
                       " \"thickness\": 0.02, \"friction\": [0.8, 0.6], \"self_collision\": true,"
-                      " \"wind\": [1, 0, 3], \"drag\": 0.3, \"lift\": 0.2")),
+                      " \"wind\": [1, 0, 3], \"drag\": 0.3, \"lift\": 0.2, \"area_compliance\": 1e-6")),
              "%s", fl_error_message());
   const fl_cloth_desc *c = &g_scene.objects[0].cloth;
   ENSURE(strcmp(g_scene.objects[0].name, "flag") == 0);
@@ -354,6 +355,11 @@ static void test_cloth_keys(void)
   ENSURE_NEAR(c->wind[2], 3, 0);
   ENSURE_NEAR(c->drag, 0.3, 1e-7);
   ENSURE_NEAR(c->lift, 0.2, 1e-7);
+  ENSURE(c->area);
+  ENSURE_NEAR(c->area_compliance, 1e-6, 1e-12);
+  ENSURE_MSG(parse(CL(", \"area_compliance\": 0")), "%s", fl_error_message());
+  ENSURE(g_scene.objects[0].cloth.area && g_scene.objects[0].cloth.area_compliance == 0);
+  ENSURE_ERR(parse(CL(", \"area_compliance\": -1")), "t.json: objects[0].area_compliance: expected a number >= 0, got -1");
   ENSURE_MSG(parse(CL(", \"bending\": \"none\", \"resolution\": [2, 4096]")), "%s", fl_error_message());
   ENSURE(g_scene.objects[0].cloth.bending == FL_BENDING_NONE && g_scene.objects[0].cloth.resolution[1] == 4096);
   ENSURE_MSG(parse(CL(", \"bending\": \"isometric\", \"damping_model\": \"point\", \"plane\": \"xz\","

@@ -157,7 +157,8 @@ static bool create_buffers(fl_xpbd_system *s)
   free(tri_items);
   ok = ok && family_create(s, &b->distance, b->distances, sizeof(fl_gpu_distance), "distance", &s->distance) &&
        family_create(s, &b->bend, b->bends, sizeof(fl_gpu_bend), "bend", &s->bend) &&
-       family_create(s, &b->tet, b->tets, sizeof(fl_gpu_tet), "tet", &s->tet);
+       family_create(s, &b->tet, b->tets, sizeof(fl_gpu_tet), "tet", &s->tet) &&
+       family_create(s, &b->area, b->areas, sizeof(fl_gpu_area), "area", &s->area);
   for (uint32_t slot = 0; slot < FL_GPU_FRAMES_IN_FLIGHT && ok; slot++) {
     ok = device_buffer(s->gpu, b->positions, n * 16, "snapshot", &s->snapshot[slot]) &&
          device_buffer(s->gpu, NULL, n * 16, "normals", &s->normals[slot]);
@@ -198,6 +199,7 @@ static bool check_buffer_sizes(const fl_gpu *gpu, const fl_xpbd_build *b)
   } sizes[] = {{"distance", (uint64_t)b->distance.count * sizeof(fl_gpu_distance)},
                {"bend", (uint64_t)b->bend.count * sizeof(fl_gpu_bend)},
                {"tet", (uint64_t)b->tet.count * sizeof(fl_gpu_tet)},
+               {"area", (uint64_t)b->area.count * sizeof(fl_gpu_area)},
                {"particle", (uint64_t)b->particle_count * 16}};
   for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
     if (sizes[i].bytes > gpu->props.limits.maxStorageBufferRange)
@@ -304,6 +306,7 @@ void fl_xpbd_destroy(fl_xpbd_system *s)
   family_destroy(gpu, &s->distance);
   family_destroy(gpu, &s->bend);
   family_destroy(gpu, &s->tet);
+  family_destroy(gpu, &s->area);
   fl_spatial_hash_destroy(gpu, &s->hash);
   fl_spatial_hash_destroy(gpu, &s->tri_hash);
   fl_tri_contacts_destroy(&s->tri);
@@ -504,6 +507,7 @@ void fl_xpbd_record_substep(fl_xpbd_system *s, fl_rec *r, const fl_step *step)
   static const family_kernels DISTANCE = {"xpbd/distance_gs", "xpbd/distance_lambda", "xpbd/distance_gather"};
   static const family_kernels BEND = {"xpbd/bend_gs", "xpbd/bend_lambda", "xpbd/bend_gather"};
   static const family_kernels TET = {"xpbd/tet_gs", "xpbd/tet_lambda", "xpbd/tet_gather"};
+  static const family_kernels AREA = {"xpbd/area_gs", "xpbd/area_lambda", "xpbd/area_gather"};
 
   if (s->any_wind) {
     fl_rec_begin(r, "cloth/wind",
@@ -520,12 +524,16 @@ void fl_xpbd_record_substep(fl_xpbd_system *s, fl_rec *r, const fl_step *step)
   vkCmdFillBuffer(r->cmd, s->distance.lambda.buffer, 0, VK_WHOLE_SIZE, 0);
   vkCmdFillBuffer(r->cmd, s->bend.lambda.buffer, 0, VK_WHOLE_SIZE, 0);
   vkCmdFillBuffer(r->cmd, s->tet.lambda.buffer, 0, VK_WHOLE_SIZE, 0);
+  vkCmdFillBuffer(r->cmd, s->area.lambda.buffer, 0, VK_WHOLE_SIZE, 0);
   fl_rec_barrier(r);
   fl_rec_end(r);
 
   for (uint32_t it = 0; it < step->sim->iterations; it++) {
     solve_family(s, r, "xpbd/distance", &DISTANCE, &s->distance, &b->distance,
                  family_gs_bytes(&b->distance, sizeof(fl_gpu_distance), 2), step, &push);
+    if (b->area.count)
+      solve_family(s, r, "cloth/area", &AREA, &s->area, &b->area, family_gs_bytes(&b->area, sizeof(fl_gpu_area), 3),
+                   step, &push);
     if (b->bend.count)
       solve_family(s, r, "xpbd/bend", &BEND, &s->bend, &b->bend, family_gs_bytes(&b->bend, sizeof(fl_gpu_bend), 4),
                    step, &push);

@@ -8,7 +8,7 @@
  * body. A substep is an explicit list of passes, one kernel each (shaders/xpbd/):
  *   wind_faces + wind_gather  (objects with drag or lift)
  *   predict
- *   per iteration: distance, bend, tet, by colour (*_gs: one dispatch per
+ *   per iteration: distance, area (cloth/area, docs/AREA.md), bend, tet, by colour (*_gs: one dispatch per
  *     colour) or Jacobi (*_lambda, *_gather, add_delta); then body_volume
  *     (overpressure and surface volume conservation, one workgroup per body)
  *   contacts                  (colliders through common/sdf.glsl, domain walls, friction)
@@ -49,7 +49,7 @@ typedef struct {
   fl_xpbd_build build;          /* the CPU arrays (kept for stats: rest lengths, grids) */
   fl_buffer pos, prev, vel, accel, delta, object_of, objects;
   fl_buffer triangles, tri_object, face_force, tri_first, tri_items, face_normals;
-  fl_xpbd_family distance, bend, tet;
+  fl_xpbd_family distance, bend, tet, area;
   fl_buffer contact, bodies, body_state, scratch; /* contact flags; closed bodies (softbody_spec.h) */
   fl_xpbd_skin skins[FL_SCENE_MAX_OBJECTS];
   uint32_t skin_count;

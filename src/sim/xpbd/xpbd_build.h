@@ -35,6 +35,8 @@ typedef struct {
   fl_constraint_family bend;
   fl_gpu_tet *tets;             /* colour-ordered (soft bodies) */
   fl_constraint_family tet;
+  fl_gpu_area *areas;           /* colour-ordered (cloth with area constraints, docs/AREA.md) */
+  fl_constraint_family area;
   float (*velocities)[4];       /* initial velocity per particle (xyz) */
   uint32_t cloth_count;         /* objects [0, cloth_count) are cloth grids, the rest bodies */
   uint32_t body_count;
