@@ -169,7 +169,7 @@ typedef struct {
   float friction[2];            /* [static, kinetic], default [0.5, 0.4], >= 0 */
   fl_volume_conservation volume_conservation; /* "none" (default), "global" or "local" (Diziol 2011) */
   float volume_alpha;           /* local: mixing alpha of the uniform weight, default 0.25, 0..1 */
-  float volume_beta;            /* local: share beta of the opposite pairs' distance change, default 0.5, 0..1 */
+  float volume_beta;            /* local: share beta of the opposite pairs' distance change, default 1, 0..1 */
   float volume_pair_stiffness;  /* local: the pairs' stiffness s, default 1, 0..1e4 */
   bool volume_velocity;         /* Diziol's velocity correction dV/dt = 0, default false; needs conservation */
   float measure_after;          /* s, default 0: the worst volume loss is tracked from this time on, >= 0 */
