@@ -19,6 +19,7 @@
  * Each case also checks that what it tests happened (ground contacts, a
  * particle contact between the two bodies). */
 #include "gpu_fixture.h"
+#include "body_descs.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -40,25 +41,6 @@ typedef float vec4f[4];
 
 /* ---- scene descriptions, every field set ---- */
 
-static fl_body_common_desc common_desc(float x, float y, float z, float radius, const float velocity[3],
-                                       fl_volume_conservation mode)
-{
-  fl_body_common_desc c;
-  memset(&c, 0, sizeof c);
-  c.center[0] = x, c.center[1] = y, c.center[2] = z;
-  c.radius = radius;
-  c.scale = 1.0f;
-  memcpy(c.velocity, velocity, sizeof c.velocity);
-  c.damping = 0.1f;
-  c.thickness = 0.04f;
-  c.friction[0] = 0.5f;
-  c.friction[1] = 0.4f;
-  c.volume_conservation = mode;
-  c.volume_alpha = 0.25f;
-  c.measure_after = 0.0f;
-  return c;
-}
-
 static fl_softbody_desc soft_desc(fl_body_shape shape, fl_soft_model model, fl_body_common_desc common)
 {
   fl_softbody_desc d;
@@ -75,22 +57,6 @@ static fl_softbody_desc soft_desc(fl_body_shape shape, fl_soft_model model, fl_b
   d.youngs_modulus = 2e4f;
   d.poisson_ratio = 0.4f;
   d.render_detail = 8;
-  return d;
-}
-
-static fl_balloon_desc balloon_desc(fl_body_common_desc common, float pressure)
-{
-  fl_balloon_desc d;
-  memset(&d, 0, sizeof d);
-  d.common = common;
-  d.shape = FL_BODY_ICOSPHERE;
-  d.subdivisions = 2;
-  d.mass = 0.1f;
-  d.stretch_compliance = 1e-4f;
-  d.bend_compliance = 0.1f;
-  d.bending = FL_BENDING_ISOMETRIC;
-  d.pressure = pressure;
-  d.pressure_compliance = 0.0f;
   return d;
 }
 
@@ -278,7 +244,7 @@ static void soft_sphere(fl_gpu *gpu, fl_solver solver, const char *what)
 {
   static const float down[3] = {0.3f, -1.0f, 0.0f};
   fl_softbody_desc d =
-      soft_desc(FL_BODY_SPHERE, FL_SOFT_MODEL_XPBD, common_desc(0, 0.5f, 0, 0.25f, down, FL_VOLUME_CONSERVE_GLOBAL));
+      soft_desc(FL_BODY_SPHERE, FL_SOFT_MODEL_XPBD, fl_test_body_common(0, 0.5f, 0, 0.25f, down, FL_VOLUME_CONSERVE_GLOBAL));
   fl_body_build body;
   ENSURE(build_body(&d, NULL, 0.02f + 0.01f, &body));
   fl_sim_desc sim = sim_desc(solver);
@@ -300,7 +266,7 @@ static void neohookean_box_body(fl_gpu *gpu)
 {
   static const float slide[3] = {0.8f, -1.0f, 0.3f};
   fl_softbody_desc d = soft_desc(FL_BODY_BOX, FL_SOFT_MODEL_NEOHOOKEAN,
-                                 common_desc(0, 0.5f, 0, 0.25f, slide, FL_VOLUME_CONSERVE_NONE));
+                                 fl_test_body_common(0, 0.5f, 0, 0.25f, slide, FL_VOLUME_CONSERVE_NONE));
   fl_body_build body;
   ENSURE(build_body(&d, NULL, 0.02f + 0.01f, &body));
   fl_sim_desc sim = sim_desc(FL_SOLVER_COLORING);
@@ -316,7 +282,7 @@ FL_GPU_TEST(test_neohookean_box, neohookean_box_body)
 static void balloon_ground_body(fl_gpu *gpu)
 {
   static const float down[3] = {0.2f, -2.0f, 0.0f};
-  fl_balloon_desc d = balloon_desc(common_desc(0, 0.5f, 0, 0.3f, down, FL_VOLUME_CONSERVE_LOCAL), 1.3f);
+  fl_balloon_desc d = fl_test_balloon(fl_test_body_common(0, 0.5f, 0, 0.3f, down, FL_VOLUME_CONSERVE_LOCAL), 2, 1.3f);
   fl_body_build body;
   ENSURE(build_body(NULL, &d, 0.02f + 0.03f, &body));
   fl_sim_desc sim = sim_desc(FL_SOLVER_COLORING);
@@ -352,9 +318,11 @@ static uint32_t paired(const fl_body_build *b)
 static void balloon_pairs_body(fl_gpu *gpu)
 {
   static const float down[3] = {0.2f, -2.0f, 0.0f}, slide[3] = {-0.5f, -1.0f, 0.0f};
-  fl_balloon_desc bd = balloon_desc(with_pairs(common_desc(0, 0.5f, 0, 0.3f, down, FL_VOLUME_CONSERVE_LOCAL)), 1.3f);
+  fl_balloon_desc bd =
+      fl_test_balloon(with_pairs(fl_test_body_common(0, 0.5f, 0, 0.3f, down, FL_VOLUME_CONSERVE_LOCAL)), 2, 1.3f);
   fl_softbody_desc sd =
-      soft_desc(FL_BODY_SPHERE, FL_SOFT_MODEL_XPBD, with_pairs(common_desc(0.8f, 0.5f, 0, 0.2f, slide, FL_VOLUME_CONSERVE_LOCAL)));
+      soft_desc(FL_BODY_SPHERE, FL_SOFT_MODEL_XPBD,
+                with_pairs(fl_test_body_common(0.8f, 0.5f, 0, 0.2f, slide, FL_VOLUME_CONSERVE_LOCAL)));
   fl_body_build bodies[2];
   ENSURE(build_body(NULL, &bd, 0.02f + 0.03f, &bodies[0]));
   if (!build_body(&sd, NULL, 0.02f + 0.03f, &bodies[1])) {
@@ -381,9 +349,9 @@ static void soft_on_balloon_body(fl_gpu *gpu)
 {
   static const float still[3] = {0, 0, 0}, down[3] = {0.1f, -2.0f, 0.0f};
   /* The balloon rests on the ground (its top at 0.02 + 0.6); the sphere's lowest particle starts 0.05 above it. */
-  fl_balloon_desc bd = balloon_desc(common_desc(0, 0.5f, 0, 0.3f, still, FL_VOLUME_CONSERVE_GLOBAL), 1.0f);
+  fl_balloon_desc bd = fl_test_balloon(fl_test_body_common(0, 0.5f, 0, 0.3f, still, FL_VOLUME_CONSERVE_GLOBAL), 2, 1.0f);
   fl_softbody_desc sd =
-      soft_desc(FL_BODY_SPHERE, FL_SOFT_MODEL_XPBD, common_desc(0.05f, 1.0f, 0, 0.15f, down, FL_VOLUME_CONSERVE_LOCAL));
+      soft_desc(FL_BODY_SPHERE, FL_SOFT_MODEL_XPBD, fl_test_body_common(0.05f, 1.0f, 0, 0.15f, down, FL_VOLUME_CONSERVE_LOCAL));
   fl_body_build bodies[2];
   ENSURE(build_body(NULL, &bd, 0.02f, &bodies[0]));
   if (!build_body(&sd, NULL, 0.02f + 0.6f + 0.04f + 0.05f, &bodies[1])) {

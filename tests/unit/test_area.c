@@ -18,19 +18,13 @@
 
 #include <math.h>
 
-static uint32_t rng = 99;
-static float frand(void) /* uniform in [-1, 1) */
-{
-  rng = rng * 1664525u + 1013904223u;
-  return (float)((double)(rng >> 8) / (double)(1u << 23) - 1.0);
-}
-
 static void test_area_gradient(void)
 {
   double worst = 0;
+  uint32_t rng = 99;
   for (int trial = 0; trial < 20; trial++) {
     float x[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
-    for (int k = 0; k < 9; k++) x[k] = 0.5f * x[k] + 0.2f * frand();
+    for (int k = 0; k < 9; k++) x[k] = 0.5f * x[k] + fl_test_rnd(&rng, -0.2f, 0.2f);
     fl_gpu_area a = {.idx = {0, 1, 2, 0}, .rest = 0.0f};
     float C0, g[9], gsum[3] = {0, 0, 0};
     ENSURE(fl_area_eval_cpu(&a, x, &C0, g));

@@ -17,6 +17,7 @@
  *                       on a closed surface: sum_i grad_i V = 0); without it
  *                       dV/dt is far from zero. */
 #include "test.h"
+#include "body_descs.h"
 
 #include "core/log.h"
 #include "sim/common/mesh_cpu.h"
@@ -55,27 +56,13 @@ static void test_opposite_icosphere(void)
   fl_cpu_mesh_free(&m);
 }
 
-static fl_body_common_desc common(fl_volume_conservation mode)
-{
-  fl_body_common_desc c;
-  memset(&c, 0, sizeof c);
-  c.center[1] = 2.0f;
-  c.radius = 0.5f;
-  c.scale = 1.0f;
-  c.friction[0] = 0.5f;
-  c.friction[1] = 0.4f;
-  c.volume_conservation = mode;
-  c.volume_alpha = 0.25f;
-  c.volume_beta = 0.5f;
-  c.volume_pair_stiffness = 1.0f;
-  return c;
-}
-
 static void test_opposite_torus(void)
 {
   fl_softbody_desc d;
   memset(&d, 0, sizeof d);
-  d.common = common(FL_VOLUME_CONSERVE_LOCAL);
+  static const float still[3] = {0, 0, 0};
+  d.common = fl_test_body_common(0, 2, 0, 0.5f, still, FL_VOLUME_CONSERVE_LOCAL);
+  d.common.volume_beta = 1.0f; /* the pairs are built for local bodies with beta > 0 */
   d.shape = FL_BODY_TORUS;
   d.minor_radius = 0.2f;
   d.resolution = 10;
@@ -146,17 +133,9 @@ static double volume_rate(const fl_xpbd_build *b, const fl_xpbd_cpu *c, double *
 /* One substep of a free balloon with random velocities; its dV/dt, scale and momentum after. */
 static bool free_balloon_substep(bool correct, double *rate, double *scale, double momentum[3])
 {
-  fl_balloon_desc d;
-  memset(&d, 0, sizeof d);
-  d.common = common(FL_VOLUME_CONSERVE_GLOBAL);
+  static const float still[3] = {0, 0, 0};
+  fl_balloon_desc d = fl_test_balloon(fl_test_body_common(0, 2, 0, 0.5f, still, FL_VOLUME_CONSERVE_GLOBAL), 2, 1.0f);
   d.common.volume_velocity = correct;
-  d.shape = FL_BODY_ICOSPHERE;
-  d.subdivisions = 2;
-  d.mass = 0.1f;
-  d.stretch_compliance = 1e-4f;
-  d.bend_compliance = 0.1f;
-  d.bending = FL_BENDING_ISOMETRIC;
-  d.pressure = 1.0f;
   fl_body_build body;
   fl_error_clear();
   if (!fl_balloon_build(&d, "balloon", &body)) return false;
@@ -171,10 +150,7 @@ static bool free_balloon_substep(bool correct, double *rate, double *scale, doub
   }
   uint32_t rng = 7;
   for (uint32_t i = 0; i < b.particle_count; i++)
-    for (int a = 0; a < 3; a++) {
-      rng = rng * 1664525u + 1013904223u;
-      c.v[i][a] = (float)((double)(rng >> 8) / (double)(1u << 23) - 1.0); /* m/s in [-1, 1) */
-    }
+    for (int a = 0; a < 3; a++) c.v[i][a] = fl_test_rnd(&rng, -1.0f, 1.0f); /* m/s */
   fl_sim_desc sim = {.dt = 1.0f / 60.0f, .substeps = 8, .iterations = 2, .gravity = {0, 0, 0},
                      .domain_min = {-5, 0, -5}, .domain_max = {5, 10, 5}, .solver = FL_SOLVER_COLORING,
                      .relaxation = 1.5f, .collider_normals = FL_NORMALS_ANALYTIC};

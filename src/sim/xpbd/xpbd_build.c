@@ -194,11 +194,12 @@ static void make_areas(const fl_cloth_desc *d, uint32_t tri_first, uint32_t coun
     double e1[3], e2[3];
     sub3d(b->positions[v[1]], b->positions[v[0]], e1);
     sub3d(b->positions[v[2]], b->positions[v[0]], e2);
-    double c[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]};
+    double c[3];
+    cross3d(e1, e2, c);
     memset(&out[t], 0, sizeof out[t]);
     for (int k = 0; k < 3; k++) out[t].idx[k] = v[k];
     out[t].idx[3] = v[0]; /* unused: the family has three particles */
-    out[t].rest = (float)(0.5 * sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]));
+    out[t].rest = (float)(0.5 * len3d(c));
     out[t].compliance = d->area_compliance;
   }
 }
