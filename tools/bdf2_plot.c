@@ -208,10 +208,11 @@ static void axes(cairo_t *cr, double top, const char *ylabel, double box[4])
   cairo_stroke(cr);
 }
 
-static void legend(cairo_t *cr, const double box[4])
+/* The series' colours and names in the box's top left corner, or its top right (right = 1). */
+static void legend(cairo_t *cr, const double box[4], int right)
 {
   for (int s = 0; s < g.series_count; s++) {
-    double x = box[0] + 16, y = box[1] + 20 + 20 * s;
+    double x = right ? box[2] - 120 : box[0] + 16, y = box[1] + 20 + 20 * s;
     cairo_set_source_rgb(cr, COLOURS[s][0], COLOURS[s][1], COLOURS[s][2]);
     cairo_rectangle(cr, x, y - 10, 22, 10);
     cairo_fill(cr);
@@ -254,7 +255,7 @@ static void plot_energy(cairo_t *cr)
       cairo_fill(cr);
     }
   }
-  legend(cr, box);
+  legend(cr, box, 0);
 }
 
 static void plot_sag(cairo_t *cr)
@@ -288,7 +289,7 @@ static void plot_sag(cairo_t *cr)
     }
   }
   text(cr, (box[0] + box[2]) / 2, H - 16, 13, 0.5, "substeps x iterations per frame");
-  legend(cr, box);
+  legend(cr, box, 1); /* the first group's bars are the tallest */
 }
 
 int main(int argc, char **argv)
