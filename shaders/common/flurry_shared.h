@@ -135,6 +135,16 @@ FL_STRUCT_END(fl_gpu_bend)
 #define FL_BEND_DIHEDRAL 0u
 #define FL_BEND_ISOMETRIC 1u
 
+/* Triangle area constraint of a cloth triangle (survey "Triangle area
+ * conservation"; docs/AREA.md): C = |(x1 - x0) x (x2 - x0)| / 2 - A0 on
+ * idx.x, idx.y, idx.z (idx.w unused: the family has three particles). */
+FL_STRUCT_BEGIN(fl_gpu_area)
+  uvec4 idx;
+  float rest;       /* A0 (m^2) */
+  float compliance; /* m^3/N (C is an area: the energy C^2 / (2 compliance) is in J) */
+  uint unused0, unused1;
+FL_STRUCT_END(fl_gpu_area)
+
 /* Per object parameters of the XPBD system (cloth, soft bodies, balloons),
  * indexed by the per-particle object id. */
 FL_STRUCT_BEGIN(fl_gpu_xpbd_object)
@@ -319,13 +329,17 @@ FL_STRUCT_BEGIN(fl_gpu_body)
   uint conservation; /* FL_CONSERVE_* */
   float local_alpha; /* local conservation: the mixing weight */
   float measure_after; /* the worst volume loss is tracked from this time on (s) */
-  uint unused0;
+  uint velocity_correction; /* 1: Diziol's velocity correction dC/dt = 0 after the velocity update */
+  float pair_beta;      /* local weights: the share beta of the opposite pair's distance change */
+  float pair_stiffness; /* local weights: the pairs' stiffness s */
+  uint unused0, unused1;
 FL_STRUCT_END(fl_gpu_body)
 
 /* cloth/body_volume.comp: one workgroup per body (shared arrays sized for at most this). */
 #define FL_BODY_WORKGROUP 256
 #define FL_BODY_PASS_SOLVE 0u   /* body_pass: overpressure then conservation, every iteration */
 #define FL_BODY_PASS_MEASURE 1u /* body_pass: volume into the state after the substep */
+#define FL_BODY_PASS_VELOCITY 2u /* body_pass: Diziol's velocity correction, after the velocity update */
 
 #define FL_CONSERVE_NONE 0u
 #define FL_CONSERVE_GLOBAL 1u

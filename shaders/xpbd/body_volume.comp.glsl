@@ -2,7 +2,9 @@
 // (sim/xpbd/softbody_spec.h, BODY VOLUMES), one workgroup per body.
 // range.x = FL_BODY_PASS_SOLVE: the balloon overpressure constraint (XPBD,
 // NOTES.md "cloth balloon"), then Diziol 2011 surface volume conservation
-// (global or local weights); FL_BODY_PASS_MEASURE: the volume after the
+// (global or local weights; local: displacements and opposite pairs' distance
+// changes); FL_BODY_PASS_VELOCITY: Diziol's velocity correction dV/dt = 0 with
+// the weights of the last projection; FL_BODY_PASS_MEASURE: the volume after the
 // substep into the body state (and its smallest and largest ratio to k V0).
 // range.y: body count; domain_min.w: time at the end of the substep.
 // Each phase loops over the body's particles or triangles with the whole
@@ -17,6 +19,8 @@
 layout(push_constant) uniform Push { fl_xpbd_push pc; };
 layout(std430, binding = FL_XPBD_B_POS) buffer Pos { vec4 pos[]; };
 layout(std430, binding = FL_XPBD_B_PREV) readonly buffer Prev { vec4 prev[]; };
+layout(std430, binding = FL_XPBD_B_VEL) buffer Vel { vec4 vel[]; };
+layout(std430, binding = FL_XPBD_B_OPPOSITE) readonly buffer Opposite { uint opposite[]; };
 layout(std430, binding = FL_XPBD_B_TRIANGLES) readonly buffer Triangles { uint tris[]; };
 layout(std430, binding = FL_XPBD_B_FIRST) readonly buffer TriFirst { uint tri_first[]; };
 layout(std430, binding = FL_XPBD_B_ITEMS) readonly buffer TriItems { uint tri_items[]; };
@@ -99,6 +103,18 @@ float freedom(vec3 x, float r)
   return clamp((d - r) / r, 0.0, 1.0);
 }
 
+// What a particle's local weight grows with (survey, Diziol's alternative w_i^l):
+// beta s |dd_i| + (1 - beta) |dx_i|, dx_i its displacement this substep and dd_i
+// the change of the distance to its opposite particle k over the same substep.
+float local_measure(fl_gpu_body b, uint i)
+{
+  float r = length(pos[i].xyz - prev[i].xyz);
+  uint k = opposite[i];
+  if (b.conservation != FL_CONSERVE_LOCAL || !(b.pair_beta > 0.0) || k == i) return r;
+  float dd = abs(length(pos[i].xyz - pos[k].xyz) - length(prev[i].xyz - prev[k].xyz));
+  return b.pair_beta * b.pair_stiffness * dd + (1.0 - b.pair_beta) * r;
+}
+
 // Step 2: Diziol 2011 surface volume conservation, a hard projection of
 // C = V - k V0 with weights that spare colliding particles (global: freedom).
 void conserve(fl_gpu_body b, float target)
@@ -108,7 +124,7 @@ void conserve(fl_gpu_body b, float target)
   for (uint i = first + lid; i < end; i += wg) {
     uint n;
     vec3 g = volume_gradient(i, n);
-    scratch[i] = vec4(g, length(pos[i].xyz - prev[i].xyz)); // w: this substep's displacement r_i
+    scratch[i] = vec4(g, local_measure(b, i)); // w: r_i, what the local weight grows with
   }
   phase_barrier();
   bool local_weights = b.conservation == FL_CONSERVE_LOCAL;
@@ -135,7 +151,10 @@ void conserve(fl_gpu_body b, float target)
   }
   sigma = workgroup_sum(sigma);
   free_count = workgroup_sum(free_count);
-  if (!(free_count > 0.0)) return;
+  if (!(free_count > 0.0)) { // uniform: no weights, so no velocity correction either
+    for (uint i = first + lid; i < end; i += wg) scratch[i].w = 0.0;
+    return;
+  }
   float alpha = b.local_alpha, uniform_weight = 1.0 / free_count;
   float S = 0.0;
   for (uint i = first + lid; i < end; i += wg) {
@@ -147,6 +166,7 @@ void conserve(fl_gpu_body b, float target)
     }
     float W = omega * pos[i].w;
     weights[i].z = W;
+    scratch[i].w = W; // kept for the velocity correction (the smoothing read .w before workgroup_sum)
     vec3 g = scratch[i].xyz;
     S += W * dot(g, g);
   }
@@ -156,12 +176,36 @@ void conserve(fl_gpu_body b, float target)
   for (uint i = first + lid; i < end; i += wg) pos[i].xyz -= weights[i].z * k * scratch[i].xyz;
 }
 
+// Diziol's velocity correction: dV/dt = sum_i g_i . v_i = 0, projected with the
+// weights W_i of the last conservation (scratch.w): v_i -= W_i (sum_j g_j . v_j) g_i / S.
+void velocity_correct(fl_gpu_body b)
+{
+  uint first = b.first_particle, end = b.first_particle + b.particle_count, lid = gl_LocalInvocationID.x, wg = gl_WorkGroupSize.x;
+  float rate = 0.0, S = 0.0;
+  for (uint i = first + lid; i < end; i += wg) {
+    uint n;
+    vec3 g = volume_gradient(i, n);
+    scratch[i].xyz = g;
+    rate += dot(g, vel[i].xyz);
+    S += scratch[i].w * dot(g, g);
+  }
+  rate = workgroup_sum(rate);
+  S = workgroup_sum(S);
+  if (!(S > 0.0)) return;
+  float k = rate / S;
+  for (uint i = first + lid; i < end; i += wg) vel[i].xyz -= scratch[i].w * k * scratch[i].xyz;
+}
+
 void main()
 {
   uint body = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
   if (body >= pc.count) return; // uniform over the workgroup
   fl_gpu_body b = bodies[body];
   float target = b.rest_volume * b.pressure;
+  if (pc.body_pass == FL_BODY_PASS_VELOCITY) {
+    if (b.velocity_correction != 0u && b.conservation != FL_CONSERVE_NONE) velocity_correct(b);
+    return;
+  }
   if (pc.body_pass == FL_BODY_PASS_MEASURE) {
     float V = body_volume(b);
     if (gl_LocalInvocationID.x == 0u) {

@@ -25,7 +25,7 @@
 #define FL_XPBD_B_CONTACT 19     // uint per particle: 1 after a contact in the last contact passes
 #define FL_XPBD_B_BODIES 20      // fl_gpu_body per body
 #define FL_XPBD_B_BODY_STATE 21  // vec4 per body (FL_BODY_STATE_VEC4S)
-#define FL_XPBD_B_SCRATCH 22     // vec4 per particle: body_volume's gradients; self_friction's corrections
+#define FL_XPBD_B_SCRATCH 22     // vec4 per particle: body_volume's gradients and weights (kept for the velocity correction)
 #define FL_XPBD_B_SKIN 23        // fl_gpu_skin per drawn vertex
 #define FL_XPBD_B_SKINNED 24     // vec4 per drawn vertex (skin.comp output)
 #define FL_XPBD_B_TRI_SORTED 25  // triangle hash: triangle indices sorted by the cells their boxes overlap
@@ -40,5 +40,7 @@
 #define FL_XPBD_B_OLDER 34       // vec4: BDF2, the positions one substep before prev
 #define FL_XPBD_B_VEL_OLD 35     // vec4: BDF2, the velocities one substep before vel
 #define FL_XPBD_B_COLLIDER_TAIL 36 // the collider block again, storage: its tail (common/sdf.glsl)
-#define FL_XPBD_B_COUNT 37
+#define FL_XPBD_B_OPPOSITE 37    // uint per particle: Diziol's opposite particle (itself when none; opposite_pairs.h)
+#define FL_XPBD_B_CONTACT_CORRECTIONS 38 // vec4 per particle: self_friction's pushes plus friction, then add_delta
+#define FL_XPBD_B_COUNT 39
 #endif

@@ -85,6 +85,27 @@ bool fl_tet_eval(fl_gpu_tet t, vec3 x[4], out float C, out vec3 g[4])
   return true;
 }
 
+// Triangle area (survey "Triangle area conservation"): c = (x1 - x0) x (x2 - x0),
+// n = c / |c|, C = |c| / 2 - A0; grad_1 = (x2 - x0) x n / 2, grad_2 = n x (x1 - x0) / 2,
+// grad_0 = -(grad_1 + grad_2), grad_3 = 0 (x[3] is not read). False for a degenerate triangle.
+bool fl_area_eval(fl_gpu_area a, vec3 x[4], out float C, out vec3 g[4])
+{
+  vec3 e1 = x[1] - x[0], e2 = x[2] - x[0], c = cross(e1, e2);
+  float len = length(c);
+  g[3] = vec3(0.0);
+  if (len < 1e-12) {
+    C = -a.rest;
+    g[0] = vec3(0.0); g[1] = vec3(0.0); g[2] = vec3(0.0);
+    return false;
+  }
+  vec3 n = c / len;
+  C = 0.5 * len - a.rest;
+  g[1] = 0.5 * cross(e2, n);
+  g[2] = 0.5 * cross(n, e1);
+  g[0] = -(g[1] + g[2]);
+  return true;
+}
+
 // The XPBD multiplier increment (Macklin 2016): 0 when the update is skipped.
 float fl_xpbd_dlambda(float C, float sum_w_grad2, float compliance, float h, float lambda)
 {

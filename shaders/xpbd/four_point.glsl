@@ -1,6 +1,8 @@
 // xpbd/four_point.glsl: the three kernels of a family of four-particle
-// constraints (bend, tet), written once. The including kernel defines
+// constraints (bend, tet), or three-particle ones (area), written once. The
+// including kernel defines
 //   FL_FOUR_RECORD   the record type (idx: the four particles, params.y: compliance)
+//   FL_FOUR_ARITY    3 when idx.w is unused (area; g[3] = 0 from eval), else 4 (default)
 //   FL_FOUR_EVAL     bool eval(record, vec3 x[4], out float C, out vec3 g[4])
 //   FL_FOUR_KERNEL   FL_FOUR_GS, FL_FOUR_LAMBDA or FL_FOUR_GATHER
 // and includes this file after buffers.glsl and its eval function:
@@ -13,6 +15,14 @@
 #define FL_FOUR_GS 0
 #define FL_FOUR_LAMBDA 1
 #define FL_FOUR_GATHER 2
+#ifndef FL_FOUR_ARITY
+#define FL_FOUR_ARITY 4
+#endif
+#if FL_FOUR_ARITY == 4
+#define FL_FOUR_W(r, e) (e) // the fourth particle's index
+#else
+#define FL_FOUR_W(r, e) (r).idx.x // three particles: idx.w is never read; x[3] is a copy eval ignores
+#endif
 
 layout(std430, binding = FL_XPBD_B_CONSTRAINTS) readonly buffer Constraints { FL_FOUR_RECORD cons[]; };
 #if FL_FOUR_KERNEL == FL_FOUR_GS
@@ -40,12 +50,15 @@ layout(std430, binding = FL_XPBD_B_DELTA) writeonly buffer Delta { vec4 delta[];
 // denominator (1 for Gauss-Seidel, the CSR degree for Jacobi).
 float fl_four_dlambda(uint c, FL_FOUR_RECORD r, vec4 split, out vec4 p[4], out vec3 g[4], float lambda_c)
 {
-  p = vec4[](pos[r.idx.x], pos[r.idx.y], pos[r.idx.z], pos[r.idx.w]);
+  p = vec4[](pos[r.idx.x], pos[r.idx.y], pos[r.idx.z], pos[FL_FOUR_W(r, r.idx.w)]);
   vec3 x[4] = vec3[](p[0].xyz, p[1].xyz, p[2].xyz, p[3].xyz);
   float C;
   if (!FL_FOUR_EVAL(r, x, C, g)) return 0.0;
   float sum = (p[0].w * split.x) * dot(g[0], g[0]) + (p[1].w * split.y) * dot(g[1], g[1]) +
-              (p[2].w * split.z) * dot(g[2], g[2]) + (p[3].w * split.w) * dot(g[3], g[3]);
+              (p[2].w * split.z) * dot(g[2], g[2]);
+#if FL_FOUR_ARITY == 4
+  sum += (p[3].w * split.w) * dot(g[3], g[3]);
+#endif
   return fl_xpbd_dlambda(C, sum, r.compliance, pc.solve_h, lambda_c);
 }
 
@@ -64,14 +77,19 @@ void main()
   pos[r.idx.x].xyz = p[0].xyz + g[0] * (p[0].w * dl);
   pos[r.idx.y].xyz = p[1].xyz + g[1] * (p[1].w * dl);
   pos[r.idx.z].xyz = p[2].xyz + g[2] * (p[2].w * dl);
+#if FL_FOUR_ARITY == 4
   pos[r.idx.w].xyz = p[3].xyz + g[3] * (p[3].w * dl);
+#endif
 #elif FL_FOUR_KERNEL == FL_FOUR_LAMBDA
   uint c = fl_thread_index();
   if (c >= pc.count) return;
   vec4 p[4];
   vec3 g[4];
   FL_FOUR_RECORD r = cons[c];
-  vec4 split = vec4(fl_degree(r.idx.x), fl_degree(r.idx.y), fl_degree(r.idx.z), fl_degree(r.idx.w));
+  vec4 split = vec4(fl_degree(r.idx.x), fl_degree(r.idx.y), fl_degree(r.idx.z), 1.0);
+#if FL_FOUR_ARITY == 4
+  split.w = fl_degree(r.idx.w);
+#endif
   float dl = pc.omega * fl_four_dlambda(c, r, split, p, g, lambda[c]);
   lambda[c] += dl;
   dlambda[c] = dl;
@@ -86,7 +104,7 @@ void main()
     float dl = dlambda[c];
     if (dl == 0.0) continue;
     FL_FOUR_RECORD r = cons[c];
-    vec3 x[4] = vec3[](pos[r.idx.x].xyz, pos[r.idx.y].xyz, pos[r.idx.z].xyz, pos[r.idx.w].xyz);
+    vec3 x[4] = vec3[](pos[r.idx.x].xyz, pos[r.idx.y].xyz, pos[r.idx.z].xyz, pos[FL_FOUR_W(r, r.idx.w)].xyz);
     float C;
     vec3 g[4];
     FL_FOUR_EVAL(r, x, C, g);

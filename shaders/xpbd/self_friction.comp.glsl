@@ -2,7 +2,8 @@
 // xpbd/self_collide, from the same positions, with friction (Macklin 2014) on the relative displacement
 // after every particle's push, so that the static friction of one contact does not hold back the push-out
 // of another (a particle wedged between two contacts with crossed normals: docs/SOFTBODY.md, "Coming to
-// rest"). Writes the pushes plus friction and the count into scratch, which add_delta applies.
+// rest"). Writes the pushes plus friction and the count into its own buffer, which add_delta applies (not
+// body_volume's scratch: its weights must outlive the substep for Diziol's velocity correction).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "compute.glsl"
@@ -10,7 +11,7 @@
 #include "buffers.glsl"
 layout(push_constant) uniform Push { fl_xpbd_push pc; };
 #include "particle_contacts.glsl"
-layout(std430, binding = FL_XPBD_B_SCRATCH) writeonly buffer Corrections { vec4 corrections[]; };
+layout(std430, binding = FL_XPBD_B_CONTACT_CORRECTIONS) writeonly buffer Corrections { vec4 corrections[]; };
 
 void main()
 {

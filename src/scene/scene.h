@@ -113,6 +113,8 @@ typedef struct {
   float gust;                   /* gust amplitude, a fraction of the wind, 0..1, default 0 (shaders/common/gust_shared.h) */
   float gust_period;            /* s, default 2, 0.05..60 */
   float gust_length;            /* m, default 3, 0.05..100 */
+  bool area;                    /* triangle area constraints (docs/AREA.md): on when "area_compliance" is given */
+  float area_compliance;        /* m^3/N, >= 0 */
 } fl_cloth_desc;
 
 /* Mass-spring cloth of Kang 2018 (sim/massspring/ms_spec.h, docs/KANG2018.md). */
@@ -170,6 +172,9 @@ typedef struct {
   float friction[2];            /* [static, kinetic], default [0.5, 0.4], >= 0 */
   fl_volume_conservation volume_conservation; /* "none" (default), "global" or "local" (Diziol 2011) */
   float volume_alpha;           /* local: mixing alpha of the uniform weight, default 0.25, 0..1 */
+  float volume_beta;            /* local: share beta of the opposite pairs' distance change, default 1, 0..1 */
+  float volume_pair_stiffness;  /* local: the pairs' stiffness s, default 1, 0..1e4 */
+  bool volume_velocity;         /* Diziol's velocity correction dV/dt = 0, default false; needs conservation */
   float measure_after;          /* s, default 0: the worst volume loss is tracked from this time on, >= 0 */
 } fl_body_common_desc;
 

@@ -48,7 +48,7 @@ static const char *const CLOTH_KEYS[] = {
     "plane",     "mass",          "pin",                "stretch_compliance", "shear_compliance",
     "bend_compliance", "bending", "damping",            "damping_model",    "thickness",
     "friction",  "self_collision", "wind",              "drag",             "lift",
-    "gust",      "gust_period",   "gust_length",        "coupling",         NULL};
+    "gust",      "gust_period",   "gust_length",        "coupling",         "area_compliance", NULL};
 /* Indexed by fl_cloth_plane, fl_bending_model and fl_damping_model. */
 static const char *const PLANE_NAMES[] = {"xz", "xy", NULL};
 static const char *const BENDING_NAMES[] = {"isometric", "dihedral", "none", NULL};
@@ -99,7 +99,8 @@ static const char *const VOLUME_CONSERVATION_NAMES[] = {"none", "global", "local
 #define SOFTBODY_COMMON_KEYS                                                                       \
   "type", "name", "shape", "center", "density", "model", "edge_compliance", "volume_compliance",    \
       "youngs_modulus", "poisson_ratio", "velocity", "damping", "thickness", "friction",            \
-      "volume_conservation", "volume_alpha", "measure_after", "coupling"
+      "volume_conservation", "volume_alpha", "volume_beta", "volume_pair_stiffness", "volume_velocity",     \
+      "measure_after", "coupling"
 static const char *const SOFTBODY_SPHERE_KEYS[] = {SOFTBODY_COMMON_KEYS, "radius", "resolution",
                                                    "render_detail", NULL};
 static const char *const SOFTBODY_BOX_KEYS[] = {SOFTBODY_COMMON_KEYS, "half_extents", "resolution",
@@ -113,7 +114,8 @@ static const char *const SOFTBODY_TETGEN_KEYS[] = {SOFTBODY_COMMON_KEYS, "path",
 #define BALLOON_COMMON_KEYS                                                                        \
   "type", "name", "shape", "center", "mass", "stretch_compliance", "bend_compliance", "bending",     \
       "pressure", "pressure_compliance", "velocity", "damping", "thickness", "friction",            \
-      "volume_conservation", "volume_alpha", "measure_after", "coupling"
+      "volume_conservation", "volume_alpha", "volume_beta", "volume_pair_stiffness", "volume_velocity",     \
+      "measure_after", "coupling"
 static const char *const BALLOON_ICOSPHERE_KEYS[] = {BALLOON_COMMON_KEYS, "radius", "subdivisions",
                                                      NULL};
 static const char *const BALLOON_MESH_KEYS[] = {BALLOON_COMMON_KEYS, "path", "scale", NULL};
@@ -533,8 +535,10 @@ static bool parse_cloth(const fl_jr *r, const cJSON *o, fl_cloth_desc *c)
       !fl_jr_number(r, o, "lift", FL_JR_COEFFICIENT, &c->lift) ||
       !fl_jr_number(r, o, "gust", FL_JR_CLOSED(0, 1), &c->gust) ||
       !fl_jr_number(r, o, "gust_period", FL_JR_CLOSED(0.05, 60), &c->gust_period) ||
-      !fl_jr_number(r, o, "gust_length", FL_JR_CLOSED(0.05, 100), &c->gust_length))
+      !fl_jr_number(r, o, "gust_length", FL_JR_CLOSED(0.05, 100), &c->gust_length) ||
+      !fl_jr_number(r, o, "area_compliance", FL_JR_NONNEG, &c->area_compliance))
     return false;
+  c->area = cJSON_GetObjectItemCaseSensitive(o, "area_compliance") != NULL; /* the key turns them on */
   c->bending = (fl_bending_model)bending;
   c->damping_model = (fl_damping_model)damping_model;
   return true;
@@ -644,6 +648,8 @@ static bool parse_body_common(const fl_jr *r, const cJSON *o, const char *path_s
       .friction = {0.5f, 0.4f},
       .volume_conservation = FL_VOLUME_CONSERVE_NONE,
       .volume_alpha = 0.25f,
+      .volume_beta = 1.0f,
+      .volume_pair_stiffness = 1.0f,
       .measure_after = 0.0f,
   };
   int conservation = (int)c->volume_conservation;
@@ -656,10 +662,16 @@ static bool parse_body_common(const fl_jr *r, const cJSON *o, const char *path_s
       !fl_jr_floats(r, o, "friction", 2, FL_JR_COEFFICIENT, c->friction) ||
       !fl_jr_enum(r, o, "volume_conservation", VOLUME_CONSERVATION_NAMES, &conservation) ||
       !fl_jr_number(r, o, "volume_alpha", FL_JR_CLOSED(0, 1), &c->volume_alpha) ||
+      !fl_jr_number(r, o, "volume_beta", FL_JR_CLOSED(0, 1), &c->volume_beta) ||
+      !fl_jr_number(r, o, "volume_pair_stiffness", FL_JR_CLOSED(0, 1e4), &c->volume_pair_stiffness) ||
+      !fl_jr_bool(r, o, "volume_velocity", &c->volume_velocity) ||
       !fl_jr_number(r, o, "measure_after", FL_JR_NONNEG, &c->measure_after) ||
       !resolve_path(r, o, path_suffix, c->path))
     return false;
   c->volume_conservation = (fl_volume_conservation)conservation;
+  if (c->volume_velocity && c->volume_conservation == FL_VOLUME_CONSERVE_NONE)
+    return fl_jr_fail(r, "volume_velocity", "the velocity correction needs \"volume_conservation\": "
+                      "\"global\" or \"local\"");
   return true;
 }
 

@@ -119,6 +119,7 @@ OFFSET(fl_snow_push, axis, 80);
 
 SIZE(fl_gpu_distance, 32);
 SIZE(fl_gpu_bend, 48);
+SIZE(fl_gpu_area, 32);
 SIZE(fl_gpu_xpbd_object, 80);
 _Static_assert(sizeof(fl_gpu_xpbd_object) == 16 * FL_XPBD_OBJECT_ROWS, "xpbd/contact_rows.glsl's row count");
 /* xpbd/contact_rows.glsl reads these as rows 0 and 2 of the record. */
@@ -128,7 +129,7 @@ OFFSET(fl_gpu_xpbd_object, thickness, 8);
 OFFSET(fl_gpu_xpbd_object, self_collision, 40);
 OFFSET(fl_gpu_xpbd_object, body, 44);
 SIZE(fl_gpu_tet, 80);
-SIZE(fl_gpu_body, 48);
+SIZE(fl_gpu_body, 64);
 SIZE(fl_gpu_skin, 32);
 
 _Static_assert(sizeof(fl_particles_push) <= 128 && sizeof(fl_mpm_push) <= 128 && sizeof(fl_snow_push) <= 128,

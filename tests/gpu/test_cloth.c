@@ -453,6 +453,31 @@ static void bdf2_body(fl_gpu *gpu)
 }
 FL_GPU_TEST(test_gpu_vs_cpu_bdf2, bdf2_body)
 
+/* Triangle area constraints (docs/AREA.md) on a stretchy sheet, by colour and by Jacobi; "without":
+ * a compliance so large that they do nothing. */
+#define AREA_SHEET                                                                                       \
+  "  { \"type\": \"cloth\", \"name\": \"a\", \"resolution\": [10, 8], \"mass\": 0.5,\n"                       \
+  "    \"pin\": [\"top-left\", \"top-right\"], \"stretch_compliance\": 1e-2, \"shear_compliance\": 1e-2,\n"   \
+  "    \"area_compliance\": 1e-6 } ] }"
+static void area_colouring_body(fl_gpu *gpu)
+{
+  static const compare_case cc = {.json = "{ " SIM(", \"iterations\": 2") ", \"objects\": [\n" AREA_SHEET,
+                                  .steps = 6, .bump = 0.05f, .jitter = 0.02f, .v0 = {0, -0.5f, 0}, .vjitter = 0.3f,
+                                  .without = {"objects.a.area_compliance=1e9"}};
+  compare(gpu, &cc, "area, colouring");
+}
+FL_GPU_TEST(test_gpu_vs_cpu_area_colouring, area_colouring_body)
+
+static void area_jacobi_body(fl_gpu *gpu)
+{
+  static const compare_case cc = {
+      .json = "{ " SIM(", \"iterations\": 3, \"solver\": \"jacobi\"") ", \"objects\": [\n" AREA_SHEET,
+      .steps = 6, .bump = 0.05f, .jitter = 0.02f, .v0 = {0, -0.5f, 0}, .vjitter = 0.3f,
+      .without = {"objects.a.area_compliance=1e9"}};
+  compare(gpu, &cc, "area, jacobi");
+}
+FL_GPU_TEST(test_gpu_vs_cpu_area_jacobi, area_jacobi_body)
+
 static void colliders_body(fl_gpu *gpu)
 {
   /* The sheet starts touching the sphere and box tops, overlapping the x = -0.505
@@ -1211,6 +1236,8 @@ static const fl_test_case cases[] = {
     {"gpu_vs_cpu_wind", test_gpu_vs_cpu_wind},
     {"gpu_vs_cpu_gust", test_gpu_vs_cpu_gust},
     {"gpu_vs_cpu_bdf2", test_gpu_vs_cpu_bdf2},
+    {"gpu_vs_cpu_area_colouring", test_gpu_vs_cpu_area_colouring},
+    {"gpu_vs_cpu_area_jacobi", test_gpu_vs_cpu_area_jacobi},
     {"bdf2_damping", test_bdf2_damping},
     {"gpu_vs_cpu_colliders", test_gpu_vs_cpu_colliders},
     {"gpu_vs_cpu_edge_damping", test_gpu_vs_cpu_edge_damping},

@@ -11,11 +11,15 @@
  *   sphere_jacobi     the same with the Jacobi solver
  *   neohookean_box    a Neo-Hookean box sliding down onto the ground
  *   balloon_ground    a balloon (pressure 1.3, local conservation) thrown onto the ground
+ *   balloon_pairs     the same with Diziol's opposite-pair weights (beta 0.5, s 2) and
+ *                     velocity correction, and a soft sphere (local, pairs, velocity
+ *                     correction) beside it; every body has pairs
  *   soft_on_balloon   a soft sphere dropped onto a balloon resting on the ground
  *                     (body-body particle collisions)
  * Each case also checks that what it tests happened (ground contacts, a
  * particle contact between the two bodies). */
 #include "gpu_fixture.h"
+#include "body_descs.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -37,25 +41,6 @@ typedef float vec4f[4];
 
 /* ---- scene descriptions, every field set ---- */
 
-static fl_body_common_desc common_desc(float x, float y, float z, float radius, const float velocity[3],
-                                       fl_volume_conservation mode)
-{
-  fl_body_common_desc c;
-  memset(&c, 0, sizeof c);
-  c.center[0] = x, c.center[1] = y, c.center[2] = z;
-  c.radius = radius;
-  c.scale = 1.0f;
-  memcpy(c.velocity, velocity, sizeof c.velocity);
-  c.damping = 0.1f;
-  c.thickness = 0.04f;
-  c.friction[0] = 0.5f;
-  c.friction[1] = 0.4f;
-  c.volume_conservation = mode;
-  c.volume_alpha = 0.25f;
-  c.measure_after = 0.0f;
-  return c;
-}
-
 static fl_softbody_desc soft_desc(fl_body_shape shape, fl_soft_model model, fl_body_common_desc common)
 {
   fl_softbody_desc d;
@@ -72,22 +57,6 @@ static fl_softbody_desc soft_desc(fl_body_shape shape, fl_soft_model model, fl_b
   d.youngs_modulus = 2e4f;
   d.poisson_ratio = 0.4f;
   d.render_detail = 8;
-  return d;
-}
-
-static fl_balloon_desc balloon_desc(fl_body_common_desc common, float pressure)
-{
-  fl_balloon_desc d;
-  memset(&d, 0, sizeof d);
-  d.common = common;
-  d.shape = FL_BODY_ICOSPHERE;
-  d.subdivisions = 2;
-  d.mass = 0.1f;
-  d.stretch_compliance = 1e-4f;
-  d.bend_compliance = 0.1f;
-  d.bending = FL_BENDING_ISOMETRIC;
-  d.pressure = pressure;
-  d.pressure_compliance = 0.0f;
   return d;
 }
 
@@ -275,7 +244,7 @@ static void soft_sphere(fl_gpu *gpu, fl_solver solver, const char *what)
 {
   static const float down[3] = {0.3f, -1.0f, 0.0f};
   fl_softbody_desc d =
-      soft_desc(FL_BODY_SPHERE, FL_SOFT_MODEL_XPBD, common_desc(0, 0.5f, 0, 0.25f, down, FL_VOLUME_CONSERVE_GLOBAL));
+      soft_desc(FL_BODY_SPHERE, FL_SOFT_MODEL_XPBD, fl_test_body_common(0, 0.5f, 0, 0.25f, down, FL_VOLUME_CONSERVE_GLOBAL));
   fl_body_build body;
   ENSURE(build_body(&d, NULL, 0.02f + 0.01f, &body));
   fl_sim_desc sim = sim_desc(solver);
@@ -297,7 +266,7 @@ static void neohookean_box_body(fl_gpu *gpu)
 {
   static const float slide[3] = {0.8f, -1.0f, 0.3f};
   fl_softbody_desc d = soft_desc(FL_BODY_BOX, FL_SOFT_MODEL_NEOHOOKEAN,
-                                 common_desc(0, 0.5f, 0, 0.25f, slide, FL_VOLUME_CONSERVE_NONE));
+                                 fl_test_body_common(0, 0.5f, 0, 0.25f, slide, FL_VOLUME_CONSERVE_NONE));
   fl_body_build body;
   ENSURE(build_body(&d, NULL, 0.02f + 0.01f, &body));
   fl_sim_desc sim = sim_desc(FL_SOLVER_COLORING);
@@ -313,7 +282,7 @@ FL_GPU_TEST(test_neohookean_box, neohookean_box_body)
 static void balloon_ground_body(fl_gpu *gpu)
 {
   static const float down[3] = {0.2f, -2.0f, 0.0f};
-  fl_balloon_desc d = balloon_desc(common_desc(0, 0.5f, 0, 0.3f, down, FL_VOLUME_CONSERVE_LOCAL), 1.3f);
+  fl_balloon_desc d = fl_test_balloon(fl_test_body_common(0, 0.5f, 0, 0.3f, down, FL_VOLUME_CONSERVE_LOCAL), 2, 1.3f);
   fl_body_build body;
   ENSURE(build_body(NULL, &d, 0.02f + 0.03f, &body));
   fl_sim_desc sim = sim_desc(FL_SOLVER_COLORING);
@@ -326,13 +295,63 @@ static void balloon_ground_body(fl_gpu *gpu)
 }
 FL_GPU_TEST(test_balloon_ground, balloon_ground_body)
 
+/* Diziol's opposite pairs and velocity correction switched on in a common desc. */
+static fl_body_common_desc with_pairs(fl_body_common_desc c)
+{
+  c.volume_beta = 0.5f;
+  c.volume_pair_stiffness = 2.0f;
+  c.volume_velocity = true;
+  return c;
+}
+
+/* How many of the body's particles have an opposite particle other than themselves. */
+static uint32_t paired(const fl_body_build *b)
+{
+  fl_xpbd_build x;
+  if (!fl_xpbd_build_create(NULL, NULL, 0, b, 1, &x)) return 0;
+  uint32_t n = 0;
+  for (uint32_t p = 0; p < x.particle_count; p++) n += x.opposite[p] != p;
+  fl_xpbd_build_destroy(&x);
+  return n;
+}
+
+static void balloon_pairs_body(fl_gpu *gpu)
+{
+  static const float down[3] = {0.2f, -2.0f, 0.0f}, slide[3] = {-0.5f, -1.0f, 0.0f};
+  fl_balloon_desc bd =
+      fl_test_balloon(with_pairs(fl_test_body_common(0, 0.5f, 0, 0.3f, down, FL_VOLUME_CONSERVE_LOCAL)), 2, 1.3f);
+  fl_softbody_desc sd =
+      soft_desc(FL_BODY_SPHERE, FL_SOFT_MODEL_XPBD,
+                with_pairs(fl_test_body_common(0.8f, 0.5f, 0, 0.2f, slide, FL_VOLUME_CONSERVE_LOCAL)));
+  fl_body_build bodies[2];
+  ENSURE(build_body(NULL, &bd, 0.02f + 0.03f, &bodies[0]));
+  if (!build_body(&sd, NULL, 0.02f + 0.03f, &bodies[1])) {
+    fl_body_build_free(&bodies[0]);
+    ENSURE(false);
+  }
+  uint32_t balloon_pairs = paired(&bodies[0]), soft_pairs = paired(&bodies[1]), balloon_n = bodies[0].particle_count;
+  fprintf(stderr, "  pairs: balloon %u of %u particles, soft sphere %u of %u\n", (unsigned)balloon_pairs,
+          (unsigned)bodies[0].particle_count, (unsigned)soft_pairs, (unsigned)bodies[1].particle_count);
+  fl_sim_desc sim = sim_desc(FL_SOLVER_COLORING);
+  outcome o;
+  bool ok = run_case(gpu, "paired bodies on the ground", &sim, bodies, 2, &o);
+  fl_body_build_free(&bodies[0]);
+  fl_body_build_free(&bodies[1]);
+  ENSURE(ok);
+  ENSURE(balloon_pairs == balloon_n); /* every vertex of the icosphere is on the surface */
+  ENSURE(soft_pairs > 0);             /* the sphere's surface vertices (not its inner ones) */
+  ENSURE_AGREES(o);
+  ENSURE(o.ground_contacts > 0);
+}
+FL_GPU_TEST(test_balloon_pairs, balloon_pairs_body)
+
 static void soft_on_balloon_body(fl_gpu *gpu)
 {
   static const float still[3] = {0, 0, 0}, down[3] = {0.1f, -2.0f, 0.0f};
   /* The balloon rests on the ground (its top at 0.02 + 0.6); the sphere's lowest particle starts 0.05 above it. */
-  fl_balloon_desc bd = balloon_desc(common_desc(0, 0.5f, 0, 0.3f, still, FL_VOLUME_CONSERVE_GLOBAL), 1.0f);
+  fl_balloon_desc bd = fl_test_balloon(fl_test_body_common(0, 0.5f, 0, 0.3f, still, FL_VOLUME_CONSERVE_GLOBAL), 2, 1.0f);
   fl_softbody_desc sd =
-      soft_desc(FL_BODY_SPHERE, FL_SOFT_MODEL_XPBD, common_desc(0.05f, 1.0f, 0, 0.15f, down, FL_VOLUME_CONSERVE_LOCAL));
+      soft_desc(FL_BODY_SPHERE, FL_SOFT_MODEL_XPBD, fl_test_body_common(0.05f, 1.0f, 0, 0.15f, down, FL_VOLUME_CONSERVE_LOCAL));
   fl_body_build bodies[2];
   ENSURE(build_body(NULL, &bd, 0.02f, &bodies[0]));
   if (!build_body(&sd, NULL, 0.02f + 0.6f + 0.04f + 0.05f, &bodies[1])) {
@@ -353,6 +372,6 @@ FL_GPU_TEST(test_soft_on_balloon, soft_on_balloon_body)
 static const fl_test_case TESTS[] = {
     {"sphere_coloring", test_sphere_coloring},   {"sphere_jacobi", test_sphere_jacobi},
     {"neohookean_box", test_neohookean_box},     {"balloon_ground", test_balloon_ground},
-    {"soft_on_balloon", test_soft_on_balloon},
+    {"soft_on_balloon", test_soft_on_balloon},   {"balloon_pairs", test_balloon_pairs},
 };
 FL_TEST_MAIN(TESTS)

@@ -313,6 +313,7 @@ static void test_cloth_defaults(void)
   ENSURE(c->thickness == 0.01f && c->friction[0] == 0.5f && c->friction[1] == 0.4f);
   ENSURE(!c->self_collision && c->wind[0] == 0 && c->wind[1] == 0 && c->wind[2] == 0);
   ENSURE(c->drag == 0 && c->lift == 0);
+  ENSURE(!c->area && c->area_compliance == 0); /* no area constraints unless the key is given */
   ENSURE(strcmp(fl_object_type_name(FL_OBJECT_CLOTH), "cloth") == 0);
 }
 
@@ -326,7 +327,7 @@ static void test_cloth_keys(void)
                       " \"stretch_compliance\": 1e-7, \"shear_compliance\": 2e-6, \"bend_compliance\": 0.01,"
                       " \"bending\": \"dihedral\", \"damping\": 0.5, \"damping_model\": \"edge\","
                       " \"thickness\": 0.02, \"friction\": [0.8, 0.6], \"self_collision\": true,"
-                      " \"wind\": [1, 0, 3], \"drag\": 0.3, \"lift\": 0.2")),
+                      " \"wind\": [1, 0, 3], \"drag\": 0.3, \"lift\": 0.2, \"area_compliance\": 1e-6")),
              "%s", fl_error_message());
   const fl_cloth_desc *c = &g_scene.objects[0].cloth;
   ENSURE(strcmp(g_scene.objects[0].name, "flag") == 0);
@@ -354,6 +355,11 @@ static void test_cloth_keys(void)
   ENSURE_NEAR(c->wind[2], 3, 0);
   ENSURE_NEAR(c->drag, 0.3, 1e-7);
   ENSURE_NEAR(c->lift, 0.2, 1e-7);
+  ENSURE(c->area);
+  ENSURE_NEAR(c->area_compliance, 1e-6, 1e-12);
+  ENSURE_MSG(parse(CL(", \"area_compliance\": 0")), "%s", fl_error_message());
+  ENSURE(g_scene.objects[0].cloth.area && g_scene.objects[0].cloth.area_compliance == 0);
+  ENSURE_ERR(parse(CL(", \"area_compliance\": -1")), "t.json: objects[0].area_compliance: expected a number >= 0, got -1");
   ENSURE_MSG(parse(CL(", \"bending\": \"none\", \"resolution\": [2, 4096]")), "%s", fl_error_message());
   ENSURE(g_scene.objects[0].cloth.bending == FL_BENDING_NONE && g_scene.objects[0].cloth.resolution[1] == 4096);
   ENSURE_MSG(parse(CL(", \"bending\": \"isometric\", \"damping_model\": \"point\", \"plane\": \"xz\","
@@ -593,6 +599,7 @@ static void ensure_body_common_defaults(const fl_body_common_desc *c)
   ENSURE(c->damping == 0.1f && c->thickness == 0);
   ENSURE(c->friction[0] == 0.5f && c->friction[1] == 0.4f);
   ENSURE(c->volume_conservation == FL_VOLUME_CONSERVE_NONE && c->volume_alpha == 0.25f);
+  ENSURE(c->volume_beta == 1.0f && c->volume_pair_stiffness == 1.0f && !c->volume_velocity);
   ENSURE(c->measure_after == 0);
 }
 
@@ -780,7 +787,8 @@ static void test_balloon_keys(void)
                       " \"radius\": 0.3, \"mass\": 0.05, \"stretch_compliance\": 0, \"bend_compliance\": 1,"
                       " \"bending\": \"dihedral\", \"pressure\": 10, \"pressure_compliance\": 1e-3,"
                       " \"velocity\": [1, 0, 0], \"damping\": 0.5, \"thickness\": 0.02, \"friction\": [0.3, 0.2],"
-                      " \"volume_conservation\": \"global\", \"volume_alpha\": 0.5, \"measure_after\": 0.25")),
+                      " \"volume_conservation\": \"global\", \"volume_alpha\": 0.5, \"measure_after\": 0.25,"
+                      " \"volume_beta\": 0.75, \"volume_pair_stiffness\": 3, \"volume_velocity\": true")),
              "%s", fl_error_message());
   const fl_balloon_desc *b = &g_scene.objects[0].balloon;
   ENSURE(strcmp(g_scene.objects[0].name, "red") == 0);
@@ -791,6 +799,7 @@ static void test_balloon_keys(void)
   ENSURE(b->common.velocity[0] == 1 && b->common.damping == 0.5f && b->common.thickness == 0.02f);
   ENSURE(b->common.friction[0] == 0.3f && b->common.friction[1] == 0.2f);
   ENSURE(b->common.volume_conservation == FL_VOLUME_CONSERVE_GLOBAL && b->common.volume_alpha == 0.5f);
+  ENSURE(b->common.volume_beta == 0.75f && b->common.volume_pair_stiffness == 3 && b->common.volume_velocity);
   ENSURE(b->common.measure_after == 0.25f);
   ENSURE_MSG(parse(BL(", \"subdivisions\": 0, \"pressure\": 0.1, \"bending\": \"none\","
                       " \"volume_conservation\": \"local\"")),
@@ -842,6 +851,12 @@ static void test_balloon_errors(void)
   ENSURE_ERR(parse(BL(", \"pressure_compliance\": -1")),
              "t.json: objects[0].pressure_compliance: expected a number >= 0, got -1");
   ENSURE_ERR(parse(BL(", \"volume_alpha\": 2")), "t.json: objects[0].volume_alpha: expected a number in 0..1, got 2");
+  ENSURE_ERR(parse(BL(", \"volume_beta\": 1.5")), "t.json: objects[0].volume_beta: expected a number in 0..1, got 1.5");
+  ENSURE_ERR(parse(BL(", \"volume_pair_stiffness\": -1")),
+             "t.json: objects[0].volume_pair_stiffness: expected a number in 0..10000, got -1");
+  ENSURE_ERR(parse(BL(", \"volume_velocity\": true")),
+             "t.json: objects[0].volume_velocity: the velocity correction needs \"volume_conservation\": \"global\" or "
+             "\"local\"");
   ENSURE_ERR(parse(BL(", \"thickness\": -1")), "t.json: objects[0].thickness: expected a number in 0..10000, got -1");
   ENSURE_ERR(parse(BL(", \"damping\": -1")), "t.json: objects[0].damping: expected a number in 0..10000, got -1");
   ENSURE_ERR(parse(BL(", \"measure_after\": 1e999")),

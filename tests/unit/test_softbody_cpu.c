@@ -8,6 +8,7 @@
  *                   gravity, no colliders: its volume reaches 1.5 V0 within 2 %,
  *                   and the body state holds that volume and its ratio. */
 #include "test.h"
+#include "body_descs.h"
 
 #include "core/log.h"
 #include "sim/xpbd/xpbd_build.h"
@@ -117,28 +118,9 @@ static void test_tet_deviatoric_gradient(void) { check_model(FL_TET_NH_DEVIATORI
 /* The scene defaults of a balloon, every field set (scene_objects.c documents them). */
 static fl_balloon_desc balloon_desc(void)
 {
-  fl_balloon_desc d;
-  memset(&d, 0, sizeof d);
-  d.common.center[0] = 0.0f;
-  d.common.center[1] = 2.0f;
-  d.common.center[2] = 0.0f;
-  d.common.radius = 0.5f;
-  d.common.scale = 1.0f;
-  d.common.damping = 0.1f;
+  static const float still[3] = {0, 0, 0};
+  fl_balloon_desc d = fl_test_balloon(fl_test_body_common(0, 2, 0, 0.5f, still, FL_VOLUME_CONSERVE_NONE), 1, 1.5f);
   d.common.thickness = 0.0f; /* the mean edge length */
-  d.common.friction[0] = 0.5f;
-  d.common.friction[1] = 0.4f;
-  d.common.volume_conservation = FL_VOLUME_CONSERVE_NONE;
-  d.common.volume_alpha = 0.25f;
-  d.common.measure_after = 0.0f;
-  d.shape = FL_BODY_ICOSPHERE;
-  d.subdivisions = 1;
-  d.mass = 0.1f;
-  d.stretch_compliance = 1e-4f;
-  d.bend_compliance = 0.1f;
-  d.bending = FL_BENDING_ISOMETRIC;
-  d.pressure = 1.5f;
-  d.pressure_compliance = 0.0f;
   return d;
 }
 

@@ -84,6 +84,9 @@ static void fill_common(const fl_body_common_desc *c, fl_body_build *b)
                           : c->volume_conservation == FL_VOLUME_CONSERVE_LOCAL ? FL_CONSERVE_LOCAL
                                                                                : FL_CONSERVE_NONE;
   b->body.local_alpha = c->volume_alpha;
+  b->body.pair_beta = c->volume_beta;
+  b->body.pair_stiffness = c->volume_pair_stiffness;
+  b->body.velocity_correction = c->volume_velocity ? 1u : 0u;
   b->body.measure_after = c->measure_after;
   memcpy(b->velocity, c->velocity, sizeof b->velocity);
   b->measure_after = c->measure_after;

@@ -59,7 +59,11 @@
  *     surface vertices: those with at least one triangle of the body;
  *     colliding: contact_i = 1 (a collider, wall or particle contact in the
  *     previous substep's contact passes);
- *     r_i = |x_i - prev_i| (the displacement of this substep so far);
+ *     r_i = |x_i - prev_i| (the displacement of this substep so far); for local
+ *     weights with pair_beta > 0 and an opposite particle k != i (opposite
+ *     pairs, below) r_i = beta s |dd_i| + (1 - beta) |x_i - prev_i| with
+ *     dd_i = |x_i - x_k| - |prev_i - prev_k| (survey, Diziol's alternative
+ *     local weight; beta = pair_beta, s = pair_stiffness);
  *     smoothed s_i = (r_i + sum over the body's triangles containing i of
  *     (r_a + r_b)) / (1 + 2 n_i), a, b the triangle's other two vertices,
  *     n_i the number of those triangles; s_i = 0 for colliding vertices;
@@ -68,6 +72,18 @@
  *     omega_i = 0 if colliding, else global: 1/m; local: (1-alpha) l_i + alpha/m;
  *     W_i = omega_i w_i; S = sum_i W_i |g_i|^2; when S > 0: x_i -= W_i C g_i / S.
  *     (A hard constraint: it puts the volume back on k V0 in one projection.)
+ *     W_i is kept (W_i = 0 for all when m = 0) for the velocity correction.
+ *
+ * OPPOSITE PAIRS (sim/xpbd/opposite_pairs.c, at load, local bodies with
+ * pair_beta > 0): a ray from each surface vertex along minus its area-weighted
+ * normal; the first triangle it crosses (not one of the vertex's own), and of
+ * that triangle the vertex nearest the crossing, is its opposite k. None: k = i.
+ *
+ * VELOCITY CORRECTION (bodies with velocity_correction, after the velocity
+ * update and damping, before the measure; Diziol's dC/dt = 0): g_i = grad_i V
+ * at the substep's end positions, W_i the last projection's weights,
+ * Cdot = sum_i g_i . v_i, S = sum_i W_i |g_i|^2; when S > 0:
+ * v_i -= W_i Cdot g_i / S.
  *
  * AFTER THE SUBSTEP (after velocity): each body's V is measured (as above)
  * into its state, with the ratio V / (k V0); from time measure_after on, the

@@ -63,6 +63,8 @@ static void fill_table(const fl_xpbd_system *s, const bind_choice *c, const fl_b
   t[FL_XPBD_B_ACCUM] = tri ? &s->accum : NULL;
   t[FL_XPBD_B_OLDER] = &s->older;
   t[FL_XPBD_B_VEL_OLD] = &s->vel_old;
+  t[FL_XPBD_B_OPPOSITE] = &s->opposite;
+  t[FL_XPBD_B_CONTACT_CORRECTIONS] = &s->contact_corrections;
 }
 
 /* One dispatch of `kernel` over `threads` with the push's range set to (first, count), then a barrier. */
@@ -141,8 +143,10 @@ static bool create_buffers(fl_xpbd_system *s)
             device_buffer(s->gpu, NULL, n * 4, "contact flags", &s->contact) &&
             device_buffer(s->gpu, b->bodies, b->body_count * sizeof(fl_gpu_body), "bodies", &s->bodies) &&
             create_body_state(s) &&
-            device_buffer(s->gpu, NULL, b->body_count || s->any_self_collision ? n * 16 : 0,
-                          "body gradients and particle contact corrections", &s->scratch) &&
+            device_buffer(s->gpu, NULL, b->body_count ? n * 16 : 0, "body gradients", &s->scratch) &&
+            device_buffer(s->gpu, NULL, s->any_self_collision ? n * 16 : 0, "particle contact corrections",
+                          &s->contact_corrections) &&
+            device_buffer(s->gpu, b->opposite, n * 4, "opposite particles", &s->opposite) &&
             device_buffer(s->gpu, NULL, n * 16, "wind acceleration", &s->accel) &&
             device_buffer(s->gpu, NULL, n * 16, "jacobi deltas", &s->delta) &&
             device_buffer(s->gpu, b->particle_object, n * 4, "particle objects", &s->object_of) &&
@@ -157,7 +161,8 @@ static bool create_buffers(fl_xpbd_system *s)
   free(tri_items);
   ok = ok && family_create(s, &b->distance, b->distances, sizeof(fl_gpu_distance), "distance", &s->distance) &&
        family_create(s, &b->bend, b->bends, sizeof(fl_gpu_bend), "bend", &s->bend) &&
-       family_create(s, &b->tet, b->tets, sizeof(fl_gpu_tet), "tet", &s->tet);
+       family_create(s, &b->tet, b->tets, sizeof(fl_gpu_tet), "tet", &s->tet) &&
+       family_create(s, &b->area, b->areas, sizeof(fl_gpu_area), "area", &s->area);
   for (uint32_t slot = 0; slot < FL_GPU_FRAMES_IN_FLIGHT && ok; slot++) {
     ok = device_buffer(s->gpu, b->positions, n * 16, "snapshot", &s->snapshot[slot]) &&
          device_buffer(s->gpu, NULL, n * 16, "normals", &s->normals[slot]);
@@ -181,6 +186,14 @@ static bool any_body_solve(const fl_xpbd_build *b)
   return false;
 }
 
+/* True when some body has Diziol's velocity correction on (with conservation: the scene refuses it without). */
+static bool any_body_velocity(const fl_xpbd_build *b)
+{
+  for (uint32_t k = 0; k < b->body_count; k++)
+    if (b->bodies[k].velocity_correction != 0 && b->bodies[k].conservation != FL_CONSERVE_NONE) return true;
+  return false;
+}
+
 /* Every family's constraint buffer must fit the device's storage-buffer range. */
 static bool check_buffer_sizes(const fl_gpu *gpu, const fl_xpbd_build *b)
 {
@@ -190,6 +203,7 @@ static bool check_buffer_sizes(const fl_gpu *gpu, const fl_xpbd_build *b)
   } sizes[] = {{"distance", (uint64_t)b->distance.count * sizeof(fl_gpu_distance)},
                {"bend", (uint64_t)b->bend.count * sizeof(fl_gpu_bend)},
                {"tet", (uint64_t)b->tet.count * sizeof(fl_gpu_tet)},
+               {"area", (uint64_t)b->area.count * sizeof(fl_gpu_area)},
                {"particle", (uint64_t)b->particle_count * 16}};
   for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
     if (sizes[i].bytes > gpu->props.limits.maxStorageBufferRange)
@@ -267,6 +281,7 @@ bool fl_xpbd_create(fl_gpu *gpu, const fl_cloth_desc *descs, const char (*names)
     out->object_triangles[o]++;
   }
   out->any_body_solve = any_body_solve(&out->build);
+  out->any_body_velocity = any_body_velocity(&out->build);
   bool ok = create_buffers(out) && create_skins(out, bodies, body_count);
   if (!ok) fl_xpbd_destroy(out);
   return ok;
@@ -295,6 +310,7 @@ void fl_xpbd_destroy(fl_xpbd_system *s)
   family_destroy(gpu, &s->distance);
   family_destroy(gpu, &s->bend);
   family_destroy(gpu, &s->tet);
+  family_destroy(gpu, &s->area);
   fl_spatial_hash_destroy(gpu, &s->hash);
   fl_spatial_hash_destroy(gpu, &s->tri_hash);
   fl_tri_contacts_destroy(&s->tri);
@@ -302,7 +318,7 @@ void fl_xpbd_destroy(fl_xpbd_system *s)
                           &s->object_of,    &s->objects,   &s->triangles,  &s->tri_object, &s->face_force,
                           &s->tri_first,    &s->tri_items, &s->face_normals, &s->contact, &s->bodies,
                           &s->body_state,   &s->scratch,   &s->tri_box,    &s->edges,     &s->tri_owned,
-                          &s->accum,        &s->older,     &s->vel_old};
+                          &s->accum,        &s->older,     &s->vel_old,    &s->opposite, &s->contact_corrections};
   for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++) fl_buffer_destroy(gpu, buffers[i]);
   fl_xpbd_build_destroy(&s->build);
   memset(s, 0, sizeof *s);
@@ -446,19 +462,26 @@ static void solve_family(const fl_xpbd_system *s, fl_rec *r, const char *scope, 
  * each particle's triangles (indices and two positions each) and the gradient
  * and position traffic; conservation a second volume, two gathers (gradient,
  * smoothing), prev, contact flags and weights. */
-static uint64_t body_volume_bytes(const fl_xpbd_build *b, bool solve)
+static uint64_t body_volume_bytes(const fl_xpbd_build *b, uint32_t mode)
 {
   uint64_t bytes = 0;
   for (uint32_t k = 0; k < b->body_count; k++) {
     const fl_gpu_body *r = &b->bodies[k];
     uint64_t volume = (uint64_t)r->triangle_count * (12 + 48), gathers = (uint64_t)r->particle_count * 3 * (4 + 12 + 32);
-    if (!solve) {
+    if (mode == FL_BODY_PASS_MEASURE) {
       bytes += volume;
+      continue;
+    }
+    if (mode == FL_BODY_PASS_VELOCITY) { /* a gradient gather, the weight, v read twice and written */
+      if (r->velocity_correction != 0 && r->conservation != FL_CONSERVE_NONE)
+        bytes += gathers + (uint64_t)r->particle_count * (16 + 16 + 3 * 16);
       continue;
     }
     if (r->overpressure != 0) bytes += volume + gathers + (uint64_t)r->particle_count * (16 + 16 + 32);
     if (r->conservation != FL_CONSERVE_NONE)
       bytes += volume + 2 * gathers + (uint64_t)r->particle_count * (16 + 16 + 4 + 3 * 16 + 2 * 16 + 4); /* + object_of */
+    if (r->conservation == FL_CONSERVE_LOCAL && r->pair_beta > 0.0f) /* the opposite index and its pos and prev */
+      bytes += (uint64_t)r->particle_count * (4 + 32);
   }
   return bytes;
 }
@@ -472,7 +495,7 @@ static void record_body_pass(const fl_xpbd_system *s, fl_rec *r, const char *nam
   fl_xpbd_push p = *push;
   p.body_pass = mode;
   p.count = s->build.body_count;
-  fl_rec_pass(r, &(fl_pass){.name = name, .bytes = body_volume_bytes(&s->build, mode == FL_BODY_PASS_SOLVE),
+  fl_rec_pass(r, &(fl_pass){.name = name, .bytes = body_volume_bytes(&s->build, mode),
                             .kernel = "xpbd/body_volume", .workgroup = FL_BODY_WORKGROUP, FL_PUSH(p),
                             .groups = s->build.body_count, .table = table,
                             .table_count = FL_XPBD_B_COUNT});
@@ -488,6 +511,7 @@ void fl_xpbd_record_substep(fl_xpbd_system *s, fl_rec *r, const fl_step *step)
   static const family_kernels DISTANCE = {"xpbd/distance_gs", "xpbd/distance_lambda", "xpbd/distance_gather"};
   static const family_kernels BEND = {"xpbd/bend_gs", "xpbd/bend_lambda", "xpbd/bend_gather"};
   static const family_kernels TET = {"xpbd/tet_gs", "xpbd/tet_lambda", "xpbd/tet_gather"};
+  static const family_kernels AREA = {"xpbd/area_gs", "xpbd/area_lambda", "xpbd/area_gather"};
 
   if (s->any_wind) {
     fl_rec_begin(r, "cloth/wind",
@@ -504,12 +528,16 @@ void fl_xpbd_record_substep(fl_xpbd_system *s, fl_rec *r, const fl_step *step)
   vkCmdFillBuffer(r->cmd, s->distance.lambda.buffer, 0, VK_WHOLE_SIZE, 0);
   vkCmdFillBuffer(r->cmd, s->bend.lambda.buffer, 0, VK_WHOLE_SIZE, 0);
   vkCmdFillBuffer(r->cmd, s->tet.lambda.buffer, 0, VK_WHOLE_SIZE, 0);
+  vkCmdFillBuffer(r->cmd, s->area.lambda.buffer, 0, VK_WHOLE_SIZE, 0);
   fl_rec_barrier(r);
   fl_rec_end(r);
 
   for (uint32_t it = 0; it < step->sim->iterations; it++) {
     solve_family(s, r, "xpbd/distance", &DISTANCE, &s->distance, &b->distance,
                  family_gs_bytes(&b->distance, sizeof(fl_gpu_distance), 2), step, &push);
+    if (b->area.count)
+      solve_family(s, r, "cloth/area", &AREA, &s->area, &b->area, family_gs_bytes(&b->area, sizeof(fl_gpu_area), 3),
+                   step, &push);
     if (b->bend.count)
       solve_family(s, r, "xpbd/bend", &BEND, &s->bend, &b->bend, family_gs_bytes(&b->bend, sizeof(fl_gpu_bend), 4),
                    step, &push);
@@ -535,7 +563,7 @@ void fl_xpbd_record_substep(fl_xpbd_system *s, fl_rec *r, const fl_step *step)
     once.omega = 1.0f; /* contacts are averaged, not over-relaxed */
     pass(s, r, "xpbd/self_collide", &plain, push, 0, n, n);
     pass(s, r, "xpbd/self_friction", &plain, push, 0, n, n);
-    pass(s, r, "xpbd/add_delta", &(bind_choice){.delta = &s->scratch}, once, 0, n, n);
+    pass(s, r, "xpbd/add_delta", &(bind_choice){.delta = &s->contact_corrections}, once, 0, n, n);
     fl_rec_end(r);
   }
   if (s->tri.any) record_triangle_contacts(s, r, &push, &plain);
@@ -556,6 +584,8 @@ void fl_xpbd_record_substep(fl_xpbd_system *s, fl_rec *r, const fl_step *step)
                               .groups = b->object_count, .table = table, .table_count = FL_XPBD_B_COUNT});
   }
   fl_rec_end(r);
+  if (s->any_body_velocity)
+    record_body_pass(s, r, "softbody/volume_velocity", &push, FL_BODY_PASS_VELOCITY, step->colliders);
   if (b->body_count) record_body_pass(s, r, "softbody/measure", &push, FL_BODY_PASS_MEASURE, step->colliders);
 }
 

@@ -8,7 +8,7 @@
  * body. A substep is an explicit list of passes, one kernel each (shaders/xpbd/):
  *   wind_faces + wind_gather  (objects with drag or lift)
  *   predict
- *   per iteration: distance, bend, tet, by colour (*_gs: one dispatch per
+ *   per iteration: distance, area (cloth/area, docs/AREA.md), bend, tet, by colour (*_gs: one dispatch per
  *     colour) or Jacobi (*_lambda, *_gather, add_delta); then body_volume
  *     (overpressure and surface volume conservation, one workgroup per body)
  *   contacts                  (colliders through common/sdf.glsl, domain walls, friction)
@@ -17,6 +17,7 @@
  *     triangles by cell, then FL_TRI_CONTACT_PASSES x tri_vertex (+ tri_edge in the first)
  *     + tri_collider (when the scene has colliders) + tri_apply; docs/CLOTH.md)
  *   velocity (+ edge_damping, add_delta for the momentum-conserving model)
+ *   body_volume velocity      (Diziol's dV/dt = 0 correction, bodies with volume_velocity)
  *   body_volume measure       (each body's volume and its worst loss so far)
  * Once a frame the positions are copied into the slot's render snapshot and the
  * mesh normals computed from it (common/face_normals, vertex_normals); soft
@@ -48,7 +49,7 @@ typedef struct {
   fl_xpbd_build build;          /* the CPU arrays (kept for stats: rest lengths, grids) */
   fl_buffer pos, prev, vel, accel, delta, object_of, objects;
   fl_buffer triangles, tri_object, face_force, tri_first, tri_items, face_normals;
-  fl_xpbd_family distance, bend, tet;
+  fl_xpbd_family distance, bend, tet, area;
   fl_buffer contact, bodies, body_state, scratch; /* contact flags; closed bodies (softbody_spec.h) */
   fl_xpbd_skin skins[FL_SCENE_MAX_OBJECTS];
   uint32_t skin_count;
@@ -57,6 +58,9 @@ typedef struct {
   fl_spatial_hash hash;           /* particle collisions: built over every particle */
   bool any_wind, any_edge_damping, any_global_damping, any_self_collision;
   bool any_body_solve;           /* a body has overpressure or volume conservation */
+  bool any_body_velocity;        /* a body has Diziol's velocity correction (body_volume, FL_BODY_PASS_VELOCITY) */
+  fl_buffer opposite;            /* uint per particle: Diziol's opposite particle (opposite_pairs.h) */
+  fl_buffer contact_corrections; /* vec4 per particle: xpbd/self_friction's pushes and friction (self-collision) */
   float self_cell_size;          /* the largest thickness of the colliding objects */
   fl_tri_contacts tri;           /* triangle contacts: edges, owners, cell size */
   fl_spatial_hash tri_hash;      /* triangles by the cells their grown boxes overlap */

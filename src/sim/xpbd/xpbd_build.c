@@ -20,6 +20,7 @@
 
 #include "sim/common/grid_pins.h"
 #include "sim/common/mesh_cpu.h"
+#include "sim/xpbd/opposite_pairs.h"
 
 #include "core/log.h"
 
@@ -186,6 +187,25 @@ static void make_triangles(const fl_cloth_desc *d, uint32_t o, uint32_t first, u
         for (int k = 0; k < 3; k++) b->triangles[3 * (size_t)t + k] = first + v[k];
         b->triangle_object[t] = o;
       }
+}
+
+/* One area constraint per triangle of the object (triangles [tri_first, tri_first + count)), A0 from the
+ * rest positions (docs/AREA.md). */
+static void make_areas(const fl_cloth_desc *d, uint32_t tri_first, uint32_t count, fl_xpbd_build *b, fl_gpu_area *out)
+{
+  for (uint32_t t = 0; t < count; t++) {
+    const uint32_t *v = &b->triangles[3 * (size_t)(tri_first + t)];
+    double e1[3], e2[3];
+    sub3d(b->positions[v[1]], b->positions[v[0]], e1);
+    sub3d(b->positions[v[2]], b->positions[v[0]], e2);
+    double c[3];
+    cross3d(e1, e2, c);
+    memset(&out[t], 0, sizeof out[t]);
+    for (int k = 0; k < 3; k++) out[t].idx[k] = v[k];
+    out[t].idx[3] = v[0]; /* unused: the family has three particles */
+    out[t].rest = (float)(0.5 * len3d(c));
+    out[t].compliance = d->area_compliance;
+  }
 }
 
 static void add_distance(fl_gpu_distance *out, const fl_xpbd_build *b, uint32_t i, uint32_t j,
@@ -375,6 +395,7 @@ static uint32_t distance_index(const void *r, uint32_t k)
 }
 static uint32_t bend_index(const void *r, uint32_t k) { return ((const fl_gpu_bend *)r)->idx[k]; }
 static uint32_t tet_index(const void *r, uint32_t k) { return ((const fl_gpu_tet *)r)->idx[k]; }
+static uint32_t area_index(const void *r, uint32_t k) { return ((const fl_gpu_area *)r)->idx[k]; }
 
 static bool build_families(fl_xpbd_build *b)
 {
@@ -382,7 +403,8 @@ static bool build_families(fl_xpbd_build *b)
                         &b->distance, "distance") &&
          colour_records(b->bends, sizeof *b->bends, b->bend.count, 4, bend_index, b->particle_count, &b->bend,
                         "bend") &&
-         colour_records(b->tets, sizeof *b->tets, b->tet.count, 4, tet_index, b->particle_count, &b->tet, "tet");
+         colour_records(b->tets, sizeof *b->tets, b->tet.count, 4, tet_index, b->particle_count, &b->tet, "tet") &&
+         colour_records(b->areas, sizeof *b->areas, b->area.count, 3, area_index, b->particle_count, &b->area, "area");
 }
 
 /* Appends body `k` (object o) at particle `first`, triangle `tri`, and the
@@ -424,6 +446,11 @@ static void append_body(const fl_body_build *body, uint32_t k, uint32_t o, fl_xp
   rec->first_triangle = *tri;
   rec->triangle_count = body->triangle_count;
   b->body_measure_after[k] = body->measure_after;
+  if (rec->conservation == FL_CONSERVE_LOCAL && rec->pair_beta > 0.0f) { /* the pairs only local weights read */
+    fl_opposite_pairs((const float(*)[4])body->positions, n, (const uint32_t(*)[3])body->triangles,
+                      body->triangle_count, &b->opposite[f]);
+    for (uint32_t p = 0; p < n; p++) b->opposite[f + p] += f;
+  }
   *first += n;
   *tri += body->triangle_count;
 }
@@ -439,7 +466,7 @@ bool fl_xpbd_build_create(const fl_cloth_desc *descs, const char (*names)[FL_SCE
 {
   memset(out, 0, sizeof *out);
   object_counts total = {0, 0, 0, 0};
-  uint64_t tets = 0;
+  uint64_t tets = 0, areas = 0;
   for (uint32_t o = 0; o < count + body_count; o++) {
     char fallback[32];
     snprintf(fallback, sizeof fallback, o < count ? "cloth%u" : "body%u", (unsigned)(o < count ? o : o - count));
@@ -448,6 +475,7 @@ bool fl_xpbd_build_create(const fl_cloth_desc *descs, const char (*names)[FL_SCE
     if (o < count) {
       if (!check_desc(&descs[o], name)) return false;
       c = counts_of(&descs[o]);
+      if (descs[o].area) areas += c.triangles; /* one per triangle: as many as triangles, so they fit too */
     } else {
       const fl_body_build *body = &bodies[o - count];
       c = (object_counts){body->particle_count, body->triangle_count, body->edge_count, body->bend_count};
@@ -472,6 +500,7 @@ bool fl_xpbd_build_create(const fl_cloth_desc *descs, const char (*names)[FL_SCE
   out->distance.count = (uint32_t)total.distances;
   out->bend.count = (uint32_t)total.bends;
   out->tet.count = (uint32_t)tets;
+  out->area.count = (uint32_t)areas;
   out->positions = alloc_array(total.particles, sizeof *out->positions);
   out->velocities = alloc_array(total.particles, sizeof *out->velocities);
   out->particle_object = alloc_array(total.particles, sizeof *out->particle_object);
@@ -482,21 +511,28 @@ bool fl_xpbd_build_create(const fl_cloth_desc *descs, const char (*names)[FL_SCE
   out->distances = alloc_array(total.distances, sizeof *out->distances);
   out->bends = alloc_array(total.bends, sizeof *out->bends);
   out->tets = alloc_array(tets, sizeof *out->tets);
+  out->areas = alloc_array(areas, sizeof *out->areas);
   out->bodies = alloc_array(body_count, sizeof *out->bodies);
   out->body_measure_after = alloc_array(body_count, sizeof *out->body_measure_after);
+  out->opposite = alloc_array(total.particles, sizeof *out->opposite);
   if (!out->positions || !out->velocities || !out->particle_object || !out->objects || !out->self_collision ||
       !out->triangles || !out->triangle_object || !out->distances || !out->bends || !out->tets || !out->bodies ||
-      !out->body_measure_after) {
+      !out->body_measure_after || !out->opposite || !out->areas) {
     fl_xpbd_build_destroy(out);
     return fl_error_set("cloth: out of memory for %llu particles", (unsigned long long)total.particles);
   }
-  uint32_t first = 0, tri = 0, dist = 0, bend = 0, tet = 0;
+  for (uint32_t p = 0; p < out->particle_count; p++) out->opposite[p] = p;
+  uint32_t first = 0, tri = 0, dist = 0, bend = 0, tet = 0, area = 0;
   for (uint32_t o = 0; o < count; o++) {
     const fl_cloth_desc *d = &descs[o];
     object_counts c = counts_of(d);
     make_particles(d, o, first, out);
     out->self_collision[o] = d->self_collision ? 1 : 0;
     make_triangles(d, o, first, tri, out);
+    if (d->area) {
+      make_areas(d, tri, (uint32_t)c.triangles, out, out->areas + area);
+      area += (uint32_t)c.triangles;
+    }
     dist += make_distances(d, first, out, out->distances + dist);
     uint32_t made = make_bends(d, first, out, out->bends + bend);
     if (made == UINT32_MAX) {
@@ -519,10 +555,11 @@ void fl_xpbd_build_destroy(fl_xpbd_build *b)
 {
   if (!b) return;
   void *arrays[] = {b->positions, b->velocities, b->particle_object, b->objects, b->self_collision, b->triangles,
-                    b->triangle_object, b->distances, b->bends, b->tets, b->bodies, b->body_measure_after};
+                    b->triangle_object, b->distances, b->bends, b->tets, b->bodies, b->body_measure_after,
+                    b->opposite, b->areas};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
-  fl_constraint_family *families[3] = {&b->distance, &b->bend, &b->tet};
-  for (int f = 0; f < 3; f++) {
+  fl_constraint_family *families[4] = {&b->distance, &b->bend, &b->tet, &b->area};
+  for (int f = 0; f < 4; f++) {
     free(families[f]->color_offsets);
     free(families[f]->particle_first);
     free(families[f]->particle_items);
@@ -556,6 +593,7 @@ bool fl_xpbd_colouring_valid(const fl_xpbd_build *b)
   uint64_t most = b->distance.count * 2ull;
   if (b->bend.count * 4ull > most) most = b->bend.count * 4ull;
   if (b->tet.count * 4ull > most) most = b->tet.count * 4ull;
+  if (b->area.count * 3ull > most) most = b->area.count * 3ull;
   uint32_t *stamp = alloc_array(b->particle_count, sizeof *stamp);
   uint32_t *idx = alloc_array(most, sizeof *idx);
   bool ok = stamp && idx;
@@ -565,10 +603,11 @@ bool fl_xpbd_colouring_valid(const fl_xpbd_build *b)
     size_t size;
     uint32_t arity;
     uint32_t (*index_of)(const void *, uint32_t);
-  } fams[3] = {{&b->distance, b->distances, sizeof *b->distances, 2, distance_index},
+  } fams[4] = {{&b->distance, b->distances, sizeof *b->distances, 2, distance_index},
                {&b->bend, b->bends, sizeof *b->bends, 4, bend_index},
-               {&b->tet, b->tets, sizeof *b->tets, 4, tet_index}};
-  for (int f = 0; f < 3 && ok; f++) {
+               {&b->tet, b->tets, sizeof *b->tets, 4, tet_index},
+               {&b->area, b->areas, sizeof *b->areas, 3, area_index}};
+  for (int f = 0; f < 4 && ok; f++) {
     for (uint32_t c = 0; c < fams[f].f->count; c++)
       for (uint32_t k = 0; k < fams[f].arity; k++)
         idx[(size_t)c * fams[f].arity + k] =

@@ -35,11 +35,14 @@ typedef struct {
   fl_constraint_family bend;
   fl_gpu_tet *tets;             /* colour-ordered (soft bodies) */
   fl_constraint_family tet;
+  fl_gpu_area *areas;           /* colour-ordered (cloth with area constraints, docs/AREA.md) */
+  fl_constraint_family area;
   float (*velocities)[4];       /* initial velocity per particle (xyz) */
   uint32_t cloth_count;         /* objects [0, cloth_count) are cloth grids, the rest bodies */
   uint32_t body_count;
   fl_gpu_body *bodies;          /* body b is object cloth_count + b */
   float *body_measure_after;    /* per body: the time from which volume loss is tracked */
+  uint32_t *opposite;           /* per particle: Diziol's opposite particle (opposite_pairs.h), itself when none */
 } fl_xpbd_build;
 
 /* Builds every cloth object of `descs` (count of them) into one set of arrays.

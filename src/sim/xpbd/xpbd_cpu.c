@@ -249,9 +249,34 @@ bool fl_tet_eval_cpu(const fl_gpu_tet *t, const float x[12], float *c_out, float
   return true;
 }
 
+bool fl_area_eval_cpu(const fl_gpu_area *a, const float x[9], float *c_out, float grad[9])
+{
+  float e1[3], e2[3], c[3];
+  sub3(x + 3, x, e1);
+  sub3(x + 6, x, e2);
+  cross3(e1, e2, c);
+  float len = sqrtf(dot3(c, c));
+  memset(grad, 0, 9 * sizeof grad[0]);
+  if (len < 1e-12f) {
+    *c_out = -a->rest;
+    return false;
+  }
+  float n[3] = {c[0] / len, c[1] / len, c[2] / len};
+  *c_out = 0.5f * len - a->rest;
+  cross3(e2, n, grad + 3);
+  cross3(n, e1, grad + 6);
+  for (int k = 0; k < 3; k++) {
+    grad[3 + k] *= 0.5f;
+    grad[6 + k] *= 0.5f;
+    grad[k] = -(grad[3 + k] + grad[6 + k]);
+  }
+  return true;
+}
+
 /* ---- one constraint, any family ---- */
 
-enum { FAMILY_DISTANCE, FAMILY_BEND, FAMILY_TET, FAMILY_COUNT };
+/* In the order of a GPU iteration (xpbd.c): distance, area, bend, tet. */
+enum { FAMILY_DISTANCE, FAMILY_AREA, FAMILY_BEND, FAMILY_TET, FAMILY_COUNT };
 
 typedef struct {
   uint32_t arity;
@@ -264,20 +289,27 @@ typedef struct {
 
 static const fl_constraint_family *family_of(const fl_xpbd_build *b, int family)
 {
-  return family == FAMILY_TET ? &b->tet : family == FAMILY_BEND ? &b->bend : &b->distance;
+  return family == FAMILY_TET ? &b->tet : family == FAMILY_BEND ? &b->bend : family == FAMILY_AREA ? &b->area : &b->distance;
 }
 
 static float *lambda_of(fl_xpbd_cpu *s, int family)
 {
-  return family == FAMILY_TET ? s->tet_lambda : family == FAMILY_BEND ? s->bend_lambda : s->distance_lambda;
+  return family == FAMILY_TET    ? s->tet_lambda
+         : family == FAMILY_BEND ? s->bend_lambda
+         : family == FAMILY_AREA ? s->area_lambda
+                                 : s->distance_lambda;
 }
 
-/* The particle indices of constraint c of a family (2 for distance, else 4) into idx. */
+/* The particle indices of constraint c of a family (2 for distance, 3 for area, else 4) into idx. */
 static void indices_of(const fl_xpbd_build *b, int family, uint32_t c, uint32_t idx[4])
 {
   if (family == FAMILY_DISTANCE) {
     idx[0] = b->distances[c].i;
     idx[1] = b->distances[c].j;
+    return;
+  }
+  if (family == FAMILY_AREA) {
+    memcpy(idx, b->areas[c].idx, 3 * sizeof idx[0]);
     return;
   }
   memcpy(idx, family == FAMILY_TET ? b->tets[c].idx : b->bends[c].idx, 4 * sizeof idx[0]);
@@ -295,6 +327,20 @@ static void eval_constraint(const fl_xpbd_build *b, int family, uint32_t c, floa
     e->compliance = d->compliance;
     e->ok = fl_xpbd_distance_eval(d, x[d->i], x[d->j], &e->C, e->grad[0]);
     for (int a = 0; a < 3; a++) e->grad[1][a] = -e->grad[0][a];
+    return;
+  }
+  if (family == FAMILY_AREA) {
+    const fl_gpu_area *ar = &b->areas[c];
+    float s[9], g[9];
+    e->arity = 3;
+    for (int k = 0; k < 3; k++) {
+      e->idx[k] = ar->idx[k];
+      e->w[k] = x[ar->idx[k]][3];
+      memcpy(s + 3 * k, x[ar->idx[k]], 3 * sizeof s[0]);
+    }
+    e->compliance = ar->compliance;
+    e->ok = fl_area_eval_cpu(ar, s, &e->C, g);
+    memcpy(e->grad, g, sizeof g);
     return;
   }
   uint32_t idx[4];
@@ -358,7 +404,7 @@ static void pass_jacobi(fl_xpbd_cpu *s, int family, float h, float omega)
   const fl_xpbd_build *b = s->build;
   const fl_constraint_family *f = family_of(b, family);
   float *lambda = lambda_of(s, family);
-  uint32_t arity = family == FAMILY_DISTANCE ? 2 : 4;
+  uint32_t arity = family == FAMILY_DISTANCE ? 2 : family == FAMILY_AREA ? 3 : 4;
   for (uint32_t c = 0; c < f->count; c++) {
     con_eval e, split;
     eval_constraint(b, family, c, s->x, &e);
@@ -441,6 +487,21 @@ static void overpressure(fl_xpbd_cpu *s, uint32_t k, const fl_gpu_body *bd, floa
   s->body_state[k][1] = lambda + dl;
 }
 
+/* What particle i's local weight grows with: beta s |dd_i| + (1 - beta) |dx_i| (softbody_spec.h,
+ * opposite pairs), or |dx_i| alone. */
+static float local_measure(const fl_xpbd_cpu *s, const fl_gpu_body *bd, uint32_t i)
+{
+  float r[3], now[3], then[3];
+  sub3(s->x[i], s->prev[i], r);
+  float dx = sqrtf(dot3(r, r));
+  uint32_t k = s->build->opposite[i];
+  if (bd->conservation != FL_CONSERVE_LOCAL || !(bd->pair_beta > 0.0f) || k == i) return dx;
+  sub3(s->x[i], s->x[k], now);
+  sub3(s->prev[i], s->prev[k], then);
+  float dd = fabsf(sqrtf(dot3(now, now)) - sqrtf(dot3(then, then)));
+  return bd->pair_beta * bd->pair_stiffness * dd + (1.0f - bd->pair_beta) * dx;
+}
+
 /* Step 2: Diziol 2011 surface volume conservation, sparing colliding vertices. */
 static void conserve(fl_xpbd_cpu *s, const fl_gpu_body *bd, float target)
 {
@@ -448,10 +509,9 @@ static void conserve(fl_xpbd_cpu *s, const fl_gpu_body *bd, float target)
   uint32_t first = bd->first_particle, end = bd->first_particle + bd->particle_count;
   float V = body_volume(s, bd);
   for (uint32_t i = first; i < end; i++) {
-    float *g = s->body_grad[i], r[3];
+    float *g = s->body_grad[i];
     volume_gradient(s, i, g);
-    sub3(s->x[i], s->prev[i], r);
-    g[3] = sqrtf(dot3(r, r));
+    g[3] = local_measure(s, bd, i);
   }
   float sigma = 0.0f, free_count = 0.0f;
   for (uint32_t i = first; i < end; i++) {
@@ -501,6 +561,28 @@ static void body_solve(fl_xpbd_cpu *s, float h)
     float target = bd->rest_volume * bd->pressure;
     if (bd->overpressure != 0) overpressure(s, k, bd, target, h);
     if (bd->conservation != FL_CONSERVE_NONE) conserve(s, bd, target);
+  }
+}
+
+/* Diziol's velocity correction after the velocity update: v_i -= W_i (sum_j g_j . v_j) g_i / S,
+ * S = sum_j W_j |g_j|^2, with the weights W of the last conservation (body_weight z). */
+static void body_velocity(fl_xpbd_cpu *s)
+{
+  const fl_xpbd_build *b = s->build;
+  for (uint32_t k = 0; k < b->body_count; k++) {
+    const fl_gpu_body *bd = &b->bodies[k];
+    if (bd->velocity_correction == 0 || bd->conservation == FL_CONSERVE_NONE) continue;
+    float rate = 0.0f, S = 0.0f;
+    for (uint32_t i = bd->first_particle; i < bd->first_particle + bd->particle_count; i++) {
+      float *g = s->body_grad[i];
+      volume_gradient(s, i, g);
+      rate += dot3(g, s->v[i]);
+      S += s->body_weight[i][2] * dot3(g, g);
+    }
+    if (!(S > 0.0f)) continue;
+    float kk = rate / S;
+    for (uint32_t i = bd->first_particle; i < bd->first_particle + bd->particle_count; i++)
+      for (int a = 0; a < 3; a++) s->v[i][a] -= s->body_weight[i][2] * kk * s->body_grad[i][a];
   }
 }
 
@@ -890,6 +972,7 @@ void fl_xpbd_cpu_substep(fl_xpbd_cpu *s, const fl_sim_desc *sim, const fl_gpu_co
   memset(s->distance_lambda, 0, (size_t)b->distance.count * sizeof *s->distance_lambda);
   memset(s->bend_lambda, 0, (size_t)b->bend.count * sizeof *s->bend_lambda);
   memset(s->tet_lambda, 0, (size_t)b->tet.count * sizeof *s->tet_lambda);
+  memset(s->area_lambda, 0, (size_t)b->area.count * sizeof *s->area_lambda);
   for (uint32_t k = 0; k < b->body_count; k++) s->body_state[k][1] = 0.0f;
   for (uint32_t it = 0; it < sim->iterations; it++) {
     for (int family = 0; family < FAMILY_COUNT; family++) {
@@ -909,6 +992,7 @@ void fl_xpbd_cpu_substep(fl_xpbd_cpu *s, const fl_sim_desc *sim, const fl_gpu_co
                              s->contact);
   velocities(s, h, integrator);
   s->bdf2_history = integrator != FL_XPBD_EULER;
+  body_velocity(s);
   body_measure(s, t);
 }
 
@@ -924,8 +1008,8 @@ bool fl_xpbd_cpu_create(const fl_xpbd_build *b, fl_xpbd_cpu *out)
   out->build = b;
   size_t n = b->particle_count;
   size_t constraints = b->distance.count, slots = (size_t)b->distance.count * 2;
-  const fl_constraint_family *four[2] = {&b->bend, &b->tet};
-  for (int f = 0; f < 2; f++) {
+  const fl_constraint_family *four[3] = {&b->bend, &b->tet, &b->area}; /* area: 3 slots, counted as 4 */
+  for (int f = 0; f < 3; f++) {
     if (four[f]->count > constraints) constraints = four[f]->count;
     if ((size_t)four[f]->count * 4 > slots) slots = (size_t)four[f]->count * 4;
   }
@@ -937,6 +1021,7 @@ bool fl_xpbd_cpu_create(const fl_xpbd_build *b, fl_xpbd_cpu *out)
   out->distance_lambda = alloc_n(b->distance.count, sizeof *out->distance_lambda);
   out->bend_lambda = alloc_n(b->bend.count, sizeof *out->bend_lambda);
   out->tet_lambda = alloc_n(b->tet.count, sizeof *out->tet_lambda);
+  out->area_lambda = alloc_n(b->area.count, sizeof *out->area_lambda);
   out->body_state = alloc_n(b->body_count, sizeof *out->body_state);
   out->contact = alloc_n(n, sizeof *out->contact);
   out->accel = alloc_n(n, sizeof *out->accel);
@@ -944,7 +1029,7 @@ bool fl_xpbd_cpu_create(const fl_xpbd_build *b, fl_xpbd_cpu *out)
   out->friction = alloc_n(n, sizeof *out->friction);
   out->dlambda = alloc_n(constraints, sizeof *out->dlambda);
   out->corr = alloc_n(slots, sizeof *out->corr);
-  bool ok = out->x && out->prev && out->older && out->v_old && out->v && out->distance_lambda && out->bend_lambda && out->tet_lambda &&
+  bool ok = out->x && out->prev && out->older && out->v_old && out->v && out->distance_lambda && out->bend_lambda && out->tet_lambda && out->area_lambda &&
             out->body_state && out->contact && out->accel && out->delta && out->friction && out->dlambda && out->corr;
   if (ok && b->body_count) {
     out->body_grad = alloc_n(n, sizeof *out->body_grad);
@@ -985,7 +1070,7 @@ void fl_xpbd_cpu_destroy(fl_xpbd_cpu *c)
   void *arrays[] = {c->x,     c->prev,  c->v,       c->distance_lambda, c->bend_lambda, c->tet_lambda,
                     c->body_state, c->contact, c->accel, c->delta, c->friction, c->dlambda, c->corr,
                     c->body_grad, c->body_weight, c->tri_first, c->tri_items, c->cell_first, c->cell_items,
-                    c->cell_of, c->tri_accum, c->older, c->v_old};
+                    c->cell_of, c->tri_accum, c->older, c->v_old, c->area_lambda};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
   fl_tri_contacts_destroy(&c->tri);
   memset(c, 0, sizeof *c);

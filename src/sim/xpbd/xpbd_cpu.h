@@ -13,7 +13,7 @@ typedef struct {
   float (*v)[4];
   float (*older)[4], (*v_old)[4]; /* BDF2: positions and velocities one substep before prev and v */
   bool bdf2_history;            /* BDF2: a substep has recorded older and v_old */
-  float *distance_lambda, *bend_lambda, *tet_lambda;
+  float *distance_lambda, *bend_lambda, *tet_lambda, *area_lambda;
   float (*body_state)[4];       /* per body, as the GPU's (FL_BODY_STATE_VEC4S): x volume after the last
                                  * substep, y overpressure lambda, z / w smallest / largest V / (k V0) */
   uint32_t *contact;            /* per particle: 1 after a contact in the last contact passes */
@@ -52,6 +52,10 @@ bool fl_xpbd_distance_eval(const fl_gpu_distance *d, const float xi[3], const fl
  * grad (grad_k C at 3k). False, with zero gradients, where xpbd_spec.h skips it (C is
  * still set where defined). */
 bool fl_xpbd_bend_eval(const fl_gpu_bend *b, const float x[12], float *c_out, float grad[12]);
+/* Area constraint `a` (docs/AREA.md) on x (x0, x1, x2 in its idx order, xyz each): C and grad
+ * (grad_k C at 3k, k < 3), mirroring fl_area_eval of shaders/xpbd/constraints.glsl. False, with
+ * zero gradients, for a degenerate triangle. */
+bool fl_area_eval_cpu(const fl_gpu_area *a, const float x[9], float *c_out, float grad[9]);
 /* Tet constraint `t` (FL_TET_VOLUME, FL_TET_NH_HYDROSTATIC or FL_TET_NH_DEVIATORIC,
  * softbody_spec.h) on x (x0..x3 in its idx order, xyz each): C and grad (grad_k C at 3k),
  * mirroring fl_tet_eval of shaders/xpbd/constraints.glsl. False, with zero gradients,
