@@ -233,6 +233,27 @@ static bool build_body(const fl_softbody_desc *soft, const fl_balloon_desc *ball
   return true;
 }
 
+/* A balloon (bodies[0], lowest particle at balloon_bottom) and a soft body (bodies[1], at soft_bottom);
+ * false (nothing left to free) when either fails to build. */
+static bool build_balloon_and_soft(const fl_balloon_desc *bd, float balloon_bottom, const fl_softbody_desc *sd,
+                                   float soft_bottom, fl_body_build bodies[2])
+{
+  if (!build_body(NULL, bd, balloon_bottom, &bodies[0])) return false;
+  if (build_body(sd, NULL, soft_bottom, &bodies[1])) return true;
+  fl_body_build_free(&bodies[0]);
+  return false;
+}
+
+/* Runs the two bodies with the colouring solver (run_case), then frees them. */
+static bool run_two_and_free(fl_gpu *gpu, const char *what, fl_body_build bodies[2], outcome *o)
+{
+  fl_sim_desc sim = sim_desc(FL_SOLVER_COLORING);
+  bool ok = run_case(gpu, what, &sim, bodies, 2, o);
+  fl_body_build_free(&bodies[0]);
+  fl_body_build_free(&bodies[1]);
+  return ok;
+}
+
 #define ENSURE_AGREES(o)                                                                              \
   do {                                                                                                \
     ENSURE_MSG((o).pos_err <= POS_TOL, "positions differ by %.3g m", (o).pos_err);                    \
@@ -324,20 +345,12 @@ static void balloon_pairs_body(fl_gpu *gpu)
       soft_desc(FL_BODY_SPHERE, FL_SOFT_MODEL_XPBD,
                 with_pairs(fl_test_body_common(0.8f, 0.5f, 0, 0.2f, slide, FL_VOLUME_CONSERVE_LOCAL)));
   fl_body_build bodies[2];
-  ENSURE(build_body(NULL, &bd, 0.02f + 0.03f, &bodies[0]));
-  if (!build_body(&sd, NULL, 0.02f + 0.03f, &bodies[1])) {
-    fl_body_build_free(&bodies[0]);
-    ENSURE(false);
-  }
+  ENSURE(build_balloon_and_soft(&bd, 0.02f + 0.03f, &sd, 0.02f + 0.03f, bodies));
   uint32_t balloon_pairs = paired(&bodies[0]), soft_pairs = paired(&bodies[1]), balloon_n = bodies[0].particle_count;
   fprintf(stderr, "  pairs: balloon %u of %u particles, soft sphere %u of %u\n", (unsigned)balloon_pairs,
           (unsigned)bodies[0].particle_count, (unsigned)soft_pairs, (unsigned)bodies[1].particle_count);
-  fl_sim_desc sim = sim_desc(FL_SOLVER_COLORING);
   outcome o;
-  bool ok = run_case(gpu, "paired bodies on the ground", &sim, bodies, 2, &o);
-  fl_body_build_free(&bodies[0]);
-  fl_body_build_free(&bodies[1]);
-  ENSURE(ok);
+  ENSURE(run_two_and_free(gpu, "paired bodies on the ground", bodies, &o));
   ENSURE(balloon_pairs == balloon_n); /* every vertex of the icosphere is on the surface */
   ENSURE(soft_pairs > 0);             /* the sphere's surface vertices (not its inner ones) */
   ENSURE_AGREES(o);
@@ -353,17 +366,9 @@ static void soft_on_balloon_body(fl_gpu *gpu)
   fl_softbody_desc sd =
       soft_desc(FL_BODY_SPHERE, FL_SOFT_MODEL_XPBD, fl_test_body_common(0.05f, 1.0f, 0, 0.15f, down, FL_VOLUME_CONSERVE_LOCAL));
   fl_body_build bodies[2];
-  ENSURE(build_body(NULL, &bd, 0.02f, &bodies[0]));
-  if (!build_body(&sd, NULL, 0.02f + 0.6f + 0.04f + 0.05f, &bodies[1])) {
-    fl_body_build_free(&bodies[0]);
-    ENSURE(false);
-  }
-  fl_sim_desc sim = sim_desc(FL_SOLVER_COLORING);
+  ENSURE(build_balloon_and_soft(&bd, 0.02f, &sd, 0.02f + 0.6f + 0.04f + 0.05f, bodies));
   outcome o;
-  bool ok = run_case(gpu, "soft sphere on a balloon", &sim, bodies, 2, &o);
-  fl_body_build_free(&bodies[0]);
-  fl_body_build_free(&bodies[1]);
-  ENSURE(ok);
+  ENSURE(run_two_and_free(gpu, "soft sphere on a balloon", bodies, &o));
   ENSURE_AGREES(o);
   ENSURE(o.body_contacts > 0);
 }
