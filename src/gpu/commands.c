@@ -6,15 +6,24 @@
 
 #include <string.h>
 
+/* One-shot command buffers are kept and re-begun, not freed and allocated again: the
+ * Khronos validation layer of Debian 12 (1.3.239) frees a freed command buffer's debug
+ * labels from its queue thread after the fence wait has returned, and a new command
+ * buffer that gets the same handle then records its labels into freed memory
+ * (AddressSanitizer: heap-use-after-free in vkCmdBeginDebugUtilsLabelEXT; docs/PORTING.md). */
 bool fl_gpu_begin_once(fl_gpu *gpu, VkCommandBuffer *cmd)
 {
-  VkCommandBufferAllocateInfo alloc = {
-      .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-      .commandPool = gpu->upload_pool,
-      .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
-      .commandBufferCount = 1,
-  };
-  FL_VK_TRY(vkAllocateCommandBuffers(gpu->device, &alloc, cmd));
+  if (gpu->once_spare_count > 0) {
+    *cmd = gpu->once_spare[--gpu->once_spare_count];
+  } else {
+    VkCommandBufferAllocateInfo alloc = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+        .commandPool = gpu->upload_pool,
+        .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+        .commandBufferCount = 1,
+    };
+    FL_VK_TRY(vkAllocateCommandBuffers(gpu->device, &alloc, cmd));
+  }
   VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
                                     .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
   FL_VK_TRY(vkBeginCommandBuffer(*cmd, &begin));
@@ -50,7 +59,10 @@ bool fl_gpu_end_once(fl_gpu *gpu, VkCommandBuffer cmd)
   VkResult r = vkQueueSubmit(gpu->graphics_queue, 1, &submit, fence);
   bool ok = r == VK_SUCCESS ? fl_fence_wait(gpu, fence) : fl_vk_fail(r, "vkQueueSubmit", __FILE__, __LINE__);
   vkDestroyFence(gpu->device, fence, NULL);
-  vkFreeCommandBuffers(gpu->device, gpu->upload_pool, 1, &cmd);
+  if (ok && gpu->once_spare_count < FL_GPU_ONCE_SPARES)
+    gpu->once_spare[gpu->once_spare_count++] = cmd; /* finished: re-begun by the next fl_gpu_begin_once */
+  else
+    vkFreeCommandBuffers(gpu->device, gpu->upload_pool, 1, &cmd);
   return ok;
 }
 

@@ -298,7 +298,7 @@ bool fl_gpu_create(const fl_gpu_desc *desc, fl_gpu *gpu)
 
   VkCommandPoolCreateInfo pool_info = {
       .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
-      .flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT,
+      .flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT | VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
       .queueFamilyIndex = gpu->graphics_family,
   };
   FL_VK_TRY(vkCreateCommandPool(gpu->device, &pool_info, NULL, &gpu->upload_pool));

@@ -62,6 +62,9 @@ typedef enum {
   FL_MEMORY_READBACK,       /* host-visible, cached when possible, read by the CPU */
 } fl_memory_kind;
 
+/* One-shot command buffers fl_gpu_end_once keeps for reuse instead of freeing (gpu/commands.c). */
+#define FL_GPU_ONCE_SPARES 4
+
 typedef struct fl_gpu {
   VkInstance instance;
   VkDebugUtilsMessengerEXT messenger;
@@ -108,6 +111,9 @@ typedef struct fl_gpu {
    * colliders' before it makes a kernel; fl_kernel keys its pipelines on it. */
   uint32_t collider_features;
   VkCommandPool upload_pool;            /* one-shot transfers on the graphics queue */
+  /* Finished one-shot command buffers kept for the next fl_gpu_begin_once (gpu/commands.c). */
+  VkCommandBuffer once_spare[FL_GPU_ONCE_SPARES];
+  uint32_t once_spare_count;
 } fl_gpu;
 
 /* ---- instance and device (gpu/instance.c, gpu/device.c) ---- */

@@ -369,6 +369,31 @@ static void validation_counts_body(fl_gpu *gpu)
 }
 FL_GPU_TEST(test_validation_counts, validation_counts_body)
 
+/* One-shot command buffers are re-begun, not freed and allocated again (gpu/commands.c says
+ * why): labelled recordings many times over keep reusing the same handles, nested ones take
+ * new handles, and no more than FL_GPU_ONCE_SPARES are kept. */
+static void once_reuse_body(fl_gpu *gpu)
+{
+  VkCommandBuffer first = VK_NULL_HANDLE;
+  for (int i = 0; i < 64; i++) {
+    VkCommandBuffer cmd;
+    ENSURE(fl_gpu_begin_once(gpu, &cmd));
+    fl_gpu_begin_label(gpu, cmd, "test/once");
+    fl_gpu_end_label(gpu, cmd);
+    ENSURE(fl_gpu_end_once(gpu, cmd));
+    if (i == 0) first = cmd;
+    ENSURE_MSG(cmd == first, "recording %d took a new command buffer", i);
+  }
+  VkCommandBuffer open[FL_GPU_ONCE_SPARES + 2];
+  for (uint32_t k = 0; k < FL_GPU_ONCE_SPARES + 2; k++) {
+    ENSURE(fl_gpu_begin_once(gpu, &open[k]));
+    for (uint32_t j = 0; j < k; j++) ENSURE(open[j] != open[k]);
+  }
+  for (uint32_t k = 0; k < FL_GPU_ONCE_SPARES + 2; k++) ENSURE(fl_gpu_end_once(gpu, open[k]));
+  ENSURE_MSG(gpu->once_spare_count == FL_GPU_ONCE_SPARES, "%u spares kept", gpu->once_spare_count);
+}
+FL_GPU_TEST(test_once_reuse, once_reuse_body)
+
 static const fl_test_case cases[] = {
     {"buffer_limits", test_buffer_limits},
     {"suballocation", test_suballocation},
@@ -378,5 +403,6 @@ static const fl_test_case cases[] = {
     {"profiler", test_profiler},
     {"profiler_growth", test_profiler_growth},
     {"validation_counts", test_validation_counts},
+    {"once_reuse", test_once_reuse},
 };
 FL_TEST_MAIN(cases)
