@@ -9,6 +9,20 @@
 #include "mpm_shared.h"
 #include "sdf.glsl"
 
+// Whether a material word's transfer is APIC. A constant in the kernels built
+// for one transfer (FL_MPM_ONLY_PIC_FLIP, FL_MPM_ONLY_APIC; snow.c picks them
+// from the scene's materials): llvmpipe runs both sides of a branch with lanes
+// masked (a branch on a uniform value too), so a kernel that could meet either
+// transfer pays for both stencils at every particle (docs/PERFORMANCE.md,
+// "Where the snow step's time goes on lavapipe").
+#if defined(FL_MPM_ONLY_APIC)
+#define FL_MPM_IS_APIC(transfer) true
+#elif defined(FL_MPM_ONLY_PIC_FLIP)
+#define FL_MPM_IS_APIC(transfer) false
+#else
+#define FL_MPM_IS_APIC(transfer) ((transfer) == FL_SNOW_TRANSFER_APIC)
+#endif
+
 // The weights of a particle at fx = (x - origin) / h: nodes base + (a, b, c)
 // with a, b, c < 4 (cubic) or < 3 (quadratic; the 4th entries are 0); w* the
 // per-axis weights N(d), d* their derivatives dN/dd (cubic only). The nodes

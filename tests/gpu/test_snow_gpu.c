@@ -13,6 +13,8 @@
  *   ball_gather, ball_gather_apic, ball_gather_fixed, box_gather   the gathered P2G
  *                   (no float atomics; the CPU drivers' path): PIC/FLIP (64 bins a
  *                   node), APIC (27), fixed point, the moving sticky box
+ *   mixed_gather    a PIC/FLIP and an APIC ball in one scene: the kernels built for
+ *                   both transfers (the other cases run the one-transfer builds)
  * The accumulator of P2G is compared too: float sums within 1e-5 of the
  * node's scale, fixed-point sums within a few units of the last place. */
 #include "gpu_fixture.h"
@@ -193,6 +195,15 @@ static void ball_gather_fixed(fl_gpu *gpu)
   compare_case(gpu, "{" DOMAIN ", \"mpm_atomics\": \"fixed\"}, \"objects\": [" BALL "}]}", FL_SNOW_P2G_GATHER);
 }
 FL_GPU_TEST(test_ball_gather_fixed, ball_gather_fixed)
+/* PIC/FLIP and APIC snow in one scene: the mixed builds mpm/g2p and mpm/p2g_gather (the other cases run
+ * the one-transfer builds, fl_snow_transfer_kernel). */
+static void mixed_gather(fl_gpu *gpu)
+{
+  compare_case(gpu, "{" DOMAIN "}, \"objects\": [" BALL "}, {\"type\": \"snow\", \"center\": [0.28, 0.3, 0], "
+                    "\"radius\": 0.07, \"grid_spacing\": 0.05, \"velocity\": [0, -3, 0], \"transfer\": \"apic\"}]}",
+               FL_SNOW_P2G_GATHER);
+}
+FL_GPU_TEST(test_mixed_gather, mixed_gather)
 static void box_gather(fl_gpu *gpu) { compare_case(gpu, "{" DOMAIN "}, \"objects\": [" BOX "]}", FL_SNOW_P2G_GATHER); }
 FL_GPU_TEST(test_box_gather, box_gather)
 
@@ -208,5 +219,6 @@ static const fl_test_case cases[] = {
     {"ball_gather_apic", test_ball_gather_apic},
     {"ball_gather_fixed", test_ball_gather_fixed},
     {"box_gather", test_box_gather},
+    {"mixed_gather", test_mixed_gather},
 };
 FL_TEST_MAIN(cases)

@@ -139,6 +139,13 @@ static void record_grid(const fl_snow_system *s, fl_rec *r, const fl_mpm_push *p
                             FL_BUFFERS(&s->acc, &s->gridv, s->colliders, &s->materials, &s->blocks, s->colliders)});
 }
 
+const char *fl_snow_transfer_kernel(const fl_snow_build *b, const char *kernel, char *out, size_t size)
+{
+  const char *only = b->any_pic_flip && !b->any_apic ? "_pic_flip" : b->any_apic && !b->any_pic_flip ? "_apic" : "";
+  snprintf(out, size, "%s%s", kernel, only);
+  return out;
+}
+
 /* What the gather reads of a particle: x, v, K, and C when a material is APIC. */
 static uint32_t gather_particle_bytes(const fl_snow_system *s)
 {
@@ -151,8 +158,10 @@ static void record_p2g_grid(const fl_snow_system *s, fl_rec *r, const fl_mpm_pus
   bool gather = s->p2g == FL_SNOW_P2G_GATHER;
   record_clear_blocks(s, r, push, !gather);
   if (gather) {
+    char kernel[64];
     fl_snow_gather_inputs in = {&s->pos, &s->vel, &s->stress, &s->affine, &s->acc, &s->materials,
-                                &s->block_hash, &s->blocks, &s->stats, gather_particle_bytes(s)};
+                                &s->block_hash, &s->blocks, &s->stats, gather_particle_bytes(s),
+                                fl_snow_transfer_kernel(&s->build, "mpm/p2g_gather", kernel, sizeof kernel)};
     fl_rec_begin(r, "snow/p2g", fl_snow_gather_total_bytes(&s->gather, in.particle_bytes));
     fl_snow_gather_record(&s->gather, r, push, &in);
     fl_rec_end(r);
@@ -337,7 +346,9 @@ void fl_snow_record_substep(fl_snow_system *s, fl_rec *r, float dt, float t)
     fl_rec_end(r);
   }
   if (s->couple) s->couple(s->couple_ctx, r, dt, t);
-  fl_rec_pass(r, &(fl_pass){.name = "snow/g2p", .bytes = fl_snow_g2p_bytes(s), .kernel = "mpm/g2p", FL_PUSH(*push),
+  char g2p[64];
+  fl_rec_pass(r, &(fl_pass){.name = "snow/g2p", .bytes = fl_snow_g2p_bytes(s),
+                            .kernel = fl_snow_transfer_kernel(&s->build, "mpm/g2p", g2p, sizeof g2p), FL_PUSH(*push),
                             .threads = s->build.count,
                             FL_BUFFERS(&s->pos, &s->vel, &s->fe, &s->stress, &s->affine, &s->gridv, &s->stats,
                                        s->colliders, &s->materials, &s->block_hash, s->colliders)});

@@ -47,6 +47,10 @@ typedef enum {
 
 /* "direct", "tile" or "gather" (FLURRY_SNOW_P2G's names; the report's snow_system.p2g). */
 const char *fl_snow_p2g_name(fl_snow_p2g p2g);
+/* The kernel name of a transfer-dependent pass (mpm/g2p, mpm/p2g_gather) into out: `kernel` when the
+ * materials mix PIC/FLIP and APIC, else its one-transfer build (kernel_pic_flip, kernel_apic), which
+ * leaves the other stencil out (llvmpipe pays for both sides of a branch: mpm.glsl FL_MPM_IS_APIC). */
+const char *fl_snow_transfer_kernel(const fl_snow_build *b, const char *kernel, char *out, size_t size);
 
 typedef struct {
   fl_gpu *gpu;

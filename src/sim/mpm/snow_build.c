@@ -253,6 +253,7 @@ bool fl_snow_build_create(const fl_scene *scene, const uint32_t *indices, uint32
     out->object_particles[k] = (uint32_t)lat[k].kept;
     out->rho0[k] = o->snow.density;
     if (o->snow.transfer == FL_SNOW_PIC_FLIP) out->any_pic_flip = true;
+    if (o->snow.transfer == FL_SNOW_APIC) out->any_apic = true;
     float speed = sqrtf(o->snow.velocity[0] * o->snow.velocity[0] + o->snow.velocity[1] * o->snow.velocity[1] +
                         o->snow.velocity[2] * o->snow.velocity[2]);
     if (speed > out->max_initial_speed) out->max_initial_speed = speed;

@@ -39,6 +39,7 @@ typedef struct {
   float mass_scale, momentum_scale;     /* fixed point (snow_spec.h GRID ACCUMULATOR) */
   float light_node_mass;                /* nodes lighter than this get no internal force (snow_spec.h) */
   bool any_pic_flip;                    /* else the impulse is folded into the momentum */
+  bool any_apic;                        /* with any_pic_flip: which transfer kernels (snow.c) */
   float max_initial_speed;
   float fixed_node_mass;                /* the heaviest node the fixed point must hold: FL_SNOW_FIXED_COMPRESSION
                                            x the densest material's rho h^3 (kg) */

@@ -57,7 +57,7 @@ void fl_snow_gather_record(const fl_snow_gather *g, fl_rec *r, const fl_mpm_push
   fl_rec_barrier(r);
   fl_rec_pass(r, &(fl_pass){.name = "snow/p2g_list", .bytes = (uint64_t)n * LIST_BYTES, .kernel = "mpm/p2g_list",
                             FL_PUSH(*push), .threads = n, FL_BUFFERS(&g->bins, &g->starts, &g->list)});
-  fl_rec_pass(r, &(fl_pass){.name = "snow/p2g_gather", .bytes = gather_bytes(g, in->particle_bytes), .kernel = "mpm/p2g_gather",
+  fl_rec_pass(r, &(fl_pass){.name = "snow/p2g_gather", .bytes = gather_bytes(g, in->particle_bytes), .kernel = in->kernel,
                             FL_PUSH(*push), .threads = g->nodes,
                             FL_BUFFERS(in->pos, in->vel, in->stress, in->affine, in->acc, in->materials,
                                        in->block_hash, in->blocks, &g->starts, &g->list, in->stats)});

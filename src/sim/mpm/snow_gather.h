@@ -30,6 +30,7 @@ typedef struct {
 typedef struct {
   const fl_buffer *pos, *vel, *stress, *affine, *acc, *materials, *block_hash, *blocks, *stats;
   uint32_t particle_bytes;           /* what the gather reads of a particle (x, v, K, and C for APIC) */
+  const char *kernel;                /* mpm/p2g_gather or its one-transfer build (fl_snow_transfer_kernel) */
 } fl_snow_gather_inputs;
 
 /* Creates the buffers for `particles` particles and a grid of `nodes` nodes (block capacity x 64). */
