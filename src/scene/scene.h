@@ -115,6 +115,8 @@ typedef struct {
   float gust_length;            /* m, default 3, 0.05..100 */
   bool area;                    /* triangle area constraints (docs/AREA.md): on when "area_compliance" is given */
   float area_compliance;        /* m^3/N, >= 0 */
+  float tear_strain;            /* 0 (absent): never tears; else a stretch or shear constraint whose strain
+                                 * |x_i - x_j| / rest - 1 passes it breaks and the mesh splits (docs/CLOTH.md), 0 < s <= 10 */
 } fl_cloth_desc;
 
 /* Mass-spring cloth of Kang 2018 (sim/massspring/ms_spec.h, docs/KANG2018.md). */

@@ -48,7 +48,8 @@ static const char *const CLOTH_KEYS[] = {
     "plane",     "mass",          "pin",                "stretch_compliance", "shear_compliance",
     "bend_compliance", "bending", "damping",            "damping_model",    "thickness",
     "friction",  "self_collision", "wind",              "drag",             "lift",
-    "gust",      "gust_period",   "gust_length",        "coupling",         "area_compliance", NULL};
+    "gust",      "gust_period",   "gust_length",        "coupling",         "area_compliance",
+    "tear_strain", NULL};
 /* Indexed by fl_cloth_plane, fl_bending_model and fl_damping_model. */
 static const char *const PLANE_NAMES[] = {"xz", "xy", NULL};
 static const char *const BENDING_NAMES[] = {"isometric", "dihedral", "none", NULL};
@@ -536,9 +537,12 @@ static bool parse_cloth(const fl_jr *r, const cJSON *o, fl_cloth_desc *c)
       !fl_jr_number(r, o, "gust", FL_JR_CLOSED(0, 1), &c->gust) ||
       !fl_jr_number(r, o, "gust_period", FL_JR_CLOSED(0.05, 60), &c->gust_period) ||
       !fl_jr_number(r, o, "gust_length", FL_JR_CLOSED(0.05, 100), &c->gust_length) ||
-      !fl_jr_number(r, o, "area_compliance", FL_JR_NONNEG, &c->area_compliance))
+      !fl_jr_number(r, o, "area_compliance", FL_JR_NONNEG, &c->area_compliance) ||
+      !fl_jr_number(r, o, "tear_strain", ((fl_jr_range){0.0, 10.0, true, false}), &c->tear_strain))
     return false;
   c->area = cJSON_GetObjectItemCaseSensitive(o, "area_compliance") != NULL; /* the key turns them on */
+  if (c->tear_strain > 0 && c->triangle_contacts) /* the contact edge list is built once, at load */
+    return fl_jr_fail(r, "tear_strain", "a tearing cloth cannot have self_collision \"triangles\" (use \"particles\")");
   c->bending = (fl_bending_model)bending;
   c->damping_model = (fl_damping_model)damping_model;
   return true;
