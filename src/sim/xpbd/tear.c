@@ -38,16 +38,20 @@ static bool plus_side(const fl_xpbd_build *b, const uint32_t v[3], const float r
 
 static bool in_triangle(const uint32_t *t, uint32_t p) { return t[0] == p || t[1] == p || t[2] == p; }
 
-/* Bit 1: x is in a plus triangle of a; bit 2: in a minus one. */
-static unsigned sides_of(const fl_xpbd_build *b, uint32_t o, uint32_t a, uint32_t x, const float ra[3],
-                         const float n[3])
+/* The triangles of vertex a (at most FAN_MAX: a grid vertex has 6, a split one fewer). */
+#define FAN_MAX 32
+typedef struct {
+  uint32_t tri[FAN_MAX];
+  bool plus[FAN_MAX];
+  uint32_t count;
+} fan;
+
+/* Bit 1: x is in a plus triangle of a's fan; bit 2: in a minus one. */
+static unsigned sides_of(const fl_xpbd_build *b, const fan *f, uint32_t x)
 {
   unsigned s = 0;
-  for (uint32_t t = 0; t < b->triangle_count; t++) {
-    const uint32_t *v = &b->triangles[3 * (size_t)t];
-    if (b->triangle_object[t] != o || !in_triangle(v, a) || !in_triangle(v, x)) continue;
-    s |= plus_side(b, v, ra, n) ? 1u : 2u;
-  }
+  for (uint32_t k = 0; k < f->count; k++)
+    if (in_triangle(&b->triangles[3 * (size_t)f->tri[k]], x)) s |= f->plus[k] ? 1u : 2u;
   return s;
 }
 
@@ -89,21 +93,24 @@ bool fl_tear_split_vertex(fl_xpbd_build *b, uint32_t a, uint32_t other, fl_tear_
   float ra[3], n[3];
   memcpy(ra, b->positions[a], sizeof ra);
   for (int k = 0; k < 3; k++) n[k] = b->positions[other][k] - ra[k];
-  uint32_t plus = 0, minus = 0;
+  fan f = {.count = 0};
+  uint32_t plus = 0;
   for (uint32_t t = 0; t < b->triangle_count; t++) {
     const uint32_t *v = &b->triangles[3 * (size_t)t];
     if (b->triangle_object[t] != o || !in_triangle(v, a)) continue;
-    if (plus_side(b, v, ra, n)) plus++;
-    else minus++;
+    if (f.count == FAN_MAX) return false; /* not a cloth grid's vertex */
+    f.tri[f.count] = t;
+    f.plus[f.count] = plus_side(b, v, ra, n);
+    plus += f.plus[f.count++];
   }
-  if (!plus || !minus || b->distance.count + 2 > b->distance_capacity) return false;
+  if (!plus || plus == f.count || b->distance.count + 2 > b->distance_capacity) return false;
   uint32_t dst = ob->first + ob->count++;
   /* Constraints first: they ask which triangles x shares with a before those change. */
   for (uint32_t c = 0, count = b->distance.count; c < count; c++) {
     fl_gpu_distance *d = &b->distances[c];
     if (d->i != a && d->j != a) continue;
     uint32_t x = d->i == a ? d->j : d->i;
-    unsigned s = sides_of(b, o, a, x, ra, n);
+    unsigned s = sides_of(b, &f, x);
     float dot = 0;
     for (int k = 0; k < 3; k++) dot += (b->positions[x][k] - ra[k]) * n[k];
     fl_gpu_distance *moved = d;
@@ -121,10 +128,8 @@ bool fl_tear_split_vertex(fl_xpbd_build *b, uint32_t a, uint32_t other, fl_tear_
     uint32_t *x = b->areas[c].idx;
     if (in_triangle(x, a) && plus_side(b, x, ra, n)) replace(x, 4, a, dst);
   }
-  for (uint32_t t = 0; t < b->triangle_count; t++) {
-    uint32_t *v = &b->triangles[3 * (size_t)t];
-    if (b->triangle_object[t] == o && in_triangle(v, a) && plus_side(b, v, ra, n)) replace(v, 3, a, dst);
-  }
+  for (uint32_t k = 0; k < f.count; k++)
+    if (f.plus[k]) replace(&b->triangles[3 * (size_t)f.tri[k]], 3, a, dst);
   float w = 2.0f * wa; /* each half keeps half the mass */
   memcpy(b->positions[dst], b->positions[a], sizeof b->positions[0]);
   b->positions[a][3] = w;
