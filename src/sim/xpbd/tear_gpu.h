@@ -30,7 +30,8 @@ typedef struct {
   bool upload;                                    /* the topology changed: the next frame uploads it */
   /* What tearing cost so far (docs/CLOTH.md): */
   uint32_t splits_done, batches, reports_seen;
-  double cpu_ms_total, cpu_ms_max;                /* CPU time of a batch: splits and recolouring */
+  double cpu_ms_total, cpu_ms_max;                /* CPU time of the batches: splits, recolouring, vertex lists */
+  double cpu_ms_batch;                            /* the batch not yet uploaded, so far */
   uint64_t upload_bytes_max;                      /* the largest topology upload */
 } fl_tear;
 

@@ -38,7 +38,11 @@ void fl_xpbd_record_topology(fl_xpbd_system *s, fl_rec *r)
     fl_log(FL_LOG_ERROR, "cloth tearing: %s", fl_error_message());
     exit(1);
   }
-  t->cpu_ms_total += fl_tear_now_ms() - t0;
+  double ms = fl_tear_now_ms() - t0;
+  t->cpu_ms_total += ms;
+  t->cpu_ms_batch += ms;
+  if (t->cpu_ms_batch > t->cpu_ms_max) t->cpu_ms_max = t->cpu_ms_batch;
+  t->cpu_ms_batch = 0;
   /* The bytes written (each once) and read by the split pass. */
   uint64_t bytes = (uint64_t)tris * 12 * 2 + ((uint64_t)n + 1) * 4 + (uint64_t)b->object_count * sizeof(fl_gpu_xpbd_object);
   bytes += (uint64_t)b->distance.count * sizeof(fl_gpu_distance) + ((uint64_t)n + 1) * 4 + b->distance.count * 8ull;
