@@ -19,6 +19,8 @@
  *   velocity (+ edge_damping, add_delta for the momentum-conserving model)
  *   body_volume velocity      (Diziol's dV/dt = 0 correction, bodies with volume_velocity)
  *   body_volume measure       (each body's volume and its worst loss so far)
+ * Tearing cloth (tear_gpu.h, docs/CLOTH.md): the first substep after a tear starts with the
+ * topology upload and tear_split; once a frame tear_flag reports the overstretched constraints.
  * Once a frame the positions are copied into the slot's render snapshot and the
  * mesh normals computed from it (common/face_normals, vertex_normals); soft
  * bodies draw a finer surface skinned to their tets (skin.comp).
