@@ -3,7 +3,9 @@
  * tear_strain on a jittered sheet, with the same strains; and a sheet held at
  * two edges and pushed through by a ball tears within a second, its GPU state
  * (each particle's inverse mass) agreeing with the CPU topology, every drawn
- * edge held by a constraint, the mass conserved, under validation. */
+ * edge held by a constraint, the mass conserved, under validation; a
+ * pressurized balloon poked by a small ball tears, loses its pressure, and its
+ * volume falls below the untorn one's. */
 #include "gpu_fixture.h"
 #include "world_fixture.h"
 
@@ -124,12 +126,62 @@ static void pushed_sheet_tears(fl_gpu *gpu)
   ENSURE(ok);
 }
 
+/* A balloon (hard pressure 1.4) that a small ball pushes into from above; %s: its tear_strain entry, or none. */
+static const char *const POKED_BALLOON =
+    "{\"sim\": {\"dt\": 0.0166666667, \"substeps\": 8, \"iterations\": 2,"
+    " \"domain\": {\"min\": [-2, 0, -2], \"max\": [2, 3, 2]}},"
+    " \"objects\": ["
+    "  {\"type\": \"collider\", \"name\": \"ground\", \"shape\": \"plane\", \"normal\": [0, 1, 0], \"offset\": 0},"
+    "  {\"type\": \"collider\", \"name\": \"finger\", \"shape\": \"sphere\", \"center\": [0, 0.6, 0], \"radius\": 0.05,"
+    "   \"keyframes\": [{\"t\": 0.1, \"position\": [0, 0.6, 0]}, {\"t\": 0.7, \"position\": [0, 0.18, 0]}]},"
+    "  {\"type\": \"balloon\", \"name\": \"balloon\", \"center\": [0, 0.21, 0], \"radius\": 0.2, \"subdivisions\": 2,"
+    "   \"pressure\": 1.4%s}]}";
+
+/* Runs the poked balloon 60 frames; its final surface volume (body state x) and splits. */
+static bool poke(fl_gpu *gpu, bool tears, double *volume, uint32_t *splits, bool *pressure_on)
+{
+  char json[1024];
+  snprintf(json, sizeof json, POKED_BALLOON, tears ? ", \"tear_strain\": 0.3" : "");
+  fl_scene scene;
+  fl_world *world = NULL;
+  fl_profiler prof;
+  if (!fl_fixture_make_world(gpu, json, &scene, &world) || !fl_profiler_create(gpu, &prof)) {
+    fl_world_destroy(world);
+    return false;
+  }
+  fl_xpbd_system *s = fl_world_material(world, &fl_material_xpbd); /* its first member */
+  float state[FL_BODY_STATE_VEC4S][4];
+  bool ok = fl_fixture_step_frames(gpu, world, &prof, 60, true, NULL) && fl_xpbd_read_body_state(s, state);
+  *volume = state[0][0];
+  *splits = s->tear.splits_done;
+  *pressure_on = s->build.bodies[0].overpressure != 0;
+  fl_profiler_destroy(&prof);
+  fl_world_destroy(world);
+  return ok;
+}
+
+/* The same poke with and without tear_strain: the torn balloon loses its pressure and ends with less volume. */
+static void poked_balloon_deflates(fl_gpu *gpu)
+{
+  double whole = 0, torn = 0;
+  uint32_t splits_whole = 0, splits = 0;
+  bool on_whole = false, on_torn = true;
+  ENSURE(poke(gpu, false, &whole, &splits_whole, &on_whole) && poke(gpu, true, &torn, &splits, &on_torn));
+  printf("  after 60 frames: volume %.5f m^3 whole, %.5f torn (%u splits, %.0f %%)\n", whole, torn, splits,
+         100 * torn / whole);
+  ENSURE(splits_whole == 0 && on_whole);
+  ENSURE(splits > 0 && !on_torn);
+  ENSURE(torn < 0.8 * whole);
+}
+
 FL_GPU_TEST(test_flag_matches_cpu, flag_matches_cpu)
+FL_GPU_TEST(test_poked_balloon_deflates, poked_balloon_deflates)
 FL_GPU_TEST(test_pushed_sheet_tears, pushed_sheet_tears)
 
 static const fl_test_case TESTS[] = {
     {"flag_matches_cpu", test_flag_matches_cpu},
     {"pushed_sheet_tears", test_pushed_sheet_tears},
+    {"poked_balloon_deflates", test_poked_balloon_deflates},
 };
 
 FL_TEST_MAIN(TESTS)

@@ -3,7 +3,8 @@
  * (over its triangles and every constraint), no triangle or constraint holds
  * vertices of both, every triangle edge keeps its distance constraint, the mass
  * is conserved and the recoloured families stay valid; pins, spent spares and a
- * plane that leaves one side empty refuse the split. */
+ * plane that leaves one side empty refuse the split; a balloon's split opens a
+ * slit and turns its pressure off. */
 #include "test.h"
 
 #include "sim/xpbd/tear.h"
@@ -140,7 +141,41 @@ static void test_refusals(void)
   fl_xpbd_build_destroy(&b);
 }
 
+/* A balloon's vertex split from a neighbour: the surface opens a slit, keeps every edge held and its mass,
+ * and the balloon's overpressure and volume conservation are off (the air escapes). */
+static void test_balloon_loses_pressure(void)
+{
+  fl_balloon_desc d = {.common = {.center = {0, 1, 0}, .radius = 0.3f, .friction = {0.5f, 0.4f},
+                                  .volume_conservation = FL_CONSERVE_GLOBAL},
+                       .shape = FL_BODY_ICOSPHERE, .subdivisions = 2, .mass = 0.1f, .stretch_compliance = 1e-4f,
+                       .bend_compliance = 0.1f, .bending = FL_BENDING_ISOMETRIC, .pressure = 1.4f, .tear_strain = 0.3f};
+  fl_body_build body;
+  ENSURE(fl_balloon_build(&d, "balloon", &body));
+  fl_xpbd_build b;
+  bool built = fl_xpbd_build_create(NULL, NULL, 0, &body, 1, &b);
+  uint32_t n = body.particle_count;
+  fl_body_build_free(&body);
+  ENSURE(built);
+  ENSURE(b.objects[0].count == n && b.capacity[0] > n && b.bodies[0].particle_count == b.capacity[0]);
+  ENSURE(b.bodies[0].overpressure == 1 && b.bodies[0].conservation == FL_CONSERVE_GLOBAL);
+  double mass = total_mass(&b);
+  uint32_t bends = b.bend.count;
+  fl_tear_split split;
+  ENSURE(fl_tear_constraint(&b, b.distances[0].i, b.distances[0].j, &split));
+  ENSURE(fl_xpbd_build_recolour(&b));
+  ENSURE(split.dst == n && b.objects[0].count == n + 1);
+  ENSURE(b.bodies[0].overpressure == 0 && b.bodies[0].conservation == FL_CONSERVE_NONE);
+  ENSURE_NEAR(total_mass(&b), mass, 1e-5 * mass);
+  ENSURE(b.bend.count < bends && components(&b) == 1); /* a slit, not a cut-off piece */
+  for (uint32_t t = 0; t < b.triangle_count; t++)
+    for (int e = 0; e < 3; e++)
+      ENSURE(fl_tear_has_distance(&b, b.triangles[3 * t + e], b.triangles[3 * t + (e + 1) % 3]));
+  ENSURE(fl_xpbd_colouring_valid(&b));
+  fl_xpbd_build_destroy(&b);
+}
+
 static const fl_test_case TESTS[] = {
+    {"balloon_loses_pressure", test_balloon_loses_pressure},
     {"sheet_splits_in_two", test_sheet_splits_in_two},
     {"refusals", test_refusals},
 };

@@ -87,7 +87,7 @@ bool fl_tear_split_vertex(fl_xpbd_build *b, uint32_t a, uint32_t other, fl_tear_
 {
   uint32_t o = b->particle_object[a];
   fl_gpu_xpbd_object *ob = &b->objects[o];
-  if (o >= b->cloth_count || b->tear_strain[o] <= 0 || ob->count >= b->capacity[o]) return false;
+  if (b->tear_strain[o] <= 0 || ob->count >= b->capacity[o]) return false;
   float wa = b->positions[a][3];
   if (wa <= 0) return false; /* a pin stays whole */
   float ra[3], n[3];
@@ -136,6 +136,12 @@ bool fl_tear_split_vertex(fl_xpbd_build *b, uint32_t a, uint32_t other, fl_tear_
   b->positions[dst][3] = w;
   memcpy(b->velocities[dst], b->velocities[a], sizeof b->velocities[0]);
   b->opposite[dst] = dst;
+  if (o >= b->cloth_count) { /* a torn balloon: the air escapes, its volume is held no more */
+    fl_gpu_body *body = &b->bodies[o - b->cloth_count];
+    body->overpressure = 0;
+    body->conservation = FL_CONSERVE_NONE;
+    body->velocity_correction = 0;
+  }
   *out = (fl_tear_split){.src = a, .dst = dst, .w = w};
   return true;
 }

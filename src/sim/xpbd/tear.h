@@ -7,8 +7,9 @@
  * at the same place with the same velocity, and the two halves share the
  * vertex's mass (each w doubles). Distance, bend and area constraints follow
  * (tear.c says how); a bend whose two triangles end on different sides is
- * removed. The colouring and CSR lists are rebuilt by the caller once per
- * batch (fl_xpbd_build_recolour). The GPU half is tear_gpu.h. */
+ * removed. A balloon that tears loses its pressure and volume conservation
+ * (the air escapes). The colouring and CSR lists are rebuilt by the caller once
+ * per batch (fl_xpbd_build_recolour). The GPU half is tear_gpu.h. */
 #pragma once
 #include <stdbool.h>
 #include <stdint.h>

@@ -601,6 +601,7 @@ void fl_xpbd_record_publish(fl_xpbd_system *s, fl_rec *r)
 {
   uint32_t n = s->build.particle_count, slot = r->slot;
   if (s->tear.on) {
+    if (s->tear.upload) fl_xpbd_record_topology(s, r); /* a paused frame: the report must see the new topology */
     fl_tear_record_flag(&s->tear, r, &s->pos, &s->distance.constraints, &s->object_of, s->build.distance.count);
     fl_tear_record_draw_copy(&s->tear, r, &s->triangles, s->build.triangle_count);
   }

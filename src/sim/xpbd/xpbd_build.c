@@ -131,6 +131,26 @@ void fl_xpbd_bend_rest(fl_gpu_bend *b, const float x[12])
 
 /* ---- per object generation ---- */
 
+/* The spares of a tearing balloon: half its vertices (a tear opens a slit, then the pressure is gone). */
+static uint32_t body_spares(const fl_body_build *body)
+{
+  return body->tear_strain > 0 ? body->particle_count / 2 + 8 : 0;
+}
+
+/* Spares [first, first + count) of object o: inert (w = 0, no constraint, no triangle) and far apart
+ * below the scene, so that no contact finds them, until a split takes one (sim/xpbd/tear.h). */
+static void make_spares(fl_xpbd_build *b, uint32_t o, uint32_t first, uint32_t count)
+{
+  for (uint32_t k = 0; k < count; k++) {
+    float *p = b->positions[first + k];
+    p[0] = 1.0e4f - (float)(first + k);
+    p[1] = -1.0e4f;
+    p[2] = 1.0e4f;
+    p[3] = 0.0f;
+    b->particle_object[first + k] = o;
+  }
+}
+
 /* Fills positions, inverse masses, pins and the object record of object `o`. */
 static void make_particles(const fl_cloth_desc *d, uint32_t o, uint32_t first, fl_xpbd_build *b)
 {
@@ -154,17 +174,8 @@ static void make_particles(const fl_cloth_desc *d, uint32_t o, uint32_t first, f
       b->particle_object[k] = o;
     }
   fl_grid_pins_apply(d->pins, d->pin_count, nx, ny, "cloth", "", pin_particle, b->positions + first);
-  /* A tearing cloth's spares: inert (w = 0, no constraint, no triangle) and far apart below the
-   * scene, so that no contact finds them, until a split takes one (sim/xpbd/tear.h). */
   uint32_t spares = d->tear_strain > 0 ? fl_tear_spares(nx, ny) : 0;
-  for (uint32_t k = 0; k < spares; k++) {
-    float *p = b->positions[first + n + k];
-    p[0] = 1.0e4f - (float)k;
-    p[1] = -1.0e4f;
-    p[2] = 1.0e4f;
-    p[3] = 0.0f;
-    b->particle_object[first + n + k] = o;
-  }
+  make_spares(b, o, first + n, spares);
   b->capacity[o] = n + spares;
   b->tear_strain[o] = d->tear_strain;
   fl_gpu_xpbd_object *ob = &b->objects[o];
@@ -447,8 +458,11 @@ static void append_body(const fl_body_build *body, uint32_t k, uint32_t o, fl_xp
   }
   b->objects[o] = body->object;
   b->objects[o].first = f;
+  uint32_t spares = body_spares(body);
+  make_spares(b, o, f + n, spares);
   b->objects[o].count = n;
-  b->capacity[o] = n;
+  b->capacity[o] = n + spares;
+  b->tear_strain[o] = body->tear_strain;
   b->self_collision[o] = 1;
   for (uint32_t t = 0; t < body->triangle_count; t++) {
     for (int c = 0; c < 3; c++) b->triangles[3 * (size_t)(*tri + t) + c] = f + body->triangles[t][c];
@@ -470,7 +484,7 @@ static void append_body(const fl_body_build *body, uint32_t k, uint32_t o, fl_xp
   fl_gpu_body *rec = &b->bodies[k];
   *rec = body->body;
   rec->first_particle = f;
-  rec->particle_count = n;
+  rec->particle_count = n + spares; /* the particles a tear adds are the body's too */
   rec->first_triangle = *tri;
   rec->triangle_count = body->triangle_count;
   b->body_measure_after[k] = body->measure_after;
@@ -479,7 +493,7 @@ static void append_body(const fl_body_build *body, uint32_t k, uint32_t o, fl_xp
                       body->triangle_count, &b->opposite[f]);
     for (uint32_t p = 0; p < n; p++) b->opposite[f + p] += f;
   }
-  *first += n;
+  *first += n + spares;
   *tri += body->triangle_count;
 }
 
@@ -506,7 +520,8 @@ bool fl_xpbd_build_create(const fl_cloth_desc *descs, const char (*names)[FL_SCE
       if (descs[o].area) areas += c.triangles; /* one per triangle: as many as triangles, so they fit too */
     } else {
       const fl_body_build *body = &bodies[o - count];
-      c = (object_counts){body->particle_count, body->triangle_count, body->edge_count, body->bend_count};
+      c = (object_counts){body->particle_count + body_spares(body), body->triangle_count, body->edge_count,
+                          body->bend_count};
       tets += body->tet_count;
     }
     total.particles += c.particles, total.triangles += c.triangles;
@@ -539,6 +554,7 @@ bool fl_xpbd_build_create(const fl_cloth_desc *descs, const char (*names)[FL_SCE
   uint64_t spares = 0;
   for (uint32_t o = 0; o < count; o++)
     if (descs[o].tear_strain > 0) spares += fl_tear_spares(descs[o].resolution[0], descs[o].resolution[1]);
+  for (uint32_t k = 0; k < body_count; k++) spares += body_spares(&bodies[k]);
   out->distance_capacity = (uint32_t)(total.distances + 2 * spares);
   out->distances = alloc_array(out->distance_capacity, sizeof *out->distances);
   out->bends = alloc_array(total.bends, sizeof *out->bends);

@@ -279,11 +279,11 @@ static bool summary(void *m, const fl_profiler *prof, bool bench, fl_material_su
     fl_stats_number(&out->report, "tearing", "cpu_ms_per_batch", tear->batches ? tear->cpu_ms_total / tear->batches : 0);
     fl_stats_number(&out->report, "tearing", "cpu_ms_max", tear->cpu_ms_max);
     fl_stats_number(&out->report, "tearing", "upload_bytes_max", (double)tear->upload_bytes_max);
-    if (!out->run_line[0])
-      snprintf(out->run_line, sizeof out->run_line,
-               "tearing: %u vertex splits in %u batches, CPU %.3f ms a batch (split, recolour, vertex lists; "
+    size_t used = strlen(out->run_line); /* after the volume line, when there is one */
+    snprintf(out->run_line + used, sizeof out->run_line - used,
+               "%stearing: %u vertex splits in %u batches, CPU %.3f ms a batch (split, recolour, vertex lists; "
                "max %.3f ms), upload up to %.0f KiB",
-               tear->splits_done, tear->batches, tear->batches ? tear->cpu_ms_total / tear->batches : 0,
+               used ? "; " : "", tear->splits_done, tear->batches, tear->batches ? tear->cpu_ms_total / tear->batches : 0,
                tear->cpu_ms_max, tear->upload_bytes_max / 1024.0);
   }
   const fl_profile_stat *st = bench ? fl_profiler_find(prof, "softbody/tets") : NULL;

@@ -44,7 +44,8 @@ void fl_xpbd_record_topology(fl_xpbd_system *s, fl_rec *r)
   if (t->cpu_ms_batch > t->cpu_ms_max) t->cpu_ms_max = t->cpu_ms_batch;
   t->cpu_ms_batch = 0;
   /* The bytes written (each once) and read by the split pass. */
-  uint64_t bytes = (uint64_t)tris * 12 * 2 + ((uint64_t)n + 1) * 4 + (uint64_t)b->object_count * sizeof(fl_gpu_xpbd_object);
+  uint64_t bytes = (uint64_t)tris * 12 * 2 + ((uint64_t)n + 1) * 4 + (uint64_t)b->object_count * sizeof(fl_gpu_xpbd_object) +
+                   (uint64_t)b->body_count * sizeof(fl_gpu_body);
   bytes += (uint64_t)b->distance.count * sizeof(fl_gpu_distance) + ((uint64_t)n + 1) * 4 + b->distance.count * 8ull;
   bytes += (uint64_t)b->bend.count * sizeof(fl_gpu_bend) + ((uint64_t)n + 1) * 4 + b->bend.count * 16ull;
   bytes += b->area.count ? (uint64_t)b->area.count * sizeof(fl_gpu_area) + ((uint64_t)n + 1) * 4 + b->area.count * 12ull : 0;
@@ -54,6 +55,8 @@ void fl_xpbd_record_topology(fl_xpbd_system *s, fl_rec *r)
   fl_tear_update_buffer(r->cmd, &s->tri_first, tri_first, ((uint64_t)n + 1) * 4);
   fl_tear_update_buffer(r->cmd, &s->tri_items, tri_items, (uint64_t)tris * 12);
   fl_tear_update_buffer(r->cmd, &s->objects, b->objects, (uint64_t)b->object_count * sizeof(fl_gpu_xpbd_object));
+  if (b->body_count) /* a torn balloon's pressure is off */
+    fl_tear_update_buffer(r->cmd, &s->bodies, b->bodies, (uint64_t)b->body_count * sizeof(fl_gpu_body));
   upload_family(r->cmd, &s->distance, &b->distance, b->distances, sizeof(fl_gpu_distance), 2, n);
   upload_family(r->cmd, &s->bend, &b->bend, b->bends, sizeof(fl_gpu_bend), 4, n);
   upload_family(r->cmd, &s->area, &b->area, b->areas, sizeof(fl_gpu_area), 3, n);
