@@ -115,6 +115,8 @@ typedef struct {
   float gust_length;            /* m, default 3, 0.05..100 */
   bool area;                    /* triangle area constraints (docs/AREA.md): on when "area_compliance" is given */
   float area_compliance;        /* m^3/N, >= 0 */
+  float tear_strain;            /* 0 (absent): never tears; else a stretch or shear constraint whose strain
+                                 * |x_i - x_j| / rest - 1 passes it breaks and the mesh splits (docs/CLOTH.md), 0 < s <= 10 */
 } fl_cloth_desc;
 
 /* Mass-spring cloth of Kang 2018 (sim/massspring/ms_spec.h, docs/KANG2018.md). */
@@ -203,6 +205,8 @@ typedef struct {
   fl_bending_model bending;     /* "isometric" (default), "dihedral" or "none" */
   float pressure;               /* k_pressure: target volume k V0, default 1, 0.1..10 */
   float pressure_compliance;    /* of C = V - k V0 (m^3/N... per m^3), default 0, >= 0 */
+  float tear_strain;            /* 0 (absent): never tears; else an edge past this strain tears the surface and the
+                                 * balloon loses its pressure (docs/CLOTH.md "Tearing"), 0 < s <= 10 */
 } fl_balloon_desc;
 
 /* MPM snow (Stomakhin 2013; sim/mpm/snow_spec.h, docs/SNOW.md). */

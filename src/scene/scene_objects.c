@@ -43,12 +43,16 @@ static const char *const KEYFRAME_KEYS[] = {"t", "position", "rotation", NULL};
 /* Indexed by fl_collider_shape. */
 static const char *const *const SHAPE_KEYS[] = {PLANE_KEYS, SPHERE_KEYS, BOX_KEYS, CAPSULE_KEYS, MESH_COLLIDER_KEYS};
 
+/* tear_strain (cloth, balloon): 0 < s <= 10. */
+#define FL_TEAR_STRAIN_RANGE ((fl_jr_range){0.0, 10.0, true, false})
+
 static const char *const CLOTH_KEYS[] = {
     "type",      "name",          "resolution",         "size",             "center",
     "plane",     "mass",          "pin",                "stretch_compliance", "shear_compliance",
     "bend_compliance", "bending", "damping",            "damping_model",    "thickness",
     "friction",  "self_collision", "wind",              "drag",             "lift",
-    "gust",      "gust_period",   "gust_length",        "coupling",         "area_compliance", NULL};
+    "gust",      "gust_period",   "gust_length",        "coupling",         "area_compliance",
+    "tear_strain", NULL};
 /* Indexed by fl_cloth_plane, fl_bending_model and fl_damping_model. */
 static const char *const PLANE_NAMES[] = {"xz", "xy", NULL};
 static const char *const BENDING_NAMES[] = {"isometric", "dihedral", "none", NULL};
@@ -113,7 +117,7 @@ static const char *const SOFTBODY_TETGEN_KEYS[] = {SOFTBODY_COMMON_KEYS, "path",
 
 #define BALLOON_COMMON_KEYS                                                                        \
   "type", "name", "shape", "center", "mass", "stretch_compliance", "bend_compliance", "bending",     \
-      "pressure", "pressure_compliance", "velocity", "damping", "thickness", "friction",            \
+      "pressure", "pressure_compliance", "tear_strain", "velocity", "damping", "thickness", "friction", \
       "volume_conservation", "volume_alpha", "volume_beta", "volume_pair_stiffness", "volume_velocity",     \
       "measure_after", "coupling"
 static const char *const BALLOON_ICOSPHERE_KEYS[] = {BALLOON_COMMON_KEYS, "radius", "subdivisions",
@@ -536,9 +540,12 @@ static bool parse_cloth(const fl_jr *r, const cJSON *o, fl_cloth_desc *c)
       !fl_jr_number(r, o, "gust", FL_JR_CLOSED(0, 1), &c->gust) ||
       !fl_jr_number(r, o, "gust_period", FL_JR_CLOSED(0.05, 60), &c->gust_period) ||
       !fl_jr_number(r, o, "gust_length", FL_JR_CLOSED(0.05, 100), &c->gust_length) ||
-      !fl_jr_number(r, o, "area_compliance", FL_JR_NONNEG, &c->area_compliance))
+      !fl_jr_number(r, o, "area_compliance", FL_JR_NONNEG, &c->area_compliance) ||
+      !fl_jr_number(r, o, "tear_strain", FL_TEAR_STRAIN_RANGE, &c->tear_strain))
     return false;
   c->area = cJSON_GetObjectItemCaseSensitive(o, "area_compliance") != NULL; /* the key turns them on */
+  if (c->tear_strain > 0 && c->triangle_contacts) /* the contact edge list is built once, at load */
+    return fl_jr_fail(r, "tear_strain", "a tearing cloth cannot have self_collision \"triangles\" (use \"particles\")");
   c->bending = (fl_bending_model)bending;
   c->damping_model = (fl_damping_model)damping_model;
   return true;
@@ -756,7 +763,8 @@ static bool parse_balloon(const fl_jr *r, const cJSON *o, fl_balloon_desc *b)
       !fl_jr_number(r, o, "bend_compliance", FL_JR_NONNEG, &b->bend_compliance) ||
       !fl_jr_enum(r, o, "bending", BENDING_NAMES, &bending) ||
       !fl_jr_number(r, o, "pressure", FL_JR_CLOSED(0.1, 10), &b->pressure) ||
-      !fl_jr_number(r, o, "pressure_compliance", FL_JR_NONNEG, &b->pressure_compliance))
+      !fl_jr_number(r, o, "pressure_compliance", FL_JR_NONNEG, &b->pressure_compliance) ||
+      !fl_jr_number(r, o, "tear_strain", FL_TEAR_STRAIN_RANGE, &b->tear_strain))
     return false;
   b->bending = (fl_bending_model)bending;
   return true;

@@ -331,6 +331,7 @@ bool fl_balloon_build(const fl_balloon_desc *d, const char *name, fl_body_build 
     out->body.pressure = d->pressure;
     out->body.pressure_compliance = d->pressure_compliance;
     out->body.overpressure = 1u;
+    out->tear_strain = d->tear_strain;
   }
   fl_cpu_mesh_free(&mesh);
   if (!ok) {

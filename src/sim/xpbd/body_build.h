@@ -33,6 +33,7 @@ typedef struct {
   fl_gpu_skin *skin;            /* render.vertex_count records, local particle indices */
   uint32_t tet_volume_count;    /* tets (not records): for the report */
   float spacing;                /* voxel cell edge (m), 0 for TetGen input and balloons */
+  float tear_strain;            /* balloons: tear_strain (0: never tears) */
 } fl_body_build;
 
 /* Builds a soft body; one-line errors name the object. */

@@ -86,23 +86,25 @@ static bool device_buffer(fl_gpu *gpu, const void *data, size_t bytes, const cha
   return fl_buffer_create_with(gpu, data, bytes, name, out); /* an empty family (bending "none") still binds */
 }
 
+/* A family's buffers, with room for `capacity` records (a tearing cloth adds distance constraints). */
 static bool family_create(fl_xpbd_system *s, const fl_constraint_family *f, const void *constraints,
-                          size_t record_size, const char *what, fl_xpbd_family *out)
+                          size_t record_size, uint32_t arity, uint32_t capacity, const char *what, fl_xpbd_family *out)
 {
   uint32_t n = s->build.particle_count;
   char name[64];
   snprintf(name, sizeof name, "%s constraints", what);
-  if (!device_buffer(s->gpu, f->count ? constraints : NULL, f->count * record_size, name, &out->constraints))
-    return false;
+  if (!device_buffer(s->gpu, NULL, (uint64_t)capacity * record_size, name, &out->constraints)) return false;
   snprintf(name, sizeof name, "%s lambda", what);
-  if (!device_buffer(s->gpu, NULL, f->count * sizeof(float), name, &out->lambda)) return false;
+  if (!device_buffer(s->gpu, NULL, capacity * sizeof(float), name, &out->lambda)) return false;
   snprintf(name, sizeof name, "%s dlambda", what);
-  if (!device_buffer(s->gpu, NULL, f->count * sizeof(float), name, &out->dlambda)) return false;
+  if (!device_buffer(s->gpu, NULL, capacity * sizeof(float), name, &out->dlambda)) return false;
   snprintf(name, sizeof name, "%s csr first", what);
   if (!device_buffer(s->gpu, f->particle_first, (n + 1) * sizeof(uint32_t), name, &out->first)) return false;
   snprintf(name, sizeof name, "%s csr items", what);
+  if (!device_buffer(s->gpu, NULL, (uint64_t)capacity * arity * sizeof(uint32_t), name, &out->items)) return false;
   uint32_t items = f->particle_first[n];
-  return device_buffer(s->gpu, items ? f->particle_items : NULL, items * sizeof(uint32_t), name, &out->items);
+  return (!f->count || fl_buffer_upload(s->gpu, &out->constraints, 0, constraints, f->count * record_size)) &&
+         (!items || fl_buffer_upload(s->gpu, &out->items, 0, f->particle_items, items * sizeof(uint32_t)));
 }
 
 static void family_destroy(fl_gpu *gpu, fl_xpbd_family *f)
@@ -159,10 +161,12 @@ static bool create_buffers(fl_xpbd_system *s)
             device_buffer(s->gpu, tri_items, t * 12, "vertex triangles", &s->tri_items);
   free(tri_first);
   free(tri_items);
-  ok = ok && family_create(s, &b->distance, b->distances, sizeof(fl_gpu_distance), "distance", &s->distance) &&
-       family_create(s, &b->bend, b->bends, sizeof(fl_gpu_bend), "bend", &s->bend) &&
-       family_create(s, &b->tet, b->tets, sizeof(fl_gpu_tet), "tet", &s->tet) &&
-       family_create(s, &b->area, b->areas, sizeof(fl_gpu_area), "area", &s->area);
+  ok = ok &&
+       family_create(s, &b->distance, b->distances, sizeof(fl_gpu_distance), 2, b->distance_capacity, "distance",
+                     &s->distance) &&
+       family_create(s, &b->bend, b->bends, sizeof(fl_gpu_bend), 4, b->bend.count, "bend", &s->bend) &&
+       family_create(s, &b->tet, b->tets, sizeof(fl_gpu_tet), 4, b->tet.count, "tet", &s->tet) &&
+       family_create(s, &b->area, b->areas, sizeof(fl_gpu_area), 3, b->area.count, "area", &s->area);
   for (uint32_t slot = 0; slot < FL_GPU_FRAMES_IN_FLIGHT && ok; slot++) {
     ok = device_buffer(s->gpu, b->positions, n * 16, "snapshot", &s->snapshot[slot]) &&
          device_buffer(s->gpu, NULL, n * 16, "normals", &s->normals[slot]);
@@ -200,7 +204,7 @@ static bool check_buffer_sizes(const fl_gpu *gpu, const fl_xpbd_build *b)
   struct {
     const char *what;
     uint64_t bytes;
-  } sizes[] = {{"distance", (uint64_t)b->distance.count * sizeof(fl_gpu_distance)},
+  } sizes[] = {{"distance", (uint64_t)b->distance_capacity * sizeof(fl_gpu_distance)},
                {"bend", (uint64_t)b->bend.count * sizeof(fl_gpu_bend)},
                {"tet", (uint64_t)b->tet.count * sizeof(fl_gpu_tet)},
                {"area", (uint64_t)b->area.count * sizeof(fl_gpu_area)},
@@ -282,7 +286,9 @@ bool fl_xpbd_create(fl_gpu *gpu, const fl_cloth_desc *descs, const char (*names)
   }
   out->any_body_solve = any_body_solve(&out->build);
   out->any_body_velocity = any_body_velocity(&out->build);
-  bool ok = create_buffers(out) && create_skins(out, bodies, body_count);
+  bool ok = create_buffers(out) && create_skins(out, bodies, body_count) && fl_tear_create(gpu, &out->build, &out->tear);
+  if (ok && out->tear.on && out->tri.any) /* the contact edges are built once, at load */
+    ok = fl_error_set("cloth tearing (tear_strain) does not work yet in a scene with self_collision \"triangles\"");
   if (!ok) fl_xpbd_destroy(out);
   return ok;
 }
@@ -307,6 +313,7 @@ void fl_xpbd_destroy(fl_xpbd_system *s)
     for (uint32_t slot = 0; slot < FL_GPU_FRAMES_IN_FLIGHT; slot++) fl_gpu_mesh_destroy(gpu, &sk->mesh[slot]);
     fl_buffer_destroy(gpu, &sk->skin);
   }
+  fl_tear_destroy(&s->tear);
   family_destroy(gpu, &s->distance);
   family_destroy(gpu, &s->bend);
   family_destroy(gpu, &s->tet);
@@ -505,6 +512,7 @@ void fl_xpbd_record_substep(fl_xpbd_system *s, fl_rec *r, const fl_step *step)
 {
   const fl_xpbd_build *b = &s->build;
   uint32_t n = b->particle_count;
+  if (s->tear.upload) fl_xpbd_record_topology(s, r); /* first in the frame that follows a tear */
   fl_xpbd_push push;
   fl_xpbd_push_fill(s, step, &push);
   bind_choice plain = {.colliders = step->colliders};
@@ -592,6 +600,11 @@ void fl_xpbd_record_substep(fl_xpbd_system *s, fl_rec *r, const fl_step *step)
 void fl_xpbd_record_publish(fl_xpbd_system *s, fl_rec *r)
 {
   uint32_t n = s->build.particle_count, slot = r->slot;
+  if (s->tear.on) {
+    if (s->tear.upload) fl_xpbd_record_topology(s, r); /* a paused frame: the report must see the new topology */
+    fl_tear_record_flag(&s->tear, r, &s->pos, &s->distance.constraints, &s->object_of, s->build.distance.count);
+    fl_tear_record_draw_copy(&s->tear, r, &s->triangles, s->build.triangle_count);
+  }
   fl_rec_begin(r, "xpbd/publish", (uint64_t)n * 32);
   VkBufferCopy region = {0, 0, (VkDeviceSize)n * 16};
   vkCmdCopyBuffer(r->cmd, s->pos.buffer, s->snapshot[slot].buffer, 1, &region);

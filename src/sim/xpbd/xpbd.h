@@ -19,6 +19,8 @@
  *   velocity (+ edge_damping, add_delta for the momentum-conserving model)
  *   body_volume velocity      (Diziol's dV/dt = 0 correction, bodies with volume_velocity)
  *   body_volume measure       (each body's volume and its worst loss so far)
+ * Tearing cloth (tear_gpu.h, docs/CLOTH.md): the first substep after a tear starts with the
+ * topology upload and tear_split; once a frame tear_flag reports the overstretched constraints.
  * Once a frame the positions are copied into the slot's render snapshot and the
  * mesh normals computed from it (common/face_normals, vertex_normals); soft
  * bodies draw a finer surface skinned to their tets (skin.comp).
@@ -26,6 +28,7 @@
  * each pass hands fl_rec_pass the table of the system's buffers by number. */
 #pragma once
 #include "gpu/rec.h"
+#include "sim/xpbd/tear_gpu.h"
 #include "sim/xpbd/tri_contact_build.h"
 #include "sim/xpbd/xpbd_build.h"
 #include "sim/common/gpu_mesh.h"
@@ -67,6 +70,7 @@ typedef struct {
   fl_buffer tri_box, edges, tri_owned, accum;
   fl_buffer older, vel_old;      /* BDF2: positions and velocities one substep before prev and vel */
   bool bdf2_history;             /* BDF2: a substep has recorded older and vel_old (the next may use them) */
+  fl_tear tear;                  /* cloth tearing (tear_gpu.h): off unless a cloth has tear_strain */
 } fl_xpbd_system;
 
 /* Builds the GPU system for `count` cloth objects (names for error messages)
@@ -81,5 +85,9 @@ void fl_xpbd_destroy(fl_xpbd_system *s);
 void fl_xpbd_record_substep(fl_xpbd_system *s, fl_rec *r, const fl_step *step);
 /* Copies positions into the rec's slot's snapshot and computes its normals. */
 void fl_xpbd_record_publish(fl_xpbd_system *s, fl_rec *r);
+/* After the slot's fence: tears what the slot's report found (sim/xpbd/xpbd_tear.c); returns the splits. */
+uint32_t fl_xpbd_collect_tears(fl_xpbd_system *s, uint32_t slot);
+/* Uploads the topology the last tears made and gives the new particles their state (first in a frame). */
+void fl_xpbd_record_topology(fl_xpbd_system *s, fl_rec *r);
 /* The push constants every cloth kernel gets for a substep. */
 void fl_xpbd_push_fill(const fl_xpbd_system *s, const fl_step *step, fl_xpbd_push *out);

@@ -37,11 +37,13 @@ typedef struct {
   uint64_t particles, triangles, distances, bends;
 } object_counts;
 
+uint32_t fl_tear_spares(uint32_t nx, uint32_t ny) { return nx * ny / 2 + 2 * (nx + ny); }
+
 static object_counts counts_of(const fl_cloth_desc *d)
 {
   uint64_t nx = d->resolution[0], ny = d->resolution[1];
   object_counts c = {
-      .particles = nx * ny,
+      .particles = nx * ny + (d->tear_strain > 0 ? fl_tear_spares((uint32_t)nx, (uint32_t)ny) : 0),
       .triangles = 2 * (nx - 1) * (ny - 1),
       .distances = (nx - 1) * ny + nx * (ny - 1) + 2 * (nx - 1) * (ny - 1),
       .bends = 0,
@@ -129,6 +131,26 @@ void fl_xpbd_bend_rest(fl_gpu_bend *b, const float x[12])
 
 /* ---- per object generation ---- */
 
+/* The spares of a tearing balloon: half its vertices (a tear opens a slit, then the pressure is gone). */
+static uint32_t body_spares(const fl_body_build *body)
+{
+  return body->tear_strain > 0 ? body->particle_count / 2 + 8 : 0;
+}
+
+/* Spares [first, first + count) of object o: inert (w = 0, no constraint, no triangle) and far apart
+ * below the scene, so that no contact finds them, until a split takes one (sim/xpbd/tear.h). */
+static void make_spares(fl_xpbd_build *b, uint32_t o, uint32_t first, uint32_t count)
+{
+  for (uint32_t k = 0; k < count; k++) {
+    float *p = b->positions[first + k];
+    p[0] = 1.0e4f - (float)(first + k);
+    p[1] = -1.0e4f;
+    p[2] = 1.0e4f;
+    p[3] = 0.0f;
+    b->particle_object[first + k] = o;
+  }
+}
+
 /* Fills positions, inverse masses, pins and the object record of object `o`. */
 static void make_particles(const fl_cloth_desc *d, uint32_t o, uint32_t first, fl_xpbd_build *b)
 {
@@ -152,6 +174,10 @@ static void make_particles(const fl_cloth_desc *d, uint32_t o, uint32_t first, f
       b->particle_object[k] = o;
     }
   fl_grid_pins_apply(d->pins, d->pin_count, nx, ny, "cloth", "", pin_particle, b->positions + first);
+  uint32_t spares = d->tear_strain > 0 ? fl_tear_spares(nx, ny) : 0;
+  make_spares(b, o, first + n, spares);
+  b->capacity[o] = n + spares;
+  b->tear_strain[o] = d->tear_strain;
   fl_gpu_xpbd_object *ob = &b->objects[o];
   memset(ob, 0, sizeof *ob);
   ob->static_friction = d->friction[0];
@@ -407,6 +433,18 @@ static bool build_families(fl_xpbd_build *b)
          colour_records(b->areas, sizeof *b->areas, b->area.count, 3, area_index, b->particle_count, &b->area, "area");
 }
 
+bool fl_xpbd_build_recolour(fl_xpbd_build *b)
+{
+  fl_constraint_family *families[4] = {&b->distance, &b->bend, &b->tet, &b->area};
+  for (int f = 0; f < 4; f++) {
+    free(families[f]->color_offsets);
+    free(families[f]->particle_first);
+    free(families[f]->particle_items);
+    *families[f] = (fl_constraint_family){.count = families[f]->count};
+  }
+  return build_families(b);
+}
+
 /* Appends body `k` (object o) at particle `first`, triangle `tri`, and the
  * given constraint offsets; advances them. */
 static void append_body(const fl_body_build *body, uint32_t k, uint32_t o, fl_xpbd_build *b, uint32_t *first,
@@ -420,7 +458,11 @@ static void append_body(const fl_body_build *body, uint32_t k, uint32_t o, fl_xp
   }
   b->objects[o] = body->object;
   b->objects[o].first = f;
+  uint32_t spares = body_spares(body);
+  make_spares(b, o, f + n, spares);
   b->objects[o].count = n;
+  b->capacity[o] = n + spares;
+  b->tear_strain[o] = body->tear_strain;
   b->self_collision[o] = 1;
   for (uint32_t t = 0; t < body->triangle_count; t++) {
     for (int c = 0; c < 3; c++) b->triangles[3 * (size_t)(*tri + t) + c] = f + body->triangles[t][c];
@@ -442,7 +484,7 @@ static void append_body(const fl_body_build *body, uint32_t k, uint32_t o, fl_xp
   fl_gpu_body *rec = &b->bodies[k];
   *rec = body->body;
   rec->first_particle = f;
-  rec->particle_count = n;
+  rec->particle_count = n + spares; /* the particles a tear adds are the body's too */
   rec->first_triangle = *tri;
   rec->triangle_count = body->triangle_count;
   b->body_measure_after[k] = body->measure_after;
@@ -451,7 +493,7 @@ static void append_body(const fl_body_build *body, uint32_t k, uint32_t o, fl_xp
                       body->triangle_count, &b->opposite[f]);
     for (uint32_t p = 0; p < n; p++) b->opposite[f + p] += f;
   }
-  *first += n;
+  *first += n + spares;
   *tri += body->triangle_count;
 }
 
@@ -478,14 +520,15 @@ bool fl_xpbd_build_create(const fl_cloth_desc *descs, const char (*names)[FL_SCE
       if (descs[o].area) areas += c.triangles; /* one per triangle: as many as triangles, so they fit too */
     } else {
       const fl_body_build *body = &bodies[o - count];
-      c = (object_counts){body->particle_count, body->triangle_count, body->edge_count, body->bend_count};
+      c = (object_counts){body->particle_count + body_spares(body), body->triangle_count, body->edge_count,
+                          body->bend_count};
       tets += body->tet_count;
     }
     total.particles += c.particles, total.triangles += c.triangles;
     total.distances += c.distances, total.bends += c.bends;
     /* Every index, and every CSR item count (2 per distance, 4 per bend or tet), fits in 32 bits. */
     if (total.particles >= UINT32_MAX || total.triangles * 3 >= UINT32_MAX ||
-        total.distances * 2 >= UINT32_MAX || total.bends * 4 >= UINT32_MAX || tets * 4 >= UINT32_MAX)
+        (total.distances + 2 * total.particles) * 2 >= UINT32_MAX || total.bends * 4 >= UINT32_MAX || tets * 4 >= UINT32_MAX)
       return fl_error_set("cloth \"%s\": the XPBD objects together are too large (%llu particles, "
                           "%llu distance, %llu bend and %llu tet constraints)",
                           name, (unsigned long long)total.particles, (unsigned long long)total.distances,
@@ -508,14 +551,21 @@ bool fl_xpbd_build_create(const fl_cloth_desc *descs, const char (*names)[FL_SCE
   out->self_collision = alloc_array(objects, sizeof *out->self_collision);
   out->triangles = alloc_array(total.triangles * 3, sizeof *out->triangles);
   out->triangle_object = alloc_array(total.triangles, sizeof *out->triangle_object);
-  out->distances = alloc_array(total.distances, sizeof *out->distances);
+  uint64_t spares = 0;
+  for (uint32_t o = 0; o < count; o++)
+    if (descs[o].tear_strain > 0) spares += fl_tear_spares(descs[o].resolution[0], descs[o].resolution[1]);
+  for (uint32_t k = 0; k < body_count; k++) spares += body_spares(&bodies[k]);
+  out->distance_capacity = (uint32_t)(total.distances + 2 * spares);
+  out->distances = alloc_array(out->distance_capacity, sizeof *out->distances);
   out->bends = alloc_array(total.bends, sizeof *out->bends);
   out->tets = alloc_array(tets, sizeof *out->tets);
   out->areas = alloc_array(areas, sizeof *out->areas);
   out->bodies = alloc_array(body_count, sizeof *out->bodies);
   out->body_measure_after = alloc_array(body_count, sizeof *out->body_measure_after);
   out->opposite = alloc_array(total.particles, sizeof *out->opposite);
-  if (!out->positions || !out->velocities || !out->particle_object || !out->objects || !out->self_collision ||
+  out->capacity = alloc_array(objects, sizeof *out->capacity);
+  out->tear_strain = alloc_array(objects, sizeof *out->tear_strain);
+  if (!out->capacity || !out->tear_strain ||!out->positions || !out->velocities || !out->particle_object || !out->objects || !out->self_collision ||
       !out->triangles || !out->triangle_object || !out->distances || !out->bends || !out->tets || !out->bodies ||
       !out->body_measure_after || !out->opposite || !out->areas) {
     fl_xpbd_build_destroy(out);
@@ -556,7 +606,7 @@ void fl_xpbd_build_destroy(fl_xpbd_build *b)
   if (!b) return;
   void *arrays[] = {b->positions, b->velocities, b->particle_object, b->objects, b->self_collision, b->triangles,
                     b->triangle_object, b->distances, b->bends, b->tets, b->bodies, b->body_measure_after,
-                    b->opposite, b->areas};
+                    b->opposite, b->areas, b->capacity, b->tear_strain};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
   fl_constraint_family *families[4] = {&b->distance, &b->bend, &b->tet, &b->area};
   for (int f = 0; f < 4; f++) {

@@ -43,7 +43,19 @@ typedef struct {
   fl_gpu_body *bodies;          /* body b is object cloth_count + b */
   float *body_measure_after;    /* per body: the time from which volume loss is tracked */
   uint32_t *opposite;           /* per particle: Diziol's opposite particle (opposite_pairs.h), itself when none */
+  uint32_t *capacity;           /* per object: its particle slots; a tearing cloth's (tear_strain > 0) slots
+                                 * [first + count, first + capacity) are spares the splits take (sim/xpbd/tear.h) */
+  float *tear_strain;           /* per object: the cloth's tear_strain, 0: never tears */
+  uint32_t distance_capacity;   /* distance records allocated: count + 2 per spare (a split copies at
+                                 * most the two constraints on the edges its plane cuts, tear.c) */
 } fl_xpbd_build;
+
+/* The spare particles a tearing cloth of nx x ny particles reserves: a cut across
+ * the sheet splits about max(nx, ny) vertices; a jagged one, or several, more. */
+uint32_t fl_tear_spares(uint32_t nx, uint32_t ny);
+/* Recolours every constraint family from its current records (after a tear changed them): frees and
+ * rebuilds the colour offsets and CSR lists as the load did. */
+bool fl_xpbd_build_recolour(fl_xpbd_build *b);
 
 /* Builds every cloth object of `descs` (count of them) into one set of arrays.
  * Returns false with a one-line error naming `names[i]` on bad pins or sizes. */

@@ -103,6 +103,8 @@ static void record_health(void *m, fl_rec *r, fl_health *h)
   }
 }
 
+static void collect(void *m, uint32_t slot) { fl_xpbd_collect_tears(&((xpbd_material *)m)->system, slot); }
+
 static uint32_t views(const void *m, uint32_t slot, fl_render_view *out, uint32_t max)
 {
   static const float cloth_palette[3][3] = {{0.85f, 0.25f, 0.2f}, {0.95f, 0.75f, 0.3f}, {0.3f, 0.55f, 0.85f}};
@@ -126,7 +128,7 @@ static uint32_t views(const void *m, uint32_t slot, fl_render_view *out, uint32_
                                   .look = look};
     else
       out[n++] = (fl_render_view){.kind = FL_VIEW_MESH, .positions = &s->snapshot[slot], .normals = &s->normals[slot],
-                                  .indices = &s->triangles, .first = 3 * first, .count = 3 * count,
+                                  .indices = s->tear.on ? &s->tear.draw_triangles[slot] : &s->triangles, .first = 3 * first, .count = 3 * count,
                                   .color = {c[0], c[1], c[2], 1.0f}, .look = look};
   }
   return n;
@@ -269,6 +271,21 @@ static bool summary(void *m, const fl_profiler *prof, bool bench, fl_material_su
     }
     if (n) snprintf(out->run_line, sizeof out->run_line, "worst volume loss by volume_conservation:%s", modes);
   }
+  const fl_tear *tear = &xm->system.tear;
+  if (tear->on) { /* what tearing did and cost (docs/CLOTH.md "Tearing") */
+    fl_stats_number(&out->report, "tearing", "splits", tear->splits_done);
+    fl_stats_number(&out->report, "tearing", "batches", tear->batches);
+    fl_stats_number(&out->report, "tearing", "constraints_reported", tear->reports_seen);
+    fl_stats_number(&out->report, "tearing", "cpu_ms_per_batch", tear->batches ? tear->cpu_ms_total / tear->batches : 0);
+    fl_stats_number(&out->report, "tearing", "cpu_ms_max", tear->cpu_ms_max);
+    fl_stats_number(&out->report, "tearing", "upload_bytes_max", (double)tear->upload_bytes_max);
+    size_t used = strlen(out->run_line); /* after the volume line, when there is one */
+    snprintf(out->run_line + used, sizeof out->run_line - used,
+               "%stearing: %u vertex splits in %u batches, CPU %.3f ms a batch (split, recolour, vertex lists; "
+               "max %.3f ms), upload up to %.0f KiB",
+               used ? "; " : "", tear->splits_done, tear->batches, tear->batches ? tear->cpu_ms_total / tear->batches : 0,
+               tear->cpu_ms_max, tear->upload_bytes_max / 1024.0);
+  }
   const fl_profile_stat *st = bench ? fl_profiler_find(prof, "softbody/tets") : NULL;
   double ms = st ? fl_profile_summary(st).median : 0;
   const fl_sim_desc *sim = &xm->scene->sim;
@@ -301,6 +318,7 @@ const fl_material_ops fl_material_xpbd = {
     .record_substep = record_substep,
     .record_publish = record_publish,
     .record_health = record_health,
+    .collect = collect,
     .views = views,
     .pick_targets = pick_targets,
     .read_state = read_state,
