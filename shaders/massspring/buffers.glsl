@@ -17,5 +17,7 @@
 #define FL_MS_B_RESULTS 11   // float: reduction result slots (FL_MS_SLOT_*)
 #define FL_MS_B_INITIAL 12   // vec4: initial positions (divergence reset)
 #define FL_MS_B_STATUS 13    // uint: FL_MS_STATUS_*
-#define FL_MS_B_COUNT 14
+#define FL_MS_B_POS_OUT 14   // vec4: E's next positions (the ping-pong twin of POS)
+#define FL_MS_B_VEL_OUT 15   // vec4: E's next velocities (the ping-pong twin of VEL)
+#define FL_MS_B_COUNT 16
 #endif

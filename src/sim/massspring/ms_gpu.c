@@ -69,6 +69,8 @@ static void fill_table(const fl_ms_gpu *s, bool swap, const fl_buffer **t)
   t[FL_MS_B_RESULTS] = s->reduce.max_count ? fl_reduce_results(&s->reduce) : NULL;
   t[FL_MS_B_INITIAL] = &s->initial;
   t[FL_MS_B_STATUS] = &s->status;
+  t[FL_MS_B_POS_OUT] = &s->pos_next;
+  t[FL_MS_B_VEL_OUT] = &s->vel_next;
 }
 
 /* Float copies of the CPU state: positions (w = inverse mass), velocities,
@@ -123,9 +125,11 @@ bool fl_ms_gpu_create(fl_gpu *gpu, const fl_ms_system *initial, const fl_ms_gpu_
     return fl_error_set("mass_spring \"%s\": %u particles need a %.1f MiB buffer, over this device's "
                         "maxStorageBufferRange of %.1f MiB", name, (unsigned)n, largest / 1048576.0,
                         gpu->props.limits.maxStorageBufferRange / 1048576.0);
-  bool im = params->method == FL_MS_IM;
+  bool im = params->method == FL_MS_IM, e = params->method == FL_MS_E;
   bool implicit = im || params->method == FL_MS_JI || params->method == FL_MS_HY;
-  bool ok = upload_state(out, initial) && device_buffer(out, NULL, (uint64_t)n * 16, "dv", &out->dv) &&
+  bool ok = upload_state(out, initial) && device_buffer(out, NULL, e ? 0 : (uint64_t)n * 16, "dv", &out->dv) &&
+            device_buffer(out, NULL, e ? (uint64_t)n * 16 : 0, "next positions", &out->pos_next) &&
+            device_buffer(out, NULL, e ? (uint64_t)n * 16 : 0, "next velocities", &out->vel_next) &&
             device_buffer(out, NULL, implicit ? (uint64_t)n * 16 : 0, "dv next", &out->dv_next) &&
             device_buffer(out, NULL, implicit ? (uint64_t)n * 16 : 0, "rhs", &out->rhs) &&
             device_buffer(out, NULL, implicit ? (uint64_t)n * 32 : 0, "diagonal blocks", &out->diag) &&
@@ -150,8 +154,9 @@ void fl_ms_gpu_destroy(fl_ms_gpu *s)
 {
   if (!s->gpu) return;
   fl_reduce_destroy(s->gpu, &s->reduce);
-  fl_buffer *buffers[] = {&s->pos,  &s->vel,  &s->first, &s->links, &s->dv,      &s->dv_next, &s->rhs,
-                          &s->diag, &s->cg_r, &s->cg_p,  &s->cg_q,  &s->initial, &s->status};
+  fl_buffer *buffers[] = {&s->pos,  &s->vel,  &s->first, &s->links,   &s->dv,     &s->dv_next,  &s->rhs,
+                          &s->diag, &s->cg_r, &s->cg_p,  &s->cg_q,    &s->initial, &s->status, &s->pos_next,
+                          &s->vel_next};
   for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++) fl_buffer_destroy(s->gpu, buffers[i]);
   memset(s, 0, sizeof *s);
 }
@@ -175,7 +180,7 @@ fl_ms_pass_bytes fl_ms_gpu_pass_bytes(const fl_ms_gpu *s)
   uint64_t n = s->particle_count, links = (uint64_t)s->link_count * 8 + (n + 1) * 4;
   fl_ms_pass_bytes b = {0};
   switch (s->params.method) {
-  case FL_MS_E:
+  case FL_MS_E: b.method = n * (16 + 16 + 16 + 16) + links; break;         /* x, v -> x', v' (advance: 0) */
   case FL_MS_HO: b.method = n * (16 + 16 + 16) + links; break;              /* x, v -> dv */
   case FL_MS_JI:
   case FL_MS_HY: b.method = n * (16 + 16 + 16 + 32 + 16) + links; break;    /* x, v -> b, A_ii, dv */
@@ -240,10 +245,17 @@ void fl_ms_gpu_record_step(fl_ms_gpu *s, fl_rec *r, float h, const char *prefix)
   fl_ms_pass_bytes bytes = fl_ms_gpu_pass_bytes(s);
   uint32_t final_dv = 0; /* 0: dv, 1: dv_next */
   switch (s->params.method) {
-  case FL_MS_E:
+  case FL_MS_E: /* one fused pass, then the ping-pong pair swaps: pos and vel name the new state */
     scope(r, prefix, "explicit", bytes.method);
     pass(s, r, "massspring/explicit", 0, &push);
-    break;
+    fl_rec_end(r);
+    fl_buffer t = s->pos;
+    s->pos = s->pos_next;
+    s->pos_next = t;
+    t = s->vel;
+    s->vel = s->vel_next;
+    s->vel_next = t;
+    return;
   case FL_MS_HO:
     scope(r, prefix, "ho", bytes.method);
     pass(s, r, "massspring/ho", 0, &push);

@@ -5,7 +5,9 @@
  * Design: per particle, a list of links (other end, rest length) in CSR form;
  * every kernel runs one thread per particle and reads its neighbours through
  * it, so nothing needs atomics (shaders/massspring/). A step is:
- *   E   explicit                                   then advance
+ *   E   explicit (force, v and x fused: reads pos/vel, writes pos_next/vel_next,
+ *       then the pair swaps on the CPU while recording, so pos/vel always name
+ *       the current state for every pass recorded after it)
  *   HO  ho                                         then advance
  *   JI  setup (A_ii, b, first Jacobi iterate), (iterations - 1) x jacobi, advance
  *       (explicit start: setup writes the start dv = b / m, then iterations x jacobi)
@@ -48,6 +50,7 @@ typedef struct {
   uint32_t particle_count, link_count;
   char name[64];
   fl_buffer pos, vel, first, links, dv, dv_next, rhs, diag, cg_r, cg_p, cg_q, initial, status;
+  fl_buffer pos_next, vel_next; /* E: the ping-pong twins of pos and vel (fl_ms_gpu_record_step swaps them) */
   fl_reduce reduce;            /* IM only */
   fl_reduce_binding dot_bb, dot_pq, dot_rr[2];
 } fl_ms_gpu;
