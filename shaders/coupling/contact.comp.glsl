@@ -10,26 +10,37 @@
 //   exchange: node i gains s_ip m_i J / M (int32 fixed point, atomics), so the
 //            nodes gain exactly J; the particle's velocity loses J / m_p, and
 //            impulse[p] (the frame's sum) records -J (xyz) and |J| (w).
-// The particle's own thread is the only writer of its velocity and impulse.
+// Attached (push attach = 1, a free particle, docs/COUPLING.md "substep order"):
+//            the particle carries its parcel through the XPBD substeps that
+//            follow, as one body of mass m_p + M (Jiang et al. 2017's added
+//            inertia, in XPBD's inverse mass pos.w): the rule acts on
+//            u- = u - g h (the grid's gravity is taken back: the XPBD substeps
+//            give it), the pair moves at their common velocity v_c, and
+//            attach[p] keeps what release.comp needs to part them again; no
+//            node changes here. A particle the parcel is not pressing against
+//            (u . (x_p - c) <= 0) is not attached.
+// The particle's own thread is the only writer of its velocity, impulse and attachment.
 // CPU reference: src/sim/coupling/coupling_cpu.c.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "compute.glsl"
 #include "coupling_shared.h"
 layout(push_constant) uniform Push { fl_coupling_push pc; };
-layout(std430, binding = 0) readonly buffer Pos { vec4 pos[]; };
+layout(std430, binding = 0) buffer Pos { vec4 pos[]; };
 layout(std430, binding = 1) buffer Vel { vec4 vel[]; };
 layout(std430, binding = 2) readonly buffer Coupled { uint coupled[]; };
 layout(std430, binding = 3) readonly buffer BlockHash { uint block_hash[]; };
 layout(std430, binding = 4) buffer Accum { int accum[]; };
 layout(std430, binding = 5) readonly buffer GridVelocity { vec4 gridv[]; };
 layout(std430, binding = 6) buffer Impulse { vec4 impulse[]; };
+layout(std430, binding = 7) writeonly buffer Attach { vec4 attach[]; };
 #include "coupling.glsl"
 
 void main()
 {
   uint p = fl_thread_index();
   if (p >= pc.particle_count || coupled[p] == 0u) return;
+  if (pc.attach != 0u) attach[FL_COUPLING_ATTACH_VEC4S * p] = vec4(0.0);
   vec4 xp = pos[p];
   vec3 vp = vel[p].xyz;
   vec3 x = fl_coupling_point(xp, vp);
@@ -52,6 +63,20 @@ void main()
   if (!(M > pc.min_mass)) return;
   vec3 u = P / M - vp, d = -C / M;  // d = x_p - c
   float dl = length(d);
+  if (pc.attach != 0u && xp.w > 0.0) {
+    if (dl > 1e-3 * pc.h && dot(u, d) <= 0.0) return;
+    vec3 vs = P / M, um = u - pc.gravity_h;
+    vec3 um_after = dl > 1e-3 * pc.h ? fl_mpm_collide_rule(um, vec3(0.0), -d / dl, pc.friction) : vec3(0.0);
+    vec3 Ja = (um_after - um) * (M / (1.0 + M * xp.w));
+    vec3 vc = (vp + M * xp.w * (vs - pc.gravity_h)) / (1.0 + M * xp.w);
+    uint o = FL_COUPLING_ATTACH_VEC4S * p;
+    attach[o] = vec4(x, M);
+    attach[o + 1u] = vec4(vp - Ja * xp.w - vc, xp.w);
+    attach[o + 2u] = vec4(Ja / M - pc.gravity_h - vc, 0.0);
+    vel[p] = vec4(vc, vel[p].w);
+    pos[p].w = xp.w / (1.0 + M * xp.w);
+    return;
+  }
   vec3 u_after = dl > 1e-3 * pc.h ? fl_mpm_collide_rule(u, vec3(0.0), -d / dl, pc.friction) : vec3(0.0);
   vec3 du = u_after - u;
   if (du == vec3(0.0)) return;

@@ -53,11 +53,12 @@ static void kernel_vs_cpu_body(fl_gpu *gpu)
   /* One GPU coupling substep on that state, the boundary lagging 4 ms. */
   fl_coupling_push push;
   c->xpbd_time = 1.0;
-  fl_coupling_push_fill(c, 0.996f, &push);
+  fl_coupling_push_fill(c, 0.004f, 0.996f, false, &push);
   VkCommandBuffer cmd;
   ENSURE(fl_gpu_begin_once(gpu, &cmd));
   fl_rec r = fl_world_rec(world, cmd, NULL, 0);
-  fl_coupling_record_substep(c, &r, &push);
+  fl_coupling_record_contact(c, &r, &push);
+  fl_coupling_record_release(c, &r, &push);
   ENSURE(fl_gpu_end_once(gpu, cmd) && !r.failed);
   ENSURE(fl_snow_read_grid_dense(c->snow, &c->snow->gridv, 8, (uint32_t *)grid_gpu));
   ENSURE(read_vec4s(gpu, &c->impulse, n, &imp_gpu) && read_vec4s(gpu, &c->xpbd->vel, n, &vel_gpu));
