@@ -32,9 +32,8 @@ FL_STRUCT_BEGIN(fl_coupling_push)
   uint hash_mask;     /* the snow block hash's entries - 1 */
   uint block_grid_x;  /* blocks per axis of the snow block lattice */
   uint block_grid_y;
-  uint attach;        /* 1: a free particle in contact carries its parcel through the XPBD substeps
-                       * (contact.comp, release.comp); 0: every contact is the two-body impulse */
-  uint pad;
+  uint pad0;
+  uint pad1;
   vec3 gravity_h;     /* g h of the snow substep: the grid's gravity, taken back from an attached parcel
                        * because the XPBD substeps give it to the particle that carries it */
   float pad2;

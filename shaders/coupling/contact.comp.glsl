@@ -1,25 +1,24 @@
 // coupling/contact.comp: pass 2 of a coupling substep (docs/COUPLING.md).
-// One thread per coupled XPBD particle p, after the snow's grid update:
+// One thread per coupled XPBD particle p, after the snow's grid update, at the
+// start of the snow substep (the XPBD substeps covering it come next):
 //   parcel:  s_ip = w_ip / W_i (each node's mass shared among the particles
 //            reaching it), M = sum s_ip m_i, v_s = sum s_ip m_i v_i / M, its
-//            centre c = sum s_ip m_i x_i / M, normal n = (x_p - c) / |x_p - c|;
-//   contact: u = v_s - v_p; the snow's collision rule (Stomakhin et al. 2013
-//            section 8, NOTES.md section 4) with the boundary normal -n turns u
-//            into u'; the two-body impulse on the parcel is
-//            J = (u' - u) M m_p / (M + m_p) (m_p infinite for pins);
-//   exchange: node i gains s_ip m_i J / M (int32 fixed point, atomics), so the
-//            nodes gain exactly J; the particle's velocity loses J / m_p, and
-//            impulse[p] (the frame's sum) records -J (xyz) and |J| (w).
-// Attached (push attach = 1, a free particle, docs/COUPLING.md "substep order"):
-//            the particle carries its parcel through the XPBD substeps that
-//            follow, as one body of mass m_p + M (Jiang et al. 2017's added
-//            inertia, in XPBD's inverse mass pos.w): the rule acts on
-//            u- = u - g h (the grid's gravity is taken back: the XPBD substeps
-//            give it), the pair moves at their common velocity v_c, and
-//            attach[p] keeps what release.comp needs to part them again; no
-//            node changes here. A particle the parcel is not pressing against
-//            (u . (x_p - c) <= 0) is not attached.
-// The particle's own thread is the only writer of its velocity, impulse and attachment.
+//            centre c = sum s_ip m_i x_i / M, d = x_p - c; u = v_s - v_p.
+//   free particle (w_p = 1/m_p > 0): if the parcel presses on it (u . d > 0, or
+//            x_p at c), the particle carries the parcel through the XPBD
+//            substeps as one body of mass m_p + M (the parcel's mass as added
+//            inertia, after Jiang et al. 2017; XPBD reads it in pos.w). The
+//            snow's rule (Stomakhin et al. 2013 section 8, NOTES.md section 4,
+//            boundary normal -d/|d|) acts on u- = u - g h (the grid's gravity is
+//            taken back: the XPBD substeps give it to the pair) with the
+//            two-body impulse J = (u-' - u-) M m_p / (M + m_p); the pair moves at
+//            its common velocity v_c, and attach[p] keeps the offsets of the
+//            particle and of the parcel from v_c, for release.comp. No node
+//            changes here.
+//   pinned particle (w_p = 0): an immovable boundary; the rule turns u into u',
+//            node i gains s_ip m_i J / M with J = (u' - u) M (int32 fixed point,
+//            atomics; apply.comp adds them), impulse[p] records -J and |J|.
+// The particle's own thread is the only writer of its velocity, w, impulse and attachment.
 // CPU reference: src/sim/coupling/coupling_cpu.c.
 #version 450
 #extension GL_GOOGLE_include_directive : require
@@ -40,7 +39,7 @@ void main()
 {
   uint p = fl_thread_index();
   if (p >= pc.particle_count || coupled[p] == 0u) return;
-  if (pc.attach != 0u) attach[FL_COUPLING_ATTACH_VEC4S * p] = vec4(0.0);
+  attach[FL_COUPLING_ATTACH_VEC4S * p] = vec4(0.0);
   vec4 xp = pos[p];
   vec3 vp = vel[p].xyz;
   vec3 x = fl_coupling_point(xp, vp);
@@ -63,7 +62,7 @@ void main()
   if (!(M > pc.min_mass)) return;
   vec3 u = P / M - vp, d = -C / M;  // d = x_p - c
   float dl = length(d);
-  if (pc.attach != 0u && xp.w > 0.0) {
+  if (xp.w > 0.0) {
     if (dl > 1e-3 * pc.h && dot(u, d) <= 0.0) return;
     vec3 vs = P / M, um = u - pc.gravity_h;
     vec3 um_after = dl > 1e-3 * pc.h ? fl_mpm_collide_rule(um, vec3(0.0), -d / dl, pc.friction) : vec3(0.0);
@@ -80,7 +79,7 @@ void main()
   vec3 u_after = dl > 1e-3 * pc.h ? fl_mpm_collide_rule(u, vec3(0.0), -d / dl, pc.friction) : vec3(0.0);
   vec3 du = u_after - u;
   if (du == vec3(0.0)) return;
-  vec3 J = du * (M / (1.0 + M * xp.w));
+  vec3 J = du * M;
   vec3 per_mass = J / M;
   FL_MPM_FOR_STENCIL(3, {
     uint i = fl_mpm_node(s, a, b, c, m);
@@ -94,6 +93,5 @@ void main()
       atomicAdd(accum[o + 2u], fl_mpm_fixed(dP.z, pc.momentum_scale));
     }
   })
-  vel[p] = vec4(vp - J * xp.w, vel[p].w);
   impulse[p] += vec4(-J, length(J));
 }

@@ -1,7 +1,9 @@
 /* tests/gpu/test_coupling.c: the snow <-> cloth coupling (issue 18, docs/COUPLING.md):
- *   kernel_vs_cpu    one coupling substep (weights, contact, apply) on the GPU against the CPU
- *                    reference coupling_cpu.c from the same inputs: particle velocities, impulses
- *                    and grid velocities agree; the exchange conserves momentum to 1e-3
+ *   kernel_vs_cpu    one coupling substep's two halves (weights and contact; release and apply) on
+ *                    the GPU against the CPU reference coupling_cpu.c from the same inputs: the
+ *                    carried particles' w and velocity, the attachments, then the particle
+ *                    velocities, restored w, impulses and grid velocities agree; snow + cloth
+ *                    momentum changes by the parcels' gravity only (to 1e-3)
  *   free_momentum    no gravity, no pins: a snowball hits a free cloth; the total momentum of
  *                    snow + cloth is kept within 1 %, and the cloth took a real share of it
  *   opt_out          "coupling": false on the cloth: the snowball passes through it untouched;
@@ -30,6 +32,26 @@ static bool read_vec4s(fl_gpu *gpu, const fl_buffer *b, uint32_t n, float (**out
   return *out && fl_buffer_readback(gpu, b, 0, *out, (uint64_t)n * 16);
 }
 
+/* Runs one half of a GPU coupling substep (contact, or release and apply) on the world's buffers. */
+static void gpu_half(fl_gpu *gpu, fl_world *world, fl_coupling *c, const fl_coupling_push *push, bool contact)
+{
+  VkCommandBuffer cmd;
+  ENSURE(fl_gpu_begin_once(gpu, &cmd));
+  fl_rec r = fl_world_rec(world, cmd, NULL, 0);
+  if (contact) fl_coupling_record_contact(c, &r, push);
+  else fl_coupling_record_release(c, &r, push);
+  ENSURE(fl_gpu_end_once(gpu, cmd) && !r.failed);
+}
+
+/* The worst difference of n vec4s (components < comps), relative to 1 + |cpu|. */
+static double worst_of(const float (*gpu)[4], const float (*cpu)[4], uint32_t n, int comps)
+{
+  double worst = 0;
+  for (uint32_t p = 0; p < n; p++)
+    for (int a = 0; a < comps; a++) worst = fmax(worst, fabs(gpu[p][a] - cpu[p][a]) / (1.0 + fabs(cpu[p][a])));
+  return worst;
+}
+
 static void kernel_vs_cpu_body(fl_gpu *gpu)
 {
   fl_scene scene;
@@ -42,42 +64,61 @@ static void kernel_vs_cpu_body(fl_gpu *gpu)
   const fl_snow_build *b = &c->snow->build;
   uint32_t n = c->particle_count;
   uint64_t nodes = b->node_count;
-  float(*grid)[8] = malloc(nodes * 32), (*grid_gpu)[8] = malloc(nodes * 32);
-  float(*pos)[4], (*vel)[4], (*imp)[4], (*vel_gpu)[4], (*imp_gpu)[4];
+  float(*grid)[8] = malloc(nodes * 32), (*grid_gpu)[8] = malloc(nodes * 32), (*grid_before)[8] = malloc(nodes * 32);
+  float(*pos)[4], (*vel)[4], (*imp)[4], (*vel_gpu)[4], (*imp_gpu)[4], (*pos_gpu)[4], (*att_gpu)[4];
+  float(*pos0)[4] = malloc((size_t)n * 16), (*vel0)[4] = malloc((size_t)n * 16), (*imp0)[4] = malloc((size_t)n * 16);
   uint32_t *coupled = malloc((size_t)n * 4);
-  ENSURE(grid && grid_gpu && coupled);
+  ENSURE(grid && grid_gpu && grid_before && coupled && pos0 && vel0 && imp0);
   ENSURE(fl_snow_read_grid_dense(c->snow, &c->snow->gridv, 8, (uint32_t *)grid));
   ENSURE(read_vec4s(gpu, &c->xpbd->pos, n, &pos) && read_vec4s(gpu, &c->xpbd->vel, n, &vel) &&
          read_vec4s(gpu, &c->impulse, n, &imp));
   ENSURE(fl_buffer_readback(gpu, &c->coupled, 0, coupled, (uint64_t)n * 4));
-  /* One GPU coupling substep on that state, the boundary lagging 4 ms. */
-  fl_coupling_push push;
-  c->xpbd_time = 1.0;
-  fl_coupling_push_fill(c, 0.004f, 0.996f, false, &push);
-  VkCommandBuffer cmd;
-  ENSURE(fl_gpu_begin_once(gpu, &cmd));
-  fl_rec r = fl_world_rec(world, cmd, NULL, 0);
-  fl_coupling_record_contact(c, &r, &push);
-  fl_coupling_record_release(c, &r, &push);
-  ENSURE(fl_gpu_end_once(gpu, cmd) && !r.failed);
-  ENSURE(fl_snow_read_grid_dense(c->snow, &c->snow->gridv, 8, (uint32_t *)grid_gpu));
-  ENSURE(read_vec4s(gpu, &c->impulse, n, &imp_gpu) && read_vec4s(gpu, &c->xpbd->vel, n, &vel_gpu));
-  /* The CPU reference from the same inputs. */
-  float(*grid_before)[8] = malloc(nodes * 32), (*imp_before)[4] = malloc((size_t)n * 16);
-  ENSURE(grid_before && imp_before);
   memcpy(grid_before, grid, nodes * 32);
-  memcpy(imp_before, imp, (size_t)n * 16);
-  ENSURE(fl_coupling_cpu_substep(&push, n, (const float(*)[4])pos, vel, coupled, imp, grid));
-  double worst_v = 0, worst_j = 0, worst_g = 0, dp_snow[3] = {0}, dp_cloth[3] = {0}, magnitude = 0;
+  memcpy(pos0, pos, (size_t)n * 16);
+  memcpy(vel0, vel, (size_t)n * 16);
+  memcpy(imp0, imp, (size_t)n * 16);
+  /* The first half on the GPU and the CPU, from the same inputs, with a 1 ms substep's gravity and
+   * the boundary lagging 4 ms; the attachments compared as well. */
+  fl_coupling_push push;
+  fl_step frame = {.sim = &scene.sim, .dt = 1.0f / 60.0f};
+  c->frame = frame;
+  c->xpbd_time = 1.0;
+  fl_coupling_push_fill(c, 0.001f, 0.996f, &push);
+  gpu_half(gpu, world, c, &push, true);
+  fl_coupling_cpu state;
+  ENSURE(fl_coupling_cpu_contact(&push, n, pos, vel, coupled, imp, (const float(*)[8])grid, &state));
+  ENSURE(read_vec4s(gpu, &c->xpbd->pos, n, &pos_gpu) && read_vec4s(gpu, &c->xpbd->vel, n, &vel_gpu) &&
+         read_vec4s(gpu, &c->attach, n * FL_COUPLING_ATTACH_VEC4S, &att_gpu));
+  double worst_w = worst_of((const float(*)[4])pos_gpu, (const float(*)[4])pos, n, 4);
+  double worst_vc = worst_of((const float(*)[4])vel_gpu, (const float(*)[4])vel, n, 3);
+  double worst_att = worst_of((const float(*)[4])att_gpu, (const float(*)[4])state.attach, n * FL_COUPLING_ATTACH_VEC4S, 4);
+  uint32_t attached = 0;
+  double carried = 0, gravity_momentum[3] = {0};
+  for (uint32_t p = 0; p < n; p++)
+    if (state.attach[FL_COUPLING_ATTACH_VEC4S * p][3] > 0) {
+      attached++;
+      carried += state.attach[FL_COUPLING_ATTACH_VEC4S * p][3];
+    }
+  for (int a = 0; a < 3; a++) gravity_momentum[a] = carried * push.gravity_h[a];
+  free(pos_gpu);
+  free(vel_gpu);
+  /* The second half, with nothing between (an XPBD substep that leaves the pairs as they are). */
+  gpu_half(gpu, world, c, &push, false);
+  fl_coupling_cpu_release(&push, n, pos, vel, coupled, imp, grid, &state);
+  fl_coupling_cpu_free(&state);
+  ENSURE(fl_snow_read_grid_dense(c->snow, &c->snow->gridv, 8, (uint32_t *)grid_gpu));
+  ENSURE(read_vec4s(gpu, &c->impulse, n, &imp_gpu) && read_vec4s(gpu, &c->xpbd->vel, n, &vel_gpu) &&
+         read_vec4s(gpu, &c->xpbd->pos, n, &pos_gpu));
+  double worst_v = worst_of((const float(*)[4])vel_gpu, (const float(*)[4])vel, n, 3), worst_j = 0, worst_g = 0;
+  double dp_snow[3] = {0}, dp_cloth[3] = {0}, magnitude = 0, w_back = 0;
   uint32_t touched = 0;
   for (uint32_t p = 0; p < n; p++) {
-    for (int a = 0; a < 3; a++) {
-      worst_v = fmax(worst_v, fabs(vel_gpu[p][a] - vel[p][a]) / (1.0 + fabs(vel[p][a])));
-      worst_j = fmax(worst_j, fabs(imp_gpu[p][a] - imp[p][a]) / (1e-4 + fabs(imp[p][a])));
-      dp_cloth[a] += imp_gpu[p][a] - imp_before[p][a]; /* what the particles (and pins) received */
-    }
-    worst_j = fmax(worst_j, fabs(imp_gpu[p][3] - imp[p][3]) / (1e-4 + fabs(imp[p][3])));
-    touched += imp[p][3] != imp_before[p][3];
+    for (int a = 0; a < 4; a++) worst_j = fmax(worst_j, fabs(imp_gpu[p][a] - imp[p][a]) / (1e-4 + fabs(imp[p][a])));
+    /* what the cloth received: a free particle's momentum change, a pin's reaction (its impulse record) */
+    for (int a = 0; a < 3; a++)
+      dp_cloth[a] += pos0[p][3] > 0 ? (vel_gpu[p][a] - vel0[p][a]) / pos0[p][3] : imp_gpu[p][a] - imp0[p][a];
+    w_back = fmax(w_back, fabs(pos_gpu[p][3] - pos0[p][3]));
+    touched += imp[p][3] != imp0[p][3];
   }
   /* Grid velocities node by node, as momentum: a light node's v = p / m carries the rounding of p
    * (FMA contraction on a GPU, not on the CPU) over a tiny m, so each difference is weighed by the
@@ -93,24 +134,33 @@ static void kernel_vs_cpu_body(fl_gpu *gpu)
       magnitude += fabs(dp);
     }
   }
-  double residual[3] = {dp_snow[0] + dp_cloth[0], dp_snow[1] + dp_cloth[1], dp_snow[2] + dp_cloth[2]};
-  printf("  %u particles in contact; worst difference: velocity %.2g, impulse %.2g (relative), grid velocity %.2g; "
-         "snow gained (%.4g, %.4g, %.4g) N s, cloth (%.4g, %.4g, %.4g)\n",
-         touched, worst_v, worst_j, worst_g, dp_snow[0], dp_snow[1], dp_snow[2], dp_cloth[0], dp_cloth[1],
-         dp_cloth[2]);
-  ENSURE_MSG(touched >= 20, "only %u particles met the snow", touched);
-  ENSURE(worst_v <= 1e-4 && worst_j <= 1e-3 && worst_g <= 1e-4);
+  /* Momentum: with no XPBD substep between, the pairs lose only the gravity the contact took back
+   * from the parcels (the XPBD substeps give it), so snow + cloth gain -sum(M) g h. */
+  double residual[3];
+  for (int a = 0; a < 3; a++) residual[a] = dp_snow[a] + dp_cloth[a] + gravity_momentum[a];
+  printf("  %u particles in contact, %u carrying %.4g kg of snow; worst difference: w %.2g, carried velocity %.2g, "
+         "attachment %.2g, velocity %.2g, impulse %.2g (relative), grid velocity %.2g; w restored to %.2g; snow "
+         "gained (%.4g, %.4g, %.4g) N s, cloth (%.4g, %.4g, %.4g)\n",
+         touched, attached, carried, worst_w, worst_vc, worst_att, worst_v, worst_j, worst_g, w_back, dp_snow[0],
+         dp_snow[1], dp_snow[2], dp_cloth[0], dp_cloth[1], dp_cloth[2]);
+  ENSURE_MSG(touched >= 20 && attached >= 20, "only %u particles met the snow, %u carried it", touched, attached);
+  ENSURE(worst_w <= 1e-5 && worst_vc <= 1e-4 && worst_att <= 1e-4);
+  ENSURE(worst_v <= 1e-4 && worst_j <= 1e-3 && worst_g <= 1e-4 && w_back == 0.0);
   ENSURE_MSG(len3(residual) <= 1e-3 * magnitude, "the exchange left %.3g N s of %.3g", len3(residual), magnitude);
   free(grid);
   free(grid_gpu);
   free(grid_before);
-  free(imp_before);
   free(coupled);
   free(pos);
   free(vel);
   free(imp);
+  free(pos0);
+  free(vel0);
+  free(imp0);
   free(vel_gpu);
   free(imp_gpu);
+  free(pos_gpu);
+  free(att_gpu);
   fl_world_destroy(world);
 }
 FL_GPU_TEST(test_kernel_vs_cpu, kernel_vs_cpu_body)

@@ -71,7 +71,7 @@ static void hook(void *ctx, fl_rec *r, float h, float t)
   if (k >= (long)snow) k = snow - 1;
   fl_coupling_push push;
   c->xpbd_time = t;
-  fl_coupling_push_fill(c, h, t, true, &push);
+  fl_coupling_push_fill(c, h, t, &push);
   fl_coupling_record_contact(c, r, &push);
   for (uint32_t j = 0; j < m; j++) {
     fl_step step = fl_step_sub(f, (uint32_t)k * m + j, snow * m);
@@ -148,7 +148,7 @@ void fl_coupling_destroy(fl_coupling *c)
   memset(c, 0, sizeof *c);
 }
 
-void fl_coupling_push_fill(const fl_coupling *c, float h, float t, bool attach, fl_coupling_push *out)
+void fl_coupling_push_fill(const fl_coupling *c, float h, float t, fl_coupling_push *out)
 {
   const fl_snow_build *b = &c->snow->build;
   const float *g = c->frame.sim ? c->frame.sim->gravity : (const float[3]){0, 0, 0};
@@ -157,8 +157,7 @@ void fl_coupling_push_fill(const fl_coupling *c, float h, float t, bool attach, 
                             .weight_scale = ldexpf(1.0f, FL_COUPLING_WEIGHT_BITS),
                             .momentum_scale = c->momentum_scale, .min_mass = c->min_mass,
                             .node_count = b->block_capacity * FL_SNOW_BLOCK_NODES, .hash_mask = b->hash_entries - 1,
-                            .block_grid_x = b->block_dims[0], .block_grid_y = b->block_dims[1],
-                            .attach = attach};
+                            .block_grid_x = b->block_dims[0], .block_grid_y = b->block_dims[1]};
   for (int a = 0; a < 3; a++) {
     out->gravity_h[a] = g[a] * h;
     out->grid_origin[a] = b->origin[a];
@@ -236,11 +235,10 @@ void fl_coupling_record_release(fl_coupling *c, fl_rec *r, const fl_coupling_pus
 {
   fl_snow_system *s = c->snow;
   fl_xpbd_system *x = c->xpbd;
-  if (push->attach)
-    fl_rec_pass(r, &(fl_pass){.name = "coupling/release", .bytes = fl_coupling_release_bytes(c),
-                              .kernel = "coupling/release", FL_PUSH(*push), .threads = c->particle_count,
-                              FL_BUFFERS(&x->pos, &x->vel, &c->coupled, &s->block_hash, &c->accum, &s->gridv,
-                                         &c->impulse, &c->attach)});
+  fl_rec_pass(r, &(fl_pass){.name = "coupling/release", .bytes = fl_coupling_release_bytes(c),
+                            .kernel = "coupling/release", FL_PUSH(*push), .threads = c->particle_count,
+                            FL_BUFFERS(&x->pos, &x->vel, &c->coupled, &s->block_hash, &c->accum, &s->gridv,
+                                       &c->impulse, &c->attach)});
   fl_rec_pass(r, &(fl_pass){.name = "coupling/apply", .bytes = fl_coupling_apply_bytes(c), .kernel = "coupling/apply",
                             FL_PUSH(*push), .threads = push->node_count, FL_BUFFERS(&c->accum, &s->gridv)});
   c->substeps++;
@@ -250,7 +248,7 @@ void fl_coupling_record_end(fl_coupling *c, fl_rec *r)
 {
   if (!c->gpu) return;
   fl_coupling_push push;
-  fl_coupling_push_fill(c, c->frame.dt, (float)c->xpbd_time, false, &push);
+  fl_coupling_push_fill(c, c->frame.dt, (float)c->xpbd_time, &push);
   fl_rec_pass(r, &(fl_pass){.name = "coupling/sum", .bytes = (uint64_t)c->particle_count * VEC4 + 2 * VEC4,
                             .kernel = "coupling/sum", .workgroup = FL_COUPLING_SUM_GROUP, FL_PUSH(push), .groups = 1,
                             FL_BUFFERS(&c->impulse, &c->sums)});

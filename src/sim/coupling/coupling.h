@@ -12,7 +12,7 @@
  *   coupling/contact  each particle meets its share of the nearby snow mass (a parcel):
  *                     the snow's friction rule; a free particle carries its parcel
  *                     (its inverse mass becomes 1 / (m_p + M)), a pinned one gives
- *                     the parcel the kinematic impulse J
+ *                     the parcel the impulse J of an immovable boundary
  *   XPBD substeps     those covering the snow substep's time (the world leaves them to the coupling)
  *   coupling/release  each carried parcel gets back the velocity change the XPBD
  *                     substeps gave the pair; the particle its own mass
@@ -77,11 +77,11 @@ uint32_t fl_coupling_xpbd_per_snow(float dt, float h, uint32_t substeps);
 /* After the frame's materials: sums the frame's impulses and copies the sums to the slot's readback. */
 void fl_coupling_record_end(fl_coupling *c, fl_rec *r);
 /* The push of a coupling substep of length h ending at time t (lag = xpbd_time - t: the boundary is
- * x_p - lag v_p), with attach as given and gravity_h = g h. */
-void fl_coupling_push_fill(const fl_coupling *c, float h, float t, bool attach, fl_coupling_push *out);
+ * x_p - lag v_p; gravity_h = g h). */
+void fl_coupling_push_fill(const fl_coupling *c, float h, float t, fl_coupling_push *out);
 /* The first half of a coupling substep with that push: clear, weights, contact. */
 void fl_coupling_record_contact(fl_coupling *c, fl_rec *r, const fl_coupling_push *push);
-/* The second half: release (when push->attach), apply. */
+/* The second half: release, apply. */
 void fl_coupling_record_release(fl_coupling *c, fl_rec *r, const fl_coupling_push *push);
 /* After the slot's fence: reads its sums into the figures. */
 void fl_coupling_collect(fl_coupling *c, uint32_t slot);
