@@ -5,13 +5,22 @@
  *                    velocities, restored w, impulses and grid velocities agree; snow + cloth
  *                    momentum changes by the parcels' gravity only (to 1e-3)
  *   free_momentum    no gravity, no pins: a snowball hits a free cloth; the total momentum of
- *                    snow + cloth is kept within 1 %, and the cloth took a real share of it
+ *                    snow + cloth is kept within 1 %, the cloth took a real share of it, and the
+ *                    kinetic energy did not grow (the contacts are inelastic)
+ *   hammock          the built-in snow-hammock: over 300 frames (checked every 10) no snow particle
+ *                    is below the cloth inside its footprint by more than a snow grid cell, and
+ *                    the cloth's centre sag over the last second (the snow's swing died down to a
+ *                    mean speed under 0.1 m/s) is within 15 % of a CPU estimate: the same cloth
+ *                    (the CPU XPBD reference, xpbd_cpu.c, the GPU's mean substep length) under
+ *                    the snowball's weight, each snow particle's mass on the cloth particle under
+ *                    it, relaxed to rest
  *   opt_out          "coupling": false on the cloth: the snowball passes through it untouched;
  *                    "coupling" on only some snow objects, or not a boolean, is a clear error */
 #include "gpu_fixture.h"
 #include "world_fixture.h"
 #include "sim/coupling/coupling.h"
 #include "sim/coupling/coupling_cpu.h"
+#include "sim/xpbd/xpbd_cpu.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -178,7 +187,7 @@ static void total_momentum(fl_world *world, fl_object_stats s[2], double p[3])
 /* Runs the free-floating scene (cloth extra keys) for `frames`: the momentum before and after,
  * and the cloth's momentum after. */
 static void free_run(fl_gpu *gpu, const char *cloth_extra, int frames, double p0[3], double p1[3], double cloth[3],
-                     double *snow_min_y)
+                     double *snow_min_y, double energy[2])
 {
   char json[2048];
   snprintf(json, sizeof json, SCENE("[0, 0, 0]", "[-2, -2, -2]", "[2, 2, 2]", "%s", ""), cloth_extra);
@@ -188,10 +197,12 @@ static void free_run(fl_gpu *gpu, const char *cloth_extra, int frames, double p0
   fl_object_stats s[2];
   ENSURE(fl_fixture_make_world(gpu, json, &scene, &world));
   total_momentum(world, s, p0);
+  energy[0] = s[0].kinetic_energy + s[1].kinetic_energy;
   ENSURE(fl_profiler_create(gpu, &prof));
   ENSURE(fl_fixture_step_frames(gpu, world, &prof, frames, true, NULL));
   fl_profiler_destroy(&prof);
   total_momentum(world, s, p1);
+  energy[1] = s[0].kinetic_energy + s[1].kinetic_energy;
   memcpy(cloth, s[0].momentum, sizeof s[0].momentum);
   *snow_min_y = s[1].bbox_min[1];
   ENSURE(s[0].nan_count == 0 && s[1].nan_count == 0);
@@ -200,22 +211,171 @@ static void free_run(fl_gpu *gpu, const char *cloth_extra, int frames, double p0
 
 static void free_momentum_body(fl_gpu *gpu)
 {
-  double p0[3] = {0}, p1[3] = {0}, cloth[3] = {0}, d[3], low = 0;
-  free_run(gpu, "", fl_fixture_trim(20, 15), p0, p1, cloth, &low);
+  double p0[3] = {0}, p1[3] = {0}, cloth[3] = {0}, d[3], low = 0, e[2] = {0};
+  free_run(gpu, "", fl_fixture_trim(20, 15), p0, p1, cloth, &low, e);
   for (int a = 0; a < 3; a++) d[a] = p1[a] - p0[a];
   printf("  momentum before (%.5g, %.5g, %.5g), after (%.5g, %.5g, %.5g) N s: drift %.3g %%; the cloth holds "
-         "%.4g N s; the snow's lowest point %.3f m\n",
-         p0[0], p0[1], p0[2], p1[0], p1[1], p1[2], 100 * len3(d) / len3(p0), len3(cloth), low);
+         "%.4g N s; the snow's lowest point %.3f m; kinetic energy %.4g J, then %.4g J\n",
+         p0[0], p0[1], p0[2], p1[0], p1[1], p1[2], 100 * len3(d) / len3(p0), len3(cloth), low, e[0], e[1]);
+  ENSURE_MSG(e[1] <= e[0], "the exchange made energy: %.4g J, then %.4g J", e[0], e[1]); /* contacts are inelastic */
   ENSURE(len3(p0) > 1.0);
   ENSURE_MSG(len3(d) <= 0.01 * len3(p0), "momentum drifted %.3g %%", 100 * len3(d) / len3(p0));
   ENSURE_MSG(len3(cloth) >= 0.2 * len3(p0), "the cloth took only %.3g of %.3g N s", len3(cloth), len3(p0));
 }
 FL_GPU_TEST(test_free_momentum, free_momentum_body)
 
+/* The cloth's height under (x, z): the triangle of `tri` whose xz projection holds it, interpolated;
+ * false when none does (outside the footprint). */
+static bool cloth_height(const float (*cloth)[4], const uint32_t *tri, uint32_t triangles, float x, float z, float *y)
+{
+  for (uint32_t t = 0; t < triangles; t++) {
+    const float *a = cloth[tri[3 * t]], *b = cloth[tri[3 * t + 1]], *c = cloth[tri[3 * t + 2]];
+    float d = (b[2] - c[2]) * (a[0] - c[0]) + (c[0] - b[0]) * (a[2] - c[2]);
+    if (fabsf(d) < 1e-12f) continue;
+    float l0 = ((b[2] - c[2]) * (x - c[0]) + (c[0] - b[0]) * (z - c[2])) / d;
+    float l1 = ((c[2] - a[2]) * (x - c[0]) + (a[0] - c[0]) * (z - c[2])) / d, l2 = 1.0f - l0 - l1;
+    if (l0 >= 0 && l1 >= 0 && l2 >= 0) {
+      *y = l0 * a[1] + l1 * b[1] + l2 * c[1];
+      return true;
+    }
+  }
+  return false;
+}
+
+/* Snow particles below the cloth inside its footprint by more than `cell`. */
+static uint32_t snow_below(const float (*cloth)[4], const fl_xpbd_build *b, const float (*snow)[4], uint32_t n,
+                           float cell, float *worst)
+{
+  uint32_t below = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    float y;
+    if (!cloth_height(cloth, b->triangles, b->triangle_count, snow[i][0], snow[i][2], &y)) continue;
+    *worst = fmaxf(*worst, y - snow[i][1]);
+    below += snow[i][1] < y - cell;
+  }
+  return below;
+}
+
+/* The CPU estimate of the cloth's static sag under the snow: the CPU XPBD reference of the same cloth
+ * from its rest state, each snow particle's mass `m_snow` added to the free cloth particle nearest
+ * below it (in x, z) at the GPU's final state, relaxed with the GPU's substep length h (damped,
+ * until the centre moves less than 1 um in 0.1 s). Returns the centre particle's drop (NaN: out of memory). */
+static double cpu_static_sag(const fl_xpbd_build *b, const fl_sim_desc *sim, const float (*cloth)[4],
+                             const float (*snow)[4], uint32_t n_snow, double m_snow, uint32_t centre, float h,
+                             double *seconds)
+{
+  fl_xpbd_cpu cpu;
+  double *load = calloc(b->particle_count, sizeof *load);
+  if (!load || !fl_xpbd_cpu_create(b, &cpu)) {
+    free(load);
+    return NAN; /* out of memory: fails the comparison */
+  }
+  for (uint32_t i = 0; i < n_snow; i++) {
+    uint32_t best = 0;
+    float d_best = 1e30f;
+    for (uint32_t p = 0; p < b->particle_count; p++) {
+      float dx = cloth[p][0] - snow[i][0], dz = cloth[p][2] - snow[i][2], d = dx * dx + dz * dz;
+      if (b->positions[p][3] > 0 && d < d_best) {
+        d_best = d;
+        best = p;
+      }
+    }
+    load[best] += m_snow;
+  }
+  for (uint32_t p = 0; p < b->particle_count; p++)
+    if (cpu.x[p][3] > 0) cpu.x[p][3] = (float)(1.0 / (1.0 / cpu.x[p][3] + load[p]));
+  double y0 = b->positions[centre][1], last = y0;
+  uint32_t per_check = (uint32_t)ceilf(0.1f / h), checks = 0;
+  for (; checks < 200; checks++) {
+    for (uint32_t k = 0; k < per_check; k++) {
+      fl_xpbd_cpu_substep(&cpu, sim, NULL, 0, h, h * (float)(k + 1));
+      for (uint32_t p = 0; p < b->particle_count; p++)
+        for (int a = 0; a < 3; a++) cpu.v[p][a] *= 1.0f - 20.0f * h; /* relaxation: the rest state does not depend on it */
+    }
+    if (checks > 5 && fabs(cpu.x[centre][1] - last) < 1e-6) break;
+    last = cpu.x[centre][1];
+  }
+  *seconds = (checks + 1) * per_check * h;
+  double sag = y0 - cpu.x[centre][1];
+  free(load);
+  fl_xpbd_cpu_destroy(&cpu);
+  return sag;
+}
+
+static void hammock_body(fl_gpu *gpu)
+{
+  fl_scene scene;
+  fl_world *world = NULL;
+  fl_profiler prof;
+  ENSURE_MSG(fl_scene_load("snow-hammock", NULL, 0, &scene), "%s", fl_error_message());
+  ENSURE(fl_world_create(gpu, &scene, &world) && fl_profiler_create(gpu, &prof));
+  fl_coupling *c = fl_world_coupling(world);
+  ENSURE(c->gpu);
+  const fl_xpbd_build *b = &c->xpbd->build;
+  float cell = c->snow->build.h, worst = -1e30f;
+  uint32_t centre = 0;
+  double mid[2] = {0, 0};
+  for (uint32_t p = 0; p < b->particle_count; p++) {
+    mid[0] += b->positions[p][0] / b->particle_count;
+    mid[1] += b->positions[p][2] / b->particle_count;
+  }
+  for (uint32_t p = 1; p < b->particle_count; p++) /* the particle nearest the cloth's middle */
+    if (hypot(b->positions[p][0] - mid[0], b->positions[p][2] - mid[1]) <
+        hypot(b->positions[centre][0] - mid[0], b->positions[centre][2] - mid[1]))
+      centre = p;
+  int frames = fl_fixture_trim(300, 20), chunk = 10, below_max = 0; /* SwiftShader: the first contact */
+  float(*cloth)[4] = NULL, (*vel)[4] = NULL, (*snow)[4] = NULL, (*snow_v)[4] = NULL;
+  uint32_t nc = 0, ns = 0;
+  double sag_sum = 0, speed = 0;
+  int sag_count = 0;
+  for (int f = 0; f < frames; f += chunk) {
+    ENSURE(fl_fixture_step_frames(gpu, world, &prof, chunk, true, NULL));
+    free(cloth);
+    free(vel);
+    free(snow);
+    free(snow_v);
+    ENSURE(fl_world_read_state(world, 0, &cloth, &vel, &nc) && fl_world_read_state(world, 1, &snow, &snow_v, &ns));
+    uint32_t below = snow_below((const float(*)[4])cloth, b, (const float(*)[4])snow, ns, cell, &worst);
+    if ((int)below > below_max) below_max = (int)below;
+    if (f + chunk >= frames - 60) { /* the last second: the mean sag, the snow's mean speed */
+      sag_sum += b->positions[centre][1] - cloth[centre][1];
+      sag_count++;
+      speed = 0;
+      for (uint32_t i = 0; i < ns; i++) speed += sqrt(snow_v[i][0] * snow_v[i][0] + snow_v[i][1] * snow_v[i][1] +
+                                                    snow_v[i][2] * snow_v[i][2]) / ns;
+    }
+  }
+  fl_object_stats s[2];
+  ENSURE(fl_world_stats(world, 0, &s[0]) && fl_world_stats(world, 1, &s[1]));
+  printf("  %d frames: at most %d of %u snow particles below the cloth by more than %.2f m (the deepest %.3f m "
+         "below it); the snow's mean speed at the end %.3f m/s\n",
+         frames, below_max, ns, cell, worst, speed);
+  ENSURE_MSG(below_max == 0, "%d snow particles went through the cloth", below_max);
+  ENSURE(s[0].nan_count == 0 && s[1].nan_count == 0 && !s[0].unstable && !s[1].unstable);
+  if (frames >= 300) {
+    double sag = sag_sum / sag_count, seconds = 0;
+    float h = scene.sim.dt * (float)frames / (float)c->xpbd_substeps; /* the XPBD substeps' mean length */
+    double est = cpu_static_sag(b, &scene.sim, (const float(*)[4])cloth, (const float(*)[4])snow, ns,
+                                s[1].mass / ns, centre, h, &seconds);
+    printf("  the centre's sag over the last second %.4f m; the CPU estimate under %.3f kg of snow %.4f m "
+           "(%.1f s relaxed, h %.3g ms): %+.1f %%\n",
+           sag, s[1].mass, est, seconds, 1e3 * h, 100 * (sag - est) / est);
+    ENSURE_MSG(speed < 0.1, "the snow still moves at %.3f m/s", speed); /* the swing has died down */
+    ENSURE_MSG(fabs(sag - est) <= 0.15 * est, /* false for a NaN estimate */ "sag %.4f m, CPU estimate %.4f m", sag, est);
+  }
+  free(cloth);
+  free(vel);
+  free(snow);
+  free(snow_v);
+  fl_profiler_destroy(&prof);
+  fl_world_destroy(world);
+}
+FL_GPU_TEST(test_hammock, hammock_body)
+
 static void opt_out_body(fl_gpu *gpu)
 {
-  double p0[3] = {0}, p1[3] = {0}, cloth[3] = {0}, low = 0;
-  free_run(gpu, ", \"coupling\": false", fl_fixture_trim(20, 15), p0, p1, cloth, &low);
+  double p0[3] = {0}, p1[3] = {0}, cloth[3] = {0}, low = 0, e[2];
+  free_run(gpu, ", \"coupling\": false", fl_fixture_trim(20, 15), p0, p1, cloth, &low, e);
   printf("  opted out: the cloth holds %.3g N s; the snow's lowest point %.3f m (the sheet is at 0)\n", len3(cloth),
          low);
   ENSURE(len3(cloth) <= 1e-6);
@@ -238,6 +398,7 @@ FL_GPU_TEST(test_opt_out, opt_out_body)
 static const fl_test_case cases[] = {
     {"kernel_vs_cpu", test_kernel_vs_cpu},
     {"free_momentum", test_free_momentum},
+    {"hammock", test_hammock},
     {"opt_out", test_opt_out},
 };
 FL_TEST_MAIN(cases)
