@@ -33,6 +33,7 @@ layout(std430, binding = 4) buffer Accum { int accum[]; };
 layout(std430, binding = 5) readonly buffer GridVelocity { vec4 gridv[]; };
 layout(std430, binding = 6) buffer Impulse { vec4 impulse[]; };
 layout(std430, binding = 7) writeonly buffer Attach { vec4 attach[]; };
+#define FL_COUPLING_NODES
 #include "coupling.glsl"
 
 void main()
@@ -80,18 +81,6 @@ void main()
   vec3 du = u_after - u;
   if (du == vec3(0.0)) return;
   vec3 J = du * M;
-  vec3 per_mass = J / M;
-  FL_MPM_FOR_STENCIL(3, {
-    uint i = fl_mpm_node(s, a, b, c, m);
-    int wq = fl_mpm_fixed(fl_mpm_weight(s, a, b, c), pc.weight_scale);
-    vec4 g = i != FL_SNOW_NO_NODE ? gridv[2u * i] : vec4(0.0);
-    if (wq > 0 && g.w > 0.0) {
-      vec3 dP = float(wq) / float(accum[FL_COUPLING_NODE_WORDS * i + 3u]) * g.w * per_mass;
-      uint o = FL_COUPLING_NODE_WORDS * i;
-      atomicAdd(accum[o], fl_mpm_fixed(dP.x, pc.momentum_scale));
-      atomicAdd(accum[o + 1u], fl_mpm_fixed(dP.y, pc.momentum_scale));
-      atomicAdd(accum[o + 2u], fl_mpm_fixed(dP.z, pc.momentum_scale));
-    }
-  })
+  fl_coupling_spread(s, m, J / M);
   impulse[p] += vec4(-J, length(J));
 }

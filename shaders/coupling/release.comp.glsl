@@ -24,6 +24,7 @@ layout(std430, binding = 4) buffer Accum { int accum[]; };
 layout(std430, binding = 5) readonly buffer GridVelocity { vec4 gridv[]; };
 layout(std430, binding = 6) buffer Impulse { vec4 impulse[]; };
 layout(std430, binding = 7) readonly buffer Attach { vec4 attach[]; };
+#define FL_COUPLING_NODES
 #include "coupling.glsl"
 
 void main()
@@ -39,18 +40,7 @@ void main()
   pos[p].w = a1.w;
   fl_mpm_push m = fl_coupling_mpm_push();
   fl_mpm_stencil s = fl_mpm_stencil_of(a0.xyz, m, true);
-  FL_MPM_FOR_STENCIL(3, {
-    uint i = fl_mpm_node(s, a, b, c, m);
-    int wq = fl_mpm_fixed(fl_mpm_weight(s, a, b, c), pc.weight_scale);
-    vec4 g = i != FL_SNOW_NO_NODE ? gridv[2u * i] : vec4(0.0);
-    if (wq > 0 && g.w > 0.0) {
-      vec3 dP = float(wq) / float(accum[FL_COUPLING_NODE_WORDS * i + 3u]) * g.w * delta;
-      uint q = FL_COUPLING_NODE_WORDS * i;
-      atomicAdd(accum[q], fl_mpm_fixed(dP.x, pc.momentum_scale));
-      atomicAdd(accum[q + 1u], fl_mpm_fixed(dP.y, pc.momentum_scale));
-      atomicAdd(accum[q + 2u], fl_mpm_fixed(dP.z, pc.momentum_scale));
-    }
-  })
+  fl_coupling_spread(s, m, delta);
   vec3 J = a0.w * delta;
   impulse[p] += vec4(-J, length(J));
 }

@@ -65,9 +65,10 @@ static void kernel_vs_cpu_body(fl_gpu *gpu)
 {
   fl_scene scene;
   fl_world *world = NULL;
-  ENSURE(fl_fixture_make_world(gpu, SCENE("[0, -9.81, 0]", "[-1, -1, -1]", "[1, 1, 1]", ", \"pin\": [\"top-left\", \"top-right\", \"bottom-left\", \"bottom-right\"]", ""),
+  ENSURE(fl_fixture_make_world(gpu, SCENE("[0, -9.81, 0]", "[-1, -1, -1]", "[1, 1, 1]", ", \"pin\": [\"top-left\", \"top-right\", \"bottom-left\", \"bottom-right\", \"corner:10,10\", \"corner:9,10\"]", ""),
                                &scene, &world));
-  /* The state at load: the ball's grid (Stomakhin 2013 step 2's P2G) reaches the sheet, falling at 3 m/s. */
+  /* The state at load: the ball's grid (Stomakhin 2013 step 2's P2G) reaches the sheet, falling at 3 m/s,
+   * where two pinned particles (immovable boundaries) sit among the free ones. */
   fl_coupling *c = fl_world_coupling(world);
   ENSURE(c->gpu && c->coupled_count == 400);
   const fl_snow_build *b = &c->snow->build;
@@ -120,8 +121,9 @@ static void kernel_vs_cpu_body(fl_gpu *gpu)
          read_vec4s(gpu, &c->xpbd->pos, n, &pos_gpu));
   double worst_v = worst_of((const float(*)[4])vel_gpu, (const float(*)[4])vel, n, 3), worst_j = 0, worst_g = 0;
   double dp_snow[3] = {0}, dp_cloth[3] = {0}, magnitude = 0, w_back = 0;
-  uint32_t touched = 0;
+  uint32_t touched = 0, pins = 0;
   for (uint32_t p = 0; p < n; p++) {
+    pins += pos0[p][3] == 0 && imp[p][3] != imp0[p][3];
     for (int a = 0; a < 4; a++) worst_j = fmax(worst_j, fabs(imp_gpu[p][a] - imp[p][a]) / (1e-4 + fabs(imp[p][a])));
     /* what the cloth received: a free particle's momentum change, a pin's reaction (its impulse record) */
     for (int a = 0; a < 3; a++)
@@ -147,12 +149,13 @@ static void kernel_vs_cpu_body(fl_gpu *gpu)
    * from the parcels (the XPBD substeps give it), so snow + cloth gain -sum(M) g h. */
   double residual[3];
   for (int a = 0; a < 3; a++) residual[a] = dp_snow[a] + dp_cloth[a] + gravity_momentum[a];
-  printf("  %u particles in contact, %u carrying %.4g kg of snow; worst difference: w %.2g, carried velocity %.2g, "
+  printf("  %u particles in contact (%u pinned), %u carrying %.4g kg of snow; worst difference: w %.2g, carried velocity %.2g, "
          "attachment %.2g, velocity %.2g, impulse %.2g (relative), grid velocity %.2g; w restored to %.2g; snow "
          "gained (%.4g, %.4g, %.4g) N s, cloth (%.4g, %.4g, %.4g)\n",
-         touched, attached, carried, worst_w, worst_vc, worst_att, worst_v, worst_j, worst_g, w_back, dp_snow[0],
+         touched, pins, attached, carried, worst_w, worst_vc, worst_att, worst_v, worst_j, worst_g, w_back, dp_snow[0],
          dp_snow[1], dp_snow[2], dp_cloth[0], dp_cloth[1], dp_cloth[2]);
-  ENSURE_MSG(touched >= 20 && attached >= 20, "only %u particles met the snow, %u carried it", touched, attached);
+  ENSURE_MSG(touched >= 20 && attached >= 20 && pins >= 1, "only %u particles met the snow, %u carried it, %u pinned",
+             touched, attached, pins);
   ENSURE(worst_w <= 1e-5 && worst_vc <= 1e-4 && worst_att <= 1e-4);
   ENSURE(worst_v <= 1e-4 && worst_j <= 1e-3 && worst_g <= 1e-4 && w_back == 0.0);
   ENSURE_MSG(len3(residual) <= 1e-3 * magnitude, "the exchange left %.3g N s of %.3g", len3(residual), magnitude);
