@@ -32,9 +32,18 @@ FL_STRUCT_BEGIN(fl_coupling_push)
   uint hash_mask;     /* the snow block hash's entries - 1 */
   uint block_grid_x;  /* blocks per axis of the snow block lattice */
   uint block_grid_y;
-  uint mode;          /* unused (0) */
-  uint pad;
+  uint pad0;
+  uint pad1;
+  vec3 gravity_h;     /* g h of the snow substep: the grid's gravity, taken back from an attached parcel
+                       * because the XPBD substeps give it to the particle that carries it */
+  float pad2;
 FL_STRUCT_END(fl_coupling_push)
+
+/* The attachment of XPBD particle p for one snow substep (3 vec4s, contact.comp -> release.comp):
+ *   [0] xyz: the stencil's point, w: the parcel's mass M (0: not attached)
+ *   [1] xyz: the particle's own velocity offset from the carried velocity, w: its own 1/m
+ *   [2] xyz: the parcel's offset, less the parcel's velocity before the contact */
+#define FL_COUPLING_ATTACH_VEC4S 3u
 
 #define FL_COUPLING_SUM_GROUP 64u       /* coupling/sum: one workgroup of this many threads */
 

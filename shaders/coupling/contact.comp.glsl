@@ -1,35 +1,46 @@
 // coupling/contact.comp: pass 2 of a coupling substep (docs/COUPLING.md).
-// One thread per coupled XPBD particle p, after the snow's grid update:
+// One thread per coupled XPBD particle p, after the snow's grid update, at the
+// start of the snow substep (the XPBD substeps covering it come next):
 //   parcel:  s_ip = w_ip / W_i (each node's mass shared among the particles
 //            reaching it), M = sum s_ip m_i, v_s = sum s_ip m_i v_i / M, its
-//            centre c = sum s_ip m_i x_i / M, normal n = (x_p - c) / |x_p - c|;
-//   contact: u = v_s - v_p; the snow's collision rule (Stomakhin et al. 2013
-//            section 8, NOTES.md section 4) with the boundary normal -n turns u
-//            into u'; the two-body impulse on the parcel is
-//            J = (u' - u) M m_p / (M + m_p) (m_p infinite for pins);
-//   exchange: node i gains s_ip m_i J / M (int32 fixed point, atomics), so the
-//            nodes gain exactly J; the particle's velocity loses J / m_p, and
-//            impulse[p] (the frame's sum) records -J (xyz) and |J| (w).
-// The particle's own thread is the only writer of its velocity and impulse.
+//            centre c = sum s_ip m_i x_i / M, d = x_p - c; u = v_s - v_p.
+//   free particle (w_p = 1/m_p > 0): if the parcel presses on it (u . d > 0, or
+//            x_p at c), the particle carries the parcel through the XPBD
+//            substeps as one body of mass m_p + M (the parcel's mass as added
+//            inertia, after Jiang et al. 2017; XPBD reads it in pos.w). The
+//            snow's rule (Stomakhin et al. 2013 section 8, NOTES.md section 4,
+//            boundary normal -d/|d|) acts on u- = u - g h (the grid's gravity is
+//            taken back: the XPBD substeps give it to the pair) with the
+//            two-body impulse J = (u-' - u-) M m_p / (M + m_p); the pair moves at
+//            its common velocity v_c, and attach[p] keeps the offsets of the
+//            particle and of the parcel from v_c, for release.comp. No node
+//            changes here.
+//   pinned particle (w_p = 0): an immovable boundary; the rule turns u into u',
+//            node i gains s_ip m_i J / M with J = (u' - u) M (int32 fixed point,
+//            atomics; apply.comp adds them), impulse[p] records -J and |J|.
+// The particle's own thread is the only writer of its velocity, w, impulse and attachment.
 // CPU reference: src/sim/coupling/coupling_cpu.c.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "compute.glsl"
 #include "coupling_shared.h"
 layout(push_constant) uniform Push { fl_coupling_push pc; };
-layout(std430, binding = 0) readonly buffer Pos { vec4 pos[]; };
+layout(std430, binding = 0) buffer Pos { vec4 pos[]; };
 layout(std430, binding = 1) buffer Vel { vec4 vel[]; };
 layout(std430, binding = 2) readonly buffer Coupled { uint coupled[]; };
 layout(std430, binding = 3) readonly buffer BlockHash { uint block_hash[]; };
 layout(std430, binding = 4) buffer Accum { int accum[]; };
 layout(std430, binding = 5) readonly buffer GridVelocity { vec4 gridv[]; };
 layout(std430, binding = 6) buffer Impulse { vec4 impulse[]; };
+layout(std430, binding = 7) writeonly buffer Attach { vec4 attach[]; };
+#define FL_COUPLING_NODES
 #include "coupling.glsl"
 
 void main()
 {
   uint p = fl_thread_index();
   if (p >= pc.particle_count || coupled[p] == 0u) return;
+  attach[FL_COUPLING_ATTACH_VEC4S * p] = vec4(0.0);
   vec4 xp = pos[p];
   vec3 vp = vel[p].xyz;
   vec3 x = fl_coupling_point(xp, vp);
@@ -52,23 +63,24 @@ void main()
   if (!(M > pc.min_mass)) return;
   vec3 u = P / M - vp, d = -C / M;  // d = x_p - c
   float dl = length(d);
+  if (xp.w > 0.0) {
+    if (dl > 1e-3 * pc.h && dot(u, d) <= 0.0) return;
+    vec3 vs = P / M, um = u - pc.gravity_h;
+    vec3 um_after = dl > 1e-3 * pc.h ? fl_mpm_collide_rule(um, vec3(0.0), -d / dl, pc.friction) : vec3(0.0);
+    vec3 Ja = (um_after - um) * (M / (1.0 + M * xp.w));
+    vec3 vc = (vp + M * xp.w * (vs - pc.gravity_h)) / (1.0 + M * xp.w);
+    uint o = FL_COUPLING_ATTACH_VEC4S * p;
+    attach[o] = vec4(x, M);
+    attach[o + 1u] = vec4(vp - Ja * xp.w - vc, xp.w);
+    attach[o + 2u] = vec4(Ja / M - pc.gravity_h - vc, 0.0);
+    vel[p] = vec4(vc, vel[p].w);
+    pos[p].w = xp.w / (1.0 + M * xp.w);
+    return;
+  }
   vec3 u_after = dl > 1e-3 * pc.h ? fl_mpm_collide_rule(u, vec3(0.0), -d / dl, pc.friction) : vec3(0.0);
   vec3 du = u_after - u;
   if (du == vec3(0.0)) return;
-  vec3 J = du * (M / (1.0 + M * xp.w));
-  vec3 per_mass = J / M;
-  FL_MPM_FOR_STENCIL(3, {
-    uint i = fl_mpm_node(s, a, b, c, m);
-    int wq = fl_mpm_fixed(fl_mpm_weight(s, a, b, c), pc.weight_scale);
-    vec4 g = i != FL_SNOW_NO_NODE ? gridv[2u * i] : vec4(0.0);
-    if (wq > 0 && g.w > 0.0) {
-      vec3 dP = float(wq) / float(accum[FL_COUPLING_NODE_WORDS * i + 3u]) * g.w * per_mass;
-      uint o = FL_COUPLING_NODE_WORDS * i;
-      atomicAdd(accum[o], fl_mpm_fixed(dP.x, pc.momentum_scale));
-      atomicAdd(accum[o + 1u], fl_mpm_fixed(dP.y, pc.momentum_scale));
-      atomicAdd(accum[o + 2u], fl_mpm_fixed(dP.z, pc.momentum_scale));
-    }
-  })
-  vel[p] = vec4(vp - J * xp.w, vel[p].w);
+  vec3 J = du * M;
+  fl_coupling_spread(s, m, J / M);
   impulse[p] += vec4(-J, length(J));
 }

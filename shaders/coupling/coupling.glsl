@@ -33,4 +33,24 @@ bool fl_coupling_inside(vec3 x)
   vec3 f = (x - pc.grid_origin) * pc.inv_h;
   return all(greaterThanEqual(f, vec3(1.0))) && all(lessThan(f, vec3(pc.grid_dims) - 2.0));
 }
+
+#ifdef FL_COUPLING_NODES  // kernels that also declare accum (binding 4, int) and gridv (binding 5)
+// Adds s_ip m_i dv to the impulse words of the parcel's nodes (stencil s; the shares of
+// contact.comp: s_ip = w_ip / W_i), int32 fixed point with integer atomics.
+void fl_coupling_spread(fl_mpm_stencil s, fl_mpm_push m, vec3 dv)
+{
+  FL_MPM_FOR_STENCIL(3, {
+    uint i = fl_mpm_node(s, a, b, c, m);
+    int wq = fl_mpm_fixed(fl_mpm_weight(s, a, b, c), pc.weight_scale);
+    vec4 g = i != FL_SNOW_NO_NODE ? gridv[2u * i] : vec4(0.0);
+    if (wq > 0 && g.w > 0.0) {
+      vec3 dP = float(wq) / float(accum[FL_COUPLING_NODE_WORDS * i + 3u]) * g.w * dv;
+      uint o = FL_COUPLING_NODE_WORDS * i;
+      atomicAdd(accum[o], fl_mpm_fixed(dP.x, pc.momentum_scale));
+      atomicAdd(accum[o + 1u], fl_mpm_fixed(dP.y, pc.momentum_scale));
+      atomicAdd(accum[o + 2u], fl_mpm_fixed(dP.z, pc.momentum_scale));
+    }
+  })
+}
+#endif
 #endif

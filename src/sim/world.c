@@ -193,11 +193,12 @@ bool fl_world_record_frame(fl_world *w, fl_rec *r, bool simulate)
                    .dt = w->scene.sim.dt, .t0 = w->time, .substep_count = 1, .h = w->scene.sim.dt,
                    .inv_h = 1.0f / w->scene.sim.dt, .t = (float)(w->time + w->scene.sim.dt), .picker = &w->picker};
   fl_picker_record(&w->picker, r);
-  if (simulate) fl_coupling_record_begin(&w->coupling, r, w->time + w->scene.sim.dt);
+  if (simulate) fl_coupling_record_begin(&w->coupling, r, &frame);
   for (uint32_t s = 0; s < substeps; s++) {
     fl_step step = fl_step_sub(&frame, s, substeps);
-    for (uint32_t m = 0; m < w->material_count; m++)
-      if (w->materials[m].ops->record_substep) w->materials[m].ops->record_substep(w->materials[m].instance, r, &step);
+    for (uint32_t m = 0; m < w->material_count; m++) /* coupled XPBD substeps run inside the snow's */
+      if (w->materials[m].ops->record_substep && !fl_coupling_records_substeps(&w->coupling, w->materials[m].instance))
+        w->materials[m].ops->record_substep(w->materials[m].instance, r, &step);
   }
   for (uint32_t m = 0; simulate && m < w->material_count; m++)
     if (w->materials[m].ops->record_frame) w->materials[m].ops->record_frame(w->materials[m].instance, r, &frame);

@@ -1,15 +1,26 @@
 /* tests/gpu/test_coupling.c: the snow <-> cloth coupling (issue 18, docs/COUPLING.md):
- *   kernel_vs_cpu    one coupling substep (weights, contact, apply) on the GPU against the CPU
- *                    reference coupling_cpu.c from the same inputs: particle velocities, impulses
- *                    and grid velocities agree; the exchange conserves momentum to 1e-3
+ *   kernel_vs_cpu    one coupling substep's two halves (weights and contact; release and apply) on
+ *                    the GPU against the CPU reference coupling_cpu.c from the same inputs: the
+ *                    carried particles' w and velocity, the attachments, then the particle
+ *                    velocities, restored w, impulses and grid velocities agree; snow + cloth
+ *                    momentum changes by the parcels' gravity only (to 1e-3)
  *   free_momentum    no gravity, no pins: a snowball hits a free cloth; the total momentum of
- *                    snow + cloth is kept within 1 %, and the cloth took a real share of it
+ *                    snow + cloth is kept within 1 %, the cloth took a real share of it, and the
+ *                    kinetic energy did not grow (the contacts are inelastic)
+ *   hammock          the built-in snow-hammock: over 300 frames (checked every 10) no snow particle
+ *                    is below the cloth inside its footprint by more than a snow grid cell, and
+ *                    the cloth's centre sag over the last second (the snow's swing died down to a
+ *                    mean speed under 0.1 m/s) is within 15 % of a CPU estimate: the same cloth
+ *                    (the CPU XPBD reference, xpbd_cpu.c, the GPU's mean substep length) under
+ *                    the snowball's weight, each snow particle's mass on the cloth particle under
+ *                    it, relaxed to rest
  *   opt_out          "coupling": false on the cloth: the snowball passes through it untouched;
  *                    "coupling" on only some snow objects, or not a boolean, is a clear error */
 #include "gpu_fixture.h"
 #include "world_fixture.h"
 #include "sim/coupling/coupling.h"
 #include "sim/coupling/coupling_cpu.h"
+#include "sim/xpbd/xpbd_cpu.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -30,53 +41,95 @@ static bool read_vec4s(fl_gpu *gpu, const fl_buffer *b, uint32_t n, float (**out
   return *out && fl_buffer_readback(gpu, b, 0, *out, (uint64_t)n * 16);
 }
 
+/* Runs one half of a GPU coupling substep (contact, or release and apply) on the world's buffers. */
+static void gpu_half(fl_gpu *gpu, fl_world *world, fl_coupling *c, const fl_coupling_push *push, bool contact)
+{
+  VkCommandBuffer cmd;
+  ENSURE(fl_gpu_begin_once(gpu, &cmd));
+  fl_rec r = fl_world_rec(world, cmd, NULL, 0);
+  if (contact) fl_coupling_record_contact(c, &r, push);
+  else fl_coupling_record_release(c, &r, push);
+  ENSURE(fl_gpu_end_once(gpu, cmd) && !r.failed);
+}
+
+/* The worst difference of n vec4s (components < comps), relative to 1 + |cpu|. */
+static double worst_of(const float (*gpu)[4], const float (*cpu)[4], uint32_t n, int comps)
+{
+  double worst = 0;
+  for (uint32_t p = 0; p < n; p++)
+    for (int a = 0; a < comps; a++) worst = fmax(worst, fabs(gpu[p][a] - cpu[p][a]) / (1.0 + fabs(cpu[p][a])));
+  return worst;
+}
+
 static void kernel_vs_cpu_body(fl_gpu *gpu)
 {
   fl_scene scene;
   fl_world *world = NULL;
-  ENSURE(fl_fixture_make_world(gpu, SCENE("[0, -9.81, 0]", "[-1, -1, -1]", "[1, 1, 1]", ", \"pin\": [\"top-left\", \"top-right\", \"bottom-left\", \"bottom-right\"]", ""),
+  ENSURE(fl_fixture_make_world(gpu, SCENE("[0, -9.81, 0]", "[-1, -1, -1]", "[1, 1, 1]", ", \"pin\": [\"top-left\", \"top-right\", \"bottom-left\", \"bottom-right\", \"corner:10,10\", \"corner:9,10\"]", ""),
                                &scene, &world));
-  /* The state at load: the ball's grid (Stomakhin 2013 step 2's P2G) reaches the sheet, falling at 3 m/s. */
+  /* The state at load: the ball's grid (Stomakhin 2013 step 2's P2G) reaches the sheet, falling at 3 m/s,
+   * where two pinned particles (immovable boundaries) sit among the free ones. */
   fl_coupling *c = fl_world_coupling(world);
   ENSURE(c->gpu && c->coupled_count == 400);
   const fl_snow_build *b = &c->snow->build;
   uint32_t n = c->particle_count;
   uint64_t nodes = b->node_count;
-  float(*grid)[8] = malloc(nodes * 32), (*grid_gpu)[8] = malloc(nodes * 32);
-  float(*pos)[4], (*vel)[4], (*imp)[4], (*vel_gpu)[4], (*imp_gpu)[4];
+  float(*grid)[8] = malloc(nodes * 32), (*grid_gpu)[8] = malloc(nodes * 32), (*grid_before)[8] = malloc(nodes * 32);
+  float(*pos)[4], (*vel)[4], (*imp)[4], (*vel_gpu)[4], (*imp_gpu)[4], (*pos_gpu)[4], (*att_gpu)[4];
+  float(*pos0)[4] = malloc((size_t)n * 16), (*vel0)[4] = malloc((size_t)n * 16), (*imp0)[4] = malloc((size_t)n * 16);
   uint32_t *coupled = malloc((size_t)n * 4);
-  ENSURE(grid && grid_gpu && coupled);
+  ENSURE(grid && grid_gpu && grid_before && coupled && pos0 && vel0 && imp0);
   ENSURE(fl_snow_read_grid_dense(c->snow, &c->snow->gridv, 8, (uint32_t *)grid));
   ENSURE(read_vec4s(gpu, &c->xpbd->pos, n, &pos) && read_vec4s(gpu, &c->xpbd->vel, n, &vel) &&
          read_vec4s(gpu, &c->impulse, n, &imp));
   ENSURE(fl_buffer_readback(gpu, &c->coupled, 0, coupled, (uint64_t)n * 4));
-  /* One GPU coupling substep on that state, the boundary lagging 4 ms. */
-  fl_coupling_push push;
-  c->xpbd_time = 1.0;
-  fl_coupling_push_fill(c, 0.996f, &push);
-  VkCommandBuffer cmd;
-  ENSURE(fl_gpu_begin_once(gpu, &cmd));
-  fl_rec r = fl_world_rec(world, cmd, NULL, 0);
-  fl_coupling_record_substep(c, &r, &push);
-  ENSURE(fl_gpu_end_once(gpu, cmd) && !r.failed);
-  ENSURE(fl_snow_read_grid_dense(c->snow, &c->snow->gridv, 8, (uint32_t *)grid_gpu));
-  ENSURE(read_vec4s(gpu, &c->impulse, n, &imp_gpu) && read_vec4s(gpu, &c->xpbd->vel, n, &vel_gpu));
-  /* The CPU reference from the same inputs. */
-  float(*grid_before)[8] = malloc(nodes * 32), (*imp_before)[4] = malloc((size_t)n * 16);
-  ENSURE(grid_before && imp_before);
   memcpy(grid_before, grid, nodes * 32);
-  memcpy(imp_before, imp, (size_t)n * 16);
-  ENSURE(fl_coupling_cpu_substep(&push, n, (const float(*)[4])pos, vel, coupled, imp, grid));
-  double worst_v = 0, worst_j = 0, worst_g = 0, dp_snow[3] = {0}, dp_cloth[3] = {0}, magnitude = 0;
-  uint32_t touched = 0;
-  for (uint32_t p = 0; p < n; p++) {
-    for (int a = 0; a < 3; a++) {
-      worst_v = fmax(worst_v, fabs(vel_gpu[p][a] - vel[p][a]) / (1.0 + fabs(vel[p][a])));
-      worst_j = fmax(worst_j, fabs(imp_gpu[p][a] - imp[p][a]) / (1e-4 + fabs(imp[p][a])));
-      dp_cloth[a] += imp_gpu[p][a] - imp_before[p][a]; /* what the particles (and pins) received */
+  memcpy(pos0, pos, (size_t)n * 16);
+  memcpy(vel0, vel, (size_t)n * 16);
+  memcpy(imp0, imp, (size_t)n * 16);
+  /* The first half on the GPU and the CPU, from the same inputs, with a 1 ms substep's gravity and
+   * the boundary lagging 4 ms; the attachments compared as well. */
+  fl_coupling_push push;
+  fl_step frame = {.sim = &scene.sim, .dt = 1.0f / 60.0f};
+  c->frame = frame;
+  c->xpbd_time = 1.0;
+  fl_coupling_push_fill(c, 0.001f, 0.996f, &push);
+  gpu_half(gpu, world, c, &push, true);
+  fl_coupling_cpu state;
+  ENSURE(fl_coupling_cpu_contact(&push, n, pos, vel, coupled, imp, (const float(*)[8])grid, &state));
+  ENSURE(read_vec4s(gpu, &c->xpbd->pos, n, &pos_gpu) && read_vec4s(gpu, &c->xpbd->vel, n, &vel_gpu) &&
+         read_vec4s(gpu, &c->attach, n * FL_COUPLING_ATTACH_VEC4S, &att_gpu));
+  double worst_w = worst_of((const float(*)[4])pos_gpu, (const float(*)[4])pos, n, 4);
+  double worst_vc = worst_of((const float(*)[4])vel_gpu, (const float(*)[4])vel, n, 3);
+  double worst_att = worst_of((const float(*)[4])att_gpu, (const float(*)[4])state.attach, n * FL_COUPLING_ATTACH_VEC4S, 4);
+  uint32_t attached = 0;
+  double carried = 0, gravity_momentum[3] = {0};
+  for (uint32_t p = 0; p < n; p++)
+    if (state.attach[FL_COUPLING_ATTACH_VEC4S * p][3] > 0) {
+      attached++;
+      carried += state.attach[FL_COUPLING_ATTACH_VEC4S * p][3];
     }
-    worst_j = fmax(worst_j, fabs(imp_gpu[p][3] - imp[p][3]) / (1e-4 + fabs(imp[p][3])));
-    touched += imp[p][3] != imp_before[p][3];
+  for (int a = 0; a < 3; a++) gravity_momentum[a] = carried * push.gravity_h[a];
+  free(pos_gpu);
+  free(vel_gpu);
+  /* The second half, with nothing between (an XPBD substep that leaves the pairs as they are). */
+  gpu_half(gpu, world, c, &push, false);
+  fl_coupling_cpu_release(&push, n, pos, vel, coupled, imp, grid, &state);
+  fl_coupling_cpu_free(&state);
+  ENSURE(fl_snow_read_grid_dense(c->snow, &c->snow->gridv, 8, (uint32_t *)grid_gpu));
+  ENSURE(read_vec4s(gpu, &c->impulse, n, &imp_gpu) && read_vec4s(gpu, &c->xpbd->vel, n, &vel_gpu) &&
+         read_vec4s(gpu, &c->xpbd->pos, n, &pos_gpu));
+  double worst_v = worst_of((const float(*)[4])vel_gpu, (const float(*)[4])vel, n, 3), worst_j = 0, worst_g = 0;
+  double dp_snow[3] = {0}, dp_cloth[3] = {0}, magnitude = 0, w_back = 0;
+  uint32_t touched = 0, pins = 0;
+  for (uint32_t p = 0; p < n; p++) {
+    pins += pos0[p][3] == 0 && imp[p][3] != imp0[p][3];
+    for (int a = 0; a < 4; a++) worst_j = fmax(worst_j, fabs(imp_gpu[p][a] - imp[p][a]) / (1e-4 + fabs(imp[p][a])));
+    /* what the cloth received: a free particle's momentum change, a pin's reaction (its impulse record) */
+    for (int a = 0; a < 3; a++)
+      dp_cloth[a] += pos0[p][3] > 0 ? (vel_gpu[p][a] - vel0[p][a]) / pos0[p][3] : imp_gpu[p][a] - imp0[p][a];
+    w_back = fmax(w_back, fabs(pos_gpu[p][3] - pos0[p][3]));
+    touched += imp[p][3] != imp0[p][3];
   }
   /* Grid velocities node by node, as momentum: a light node's v = p / m carries the rounding of p
    * (FMA contraction on a GPU, not on the CPU) over a tiny m, so each difference is weighed by the
@@ -92,24 +145,34 @@ static void kernel_vs_cpu_body(fl_gpu *gpu)
       magnitude += fabs(dp);
     }
   }
-  double residual[3] = {dp_snow[0] + dp_cloth[0], dp_snow[1] + dp_cloth[1], dp_snow[2] + dp_cloth[2]};
-  printf("  %u particles in contact; worst difference: velocity %.2g, impulse %.2g (relative), grid velocity %.2g; "
-         "snow gained (%.4g, %.4g, %.4g) N s, cloth (%.4g, %.4g, %.4g)\n",
-         touched, worst_v, worst_j, worst_g, dp_snow[0], dp_snow[1], dp_snow[2], dp_cloth[0], dp_cloth[1],
-         dp_cloth[2]);
-  ENSURE_MSG(touched >= 20, "only %u particles met the snow", touched);
-  ENSURE(worst_v <= 1e-4 && worst_j <= 1e-3 && worst_g <= 1e-4);
+  /* Momentum: with no XPBD substep between, the pairs lose only the gravity the contact took back
+   * from the parcels (the XPBD substeps give it), so snow + cloth gain -sum(M) g h. */
+  double residual[3];
+  for (int a = 0; a < 3; a++) residual[a] = dp_snow[a] + dp_cloth[a] + gravity_momentum[a];
+  printf("  %u particles in contact (%u pinned), %u carrying %.4g kg of snow; worst difference: w %.2g, carried velocity %.2g, "
+         "attachment %.2g, velocity %.2g, impulse %.2g (relative), grid velocity %.2g; w restored to %.2g; snow "
+         "gained (%.4g, %.4g, %.4g) N s, cloth (%.4g, %.4g, %.4g)\n",
+         touched, pins, attached, carried, worst_w, worst_vc, worst_att, worst_v, worst_j, worst_g, w_back, dp_snow[0],
+         dp_snow[1], dp_snow[2], dp_cloth[0], dp_cloth[1], dp_cloth[2]);
+  ENSURE_MSG(touched >= 20 && attached >= 20 && pins >= 1, "only %u particles met the snow, %u carried it, %u pinned",
+             touched, attached, pins);
+  ENSURE(worst_w <= 1e-5 && worst_vc <= 1e-4 && worst_att <= 1e-4);
+  ENSURE(worst_v <= 1e-4 && worst_j <= 1e-3 && worst_g <= 1e-4 && w_back == 0.0);
   ENSURE_MSG(len3(residual) <= 1e-3 * magnitude, "the exchange left %.3g N s of %.3g", len3(residual), magnitude);
   free(grid);
   free(grid_gpu);
   free(grid_before);
-  free(imp_before);
   free(coupled);
   free(pos);
   free(vel);
   free(imp);
+  free(pos0);
+  free(vel0);
+  free(imp0);
   free(vel_gpu);
   free(imp_gpu);
+  free(pos_gpu);
+  free(att_gpu);
   fl_world_destroy(world);
 }
 FL_GPU_TEST(test_kernel_vs_cpu, kernel_vs_cpu_body)
@@ -127,7 +190,7 @@ static void total_momentum(fl_world *world, fl_object_stats s[2], double p[3])
 /* Runs the free-floating scene (cloth extra keys) for `frames`: the momentum before and after,
  * and the cloth's momentum after. */
 static void free_run(fl_gpu *gpu, const char *cloth_extra, int frames, double p0[3], double p1[3], double cloth[3],
-                     double *snow_min_y)
+                     double *snow_min_y, double energy[2])
 {
   char json[2048];
   snprintf(json, sizeof json, SCENE("[0, 0, 0]", "[-2, -2, -2]", "[2, 2, 2]", "%s", ""), cloth_extra);
@@ -137,10 +200,12 @@ static void free_run(fl_gpu *gpu, const char *cloth_extra, int frames, double p0
   fl_object_stats s[2];
   ENSURE(fl_fixture_make_world(gpu, json, &scene, &world));
   total_momentum(world, s, p0);
+  energy[0] = s[0].kinetic_energy + s[1].kinetic_energy;
   ENSURE(fl_profiler_create(gpu, &prof));
   ENSURE(fl_fixture_step_frames(gpu, world, &prof, frames, true, NULL));
   fl_profiler_destroy(&prof);
   total_momentum(world, s, p1);
+  energy[1] = s[0].kinetic_energy + s[1].kinetic_energy;
   memcpy(cloth, s[0].momentum, sizeof s[0].momentum);
   *snow_min_y = s[1].bbox_min[1];
   ENSURE(s[0].nan_count == 0 && s[1].nan_count == 0);
@@ -149,22 +214,171 @@ static void free_run(fl_gpu *gpu, const char *cloth_extra, int frames, double p0
 
 static void free_momentum_body(fl_gpu *gpu)
 {
-  double p0[3] = {0}, p1[3] = {0}, cloth[3] = {0}, d[3], low = 0;
-  free_run(gpu, "", fl_fixture_trim(20, 15), p0, p1, cloth, &low);
+  double p0[3] = {0}, p1[3] = {0}, cloth[3] = {0}, d[3], low = 0, e[2] = {0};
+  free_run(gpu, "", fl_fixture_trim(20, 15), p0, p1, cloth, &low, e);
   for (int a = 0; a < 3; a++) d[a] = p1[a] - p0[a];
   printf("  momentum before (%.5g, %.5g, %.5g), after (%.5g, %.5g, %.5g) N s: drift %.3g %%; the cloth holds "
-         "%.4g N s; the snow's lowest point %.3f m\n",
-         p0[0], p0[1], p0[2], p1[0], p1[1], p1[2], 100 * len3(d) / len3(p0), len3(cloth), low);
+         "%.4g N s; the snow's lowest point %.3f m; kinetic energy %.4g J, then %.4g J\n",
+         p0[0], p0[1], p0[2], p1[0], p1[1], p1[2], 100 * len3(d) / len3(p0), len3(cloth), low, e[0], e[1]);
+  ENSURE_MSG(e[1] <= e[0], "the exchange made energy: %.4g J, then %.4g J", e[0], e[1]); /* contacts are inelastic */
   ENSURE(len3(p0) > 1.0);
   ENSURE_MSG(len3(d) <= 0.01 * len3(p0), "momentum drifted %.3g %%", 100 * len3(d) / len3(p0));
   ENSURE_MSG(len3(cloth) >= 0.2 * len3(p0), "the cloth took only %.3g of %.3g N s", len3(cloth), len3(p0));
 }
 FL_GPU_TEST(test_free_momentum, free_momentum_body)
 
+/* The cloth's height under (x, z): the triangle of `tri` whose xz projection holds it, interpolated;
+ * false when none does (outside the footprint). */
+static bool cloth_height(const float (*cloth)[4], const uint32_t *tri, uint32_t triangles, float x, float z, float *y)
+{
+  for (uint32_t t = 0; t < triangles; t++) {
+    const float *a = cloth[tri[3 * t]], *b = cloth[tri[3 * t + 1]], *c = cloth[tri[3 * t + 2]];
+    float d = (b[2] - c[2]) * (a[0] - c[0]) + (c[0] - b[0]) * (a[2] - c[2]);
+    if (fabsf(d) < 1e-12f) continue;
+    float l0 = ((b[2] - c[2]) * (x - c[0]) + (c[0] - b[0]) * (z - c[2])) / d;
+    float l1 = ((c[2] - a[2]) * (x - c[0]) + (a[0] - c[0]) * (z - c[2])) / d, l2 = 1.0f - l0 - l1;
+    if (l0 >= 0 && l1 >= 0 && l2 >= 0) {
+      *y = l0 * a[1] + l1 * b[1] + l2 * c[1];
+      return true;
+    }
+  }
+  return false;
+}
+
+/* Snow particles below the cloth inside its footprint by more than `cell`. */
+static uint32_t snow_below(const float (*cloth)[4], const fl_xpbd_build *b, const float (*snow)[4], uint32_t n,
+                           float cell, float *worst)
+{
+  uint32_t below = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    float y;
+    if (!cloth_height(cloth, b->triangles, b->triangle_count, snow[i][0], snow[i][2], &y)) continue;
+    *worst = fmaxf(*worst, y - snow[i][1]);
+    below += snow[i][1] < y - cell;
+  }
+  return below;
+}
+
+/* The CPU estimate of the cloth's static sag under the snow: the CPU XPBD reference of the same cloth
+ * from its rest state, each snow particle's mass `m_snow` added to the free cloth particle nearest
+ * below it (in x, z) at the GPU's final state, relaxed with the GPU's substep length h (damped,
+ * until the centre moves less than 1 um in 0.1 s). Returns the centre particle's drop (NaN: out of memory). */
+static double cpu_static_sag(const fl_xpbd_build *b, const fl_sim_desc *sim, const float (*cloth)[4],
+                             const float (*snow)[4], uint32_t n_snow, double m_snow, uint32_t centre, float h,
+                             double *seconds)
+{
+  fl_xpbd_cpu cpu;
+  double *load = calloc(b->particle_count, sizeof *load);
+  if (!load || !fl_xpbd_cpu_create(b, &cpu)) {
+    free(load);
+    return NAN; /* out of memory: fails the comparison */
+  }
+  for (uint32_t i = 0; i < n_snow; i++) {
+    uint32_t best = 0;
+    float d_best = 1e30f;
+    for (uint32_t p = 0; p < b->particle_count; p++) {
+      float dx = cloth[p][0] - snow[i][0], dz = cloth[p][2] - snow[i][2], d = dx * dx + dz * dz;
+      if (b->positions[p][3] > 0 && d < d_best) {
+        d_best = d;
+        best = p;
+      }
+    }
+    load[best] += m_snow;
+  }
+  for (uint32_t p = 0; p < b->particle_count; p++)
+    if (cpu.x[p][3] > 0) cpu.x[p][3] = (float)(1.0 / (1.0 / cpu.x[p][3] + load[p]));
+  double y0 = b->positions[centre][1], last = y0;
+  uint32_t per_check = (uint32_t)ceilf(0.1f / h), checks = 0;
+  for (; checks < 200; checks++) {
+    for (uint32_t k = 0; k < per_check; k++) {
+      fl_xpbd_cpu_substep(&cpu, sim, NULL, 0, h, h * (float)(k + 1));
+      for (uint32_t p = 0; p < b->particle_count; p++)
+        for (int a = 0; a < 3; a++) cpu.v[p][a] *= 1.0f - 20.0f * h; /* relaxation: the rest state does not depend on it */
+    }
+    if (checks > 5 && fabs(cpu.x[centre][1] - last) < 1e-6) break;
+    last = cpu.x[centre][1];
+  }
+  *seconds = (checks + 1) * per_check * h;
+  double sag = y0 - cpu.x[centre][1];
+  free(load);
+  fl_xpbd_cpu_destroy(&cpu);
+  return sag;
+}
+
+static void hammock_body(fl_gpu *gpu)
+{
+  fl_scene scene;
+  fl_world *world = NULL;
+  fl_profiler prof;
+  ENSURE_MSG(fl_scene_load("snow-hammock", NULL, 0, &scene), "%s", fl_error_message());
+  ENSURE(fl_world_create(gpu, &scene, &world) && fl_profiler_create(gpu, &prof));
+  fl_coupling *c = fl_world_coupling(world);
+  ENSURE(c->gpu);
+  const fl_xpbd_build *b = &c->xpbd->build;
+  float cell = c->snow->build.h, worst = -1e30f;
+  uint32_t centre = 0;
+  double mid[2] = {0, 0};
+  for (uint32_t p = 0; p < b->particle_count; p++) {
+    mid[0] += b->positions[p][0] / b->particle_count;
+    mid[1] += b->positions[p][2] / b->particle_count;
+  }
+  for (uint32_t p = 1; p < b->particle_count; p++) /* the particle nearest the cloth's middle */
+    if (hypot(b->positions[p][0] - mid[0], b->positions[p][2] - mid[1]) <
+        hypot(b->positions[centre][0] - mid[0], b->positions[centre][2] - mid[1]))
+      centre = p;
+  int frames = fl_fixture_trim(300, 20), chunk = 10, below_max = 0; /* SwiftShader: the first contact */
+  float(*cloth)[4] = NULL, (*vel)[4] = NULL, (*snow)[4] = NULL, (*snow_v)[4] = NULL;
+  uint32_t nc = 0, ns = 0;
+  double sag_sum = 0, speed = 0;
+  int sag_count = 0;
+  for (int f = 0; f < frames; f += chunk) {
+    ENSURE(fl_fixture_step_frames(gpu, world, &prof, chunk, true, NULL));
+    free(cloth);
+    free(vel);
+    free(snow);
+    free(snow_v);
+    ENSURE(fl_world_read_state(world, 0, &cloth, &vel, &nc) && fl_world_read_state(world, 1, &snow, &snow_v, &ns));
+    uint32_t below = snow_below((const float(*)[4])cloth, b, (const float(*)[4])snow, ns, cell, &worst);
+    if ((int)below > below_max) below_max = (int)below;
+    if (f + chunk >= frames - 60) { /* the last second: the mean sag, the snow's mean speed */
+      sag_sum += b->positions[centre][1] - cloth[centre][1];
+      sag_count++;
+      speed = 0;
+      for (uint32_t i = 0; i < ns; i++) speed += sqrt(snow_v[i][0] * snow_v[i][0] + snow_v[i][1] * snow_v[i][1] +
+                                                    snow_v[i][2] * snow_v[i][2]) / ns;
+    }
+  }
+  fl_object_stats s[2];
+  ENSURE(fl_world_stats(world, 0, &s[0]) && fl_world_stats(world, 1, &s[1]));
+  printf("  %d frames: at most %d of %u snow particles below the cloth by more than %.2f m (the deepest %.3f m "
+         "below it); the snow's mean speed at the end %.3f m/s\n",
+         frames, below_max, ns, cell, worst, speed);
+  ENSURE_MSG(below_max == 0, "%d snow particles went through the cloth", below_max);
+  ENSURE(s[0].nan_count == 0 && s[1].nan_count == 0 && !s[0].unstable && !s[1].unstable);
+  if (frames >= 300) {
+    double sag = sag_sum / sag_count, seconds = 0;
+    float h = scene.sim.dt * (float)frames / (float)c->xpbd_substeps; /* the XPBD substeps' mean length */
+    double est = cpu_static_sag(b, &scene.sim, (const float(*)[4])cloth, (const float(*)[4])snow, ns,
+                                s[1].mass / ns, centre, h, &seconds);
+    printf("  the centre's sag over the last second %.4f m; the CPU estimate under %.3f kg of snow %.4f m "
+           "(%.1f s relaxed, h %.3g ms): %+.1f %%\n",
+           sag, s[1].mass, est, seconds, 1e3 * h, 100 * (sag - est) / est);
+    ENSURE_MSG(speed < 0.1, "the snow still moves at %.3f m/s", speed); /* the swing has died down */
+    ENSURE_MSG(fabs(sag - est) <= 0.15 * est, /* false for a NaN estimate */ "sag %.4f m, CPU estimate %.4f m", sag, est);
+  }
+  free(cloth);
+  free(vel);
+  free(snow);
+  free(snow_v);
+  fl_profiler_destroy(&prof);
+  fl_world_destroy(world);
+}
+FL_GPU_TEST(test_hammock, hammock_body)
+
 static void opt_out_body(fl_gpu *gpu)
 {
-  double p0[3] = {0}, p1[3] = {0}, cloth[3] = {0}, low = 0;
-  free_run(gpu, ", \"coupling\": false", fl_fixture_trim(20, 15), p0, p1, cloth, &low);
+  double p0[3] = {0}, p1[3] = {0}, cloth[3] = {0}, low = 0, e[2];
+  free_run(gpu, ", \"coupling\": false", fl_fixture_trim(20, 15), p0, p1, cloth, &low, e);
   printf("  opted out: the cloth holds %.3g N s; the snow's lowest point %.3f m (the sheet is at 0)\n", len3(cloth),
          low);
   ENSURE(len3(cloth) <= 1e-6);
@@ -187,6 +401,7 @@ FL_GPU_TEST(test_opt_out, opt_out_body)
 static const fl_test_case cases[] = {
     {"kernel_vs_cpu", test_kernel_vs_cpu},
     {"free_momentum", test_free_momentum},
+    {"hammock", test_hammock},
     {"opt_out", test_opt_out},
 };
 FL_TEST_MAIN(cases)

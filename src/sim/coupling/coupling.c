@@ -12,9 +12,10 @@
 #define VEC4 16u
 
 /* The push's layout as the kernels read it (std430 rows of 16 bytes). */
-_Static_assert(sizeof(fl_coupling_push) == 80, "fl_coupling_push size");
+_Static_assert(sizeof(fl_coupling_push) == 96, "fl_coupling_push size");
 _Static_assert(offsetof(fl_coupling_push, grid_dims) == 16 && offsetof(fl_coupling_push, inv_h) == 32 &&
-                   offsetof(fl_coupling_push, momentum_scale) == 48 && offsetof(fl_coupling_push, block_grid_x) == 64,
+                   offsetof(fl_coupling_push, momentum_scale) == 48 && offsetof(fl_coupling_push, block_grid_x) == 64 &&
+                   offsetof(fl_coupling_push, gravity_h) == 80,
                "fl_coupling_push offsets");
 
 static bool is_xpbd(fl_object_type t) { return t == FL_OBJECT_CLOTH || t == FL_OBJECT_SOFTBODY || t == FL_OBJECT_BALLOON; }
@@ -49,13 +50,35 @@ static bool snow_couples(const fl_scene *scene, bool *couples)
   return true;
 }
 
-static void hook(void *ctx, fl_rec *r, float dt, float t)
+uint32_t fl_coupling_xpbd_per_snow(float dt, float h, uint32_t substeps)
 {
-  (void)dt;
+  uint32_t snow = (uint32_t)lroundf(dt / h);
+  if (snow < 1) snow = 1;
+  return substeps > snow ? (substeps + snow - 1) / snow : 1;
+}
+
+/* The snow's hook, once per snow substep [t - h, t], after its grid update: the contact at the
+ * substep's start (the XPBD state is there: lag 0), the XPBD substeps covering the same time with
+ * the parcels carried, then the release (docs/COUPLING.md, substep order). */
+static void hook(void *ctx, fl_rec *r, float h, float t)
+{
   fl_coupling *c = ctx;
+  const fl_step *f = &c->frame;
+  uint32_t snow = (uint32_t)lroundf(f->dt / h), m = fl_coupling_xpbd_per_snow(f->dt, h, f->sim->substeps);
+  if (snow < 1) snow = 1;
+  long k = lround(((double)t - f->t0) / (double)h) - 1;
+  if (k < 0) k = 0;
+  if (k >= (long)snow) k = snow - 1;
   fl_coupling_push push;
-  fl_coupling_push_fill(c, t, &push);
-  fl_coupling_record_substep(c, r, &push);
+  c->xpbd_time = t;
+  fl_coupling_push_fill(c, h, t, &push);
+  fl_coupling_record_contact(c, r, &push);
+  for (uint32_t j = 0; j < m; j++) {
+    fl_step step = fl_step_sub(f, (uint32_t)k * m + j, snow * m);
+    fl_xpbd_record_substep(c->xpbd, r, &step);
+  }
+  c->xpbd_substeps += m;
+  fl_coupling_record_release(c, r, &push);
 }
 
 bool fl_coupling_create(fl_gpu *gpu, const fl_scene *scene, fl_snow_system *snow, fl_xpbd_system *xpbd,
@@ -93,6 +116,8 @@ bool fl_coupling_create(fl_gpu *gpu, const fl_scene *scene, fl_snow_system *snow
             fl_buffer_create(gpu, nodes * FL_COUPLING_NODE_WORDS * 4, FL_MEMORY_DEVICE, "coupling accumulator",
                              &out->accum) &&
             fl_buffer_create(gpu, (uint64_t)n * VEC4, FL_MEMORY_DEVICE, "coupling impulses", &out->impulse) &&
+            fl_buffer_create(gpu, (uint64_t)n * FL_COUPLING_ATTACH_VEC4S * VEC4, FL_MEMORY_DEVICE,
+                             "coupling attachments", &out->attach) &&
             fl_buffer_create(gpu, 2 * VEC4, FL_MEMORY_DEVICE, "coupling sums", &out->sums);
   for (uint32_t k = 0; k < FL_GPU_FRAMES_IN_FLIGHT && ok; k++)
     ok = fl_buffer_create(gpu, 2 * VEC4, FL_MEMORY_READBACK, "coupling sums readback", &out->readback[k]);
@@ -117,14 +142,16 @@ void fl_coupling_destroy(fl_coupling *c)
   fl_buffer_destroy(c->gpu, &c->coupled);
   fl_buffer_destroy(c->gpu, &c->accum);
   fl_buffer_destroy(c->gpu, &c->impulse);
+  fl_buffer_destroy(c->gpu, &c->attach);
   fl_buffer_destroy(c->gpu, &c->sums);
   for (uint32_t k = 0; k < FL_GPU_FRAMES_IN_FLIGHT; k++) fl_buffer_destroy(c->gpu, &c->readback[k]);
   memset(c, 0, sizeof *c);
 }
 
-void fl_coupling_push_fill(const fl_coupling *c, float t, fl_coupling_push *out)
+void fl_coupling_push_fill(const fl_coupling *c, float h, float t, fl_coupling_push *out)
 {
   const fl_snow_build *b = &c->snow->build;
+  const float *g = c->frame.sim ? c->frame.sim->gravity : (const float[3]){0, 0, 0};
   *out = (fl_coupling_push){.h = b->h, .particle_count = c->particle_count, .inv_h = 1.0f / b->h,
                             .lag = (float)(c->xpbd_time - (double)t), .friction = c->friction,
                             .weight_scale = ldexpf(1.0f, FL_COUPLING_WEIGHT_BITS),
@@ -132,15 +159,17 @@ void fl_coupling_push_fill(const fl_coupling *c, float t, fl_coupling_push *out)
                             .node_count = b->block_capacity * FL_SNOW_BLOCK_NODES, .hash_mask = b->hash_entries - 1,
                             .block_grid_x = b->block_dims[0], .block_grid_y = b->block_dims[1]};
   for (int a = 0; a < 3; a++) {
+    out->gravity_h[a] = g[a] * h;
     out->grid_origin[a] = b->origin[a];
     out->grid_dims[a] = b->dims[a];
   }
 }
 
-void fl_coupling_record_begin(fl_coupling *c, fl_rec *r, double xpbd_time)
+void fl_coupling_record_begin(fl_coupling *c, fl_rec *r, const fl_step *frame)
 {
   if (!c->gpu) return;
-  c->xpbd_time = xpbd_time;
+  c->frame = *frame;
+  c->xpbd_time = frame->t0;
   vkCmdFillBuffer(r->cmd, c->impulse.buffer, 0, VK_WHOLE_SIZE, 0);
   fl_rec_barrier(r);
 }
@@ -168,6 +197,14 @@ uint64_t fl_coupling_particle_bytes(const fl_coupling *c)
   return (uint64_t)c->coupled_count * (16 + 16 + 4) + nodes_in_use(c) * (16 + 16);
 }
 
+uint64_t fl_coupling_release_bytes(const fl_coupling *c)
+{
+  /* Each particle reads its flag and first attachment word; the attached ones (about the particles near
+   * snow, bounded by the contact's) read the rest, x and v, write them, and add to their nodes' words. */
+  return (uint64_t)c->coupled_count * (4 + 16) + (uint64_t)c->coupled_count * (32 + 32 + 32) +
+         nodes_in_use(c) * (16 + 16);
+}
+
 uint64_t fl_coupling_apply_bytes(const fl_coupling *c)
 {
   /* Every allocated node's accumulator is read; the nodes in use read and write their velocity. */
@@ -175,7 +212,9 @@ uint64_t fl_coupling_apply_bytes(const fl_coupling *c)
   return nodes * FL_COUPLING_NODE_WORDS * 4 + nodes_in_use(c) * 32;
 }
 
-void fl_coupling_record_substep(fl_coupling *c, fl_rec *r, const fl_coupling_push *push)
+bool fl_coupling_records_substeps(const fl_coupling *c, const void *m) { return c->gpu && m == c->xpbd; }
+
+void fl_coupling_record_contact(fl_coupling *c, fl_rec *r, const fl_coupling_push *push)
 {
   fl_snow_system *s = c->snow;
   fl_xpbd_system *x = c->xpbd;
@@ -189,7 +228,17 @@ void fl_coupling_record_substep(fl_coupling *c, fl_rec *r, const fl_coupling_pus
   fl_rec_pass(r, &(fl_pass){.name = "coupling/contact", .bytes = fl_coupling_particle_bytes(c),
                             .kernel = "coupling/contact", FL_PUSH(*push), .threads = c->particle_count,
                             FL_BUFFERS(&x->pos, &x->vel, &c->coupled, &s->block_hash, &c->accum, &s->gridv,
-                                       &c->impulse)});
+                                       &c->impulse, &c->attach)});
+}
+
+void fl_coupling_record_release(fl_coupling *c, fl_rec *r, const fl_coupling_push *push)
+{
+  fl_snow_system *s = c->snow;
+  fl_xpbd_system *x = c->xpbd;
+  fl_rec_pass(r, &(fl_pass){.name = "coupling/release", .bytes = fl_coupling_release_bytes(c),
+                            .kernel = "coupling/release", FL_PUSH(*push), .threads = c->particle_count,
+                            FL_BUFFERS(&x->pos, &x->vel, &c->coupled, &s->block_hash, &c->accum, &s->gridv,
+                                       &c->impulse, &c->attach)});
   fl_rec_pass(r, &(fl_pass){.name = "coupling/apply", .bytes = fl_coupling_apply_bytes(c), .kernel = "coupling/apply",
                             FL_PUSH(*push), .threads = push->node_count, FL_BUFFERS(&c->accum, &s->gridv)});
   c->substeps++;
@@ -199,7 +248,7 @@ void fl_coupling_record_end(fl_coupling *c, fl_rec *r)
 {
   if (!c->gpu) return;
   fl_coupling_push push;
-  fl_coupling_push_fill(c, (float)c->xpbd_time, &push);
+  fl_coupling_push_fill(c, c->frame.dt, (float)c->xpbd_time, &push);
   fl_rec_pass(r, &(fl_pass){.name = "coupling/sum", .bytes = (uint64_t)c->particle_count * VEC4 + 2 * VEC4,
                             .kernel = "coupling/sum", .workgroup = FL_COUPLING_SUM_GROUP, FL_PUSH(push), .groups = 1,
                             FL_BUFFERS(&c->impulse, &c->sums)});
@@ -229,6 +278,7 @@ void fl_coupling_summary(const fl_coupling *c, fl_material_summary *out)
   double mean = g->frames ? g->total_magnitude / (double)g->frames : 0.0;
   fl_stats_number(&out->report, "coupling", "coupled_particles", c->coupled_count);
   fl_stats_number(&out->report, "coupling", "substeps", (double)c->substeps);
+  fl_stats_number(&out->report, "coupling", "xpbd_substeps", (double)c->xpbd_substeps);
   fl_stats_number(&out->report, "coupling", "frames", (double)g->frames);
   fl_stats_vec3(&out->report, "coupling", "momentum_exchanged_last_frame", g->last);
   fl_stats_number(&out->report, "coupling", "impulse_last_frame", g->last_magnitude);

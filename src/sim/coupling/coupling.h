@@ -6,11 +6,16 @@
  * particles (positions, velocities) and the snow grid (velocities, block hash)
  * through the systems' buffers, and the snow calls it once per snow substep,
  * after the grid update (and the semi-implicit solve) and before G2P
- * (fl_snow_system.couple). A coupling substep is three passes:
+ * (fl_snow_system.couple). The XPBD substeps run inside the snow's: a coupling
+ * substep is
  *   coupling/weights  each coupled XPBD particle adds its B-spline weights to W_i
  *   coupling/contact  each particle meets its share of the nearby snow mass (a parcel):
- *                     the snow's friction rule, a two-body impulse J, J spread on the
- *                     parcel's nodes, -J on the particle's velocity
+ *                     the snow's friction rule; a free particle carries its parcel
+ *                     (its inverse mass becomes 1 / (m_p + M)), a pinned one gives
+ *                     the parcel the impulse J of an immovable boundary
+ *   XPBD substeps     those covering the snow substep's time (the world leaves them to the coupling)
+ *   coupling/release  each carried parcel gets back the velocity change the XPBD
+ *                     substeps gave the pair; the particle its own mass
  *   coupling/apply    each node: v_i += dP_i / m_i
  * Once a frame, coupling/sum totals the impulses of the frame (the report's
  * momentum exchanged per frame), read back after the slot's fence. */
@@ -39,14 +44,17 @@ typedef struct fl_coupling {
   float friction;             /* the snow's (first material's) Coulomb coefficient */
   float momentum_scale;       /* accumulator units per kg m/s */
   float min_mass;             /* kg */
-  double xpbd_time;           /* the time of the XPBD state the snow meets: the recorded frame's end */
+  double xpbd_time;           /* the time of the XPBD state the snow meets: the snow substep's start */
+  fl_step frame;              /* the frame being recorded (its XPBD substeps are recorded in the snow's) */
   fl_buffer coupled;          /* uint per XPBD particle: 1 where its object couples */
   fl_buffer accum;            /* FL_COUPLING_NODE_WORDS int32 per snow grid node */
   fl_buffer impulse;          /* vec4 per XPBD particle: the frame's -J (xyz) and |J| (w) */
+  fl_buffer attach;           /* FL_COUPLING_ATTACH_VEC4S vec4 per XPBD particle (coupling_shared.h) */
   fl_buffer sums;             /* 2 vec4: coupling/sum's output */
   fl_buffer readback[FL_GPU_FRAMES_IN_FLIGHT];
   bool pending[FL_GPU_FRAMES_IN_FLIGHT];
   uint64_t substeps;          /* coupling substeps recorded */
+  uint64_t xpbd_substeps;     /* XPBD substeps recorded inside them */
   fl_coupling_figures figures;
 } fl_coupling;
 
@@ -57,15 +65,24 @@ bool fl_coupling_create(fl_gpu *gpu, const fl_scene *scene, fl_snow_system *snow
                         fl_coupling *out);
 /* Unhooks and frees; accepts a zeroed coupling. */
 void fl_coupling_destroy(fl_coupling *c);
-/* Before the frame's materials: clears the frame's impulses; xpbd_time is the frame's end, where the
- * XPBD substeps leave the particles before the snow's substeps run. */
-void fl_coupling_record_begin(fl_coupling *c, fl_rec *r, double xpbd_time);
+/* Before the frame's materials: clears the frame's impulses and keeps the frame's step, from which
+ * the XPBD substeps inside each snow substep are made. */
+void fl_coupling_record_begin(fl_coupling *c, fl_rec *r, const fl_step *frame);
+/* Whether the coupling records the substeps of the material instance `m` (the XPBD system's,
+ * inside the snow's), so the world's fixed substeps leave them out. */
+bool fl_coupling_records_substeps(const fl_coupling *c, const void *m);
+/* XPBD substeps per snow substep of length h in a frame of length dt with `substeps` fixed
+ * substeps: the least m with (dt / h) m >= substeps, at least 1. */
+uint32_t fl_coupling_xpbd_per_snow(float dt, float h, uint32_t substeps);
 /* After the frame's materials: sums the frame's impulses and copies the sums to the slot's readback. */
 void fl_coupling_record_end(fl_coupling *c, fl_rec *r);
-/* The push of a coupling substep ending at time t (lag = xpbd_time - t: the boundary is x_p - lag v_p). */
-void fl_coupling_push_fill(const fl_coupling *c, float t, fl_coupling_push *out);
-/* One coupling substep with that push (clear, weights, contact, apply); the snow's hook calls it. */
-void fl_coupling_record_substep(fl_coupling *c, fl_rec *r, const fl_coupling_push *push);
+/* The push of a coupling substep of length h ending at time t (lag = xpbd_time - t: the boundary is
+ * x_p - lag v_p; gravity_h = g h). */
+void fl_coupling_push_fill(const fl_coupling *c, float h, float t, fl_coupling_push *out);
+/* The first half of a coupling substep with that push: clear, weights, contact. */
+void fl_coupling_record_contact(fl_coupling *c, fl_rec *r, const fl_coupling_push *push);
+/* The second half: release, apply. */
+void fl_coupling_record_release(fl_coupling *c, fl_rec *r, const fl_coupling_push *push);
 /* After the slot's fence: reads its sums into the figures. */
 void fl_coupling_collect(fl_coupling *c, uint32_t slot);
 /* The report's "coupling" group and a printed line. */
@@ -73,4 +90,5 @@ void fl_coupling_summary(const fl_coupling *c, fl_material_summary *out);
 /* Bytes each pass must move (for GB/s and the ceiling fraction). */
 uint64_t fl_coupling_weights_bytes(const fl_coupling *c);
 uint64_t fl_coupling_particle_bytes(const fl_coupling *c);
+uint64_t fl_coupling_release_bytes(const fl_coupling *c);
 uint64_t fl_coupling_apply_bytes(const fl_coupling *c);

@@ -1,5 +1,5 @@
 /* sim/coupling/coupling_cpu: the CPU reference of a coupling substep (see coupling_cpu.h); it
- * follows shaders/coupling/{weights,contact,apply}.comp.glsl step by step, in the same float
+ * follows shaders/coupling/{weights,contact,release,apply}.comp.glsl step by step, in the same float
  * arithmetic, with the same int32 fixed-point sums. */
 #include "sim/coupling/coupling_cpu.h"
 
@@ -68,12 +68,59 @@ static void collide_rule(float v[3], const float n[3], float mu)
   for (int a = 0; a < 3; a++) v[a] = tl <= -mu * vn ? 0.0f : t[a] + mu * vn * t[a] / tl;
 }
 
-bool fl_coupling_cpu_substep(const fl_coupling_push *pc, uint32_t particle_count, const float (*pos)[4],
-                             float (*vel)[4], const uint32_t *coupled, float (*impulse)[4], float (*grid)[8])
+/* The parcel of particle p at stencil point x (contact.comp): its node shares, mass M, momentum P and
+ * the mass-weighted offset C of its nodes from x. */
+typedef struct {
+  uint64_t node[27];
+  float share[27], M, P[3], C[3];
+} parcel;
+
+static void parcel_of(const fl_coupling_push *pc, const float x[3], int32_t (*acc)[4], const float (*grid)[8],
+                      parcel *q)
+{
+  stencil s;
+  stencil_of(pc, x, &s);
+  memset(q, 0, sizeof *q);
+  for (int c = 0; c < 3; c++)
+    for (int b = 0; b < 3; b++)
+      for (int a = 0; a < 3; a++) {
+        int k = (c * 3 + b) * 3 + a;
+        q->node[k] = node_of(pc, &s, a, b, c);
+        int32_t wq = fixed(s.w[0][a] * s.w[1][b] * s.w[2][c], pc->weight_scale);
+        const float *g = grid[q->node[k]];
+        if (wq > 0 && g[3] > 0.0f) {
+          q->share[k] = (float)wq / (float)acc[q->node[k]][3] * g[3];
+          q->M += q->share[k];
+          int off[3] = {a, b, c};
+          for (int d = 0; d < 3; d++) {
+            q->P[d] += q->share[k] * g[d];
+            q->C[d] += q->share[k] * (pc->grid_origin[d] + (float)(s.base[d] + off[d]) * pc->h - x[d]);
+          }
+        }
+      }
+}
+
+/* Adds share_k dv to the accumulator words of the parcel's nodes. */
+static void spread(const fl_coupling_push *pc, const parcel *q, const float dv[3], int32_t (*acc)[4])
+{
+  for (int k = 0; k < 27; k++)
+    if (q->share[k] > 0.0f)
+      for (int a = 0; a < 3; a++) acc[q->node[k]][a] += fixed(q->share[k] * dv[a], pc->momentum_scale);
+}
+
+static float len3f(const float v[3]) { return sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
+
+bool fl_coupling_cpu_contact(const fl_coupling_push *pc, uint32_t particle_count, float (*pos)[4], float (*vel)[4],
+                             const uint32_t *coupled, float (*impulse)[4], const float (*grid)[8], fl_coupling_cpu *out)
 {
   uint64_t nodes = (uint64_t)pc->grid_dims[0] * pc->grid_dims[1] * pc->grid_dims[2];
-  int32_t (*acc)[4] = calloc(nodes, sizeof *acc);
-  if (!acc) return false;
+  out->acc = calloc(nodes, sizeof *out->acc);
+  out->attach = calloc((size_t)particle_count * FL_COUPLING_ATTACH_VEC4S + 1, sizeof *out->attach);
+  if (!out->acc || !out->attach) {
+    fl_coupling_cpu_free(out);
+    return false;
+  }
+  int32_t(*acc)[4] = out->acc;
   /* coupling/weights */
   for (uint32_t p = 0; p < particle_count; p++) {
     float x[3];
@@ -86,59 +133,78 @@ bool fl_coupling_cpu_substep(const fl_coupling_push *pc, uint32_t particle_count
   }
   /* coupling/contact */
   for (uint32_t p = 0; p < particle_count; p++) {
-    float x[3], M = 0, P[3] = {0}, C[3] = {0};
-    stencil s;
+    float x[3];
+    parcel q;
     if (!coupled[p] || !point(pc, pos[p], vel[p], x)) continue;
-    stencil_of(pc, x, &s);
-    float share[27];
-    uint64_t node[27];
-    for (int c = 0; c < 3; c++)
-      for (int b = 0; b < 3; b++)
-        for (int a = 0; a < 3; a++) {
-          int k = (c * 3 + b) * 3 + a;
-          node[k] = node_of(pc, &s, a, b, c);
-          int32_t wq = fixed(s.w[0][a] * s.w[1][b] * s.w[2][c], pc->weight_scale);
-          const float *g = grid[node[k]];
-          share[k] = 0.0f;
-          if (wq > 0 && g[3] > 0.0f) {
-            share[k] = (float)wq / (float)acc[node[k]][3] * g[3];
-            M += share[k];
-            int off[3] = {a, b, c};
-            for (int d = 0; d < 3; d++) {
-              P[d] += share[k] * g[d];
-              C[d] += share[k] * (pc->grid_origin[d] + (float)(s.base[d] + off[d]) * pc->h - x[d]);
-            }
-          }
-        }
+    parcel_of(pc, x, acc, grid, &q);
+    float M = q.M;
     if (!(M > pc->min_mass)) continue;
-    float u[3], d[3], dl2 = 0, du[3], w = pos[p][3];
+    float u[3], d[3], du[3], w = pos[p][3];
     for (int a = 0; a < 3; a++) {
-      u[a] = P[a] / M - vel[p][a];
-      d[a] = -C[a] / M;
-      dl2 += d[a] * d[a];
+      u[a] = q.P[a] / M - vel[p][a];
+      d[a] = -q.C[a] / M;
     }
-    float dl = sqrtf(dl2), after[3] = {u[0], u[1], u[2]};
-    if (dl > 1e-3f * pc->h) {
-      float n[3] = {-d[0] / dl, -d[1] / dl, -d[2] / dl};
-      collide_rule(after, n, pc->friction);
-    } else {
-      after[0] = after[1] = after[2] = 0.0f;
+    float dl = len3f(d), n[3] = {0, 0, 0};
+    bool touching = dl > 1e-3f * pc->h;
+    if (touching)
+      for (int a = 0; a < 3; a++) n[a] = -d[a] / dl;
+    if (w > 0.0f) { /* carried through the XPBD substeps */
+      if (touching && u[0] * d[0] + u[1] * d[1] + u[2] * d[2] <= 0.0f) continue;
+      float um[3], after[3], Ja[3], vc[3], r = M / (1.0f + M * w), *a1 = out->attach[FL_COUPLING_ATTACH_VEC4S * p];
+      for (int a = 0; a < 3; a++) um[a] = after[a] = u[a] - pc->gravity_h[a];
+      if (touching) collide_rule(after, n, pc->friction);
+      else after[0] = after[1] = after[2] = 0.0f;
+      for (int a = 0; a < 3; a++) {
+        Ja[a] = (after[a] - um[a]) * r;
+        vc[a] = (vel[p][a] + M * w * (q.P[a] / M - pc->gravity_h[a])) / (1.0f + M * w);
+        a1[a] = x[a];
+        a1[4 + a] = vel[p][a] - Ja[a] * w - vc[a];
+        a1[8 + a] = Ja[a] / M - pc->gravity_h[a] - vc[a];
+        vel[p][a] = vc[a];
+      }
+      a1[3] = M;
+      a1[7] = w;
+      pos[p][3] = w / (1.0f + M * w);
+      continue;
     }
-    float J[3], Jl2 = 0, red = M / (1.0f + M * w);
+    float after[3] = {u[0], u[1], u[2]};
+    if (touching) collide_rule(after, n, pc->friction);
+    else after[0] = after[1] = after[2] = 0.0f;
+    float J[3], dv[3]; /* a pinned particle: an immovable boundary */
     for (int a = 0; a < 3; a++) {
       du[a] = after[a] - u[a];
-      J[a] = du[a] * red;
-      Jl2 += J[a] * J[a];
+      J[a] = du[a] * M;
+      dv[a] = J[a] / M;
     }
     if (du[0] == 0.0f && du[1] == 0.0f && du[2] == 0.0f) continue;
-    for (int k = 0; k < 27; k++)
-      if (share[k] > 0.0f)
-        for (int a = 0; a < 3; a++) acc[node[k]][a] += fixed(share[k] * (J[a] / M), pc->momentum_scale);
+    spread(pc, &q, dv, acc);
+    for (int a = 0; a < 3; a++) impulse[p][a] -= J[a];
+    impulse[p][3] += len3f(J);
+  }
+  return true;
+}
+
+void fl_coupling_cpu_release(const fl_coupling_push *pc, uint32_t particle_count, float (*pos)[4], float (*vel)[4],
+                             const uint32_t *coupled, float (*impulse)[4], float (*grid)[8], fl_coupling_cpu *state)
+{
+  int32_t(*acc)[4] = state->acc;
+  uint64_t nodes = (uint64_t)pc->grid_dims[0] * pc->grid_dims[1] * pc->grid_dims[2];
+  /* coupling/release */
+  for (uint32_t p = 0; p < particle_count; p++) {
+    const float *a1 = state->attach[FL_COUPLING_ATTACH_VEC4S * p];
+    if (!coupled[p] || !(a1[3] > 0.0f)) continue;
+    parcel q;
+    parcel_of(pc, a1, acc, (const float(*)[8])grid, &q);
+    float delta[3], J[3];
     for (int a = 0; a < 3; a++) {
-      vel[p][a] -= J[a] * w;
+      delta[a] = vel[p][a] + a1[8 + a];
+      vel[p][a] += a1[4 + a];
+      J[a] = a1[3] * delta[a];
       impulse[p][a] -= J[a];
     }
-    impulse[p][3] += sqrtf(Jl2);
+    pos[p][3] = a1[7];
+    impulse[p][3] += len3f(J);
+    spread(pc, &q, delta, acc);
   }
   /* coupling/apply */
   for (uint64_t i = 0; i < nodes; i++) {
@@ -146,7 +212,12 @@ bool fl_coupling_cpu_substep(const fl_coupling_push *pc, uint32_t particle_count
     if (grid[i][3] > 0.0f)
       for (int a = 0; a < 3; a++) grid[i][a] += (float)acc[i][a] / pc->momentum_scale / grid[i][3];
   }
-  free(acc);
-  return true;
 }
 
+void fl_coupling_cpu_free(fl_coupling_cpu *state)
+{
+  free(state->acc);
+  free(state->attach);
+  state->acc = NULL;
+  state->attach = NULL;
+}

@@ -1,5 +1,6 @@
 /* sim/coupling/coupling_cpu: the CPU reference of one coupling substep
- * (coupling/weights, coupling/contact, coupling/apply; docs/COUPLING.md) on a
+ * (coupling/weights, coupling/contact, then coupling/release and coupling/apply;
+ * docs/COUPLING.md) on a
  * dense snow grid, the layout of fl_snow_read_grid_dense: node (x, y, z) at
  * (z dims_y + y) dims_x + x, 8 floats each (v_{n+1}, m, v_n, 0). The tests
  * compare the GPU passes with it. */
@@ -9,8 +10,20 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* One substep: reads pos (xyz, w = 1/m), coupled (flag per particle) and the grid; updates vel,
- * adds the particles' -J and |J| to impulse, and the nodes' impulses to the grid's v_{n+1}.
- * Returns false (out of memory) only. */
-bool fl_coupling_cpu_substep(const fl_coupling_push *push, uint32_t particle_count, const float (*pos)[4],
-                             float (*vel)[4], const uint32_t *coupled, float (*impulse)[4], float (*grid)[8]);
+/* The state between the two halves: the node accumulator (FL_COUPLING_NODE_WORDS int32 per node of
+ * the dense grid) and the attachments (FL_COUPLING_ATTACH_VEC4S vec4 per particle). */
+typedef struct {
+  int32_t (*acc)[4];
+  float (*attach)[4];
+} fl_coupling_cpu;
+
+/* The first half (weights, contact): reads pos (xyz, w = 1/m), coupled (flag per particle) and the
+ * grid; updates vel, pos's w of the attached particles, impulse (the pinned contacts' -J and |J|),
+ * and fills *out. Returns false (out of memory) only; free *out with fl_coupling_cpu_free. */
+bool fl_coupling_cpu_contact(const fl_coupling_push *push, uint32_t particle_count, float (*pos)[4], float (*vel)[4],
+                             const uint32_t *coupled, float (*impulse)[4], const float (*grid)[8], fl_coupling_cpu *out);
+/* The second half (release, apply): parts the attached particles from their
+ * parcels (vel, pos's w, impulse) and adds the nodes' impulses to the grid's v_{n+1}. */
+void fl_coupling_cpu_release(const fl_coupling_push *push, uint32_t particle_count, float (*pos)[4], float (*vel)[4],
+                             const uint32_t *coupled, float (*impulse)[4], float (*grid)[8], fl_coupling_cpu *state);
+void fl_coupling_cpu_free(fl_coupling_cpu *state);

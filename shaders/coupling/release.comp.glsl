@@ -1,0 +1,46 @@
+// coupling/release.comp: after the XPBD substeps that carried the attached
+// parcels (docs/COUPLING.md, substep order), one thread per coupled XPBD
+// particle p parts it from its parcel. With v_a the velocity the XPBD substeps
+// left the pair (attach[p] from contact.comp):
+//   particle: v_p = v_a + its offset; its own inverse mass back in pos.w;
+//   parcel:   every node of it changes velocity by delta = v_a + the parcel's
+//             offset - its velocity before the contact (and less g h, which the
+//             grid already gave it), i.e. node i gains s_ip m_i delta (the
+//             contact's shares, same stencil, int32 fixed point), so the parcel
+//             gains M delta and impulse[p] records -M delta, what the snow gave p.
+// The pair's momentum is conserved by construction: what XPBD's constraints gave
+// the pair is split between the particle and the parcel.
+// CPU reference: src/sim/coupling/coupling_cpu.c.
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#include "compute.glsl"
+#include "coupling_shared.h"
+layout(push_constant) uniform Push { fl_coupling_push pc; };
+layout(std430, binding = 0) buffer Pos { vec4 pos[]; };
+layout(std430, binding = 1) buffer Vel { vec4 vel[]; };
+layout(std430, binding = 2) readonly buffer Coupled { uint coupled[]; };
+layout(std430, binding = 3) readonly buffer BlockHash { uint block_hash[]; };
+layout(std430, binding = 4) buffer Accum { int accum[]; };
+layout(std430, binding = 5) readonly buffer GridVelocity { vec4 gridv[]; };
+layout(std430, binding = 6) buffer Impulse { vec4 impulse[]; };
+layout(std430, binding = 7) readonly buffer Attach { vec4 attach[]; };
+#define FL_COUPLING_NODES
+#include "coupling.glsl"
+
+void main()
+{
+  uint p = fl_thread_index();
+  if (p >= pc.particle_count || coupled[p] == 0u) return;
+  uint o = FL_COUPLING_ATTACH_VEC4S * p;
+  vec4 a0 = attach[o];
+  if (!(a0.w > 0.0)) return;
+  vec4 a1 = attach[o + 1u];
+  vec3 va = vel[p].xyz, delta = va + attach[o + 2u].xyz;
+  vel[p] = vec4(va + a1.xyz, vel[p].w);
+  pos[p].w = a1.w;
+  fl_mpm_push m = fl_coupling_mpm_push();
+  fl_mpm_stencil s = fl_mpm_stencil_of(a0.xyz, m, true);
+  fl_coupling_spread(s, m, delta);
+  vec3 J = a0.w * delta;
+  impulse[p] += vec4(-J, length(J));
+}
