@@ -356,14 +356,17 @@ void fl_xpbd_push_fill(const fl_xpbd_system *s, const fl_step *step, fl_xpbd_pus
 
 /* Bytes of the triangle-contact passes (docs/CLOTH.md), with `cand` the
  * candidates of a query (the triangles entered in a cell, about 40 for a
- * sheet and another in the cell) and `near` the pairs it keeps (about 6 a
- * particle: a sheet's own neighbours and the other sheet's under it; about 5
- * owned edges an edge). Keys read an owner word, three indices, three
+ * sheet and another in the cell), `box` those whose boxes meet the query's
+ * (about 6 a particle: a sheet's own neighbours and the other sheet's under
+ * it; about 5 owned edges an edge) and `near` the pairs within reach that it
+ * keeps (a guess, as the count is known on the GPU only: 2 a particle resting
+ * on another sheet, 1 an edge). Keys read an owner word, three indices, three
  * positions, the object and its thickness and body flag, and write 8 keys,
  * 8 values and the 32-byte box. The pair pass (tri_pairs, with tri_pair_args)
  * reads per query (particle or edge) its index or indices, one or two
  * positions, object index and record, per candidate its sorted entry and box,
- * per kept pair three indices, and writes the 8-byte pair. A contact pass
+ * per box that meets three indices and (vertex) three or (edge, per owned
+ * edge) two positions, and writes the 8-byte pair. A contact pass
  * reads per pair the pair, its indices (vertex: three of the triangle; edge:
  * the edge's two and two of the triangle), four positions, two object indices
  * and the two objects' thickness and frictions (the prevs of a pair in
@@ -373,10 +376,11 @@ void fl_xpbd_push_fill(const fl_xpbd_system *s, const fl_step *step, fl_xpbd_pus
  * positions (the colliders are a uniform; a contact's atomics are rare). */
 static void tri_contact_bytes(const fl_xpbd_system *s, uint64_t bytes[6])
 {
-  const uint64_t cand = 40, near = 6, near_e = 5, obj = sizeof(fl_gpu_xpbd_object);
+  const uint64_t cand = 40, box = 6, box_e = 5, near = 2, near_e = 1, obj = sizeof(fl_gpu_xpbd_object);
   const uint64_t t = s->build.triangle_count, n = s->build.particle_count, e = s->tri.edge_count;
   bytes[0] = t * (4 + 12 + 48 + 4 + 8 + 32 + 32 + 32);
-  bytes[1] = n * (16 + 4 + obj) + e * (8 + 32 + 4 + obj) + (n + e) * cand * (4 + 32) + (n * near + e * near_e) * (12 + 8);
+  bytes[1] = n * (16 + 4 + obj) + e * (8 + 32 + 4 + obj) + (n + e) * cand * (4 + 32) + n * box * (12 + 48) +
+             e * box_e * (12 + 32) + (n * near + e * near_e) * 8;
   bytes[2] = n * near * (8 + 12 + 64 + 8 + 24);
   bytes[3] = e * near_e * (8 + 8 + 8 + 64 + 8 + 24);
   bytes[4] = n * (16 + 16 + 16);
