@@ -195,7 +195,7 @@ FL_STRUCT_BEGIN(fl_xpbd_push)
   float tri_margin; /* triangle contacts: how far a triangle's box is grown before it is hashed (m) */
   uint integrator;  /* FL_XPBD_EULER, FL_XPBD_BDF2_START (an Euler step that starts BDF2's history) or FL_XPBD_BDF2 */
   float solve_h;    /* the step of the compliance term alpha / solve_h^2: h for Euler, 2 h / 3 for BDF2 */
-  uint unused0;
+  uint tri_pairs_per; /* triangle contacts: the pair list's room per particle and per edge (fl_tri_contacts) */
 FL_STRUCT_END(fl_xpbd_push)
 
 /* fl_xpbd_push.integrator: how predict and velocity step the XPBD system (survey, NOTES.md "BDF2 variant"). */
@@ -215,8 +215,8 @@ FL_STRUCT_END(fl_xpbd_push)
 #define FL_TRI_BODY 16u
 /* Triangle contacts: the candidate pair list (xpbd/tri_pairs; binding
  * FL_XPBD_B_TRI_LIST): a head of FL_TRI_LIST_HEAD words, then room for
- * FL_TRI_PAIRS_PER vertex-triangle pairs per particle, then as many edge pairs
- * per unique edge (uvec2 each). The head's words: */
+ * tri_pairs_per (at least FL_TRI_PAIRS_PER) vertex-triangle pairs per
+ * particle, then as many edge pairs per unique edge (uvec2 each). The head's words: */
 #define FL_TRI_PAIRS_PER 16u
 #define FL_TRI_LIST_HEAD 16u
 #define FL_TRI_LIST_VERTEX_ARGS 0u /* 3 words: the dispatch of tri_vertex, one thread a pair */

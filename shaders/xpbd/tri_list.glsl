@@ -1,7 +1,7 @@
 // xpbd/tri_list.glsl: the candidate pair list of the triangle contacts
 // (flurry_shared.h FL_TRI_LIST_*; written by tri_pairs, sized by
 // tri_pair_args, read by tri_vertex and tri_edge): a head (the two dispatches,
-// the two counts, the sticky overflow word), then FL_TRI_PAIRS_PER vertex
+// the two counts, the sticky overflow word), then pc.tri_pairs_per vertex
 // pairs (particle, triangle) per particle, then as many edge pairs (edge,
 // 4 triangle + owned edge) per unique edge. Define FL_TRI_LIST_READONLY
 // before including it in a kernel that only reads the list.
@@ -18,6 +18,6 @@ layout(std430, binding = FL_XPBD_B_TRI_LIST) buffer TriList
 } list;
 
 // The room of each part of the list (pairs).
-uint fl_tri_vertex_room() { return pc.particle_count * FL_TRI_PAIRS_PER; }
-uint fl_tri_edge_room() { return pc.edge_count * FL_TRI_PAIRS_PER; }
+uint fl_tri_vertex_room() { return pc.particle_count * pc.tri_pairs_per; }
+uint fl_tri_edge_room() { return pc.edge_count * pc.tri_pairs_per; }
 #endif

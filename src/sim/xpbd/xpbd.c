@@ -175,7 +175,7 @@ static bool create_buffers(fl_xpbd_system *s)
          device_buffer(s->gpu, s->tri.edges, (size_t)s->tri.edge_count * 8, "contact edges", &s->edges) &&
          device_buffer(s->gpu, s->tri.owned, t * 4, "triangle edge owners", &s->tri_owned) &&
          device_buffer(s->gpu, NULL, n * 16, "contact sums", &s->accum) &&
-         device_buffer(s->gpu, NULL, FL_TRI_LIST_HEAD * 4 + ((size_t)n + s->tri.edge_count) * FL_TRI_PAIRS_PER * 8,
+         device_buffer(s->gpu, NULL, FL_TRI_LIST_HEAD * 4 + ((size_t)n + s->tri.edge_count) * s->tri.pairs_per * 8,
                        "contact pairs", &s->tri_list) &&
          fl_spatial_hash_create(s->gpu, 8 * b->triangle_count, &s->tri_hash);
   return ok;
@@ -351,6 +351,7 @@ void fl_xpbd_push_fill(const fl_xpbd_system *s, const fl_step *step, fl_xpbd_pus
     out->tri_table_size = fl_spatial_hash_table_size(&s->tri_hash) / 2; /* the last entry: unused slots */
     out->tri_margin = s->tri.margin;
     out->edge_count = s->tri.edge_count;
+    out->tri_pairs_per = s->tri.pairs_per;
   }
 }
 
