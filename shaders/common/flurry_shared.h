@@ -195,7 +195,7 @@ FL_STRUCT_BEGIN(fl_xpbd_push)
   float tri_margin; /* triangle contacts: how far a triangle's box is grown before it is hashed (m) */
   uint integrator;  /* FL_XPBD_EULER, FL_XPBD_BDF2_START (an Euler step that starts BDF2's history) or FL_XPBD_BDF2 */
   float solve_h;    /* the step of the compliance term alpha / solve_h^2: h for Euler, 2 h / 3 for BDF2 */
-  uint unused0;
+  uint tri_pairs_per; /* triangle contacts: the pair list's room per particle and per edge (fl_tri_contacts) */
 FL_STRUCT_END(fl_xpbd_push)
 
 /* fl_xpbd_push.integrator: how predict and velocity step the XPBD system (survey, NOTES.md "BDF2 variant"). */
@@ -213,6 +213,17 @@ FL_STRUCT_END(fl_xpbd_push)
 #define FL_TRI_COLLIDES 8u
 /* Triangle contacts: the bit of a triangle's box meta word (xpbd/tri_keys) set for a body's triangle. */
 #define FL_TRI_BODY 16u
+/* Triangle contacts: the candidate pair list (xpbd/tri_pairs; binding
+ * FL_XPBD_B_TRI_LIST): a head of FL_TRI_LIST_HEAD words, then room for
+ * tri_pairs_per (at least FL_TRI_PAIRS_PER) vertex-triangle pairs per
+ * particle, then as many edge pairs per unique edge (uvec2 each). The head's words: */
+#define FL_TRI_PAIRS_PER 16u
+#define FL_TRI_LIST_HEAD 16u
+#define FL_TRI_LIST_VERTEX_ARGS 0u /* 3 words: the dispatch of tri_vertex, one thread a pair */
+#define FL_TRI_LIST_EDGE_ARGS 3u   /* 3 words: the dispatch of tri_edge */
+#define FL_TRI_LIST_VERTEX_COUNT 6u /* vertex-triangle pairs found this substep (may exceed the room) */
+#define FL_TRI_LIST_EDGE_COUNT 7u  /* edge-edge pairs found */
+#define FL_TRI_LIST_OVERFLOW 8u    /* sticky: nonzero once a list had more pairs than room */
 
 /* Push constants of common/pick.comp and common/drag.comp (any vec4 positions). */
 FL_STRUCT_BEGIN(fl_pick_push)
@@ -233,6 +244,7 @@ FL_STRUCT_END(fl_pick_push)
 #define FL_HEALTH_NOT_FINITE 1u /* a position or velocity is NaN or infinite */
 #define FL_HEALTH_TOO_FAST 2u   /* a speed above max_speed: a blow-up */
 #define FL_HEALTH_GRID_FULL 4u  /* snow: the sparse grid had no block left for some particles */
+#define FL_HEALTH_CONTACTS_FULL 8u /* cloth: more triangle-contact candidate pairs than the list holds */
 FL_STRUCT_BEGIN(fl_health_push)
   uint first;       /* the buffers' first particle of the object */
   uint count;       /* and how many */

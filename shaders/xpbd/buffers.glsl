@@ -42,5 +42,6 @@
 #define FL_XPBD_B_COLLIDER_TAIL 36 // the collider block again, storage: its tail (common/sdf.glsl)
 #define FL_XPBD_B_OPPOSITE 37    // uint per particle: Diziol's opposite particle (itself when none; opposite_pairs.h)
 #define FL_XPBD_B_CONTACT_CORRECTIONS 38 // vec4 per particle: self_friction's pushes plus friction, then add_delta
-#define FL_XPBD_B_COUNT 39
+#define FL_XPBD_B_TRI_LIST 39    // the candidate pairs of a substep (tri_pairs): head, vertex pairs, edge pairs
+#define FL_XPBD_B_COUNT 40
 #endif

@@ -7,7 +7,8 @@
 // query reads. The box itself is kept (TRI_BOX: min and the object's
 // thickness, max and the owned edges plus FL_TRI_BODY for a body's triangle),
 // so that the queries test a candidate with one 32-byte read and load its
-// indices and positions only when the boxes meet.
+// indices and positions only when the boxes meet. Thread 0 also zeroes the
+// pair list's counts (tri_list.glsl) for tri_pairs, which runs after the build.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "compute.glsl"
@@ -23,10 +24,15 @@ layout(std430, binding = FL_XPBD_B_TRI_OWNED) readonly buffer TriOwned { uint tr
 layout(std430, binding = FL_XPBD_B_TRI_BOX) writeonly buffer TriBox { vec4 tri_box[]; };
 layout(std430, binding = FL_XPBD_B_TRI_KEYS) writeonly buffer Keys { uint keys[]; };
 layout(std430, binding = FL_XPBD_B_TRI_VALUES) writeonly buffer Values { uint values[]; };
+#include "tri_list.glsl"
 
 void main()
 {
   uint t = fl_thread_index();
+  if (t == 0u) {
+    list.head[FL_TRI_LIST_VERTEX_COUNT] = 0u;
+    list.head[FL_TRI_LIST_EDGE_COUNT] = 0u;
+  }
   if (t >= pc.triangle_count) return;
   uint unused = 2u * pc.tri_table_size - 1u, owned = tri_owned[t];
   if ((owned & FL_TRI_COLLIDES) == 0u) {

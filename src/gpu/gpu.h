@@ -192,7 +192,8 @@ bool fl_gpu_end_once(fl_gpu *gpu, VkCommandBuffer cmd);
 /* Writes the opening timestamp of a timed compute region (and, where the
  * driver needs it, the flush that makes it precede the work; see fl_gpu). */
 void fl_cmd_timestamp_begin(const fl_gpu *gpu, VkCommandBuffer cmd, VkQueryPool pool, uint32_t query);
-/* A global memory barrier between compute/transfer writes and later compute/transfer/vertex reads and writes. */
+/* A global memory barrier between compute/transfer writes and later compute/transfer/vertex reads and writes
+ * (and the dispatch-indirect reads of fl_pass.indirect). */
 void fl_cmd_compute_barrier(VkCommandBuffer cmd);
 /* A global barrier from compute/transfer writes to vertex/index/shader reads of a draw. */
 void fl_cmd_compute_to_draw_barrier(VkCommandBuffer cmd);

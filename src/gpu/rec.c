@@ -59,6 +59,7 @@ void fl_rec_pass(fl_rec *r, const fl_pass *p)
       p->threads ? (uint32_t)(((uint64_t)p->threads + pipe->workgroup_size - 1) / pipe->workgroup_size) : p->groups;
   uint32_t gx = groups < 65535 ? groups : 65535;
   if (groups) vkCmdDispatch(cmd, gx, (groups + gx - 1) / gx, 1);
+  else if (p->indirect) vkCmdDispatchIndirect(cmd, p->indirect->buffer, p->indirect_offset);
   if (!p->no_barrier) fl_cmd_compute_barrier(cmd);
   if (p->name) fl_rec_end(r);
 }

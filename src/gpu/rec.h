@@ -53,6 +53,9 @@ typedef struct {
   uint32_t push_size;
   uint32_t threads;               /* invocations: ceil(threads / workgroup size) groups (folded into y past 65535) */
   uint32_t groups;                /* or whole workgroups (one per item, e.g. per body), when threads is 0 */
+  const fl_buffer *indirect;      /* or the groups a GPU pass wrote (VkDispatchIndirectCommand at indirect_offset),
+                                   * when threads and groups are 0 */
+  uint64_t indirect_offset;
   bool no_barrier;                /* the next pass does not read what this one writes */
 } fl_pass;
 

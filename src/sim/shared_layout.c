@@ -45,6 +45,7 @@ OFFSET(fl_xpbd_push, tri_margin, 96);
 OFFSET(fl_xpbd_push, inv_tri_cell, 80);
 OFFSET(fl_xpbd_push, integrator, 100);
 OFFSET(fl_xpbd_push, solve_h, 104);
+OFFSET(fl_xpbd_push, tri_pairs_per, 108);
 OFFSET(fl_xpbd_push, triangle_count, 92);
 OFFSET(fl_xpbd_push, h, 12);
 OFFSET(fl_xpbd_push, time, 28);

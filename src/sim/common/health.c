@@ -77,5 +77,8 @@ const char *fl_health_reason(uint32_t bits)
   if (bits & FL_HEALTH_GRID_FULL)
     return "the snow spread over more grid blocks than were allocated (raise sim.snow_grid_slack or grid_spacing, "
            "or make the snow smaller)";
+  if (bits & FL_HEALTH_CONTACTS_FULL)
+    return "more triangle-contact candidate pairs than the list holds (contacts were dropped; a thickness "
+           "large against the spacing, or many layers in one place: raise FL_TRI_PAIRS_PER)";
   return "healthy";
 }

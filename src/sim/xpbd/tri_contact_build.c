@@ -25,6 +25,31 @@ static int edge_ref_cmp(const void *pa, const void *pb)
   return (x->k > y->k) - (x->k < y->k);
 }
 
+/* The pair list's room per particle and per edge: FL_TRI_PAIRS_PER, times
+ * 4 (thickness / mean rest edge)^2 of the thickest "triangles" cloth relative
+ * to its edges when that exceeds 1 (a particle has about 2 pi (thickness /
+ * edge)^2 pairs within reach with its own sheet's triangles), at most 16 times. */
+static uint32_t pairs_per(const fl_xpbd_build *b, const fl_tri_contacts *t)
+{
+  double length[FL_SCENE_MAX_OBJECTS] = {0}, ratio = 1.0;
+  uint32_t count[FL_SCENE_MAX_OBJECTS] = {0};
+  for (uint32_t e = 0; e < t->edge_count; e++) {
+    const float *p = b->positions[t->edges[e][0]], *q = b->positions[t->edges[e][1]];
+    uint32_t o = b->particle_object[t->edges[e][0]];
+    if (o >= FL_SCENE_MAX_OBJECTS) continue;
+    length[o] += sqrt((double)(p[0] - q[0]) * (p[0] - q[0]) + (double)(p[1] - q[1]) * (p[1] - q[1]) +
+                      (double)(p[2] - q[2]) * (p[2] - q[2]));
+    count[o]++;
+  }
+  for (uint32_t o = 0; o < b->object_count && o < FL_SCENE_MAX_OBJECTS; o++) {
+    const fl_gpu_xpbd_object *ob = &b->objects[o];
+    if (ob->body != 0 || ob->self_collision != FL_SELF_TRIANGLES || !count[o] || !(length[o] > 0)) continue;
+    double r = ob->thickness / (length[o] / count[o]);
+    if (4.0 * r * r > ratio) ratio = 4.0 * r * r;
+  }
+  return (uint32_t)ceil(FL_TRI_PAIRS_PER * (ratio < 16.0 ? ratio : 16.0));
+}
+
 bool fl_tri_contacts_create(const fl_xpbd_build *b, fl_tri_contacts *out)
 {
   memset(out, 0, sizeof *out);
@@ -68,6 +93,7 @@ bool fl_tri_contacts_create(const fl_xpbd_build *b, fl_tri_contacts *out)
     out->edge_count++;
   }
   free(refs);
+  out->pairs_per = pairs_per(b, out);
   out->margin = 2.0f * reach_max;
   out->cell_size = FL_TRI_STRETCH * e_max + 2.0f * out->margin;
   if (!(out->cell_size > 0)) out->cell_size = 1.0f;

@@ -33,6 +33,7 @@ typedef struct {
                                  * FL_TRI_COLLIDES when it takes part */
   float cell_size;              /* of the triangle hash (m) */
   float margin;                 /* the growth of a triangle's box before it is hashed (m) */
+  uint32_t pairs_per;           /* the pair list's room per particle and per edge (pairs; xpbd/tri_pairs) */
 } fl_tri_contacts;
 
 /* True when object o takes part in triangle contacts (`any`: some cloth has "triangles"). */

@@ -206,9 +206,18 @@ static void collider_triangles(const fl_xpbd_build *b, const fl_tri_colliders *c
   }
 }
 
+/* True when p lies within r of triangle (a, b, c) (tri_pairs.comp's list test). */
+static bool within(const float p[3], const float a[3], const float b[3], const float c[3], float r)
+{
+  float bary[3], d[3];
+  fl_tri_closest_on_triangle(p, a, b, c, bary);
+  for (int k = 0; k < 3; k++) d[k] = p[k] - (bary[0] * a[k] + bary[1] * b[k] + bary[2] * c[k]);
+  return dot3f(d, d) < r * r;
+}
+
 void fl_tri_contacts_cpu_pass(const fl_xpbd_build *b, const fl_tri_contacts *tc, bool edges,
                               const fl_tri_colliders *cols, float (*x)[4], const float (*prev)[4],
-                              int32_t (*accum)[4], uint32_t *contact)
+                              const float (*x_list)[4], int32_t (*accum)[4], uint32_t *contact)
 {
   if (!tc->any) return;
   const uint32_t *tri = b->triangles;
@@ -227,6 +236,8 @@ void fl_tri_contacts_cpu_pass(const fl_xpbd_build *b, const fl_tri_contacts *tc,
         d[a] = x[i][a] - (bary[0] * x[idx[1]][a] + bary[1] * x[idx[2]][a] + bary[2] * x[idx[3]][a]);
       float reach = 0.5f * (oi->thickness + ot->thickness);
       if (!(dot3f(d, d) < reach * reach)) continue;
+      if (x_list && !within(x_list[i], x_list[idx[1]], x_list[idx[2]], x_list[idx[3]], reach))
+        continue; /* not in the pair list of the substep */
       float c[4] = {1.0f, -bary[0], -bary[1], -bary[2]};
       contact_at(oi, ot, x, prev, idx, c, accum);
     }

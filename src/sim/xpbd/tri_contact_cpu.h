@@ -27,14 +27,16 @@ typedef struct {
 } fl_tri_colliders;
 
 /* One contact pass over the particles x (4 floats each, w = inverse mass) with
- * the substep's start prev: vertex-triangle, then (when `edges`) edge-edge
- * contacts, then colliders against the triangles of "triangles" cloth
+ * the substep's start prev: vertex-triangle (every pair, or when x_list is not
+ * NULL only those the GPU's pair list holds: the vertex within reach of the
+ * triangle at x_list, xpbd/tri_pairs.comp), then (when
+ * `edges`) edge-edge contacts, then colliders against the triangles of "triangles" cloth
  * (tri_collider.comp), summed in accum (4 int32 per particle, zero on entry
  * and on return), then applied as x += (sum / FL_TRI_FIXED) / count;
  * contact[p] = 1 for every corrected particle. */
 void fl_tri_contacts_cpu_pass(const fl_xpbd_build *b, const fl_tri_contacts *tc, bool edges,
                               const fl_tri_colliders *cols, float (*x)[4], const float (*prev)[4],
-                              int32_t (*accum)[4], uint32_t *contact);
+                              const float (*x_list)[4], int32_t (*accum)[4], uint32_t *contact);
 /* True when the closed segment p-q meets the closed triangle (a, b, c) (in double;
  * a segment lying in the triangle's plane never counts). */
 bool fl_segment_hits_triangle(const double p[3], const double q[3], const double a[3], const double b[3],

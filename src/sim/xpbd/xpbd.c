@@ -61,6 +61,7 @@ static void fill_table(const fl_xpbd_system *s, const bind_choice *c, const fl_b
   t[FL_XPBD_B_EDGES] = tri ? &s->edges : NULL;
   t[FL_XPBD_B_TRI_OWNED] = tri ? &s->tri_owned : NULL;
   t[FL_XPBD_B_ACCUM] = tri ? &s->accum : NULL;
+  t[FL_XPBD_B_TRI_LIST] = tri ? &s->tri_list : NULL;
   t[FL_XPBD_B_OLDER] = &s->older;
   t[FL_XPBD_B_VEL_OLD] = &s->vel_old;
   t[FL_XPBD_B_OPPOSITE] = &s->opposite;
@@ -178,6 +179,8 @@ static bool create_buffers(fl_xpbd_system *s)
          device_buffer(s->gpu, s->tri.edges, (size_t)s->tri.edge_count * 8, "contact edges", &s->edges) &&
          device_buffer(s->gpu, s->tri.owned, t * 4, "triangle edge owners", &s->tri_owned) &&
          device_buffer(s->gpu, NULL, n * 16, "contact sums", &s->accum) &&
+         device_buffer(s->gpu, NULL, FL_TRI_LIST_HEAD * 4 + ((size_t)n + s->tri.edge_count) * s->tri.pairs_per * 8,
+                       "contact pairs", &s->tri_list) &&
          fl_spatial_hash_create(s->gpu, 8 * b->triangle_count, &s->tri_hash);
   return ok;
 }
@@ -325,7 +328,8 @@ void fl_xpbd_destroy(fl_xpbd_system *s)
                           &s->object_of,    &s->objects,   &s->triangles,  &s->tri_object, &s->face_force,
                           &s->tri_first,    &s->tri_items, &s->face_normals, &s->contact, &s->bodies,
                           &s->body_state,   &s->scratch,   &s->tri_box,    &s->edges,     &s->tri_owned,
-                          &s->accum,        &s->older,     &s->vel_old,    &s->opposite, &s->contact_corrections};
+                          &s->accum,        &s->older,     &s->vel_old,    &s->opposite, &s->contact_corrections,
+                          &s->tri_list};
   for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++) fl_buffer_destroy(gpu, buffers[i]);
   fl_xpbd_build_destroy(&s->build);
   memset(s, 0, sizeof *s);
@@ -354,43 +358,64 @@ void fl_xpbd_push_fill(const fl_xpbd_system *s, const fl_step *step, fl_xpbd_pus
     out->tri_table_size = fl_spatial_hash_table_size(&s->tri_hash) / 2; /* the last entry: unused slots */
     out->tri_margin = s->tri.margin;
     out->edge_count = s->tri.edge_count;
+    out->tri_pairs_per = s->tri.pairs_per;
   }
 }
 
 /* Bytes of the triangle-contact passes (docs/CLOTH.md), with `cand` the
  * candidates of a query (the triangles entered in a cell, about 40 for a
- * sheet and another in the cell) and `near` those whose boxes meet the
- * query's (about 6: a sheet's own neighbours and the other sheet's under
- * it). Keys read an owner word, three indices, three positions, the object
- * and its thickness and body flag, and write 8 keys, 8 values and the 32-byte
- * box. A vertex query reads its particle, prev, object index and object
- * record, per candidate its sorted entry and box, per near one its indices
- * and three positions. An edge query reads its two indices, object index,
- * thickness, body flag, particles and prevs, per candidate the sorted entry
- * and box, per near one its object, the two frictions and indices and for
- * about 1.5 owned edges two positions and two prevs. Apply reads and clears
- * the sums and moves the positions. The collider pass reads per triangle its
- * object, the object's body flag, mode and thickness, three indices and three
+ * sheet and another in the cell), `box` those whose boxes meet the query's
+ * (about 6 a particle: a sheet's own neighbours and the other sheet's under
+ * it; about 5 owned edges an edge) and `near` the pairs within reach that it
+ * keeps (a guess, as the count is known on the GPU only: 2 a particle resting
+ * on another sheet, 1 an edge). Keys read an owner word, three indices, three
+ * positions, the object and its thickness and body flag, and write 8 keys,
+ * 8 values and the 32-byte box. The pair pass (tri_pairs, with tri_pair_args)
+ * reads per query (particle or edge) its index or indices, one or two
+ * positions, object index and record, per candidate its sorted entry and box,
+ * per box that meets three indices and (vertex) three or (edge, per owned
+ * edge) two positions, and writes the 8-byte pair. A contact pass
+ * reads per pair the pair, its indices (vertex: three of the triangle; edge:
+ * the edge's two and two of the triangle), four positions, two object indices
+ * and the two objects' thickness and frictions (the prevs of a pair in
+ * contact and the atomics are not counted). Apply reads and clears the sums
+ * and moves the positions. The collider pass reads per triangle its object,
+ * the object's body flag, mode and thickness, three indices and three
  * positions (the colliders are a uniform; a contact's atomics are rare). */
-static void tri_contact_bytes(const fl_xpbd_system *s, uint64_t bytes[5])
+static void tri_contact_bytes(const fl_xpbd_system *s, uint64_t bytes[6])
 {
-  const uint64_t cand = 40, near = 6, t = s->build.triangle_count, n = s->build.particle_count, e = s->tri.edge_count;
+  const uint64_t cand = 40, box = 6, box_e = 5, near = 2, near_e = 1, obj = sizeof(fl_gpu_xpbd_object);
+  const uint64_t t = s->build.triangle_count, n = s->build.particle_count, e = s->tri.edge_count;
   bytes[0] = t * (4 + 12 + 48 + 4 + 8 + 32 + 32 + 32);
-  bytes[1] = n * (16 + 16 + 4 + sizeof(fl_gpu_xpbd_object)) + n * cand * (4 + 32) + n * near * (12 + 48);
-  bytes[2] = e * (8 + 4 + 8 + 32 + 32) + e * cand * (4 + 32) + e * near * (4 + 16 + 12 + 3 * 64 / 2);
-  bytes[3] = n * (16 + 16 + 16);
-  bytes[4] = t * (4 + 12 + 12 + 48);
+  bytes[1] = n * (16 + 4 + obj) + e * (8 + 32 + 4 + obj) + (n + e) * cand * (4 + 32) + n * box * (12 + 48) +
+             e * box_e * (12 + 32) + (n * near + e * near_e) * 8;
+  bytes[2] = n * near * (8 + 12 + 64 + 8 + 24);
+  bytes[3] = e * near_e * (8 + 8 + 8 + 64 + 8 + 24);
+  bytes[4] = n * (16 + 16 + 16);
+  bytes[5] = t * (4 + 12 + 12 + 48);
 }
 
-/* Triangle contacts of one substep: the keys, the hash build, then the contact
- * passes, each followed by the collider contacts again (docs/CLOTH.md: a sheet
- * pressed onto a collider by another is held out of it within the passes). */
+/* One dispatch of a contact kernel over the pair list, its groups from the
+ * list's head word `args` (xpbd/tri_pair_args), then a barrier. */
+static void pass_over_pairs(const fl_xpbd_system *s, fl_rec *r, const char *kernel, const fl_xpbd_push *push,
+                            uint32_t args)
+{
+  const fl_buffer *table[FL_XPBD_B_COUNT];
+  fill_table(s, &(bind_choice){0}, table);
+  fl_rec_pass(r, &(fl_pass){.kernel = kernel, FL_PUSH(*push), .indirect = &s->tri_list,
+                            .indirect_offset = 4ull * args, .table = table, .table_count = FL_XPBD_B_COUNT});
+}
+
+/* Triangle contacts of one substep: the keys, the hash build, the candidate
+ * pairs, then the contact passes over them, each followed by the collider
+ * contacts again (docs/CLOTH.md: a sheet pressed onto a collider by another
+ * is held out of it within the passes). */
 static void record_triangle_contacts(fl_xpbd_system *s, fl_rec *r, const fl_xpbd_push *push,
                                      const bind_choice *with_colliders)
 {
   const fl_xpbd_build *b = &s->build;
-  uint32_t n = b->particle_count, t = b->triangle_count;
-  uint64_t bytes[5];
+  uint32_t n = b->particle_count, t = b->triangle_count, e = s->tri.edge_count;
+  uint64_t bytes[6];
   tri_contact_bytes(s, bytes);
   bind_choice plain = {0};
   fl_rec_begin(r, "xpbd/tri_keys", bytes[0]);
@@ -398,21 +423,25 @@ static void record_triangle_contacts(fl_xpbd_system *s, fl_rec *r, const fl_xpbd
   fl_rec_end(r);
   fl_spatial_hash_record_from_keys(&s->tri_hash, r, 8 * t);
   fl_rec_barrier(r);
+  fl_rec_begin(r, "xpbd/tri_pairs", bytes[1]);
+  pass(s, r, "xpbd/tri_pairs", &plain, *push, 0, n + e, n + e);
+  pass(s, r, "xpbd/tri_pair_args", &plain, *push, 0, 1, 1);
+  fl_rec_end(r);
   for (uint32_t k = 0; k < FL_TRI_CONTACT_PASSES; k++) {
-    fl_rec_begin(r, "xpbd/tri_vertex", bytes[1]);
-    pass(s, r, "xpbd/tri_vertex", &plain, *push, 0, n, n);
+    fl_rec_begin(r, "xpbd/tri_vertex", bytes[2]);
+    pass_over_pairs(s, r, "xpbd/tri_vertex", push, FL_TRI_LIST_VERTEX_ARGS);
     fl_rec_end(r);
-    if (k == 0) { /* edge pairs once a substep: they are the costly pass (docs/CLOTH.md) */
-      fl_rec_begin(r, "xpbd/tri_edge", bytes[2]);
-      pass(s, r, "xpbd/tri_edge", &plain, *push, 0, s->tri.edge_count, s->tri.edge_count);
+    if (k == 0) { /* edge pairs once a substep: their list holds the first pass's (docs/CLOTH.md) */
+      fl_rec_begin(r, "xpbd/tri_edge", bytes[3]);
+      pass_over_pairs(s, r, "xpbd/tri_edge", push, FL_TRI_LIST_EDGE_ARGS);
       fl_rec_end(r);
     }
     if (push->collider_count) {
-      fl_rec_begin(r, "xpbd/tri_collider", bytes[4]);
+      fl_rec_begin(r, "xpbd/tri_collider", bytes[5]);
       pass(s, r, "xpbd/tri_collider", with_colliders, *push, 0, t, t);
       fl_rec_end(r);
     }
-    fl_rec_begin(r, "xpbd/tri_apply", bytes[3]);
+    fl_rec_begin(r, "xpbd/tri_apply", bytes[4]);
     pass(s, r, "xpbd/tri_apply", &plain, *push, 0, n, n);
     fl_rec_end(r);
   }

@@ -14,7 +14,8 @@
  *   contacts                  (colliders through common/sdf.glsl, domain walls, friction)
  *   particle collisions       (spatial hash; self-colliding cloth and every body)
  *   triangle contacts         (self_collision "triangles": tri_keys, a hash of the
- *     triangles by cell, then FL_TRI_CONTACT_PASSES x tri_vertex (+ tri_edge in the first)
+ *     triangles by cell, tri_pairs (the candidate pairs, once a substep), then
+ *     FL_TRI_CONTACT_PASSES x tri_vertex (+ tri_edge in the first)
  *     + tri_collider (when the scene has colliders) + tri_apply; docs/CLOTH.md)
  *   velocity (+ edge_damping, add_delta for the momentum-conserving model)
  *   body_volume velocity      (Diziol's dV/dt = 0 correction, bodies with volume_velocity)
@@ -68,6 +69,7 @@ typedef struct {
   fl_tri_contacts tri;           /* triangle contacts: edges, owners, cell size */
   fl_spatial_hash tri_hash;      /* triangles by the cells their grown boxes overlap */
   fl_buffer tri_box, edges, tri_owned, accum;
+  fl_buffer tri_list;            /* the candidate pairs of a substep (xpbd/tri_pairs, tri_list.glsl) */
   fl_buffer older, vel_old;      /* BDF2: positions and velocities one substep before prev and vel */
   bool bdf2_history;             /* BDF2: a substep has recorded older and vel_old (the next may use them) */
   fl_tear tear;                  /* cloth tearing (tear_gpu.h): off unless a cloth has tear_strain */

@@ -987,9 +987,10 @@ void fl_xpbd_cpu_substep(fl_xpbd_cpu *s, const fl_sim_desc *sim, const fl_gpu_co
   contacts(s, sim, colliders, collider_count, h, t);
   self_collision(s);
   fl_tri_colliders cols = {colliders, collider_count, t, sim->collider_normals == FL_NORMALS_TETRAHEDRAL};
+  if (s->tri.any) memcpy(s->tri_list_x, s->x, (size_t)b->particle_count * sizeof *s->x);
   for (uint32_t pass = 0; s->tri.any && pass < FL_TRI_CONTACT_PASSES; pass++)
-    fl_tri_contacts_cpu_pass(b, &s->tri, pass == 0, &cols, s->x, (const float(*)[4])s->prev, s->tri_accum,
-                             s->contact);
+    fl_tri_contacts_cpu_pass(b, &s->tri, pass == 0, &cols, s->x, (const float(*)[4])s->prev,
+                             pass == 0 ? NULL : (const float(*)[4])s->tri_list_x, s->tri_accum, s->contact);
   velocities(s, h, integrator);
   s->bdf2_history = integrator != FL_XPBD_EULER;
   body_velocity(s);
@@ -1049,7 +1050,9 @@ bool fl_xpbd_cpu_create(const fl_xpbd_build *b, fl_xpbd_cpu *out)
     ok = out->cell_first && out->cell_items && out->cell_of;
   }
   if (ok) ok = fl_tri_contacts_create(b, &out->tri);
-  if (ok && out->tri.any) ok = (out->tri_accum = alloc_n(n, sizeof *out->tri_accum)) != NULL;
+  if (ok && out->tri.any)
+    ok = (out->tri_accum = alloc_n(n, sizeof *out->tri_accum)) != NULL &&
+         (out->tri_list_x = alloc_n(n, sizeof *out->tri_list_x)) != NULL;
   if (!ok) {
     fl_xpbd_cpu_destroy(out);
     return fl_error_set("cloth CPU reference: out of memory for %zu particles", n);
@@ -1070,7 +1073,7 @@ void fl_xpbd_cpu_destroy(fl_xpbd_cpu *c)
   void *arrays[] = {c->x,     c->prev,  c->v,       c->distance_lambda, c->bend_lambda, c->tet_lambda,
                     c->body_state, c->contact, c->accel, c->delta, c->friction, c->dlambda, c->corr,
                     c->body_grad, c->body_weight, c->tri_first, c->tri_items, c->cell_first, c->cell_items,
-                    c->cell_of, c->tri_accum, c->older, c->v_old, c->area_lambda};
+                    c->cell_of, c->tri_accum, c->older, c->v_old, c->area_lambda, c->tri_list_x};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
   fl_tri_contacts_destroy(&c->tri);
   memset(c, 0, sizeof *c);

@@ -33,6 +33,7 @@ typedef struct {
   uint32_t hash_size;           /* power of two */
   fl_tri_contacts tri;          /* triangle contacts (tri_contact_build.h) */
   int32_t (*tri_accum)[4];      /* their fixed-point sums per particle */
+  float (*tri_list_x)[4];       /* the positions their pair list was found from (the first pass's) */
 } fl_xpbd_cpu;
 
 /* Copies the build's initial state (positions, velocities; body states

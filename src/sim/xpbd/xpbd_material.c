@@ -100,6 +100,11 @@ static void record_health(void *m, fl_rec *r, fl_health *h)
   for (uint32_t k = 0; k < xm->count; k++) {
     const fl_gpu_xpbd_object *o = &s->build.objects[xm->internal[k]];
     fl_health_record_range(h, r, xm->health_word + k, &s->pos, &s->vel, o->first, o->count);
+    if (s->tri.any && fl_tri_object_collides(o, true)) { /* a full candidate list (xpbd/tri_pairs) */
+      fl_health_push push = {.word = xm->health_word + k};
+      fl_rec_pass(r, &(fl_pass){.kernel = "xpbd/tri_health", FL_PUSH(push), .threads = 1, .no_barrier = true,
+                                FL_BUFFERS(&s->tri_list, &h->flags)});
+    }
   }
 }
 
