@@ -42,5 +42,6 @@
 #define FL_XPBD_B_COLLIDER_TAIL 36 // the collider block again, storage: its tail (common/sdf.glsl)
 #define FL_XPBD_B_OPPOSITE 37    // uint per particle: Diziol's opposite particle (itself when none; opposite_pairs.h)
 #define FL_XPBD_B_CONTACT_CORRECTIONS 38 // vec4 per particle: self_friction's pushes plus friction, then add_delta
-#define FL_XPBD_B_COUNT 39
+#define FL_XPBD_B_LOAD 39         // vec4 per particle: the body volume correction spared near contacts this substep (contacts' friction)
+#define FL_XPBD_B_COUNT 40
 #endif
