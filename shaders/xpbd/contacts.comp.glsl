@@ -1,8 +1,10 @@
 // xpbd/contacts.comp: step 5: particle-collider contacts through the common
 // SDF interface, then the domain walls, with position-level static and kinetic
 // friction (Macklin 2014): D = (x - prev) - h v_c, D_t its tangential part,
-// |D_t| < mu_s depth: cancel it; else shorten it by mu_k depth. Each particle's
-// contact flag says whether it touched anything here (softbody_spec.h).
+// |D_t| < mu_s depth: cancel it; else shorten it by mu_k depth. A body particle's
+// friction depth also counts its contact load, the part of the volume correction
+// its weight spared that pushes into the surface (softbody_spec.h, CONTACT LOAD).
+// Each particle's contact flag says whether it touched anything here (softbody_spec.h).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "compute.glsl"
