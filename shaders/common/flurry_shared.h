@@ -344,7 +344,8 @@ FL_STRUCT_BEGIN(fl_gpu_body)
   uint velocity_correction; /* 1: Diziol's velocity correction dC/dt = 0 after the velocity update */
   float pair_beta;      /* local weights: the share beta of the opposite pair's distance change */
   float pair_stiffness; /* local weights: the pairs' stiffness s */
-  uint unused0, unused1;
+  float contact_radius; /* half its object's thickness: its particles' collider contact distance (m) */
+  uint unused1;
 FL_STRUCT_END(fl_gpu_body)
 
 /* cloth/body_volume.comp: one workgroup per body (shared arrays sized for at most this). */

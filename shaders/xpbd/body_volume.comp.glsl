@@ -29,8 +29,7 @@ layout(std430, binding = FL_XPBD_B_BODIES) readonly buffer Bodies { fl_gpu_body 
 layout(std430, binding = FL_XPBD_B_BODY_STATE) buffer State { vec4 state[]; };
 layout(std430, binding = FL_XPBD_B_SCRATCH) buffer Scratch { vec4 scratch[]; };
 layout(std430, binding = FL_XPBD_B_DELTA) buffer Weights { vec4 weights[]; };
-layout(std430, binding = FL_XPBD_B_OBJECT) readonly buffer ObjectOf { uint object_of[]; };
-layout(std430, binding = FL_XPBD_B_OBJECTS) readonly buffer Objects { fl_gpu_xpbd_object objects[]; };
+layout(std430, binding = FL_XPBD_B_LOAD) buffer Load { vec4 load[]; };
 #include "sdf.glsl"
 
 #include "workgroup_sum.glsl"
@@ -135,7 +134,7 @@ void conserve(fl_gpu_body b, float target)
     // weights also fade out near colliders (freedom). Local weights stay ungraded:
     // graded, their displacement-led correction made the local balloon roll away.
     float f = n == 0u || contact[i] != 0u ? 0.0
-              : local_weights ? 1.0 : freedom(pos[i].xyz, 0.5 * objects[object_of[i]].thickness);
+              : local_weights ? 1.0 : freedom(pos[i].xyz, b.contact_radius);
     float s = 0.0;
     if (f > 0.0) { // Laplacian-smoothed displacement over the triangle neighbours
       float sum = scratch[i].w;
@@ -173,7 +172,13 @@ void conserve(fl_gpu_body b, float target)
   S = workgroup_sum(S);
   if (!(S > 0.0)) return;
   float k = (V - target) / S;
-  for (uint i = first + lid; i < end; i += wg) pos[i].xyz -= weights[i].z * k * scratch[i].xyz;
+  for (uint i = first + lid; i < end; i += wg) {
+    pos[i].xyz -= weights[i].z * k * scratch[i].xyz;
+    // Global weights: the share 1 - f of the uniform correction that the weight spared is the gas
+    // pushing on a contact, which the contact would push back; the collider contacts count it as
+    // normal load for their friction (contacts.comp; softbody_spec.h, CONTACT LOAD).
+    if (!local_weights) load[i].xyz -= (1.0 - weights[i].y) * uniform_weight * pos[i].w * k * scratch[i].xyz;
+  }
 }
 
 // Diziol's velocity correction: dV/dt = sum_i g_i . v_i = 0, projected with the

@@ -43,5 +43,6 @@
 #define FL_XPBD_B_OPPOSITE 37    // uint per particle: Diziol's opposite particle (itself when none; opposite_pairs.h)
 #define FL_XPBD_B_CONTACT_CORRECTIONS 38 // vec4 per particle: self_friction's pushes plus friction, then add_delta
 #define FL_XPBD_B_TRI_LIST 39    // the candidate pairs of a substep (tri_pairs): head, vertex pairs, edge pairs
-#define FL_XPBD_B_COUNT 40
+#define FL_XPBD_B_LOAD 40         // vec4 per particle: the body volume correction spared near contacts this substep (contacts' friction)
+#define FL_XPBD_B_COUNT 41
 #endif

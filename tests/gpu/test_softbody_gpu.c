@@ -11,6 +11,9 @@
  *   sphere_jacobi     the same with the Jacobi solver
  *   neohookean_box    a Neo-Hookean box sliding down onto the ground
  *   balloon_ground    a balloon (pressure 1.3, local conservation) thrown onto the ground
+ *   balloon_slide     a balloon (pressure 1.3, compliance 5e-4, global conservation, friction 0.05) thrown
+ *                     sideways onto the ground: the fresh, graded global weights and the
+ *                     contact load the kinetic friction counts (softbody_spec.h, CONTACT LOAD)
  *   balloon_pairs     the same with Diziol's opposite-pair weights (beta 0.5, s 2) and
  *                     velocity correction, and a soft sphere (local, pairs, velocity
  *                     correction) beside it; every body has pairs
@@ -316,6 +319,25 @@ static void balloon_ground_body(fl_gpu *gpu)
 }
 FL_GPU_TEST(test_balloon_ground, balloon_ground_body)
 
+static void balloon_slide_body(fl_gpu *gpu)
+{
+  static const float slide[3] = {4.0f, -3.0f, 1.0f};
+  fl_body_common_desc c = fl_test_body_common(0, 0.5f, 0, 0.3f, slide, FL_VOLUME_CONSERVE_GLOBAL);
+  c.friction[0] = c.friction[1] = 0.05f; /* kinetic friction: its correction grows with the load */
+  fl_balloon_desc d = fl_test_balloon(c, 2, 1.0f);
+  d.pressure_compliance = 5e-4f; /* a soft gas, as in the balloons scene: the conservation does the rest */
+  fl_body_build body;
+  ENSURE(build_body(NULL, &d, 0.02f, &body));
+  fl_sim_desc sim = sim_desc(FL_SOLVER_COLORING);
+  outcome o;
+  bool ok = run_case(gpu, "balloon sliding on the ground", &sim, &body, 1, &o);
+  fl_body_build_free(&body);
+  ENSURE(ok);
+  ENSURE_AGREES(o);
+  ENSURE(o.ground_contacts > 0);
+}
+FL_GPU_TEST(test_balloon_slide, balloon_slide_body)
+
 /* Diziol's opposite pairs and velocity correction switched on in a common desc. */
 static fl_body_common_desc with_pairs(fl_body_common_desc c)
 {
@@ -377,6 +399,7 @@ FL_GPU_TEST(test_soft_on_balloon, soft_on_balloon_body)
 static const fl_test_case TESTS[] = {
     {"sphere_coloring", test_sphere_coloring},   {"sphere_jacobi", test_sphere_jacobi},
     {"neohookean_box", test_neohookean_box},     {"balloon_ground", test_balloon_ground},
+    {"balloon_slide", test_balloon_slide},
     {"soft_on_balloon", test_soft_on_balloon},   {"balloon_pairs", test_balloon_pairs},
 };
 FL_TEST_MAIN(TESTS)

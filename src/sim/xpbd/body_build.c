@@ -88,6 +88,7 @@ static void fill_common(const fl_body_common_desc *c, fl_body_build *b)
   b->body.pair_stiffness = c->volume_pair_stiffness;
   b->body.velocity_correction = c->volume_velocity ? 1u : 0u;
   b->body.measure_after = c->measure_after;
+  b->body.contact_radius = 0.5f * b->object.thickness;
   memcpy(b->velocity, c->velocity, sizeof b->velocity);
   b->measure_after = c->measure_after;
 }

@@ -64,15 +64,23 @@
  *     pairs, below) r_i = beta s |dd_i| + (1 - beta) |x_i - prev_i| with
  *     dd_i = |x_i - x_k| - |prev_i - prev_k| (survey, Diziol's alternative
  *     local weight; beta = pair_beta, s = pair_stiffness);
- *     smoothed s_i = (r_i + sum over the body's triangles containing i of
+ *     freedom f_i = 0 for colliding vertices and vertices of no triangle; else
+ *     local: 1; global: clamp((d_i - r) / r, 0, 1), d_i the smallest distance
+ *     from x_i to a collider (its SDF) or a domain wall, r = contact_radius
+ *     (half the object's thickness): 0 at contact, 1 from 2 r on;
+ *     smoothed s_i = f_i (r_i + sum over the body's triangles containing i of
  *     (r_a + r_b)) / (1 + 2 n_i), a, b the triangle's other two vertices,
- *     n_i the number of those triangles; s_i = 0 for colliding vertices;
- *     m = the number of non-colliding surface vertices (none: skip),
- *     Sigma = sum_i s_i; local weight l_i = s_i / Sigma, or 1/m when Sigma = 0;
- *     omega_i = 0 if colliding, else global: 1/m; local: (1-alpha) l_i + alpha/m;
+ *     n_i the number of those triangles;
+ *     m = sum_i f_i (none: skip), Sigma = sum_i s_i; local weight
+ *     l_i = s_i / Sigma, or f_i/m when Sigma = 0;
+ *     omega_i = 0 if f_i = 0, else global: f_i/m; local: (1-alpha) l_i + alpha f_i/m;
  *     W_i = omega_i w_i; S = sum_i W_i |g_i|^2; when S > 0: x_i -= W_i C g_i / S.
  *     (A hard constraint: it puts the volume back on k V0 in one projection.)
  *     W_i is kept (W_i = 0 for all when m = 0) for the velocity correction.
+ *     CONTACT LOAD (global only): u_i += -(1 - f_i) (w_i / m) C g_i / S, the
+ *     share of the uniform correction the weight spared: the gas pushing on
+ *     a contact, which the contact would push back. u_i = 0 at the start of
+ *     each substep.
  *
  * OPPOSITE PAIRS (sim/xpbd/opposite_pairs.c, at load, local bodies with
  * pair_beta > 0): a ray from each surface vertex along minus its area-weighted
@@ -95,6 +103,11 @@
  * CONTACT FLAGS: the contacts pass sets contact_i = 1 for a particle that
  * touched a collider or a wall in it, else 0; the particle-collision pass
  * sets contact_i = 1 for a particle with at least one particle contact.
+ *
+ * CONTACT LOAD in the collider and wall contacts (xpbd_spec.h step 5) of a
+ * body particle: the friction's depth is the contact's depth plus
+ * max(0, -u_i . n), the part of the spared correction that pushes into the
+ * surface (its normal n). The push-out itself is the depth alone.
  *
  * PARTICLE COLLISIONS with bodies (xpbd_spec.h step 6, extended): a pair
  * (i, j) of different objects collides when both objects have

@@ -66,6 +66,7 @@ static void fill_table(const fl_xpbd_system *s, const bind_choice *c, const fl_b
   t[FL_XPBD_B_VEL_OLD] = &s->vel_old;
   t[FL_XPBD_B_OPPOSITE] = &s->opposite;
   t[FL_XPBD_B_CONTACT_CORRECTIONS] = &s->contact_corrections;
+  t[FL_XPBD_B_LOAD] = &s->load;
 }
 
 /* One dispatch of `kernel` over `threads` with the push's range set to (first, count), then a barrier. */
@@ -147,6 +148,7 @@ static bool create_buffers(fl_xpbd_system *s)
             device_buffer(s->gpu, b->bodies, b->body_count * sizeof(fl_gpu_body), "bodies", &s->bodies) &&
             create_body_state(s) &&
             device_buffer(s->gpu, NULL, b->body_count ? n * 16 : 0, "body gradients", &s->scratch) &&
+            device_buffer(s->gpu, NULL, b->body_count ? n * 16 : 0, "body contact loads", &s->load) &&
             device_buffer(s->gpu, NULL, s->any_self_collision ? n * 16 : 0, "particle contact corrections",
                           &s->contact_corrections) &&
             device_buffer(s->gpu, b->opposite, n * 4, "opposite particles", &s->opposite) &&
@@ -329,7 +331,7 @@ void fl_xpbd_destroy(fl_xpbd_system *s)
                           &s->tri_first,    &s->tri_items, &s->face_normals, &s->contact, &s->bodies,
                           &s->body_state,   &s->scratch,   &s->tri_box,    &s->edges,     &s->tri_owned,
                           &s->accum,        &s->older,     &s->vel_old,    &s->opposite, &s->contact_corrections,
-                          &s->tri_list};
+                          &s->tri_list, &s->load};
   for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++) fl_buffer_destroy(gpu, buffers[i]);
   fl_xpbd_build_destroy(&s->build);
   memset(s, 0, sizeof *s);
@@ -566,6 +568,7 @@ void fl_xpbd_record_substep(fl_xpbd_system *s, fl_rec *r, const fl_step *step)
   vkCmdFillBuffer(r->cmd, s->bend.lambda.buffer, 0, VK_WHOLE_SIZE, 0);
   vkCmdFillBuffer(r->cmd, s->tet.lambda.buffer, 0, VK_WHOLE_SIZE, 0);
   vkCmdFillBuffer(r->cmd, s->area.lambda.buffer, 0, VK_WHOLE_SIZE, 0);
+  if (b->body_count) vkCmdFillBuffer(r->cmd, s->load.buffer, 0, VK_WHOLE_SIZE, 0);
   fl_rec_barrier(r);
   fl_rec_end(r);
 

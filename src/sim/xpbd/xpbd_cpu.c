@@ -502,8 +502,26 @@ static float local_measure(const fl_xpbd_cpu *s, const fl_gpu_body *bd, uint32_t
   return bd->pair_beta * bd->pair_stiffness * dd + (1.0f - bd->pair_beta) * dx;
 }
 
+/* The colliders and domain walls the body volumes see (freedom). */
+typedef struct {
+  const fl_sim_desc *sim;
+  const fl_gpu_collider *colliders;
+  uint32_t count;
+  float t;
+} body_world;
+
+/* How free x is of the colliders and domain walls, 0..1: 0 closer than r (a contact), 1 from 2 r
+ * on, linear between (softbody_spec.h, global weights; body_volume.comp's freedom). */
+static float freedom(const body_world *w, const float x[3], float r)
+{
+  float d = 1e30f;
+  for (int a = 0; a < 3; a++) d = fminf(d, fminf(x[a] - w->sim->domain_min[a], w->sim->domain_max[a] - x[a]));
+  for (uint32_t c = 0; c < w->count; c++) d = fminf(d, fl_collider_sdf_cpu(&w->colliders[c], x, w->t));
+  return fminf(fmaxf((d - r) / r, 0.0f), 1.0f);
+}
+
 /* Step 2: Diziol 2011 surface volume conservation, sparing colliding vertices. */
-static void conserve(fl_xpbd_cpu *s, const fl_gpu_body *bd, float target)
+static void conserve(fl_xpbd_cpu *s, const fl_gpu_body *bd, float target, const body_world *world)
 {
   const uint32_t *tri = s->build->triangles;
   uint32_t first = bd->first_particle, end = bd->first_particle + bd->particle_count;
@@ -516,31 +534,33 @@ static void conserve(fl_xpbd_cpu *s, const fl_gpu_body *bd, float target)
   float sigma = 0.0f, free_count = 0.0f;
   for (uint32_t i = first; i < end; i++) {
     uint32_t n = s->tri_first[i + 1] - s->tri_first[i];
-    bool free_surface = n > 0 && s->contact[i] == 0;
+    float f = n == 0 || s->contact[i] != 0                 ? 0.0f
+              : bd->conservation == FL_CONSERVE_LOCAL ? 1.0f
+                                                      : freedom(world, s->x[i], bd->contact_radius);
     float sm = 0.0f;
-    if (free_surface) { /* the displacement smoothed over the triangle neighbours */
+    if (f > 0.0f) { /* the displacement smoothed over the triangle neighbours */
       float sum = s->body_grad[i][3];
       for (uint32_t e = s->tri_first[i]; e < s->tri_first[i + 1]; e++) {
         const uint32_t *v = &tri[3 * (size_t)s->tri_items[e]];
         sum += ((s->body_grad[v[0]][3] + s->body_grad[v[1]][3]) + s->body_grad[v[2]][3]) - s->body_grad[i][3];
       }
-      sm = sum / (float)(1u + 2u * n);
+      sm = f * sum / (float)(1u + 2u * n);
     }
     float *w = s->body_weight[i];
     w[0] = sm;
-    w[1] = free_surface ? 1.0f : 0.0f;
+    w[1] = f;
     w[2] = w[3] = 0.0f;
     sigma += sm;
-    free_count += free_surface ? 1.0f : 0.0f;
+    free_count += f;
   }
   if (free_count == 0.0f) return;
   bool local = bd->conservation == FL_CONSERVE_LOCAL;
   float alpha = bd->local_alpha, uniform = 1.0f / free_count, S = 0.0f;
   for (uint32_t i = first; i < end; i++) {
     float *w = s->body_weight[i], omega = 0.0f;
-    if (w[1] != 0.0f) {
-      float l = sigma > 0.0f ? w[0] / sigma : uniform;
-      omega = local ? (1.0f - alpha) * l + alpha * uniform : uniform;
+    if (w[1] > 0.0f) {
+      float l = sigma > 0.0f ? w[0] / sigma : w[1] * uniform;
+      omega = local ? (1.0f - alpha) * l + alpha * w[1] * uniform : w[1] * uniform;
     }
     w[2] = omega * s->x[i][3];
     S += w[2] * dot3(s->body_grad[i], s->body_grad[i]);
@@ -548,19 +568,22 @@ static void conserve(fl_xpbd_cpu *s, const fl_gpu_body *bd, float target)
   if (!(S > 0.0f)) return;
   float kk = (V - target) / S;
   for (uint32_t i = first; i < end; i++) {
-    float f = s->body_weight[i][2] * kk;
-    for (int a = 0; a < 3; a++) s->x[i][a] -= f * s->body_grad[i][a];
+    float f = s->body_weight[i][2] * kk, spared = local ? 0.0f : (1.0f - s->body_weight[i][1]) * uniform * s->x[i][3] * kk;
+    for (int a = 0; a < 3; a++) {
+      s->x[i][a] -= f * s->body_grad[i][a];
+      s->load[i][a] -= spared * s->body_grad[i][a];
+    }
   }
 }
 
-static void body_solve(fl_xpbd_cpu *s, float h)
+static void body_solve(fl_xpbd_cpu *s, float h, const body_world *world)
 {
   const fl_xpbd_build *b = s->build;
   for (uint32_t k = 0; k < b->body_count; k++) {
     const fl_gpu_body *bd = &b->bodies[k];
     float target = bd->rest_volume * bd->pressure;
     if (bd->overpressure != 0) overpressure(s, k, bd, target, h);
-    if (bd->conservation != FL_CONSERVE_NONE) conserve(s, bd, target);
+    if (bd->conservation != FL_CONSERVE_NONE) conserve(s, bd, target, world);
   }
 }
 
@@ -660,14 +683,15 @@ static void friction_corr(const float D[3], const float n[3], float depth, float
   for (int a = 0; a < 3; a++) out[a] = -dt[a] * factor;
 }
 
-/* Pushes x out by -d along n, then applies friction against a surface moving at vc. */
-static void contact(float x[3], const float prev[3], const float n[3], float d, const float vc[3], float h,
-                    float mu_s, float mu_k)
+/* Pushes x out by -d along n, then applies friction against a surface moving at vc, with the
+ * depth -d plus the part of the body load u (zero for cloth) that pushes into the surface. */
+static void contact(float x[3], const float prev[3], const float n[3], float d, const float u[3], const float vc[3],
+                    float h, float mu_s, float mu_k)
 {
   for (int a = 0; a < 3; a++) x[a] -= d * n[a];
   float D[3], corr[3];
   for (int a = 0; a < 3; a++) D[a] = (x[a] - prev[a]) - h * vc[a];
-  friction_corr(D, n, -d, mu_s, mu_k, corr);
+  friction_corr(D, n, -d + fmaxf(0.0f, -dot3(u, n)), mu_s, mu_k, corr);
   for (int a = 0; a < 3; a++) x[a] += corr[a];
 }
 
@@ -682,6 +706,7 @@ static void contacts(fl_xpbd_cpu *s, const fl_sim_desc *sim, const fl_gpu_collid
     if (s->x[p][3] <= 0.0f) continue;
     const fl_gpu_xpbd_object *o = &b->objects[b->particle_object[p]];
     float r = o->thickness * 0.5f, *x = s->x[p];
+    const float *u = o->body ? s->load[p] : still;
     bool touched = false;
     for (uint32_t c = 0; c < count; c++) {
       const fl_gpu_collider *col = &colliders[c];
@@ -692,7 +717,7 @@ static void contacts(fl_xpbd_cpu *s, const fl_sim_desc *sim, const fl_gpu_collid
       fl_collider_normal_select_cpu(col, x, t, tetrahedral, n);
       float mu = col->friction, v_c[3];
       fl_collider_velocity_cpu(col, x, t, v_c);
-      contact(x, s->prev[p], n, d, v_c, h, sqrtf(o->static_friction * mu), sqrtf(o->kinetic_friction * mu));
+      contact(x, s->prev[p], n, d, u, v_c, h, sqrtf(o->static_friction * mu), sqrtf(o->kinetic_friction * mu));
     }
     float mu_s = sqrtf(o->static_friction), mu_k = sqrtf(o->kinetic_friction);
     for (int a = 0; a < 3; a++) {
@@ -700,11 +725,11 @@ static void contacts(fl_xpbd_cpu *s, const fl_sim_desc *sim, const fl_gpu_collid
       n[a] = 1.0f;
       float d = x[a] - (sim->domain_min[a] + r);
       touched = touched || d < 0.0f;
-      if (d < 0.0f) contact(x, s->prev[p], n, d, still, h, mu_s, mu_k);
+      if (d < 0.0f) contact(x, s->prev[p], n, d, u, still, h, mu_s, mu_k);
       n[a] = -1.0f;
       d = (sim->domain_max[a] - r) - x[a];
       touched = touched || d < 0.0f;
-      if (d < 0.0f) contact(x, s->prev[p], n, d, still, h, mu_s, mu_k);
+      if (d < 0.0f) contact(x, s->prev[p], n, d, u, still, h, mu_s, mu_k);
     }
     s->contact[p] = touched ? 1u : 0u;
   }
@@ -974,6 +999,8 @@ void fl_xpbd_cpu_substep(fl_xpbd_cpu *s, const fl_sim_desc *sim, const fl_gpu_co
   memset(s->tet_lambda, 0, (size_t)b->tet.count * sizeof *s->tet_lambda);
   memset(s->area_lambda, 0, (size_t)b->area.count * sizeof *s->area_lambda);
   for (uint32_t k = 0; k < b->body_count; k++) s->body_state[k][1] = 0.0f;
+  if (b->body_count) memset(s->load, 0, (size_t)b->particle_count * sizeof *s->load);
+  body_world world = {sim, colliders, collider_count, t};
   for (uint32_t it = 0; it < sim->iterations; it++) {
     for (int family = 0; family < FAMILY_COUNT; family++) {
       if (sim->solver == FL_SOLVER_JACOBI)
@@ -981,7 +1008,7 @@ void fl_xpbd_cpu_substep(fl_xpbd_cpu *s, const fl_sim_desc *sim, const fl_gpu_co
       else
         pass_coloring(s, family, solve_h);
     }
-    body_solve(s, solve_h); /* then the body volumes */
+    body_solve(s, solve_h, &world); /* then the body volumes */
   }
   /* 5. contacts, 6. particle collisions, 7. velocities and damping, then the body volumes' measure. */
   contacts(s, sim, colliders, collider_count, h, t);
@@ -1035,9 +1062,10 @@ bool fl_xpbd_cpu_create(const fl_xpbd_build *b, fl_xpbd_cpu *out)
   if (ok && b->body_count) {
     out->body_grad = alloc_n(n, sizeof *out->body_grad);
     out->body_weight = alloc_n(n, sizeof *out->body_weight);
+    out->load = alloc_n(n, sizeof *out->load);
     fl_cpu_mesh mesh = {.positions = b->positions, .indices = b->triangles, .vertex_count = b->particle_count,
                         .triangle_count = b->triangle_count};
-    ok = out->body_grad && out->body_weight && fl_mesh_vertex_faces(&mesh, &out->tri_first, &out->tri_items);
+    ok = out->body_grad && out->body_weight && out->load && fl_mesh_vertex_faces(&mesh, &out->tri_first, &out->tri_items);
   }
   bool self = false;
   for (uint32_t o = 0; o < b->object_count; o++) self = self || b->self_collision[o];
@@ -1073,7 +1101,7 @@ void fl_xpbd_cpu_destroy(fl_xpbd_cpu *c)
   void *arrays[] = {c->x,     c->prev,  c->v,       c->distance_lambda, c->bend_lambda, c->tet_lambda,
                     c->body_state, c->contact, c->accel, c->delta, c->friction, c->dlambda, c->corr,
                     c->body_grad, c->body_weight, c->tri_first, c->tri_items, c->cell_first, c->cell_items,
-                    c->cell_of, c->tri_accum, c->older, c->v_old, c->area_lambda, c->tri_list_x};
+                    c->cell_of, c->tri_accum, c->older, c->v_old, c->area_lambda, c->tri_list_x, c->load};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
   fl_tri_contacts_destroy(&c->tri);
   memset(c, 0, sizeof *c);

@@ -17,6 +17,8 @@ typedef struct {
   float (*body_state)[4];       /* per body, as the GPU's (FL_BODY_STATE_VEC4S): x volume after the last
                                  * substep, y overpressure lambda, z / w smallest / largest V / (k V0) */
   uint32_t *contact;            /* per particle: 1 after a contact in the last contact passes */
+  float (*load)[4];             /* per particle: the body volume correction its weight spared this substep
+                                 * (global conservation), the collider contacts' normal load (softbody_spec.h) */
   /* Scratch of fl_xpbd_cpu_substep (private to xpbd_cpu.c). */
   float (*accel)[4];            /* wind acceleration, then the edge-damping velocity change */
   float (*delta)[4];            /* particle contacts: the sums of the pushes (w: contact count) */
