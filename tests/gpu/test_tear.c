@@ -127,15 +127,15 @@ static void pushed_sheet_tears(fl_gpu *gpu)
 }
 
 /* A balloon (hard pressure 1.4) that a small ball pushes into from above; %s: its tear_strain entry, or none. */
-static const char *const POKED_BALLOON =
-    "{\"sim\": {\"dt\": 0.0166666667, \"substeps\": 8, \"iterations\": 2,"
-    " \"domain\": {\"min\": [-2, 0, -2], \"max\": [2, 3, 2]}},"
-    " \"objects\": ["
-    "  {\"type\": \"collider\", \"name\": \"ground\", \"shape\": \"plane\", \"normal\": [0, 1, 0], \"offset\": 0},"
-    "  {\"type\": \"collider\", \"name\": \"finger\", \"shape\": \"sphere\", \"center\": [0, 0.6, 0], \"radius\": 0.05,"
-    "   \"keyframes\": [{\"t\": 0.1, \"position\": [0, 0.6, 0]}, {\"t\": 0.7, \"position\": [0, 0.18, 0]}]},"
-    "  {\"type\": \"balloon\", \"name\": \"balloon\", \"center\": [0, 0.21, 0], \"radius\": 0.2, \"subdivisions\": 2,"
-    "   \"pressure\": 1.4%s}]}";
+#define POKED_BALLOON \
+    "{\"sim\": {\"dt\": 0.0166666667, \"substeps\": 8, \"iterations\": 2," \
+    " \"domain\": {\"min\": [-2, 0, -2], \"max\": [2, 3, 2]}}," \
+    " \"objects\": [" \
+    "  {\"type\": \"collider\", \"name\": \"ground\", \"shape\": \"plane\", \"normal\": [0, 1, 0], \"offset\": 0}," \
+    "  {\"type\": \"collider\", \"name\": \"finger\", \"shape\": \"sphere\", \"center\": [0, 0.6, 0], \"radius\": 0.05," \
+    "   \"keyframes\": [{\"t\": 0.1, \"position\": [0, 0.6, 0]}, {\"t\": 0.7, \"position\": [0, 0.18, 0]}]}," \
+    "  {\"type\": \"balloon\", \"name\": \"balloon\", \"center\": [0, 0.21, 0], \"radius\": 0.2, \"subdivisions\": 2," \
+    "   \"pressure\": 1.4%s}]}"
 
 /* Runs the poked balloon 60 frames; its final surface volume (body state x) and splits. */
 static bool poke(fl_gpu *gpu, bool tears, double *volume, uint32_t *splits, bool *pressure_on)
