@@ -1,8 +1,9 @@
 // xpbd/tri_pairs.comp: the candidate pairs of the triangle contacts, found once
 // a substep right after the triangle hash is built, appended to the pair list
 // (tri_list.glsl) with an atomic counter each (docs/CLOTH.md "The guarantee",
-// "Broad phase"). One thread per particle (threads 0..n-1), then one per
-// unique edge (n..n+e-1), over the triangles of the hash that its query meets
+// "Broad phase"). One thread per particle (threads 0..n-1, the dispatch
+// xpbd/tri_pairs_vertex), then one per unique edge (n..n+e-1,
+// xpbd/tri_pairs_edge), over the triangles of the hash that its query meets
 // (each triangle once a row), their boxes first (TRI_BOX, from the same
 // positions):
 //   particle p of a triangle-colliding object or body: the one table entry of
@@ -127,7 +128,9 @@ void edge_pairs(uint e)
 
 void main()
 {
-  uint p = fl_thread_index();
+  uint i = fl_thread_index();
+  if (i >= pc.count) return;  // a dispatch's last group
+  uint p = pc.first + i;      // two dispatches (profiled apart): particles (first 0), then edges (first n)
   if (p < pc.particle_count)
     vertex_pairs(p);
   else if (p < pc.particle_count + pc.edge_count)

@@ -94,7 +94,7 @@ bool fl_tri_contacts_create(const fl_xpbd_build *b, fl_tri_contacts *out)
   }
   free(refs);
   out->pairs_per = pairs_per(b, out);
-  out->margin = 2.0f * reach_max;
+  out->margin = reach_max; /* reach <= r_max: tri_contact_build.h */
   out->cell_size = FL_TRI_STRETCH * e_max + 2.0f * out->margin;
   if (!(out->cell_size > 0)) out->cell_size = 1.0f;
   return true;

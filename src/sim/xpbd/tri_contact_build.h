@@ -5,7 +5,7 @@
  * cell size of the triangle hash.
  *
  * The triangle hash: each colliding triangle is entered in every cell its
- * bounding box, grown by margin = 2 r_max (r_max the largest thickness),
+ * bounding box, grown by margin = r_max (r_max the largest thickness),
  * overlaps (xpbd/tri_keys.comp). With
  *   cell = FL_TRI_STRETCH e_max + 2 margin,
  * e_max the largest extent of a colliding triangle's box at rest, a grown box
@@ -13,8 +13,9 @@
  * past FL_TRI_STRETCH. A vertex within reach <= r_max of a triangle lies in
  * the triangle's grown box, so one cell (the vertex's) holds every candidate;
  * an edge's box overlaps the grown box of every triangle with an edge within
- * reach, so the cells of the edge's box hold them. The second margin r_max
- * covers the motion of the contact passes after the build.
+ * reach, so the cells of the edge's box hold them. Only xpbd/tri_pairs reads
+ * the hash, from the positions it was built from, so no second margin covers
+ * later motion (it was 2 r_max while the contact passes walked the hash).
  */
 #pragma once
 #include <stdbool.h>

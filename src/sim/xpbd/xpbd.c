@@ -372,8 +372,9 @@ void fl_xpbd_push_fill(const fl_xpbd_system *s, const fl_step *step, fl_xpbd_pus
  * keeps (a guess, as the count is known on the GPU only: 2 a particle resting
  * on another sheet, 1 an edge). Keys read an owner word, three indices, three
  * positions, the object and its thickness and body flag, and write 8 keys,
- * 8 values and the 32-byte box. The pair pass (tri_pairs, with tri_pair_args)
- * reads per query (particle or edge) its index or indices, one or two
+ * 8 values and the 32-byte box. The pair pass (tri_pairs: its vertex and its
+ * edge dispatch, bytes[1] and bytes[6], the second with tri_pair_args) reads
+ * per query (particle or edge) its index or indices, one or two
  * positions, object index and record, per candidate its sorted entry and box,
  * per box that meets three indices and (vertex) three or (edge, per owned
  * edge) two positions, and writes the 8-byte pair. A contact pass
@@ -384,13 +385,13 @@ void fl_xpbd_push_fill(const fl_xpbd_system *s, const fl_step *step, fl_xpbd_pus
  * and moves the positions. The collider pass reads per triangle its object,
  * the object's body flag, mode and thickness, three indices and three
  * positions (the colliders are a uniform; a contact's atomics are rare). */
-static void tri_contact_bytes(const fl_xpbd_system *s, uint64_t bytes[6])
+static void tri_contact_bytes(const fl_xpbd_system *s, uint64_t bytes[7])
 {
   const uint64_t cand = 40, box = 6, box_e = 5, near = 2, near_e = 1, obj = sizeof(fl_gpu_xpbd_object);
   const uint64_t t = s->build.triangle_count, n = s->build.particle_count, e = s->tri.edge_count;
   bytes[0] = t * (4 + 12 + 48 + 4 + 8 + 32 + 32 + 32);
-  bytes[1] = n * (16 + 4 + obj) + e * (8 + 32 + 4 + obj) + (n + e) * cand * (4 + 32) + n * box * (12 + 48) +
-             e * box_e * (12 + 32) + (n * near + e * near_e) * 8;
+  bytes[1] = n * (16 + 4 + obj) + n * cand * (4 + 32) + n * box * (12 + 48) + n * near * 8;
+  bytes[6] = e * (8 + 32 + 4 + obj) + e * cand * (4 + 32) + e * box_e * (12 + 32) + e * near_e * 8;
   bytes[2] = n * near * (8 + 12 + 64 + 8 + 24);
   bytes[3] = e * near_e * (8 + 8 + 8 + 64 + 8 + 24);
   bytes[4] = n * (16 + 16 + 16);
@@ -417,7 +418,7 @@ static void record_triangle_contacts(fl_xpbd_system *s, fl_rec *r, const fl_xpbd
 {
   const fl_xpbd_build *b = &s->build;
   uint32_t n = b->particle_count, t = b->triangle_count, e = s->tri.edge_count;
-  uint64_t bytes[6];
+  uint64_t bytes[7];
   tri_contact_bytes(s, bytes);
   bind_choice plain = {0};
   fl_rec_begin(r, "xpbd/tri_keys", bytes[0]);
@@ -425,8 +426,11 @@ static void record_triangle_contacts(fl_xpbd_system *s, fl_rec *r, const fl_xpbd
   fl_rec_end(r);
   fl_spatial_hash_record_from_keys(&s->tri_hash, r, 8 * t);
   fl_rec_barrier(r);
-  fl_rec_begin(r, "xpbd/tri_pairs", bytes[1]);
-  pass(s, r, "xpbd/tri_pairs", &plain, *push, 0, n + e, n + e);
+  fl_rec_begin(r, "xpbd/tri_pairs_vertex", bytes[1]);
+  pass(s, r, "xpbd/tri_pairs", &plain, *push, 0, n, n);
+  fl_rec_end(r);
+  fl_rec_begin(r, "xpbd/tri_pairs_edge", bytes[6]);
+  pass(s, r, "xpbd/tri_pairs", &plain, *push, n, e, e);
   pass(s, r, "xpbd/tri_pair_args", &plain, *push, 0, 1, 1);
   fl_rec_end(r);
   for (uint32_t k = 0; k < FL_TRI_CONTACT_PASSES; k++) {
