@@ -40,7 +40,7 @@ void main()
   pos[p].w = a1.w;
   fl_mpm_push m = fl_coupling_mpm_push();
   fl_mpm_stencil s = fl_mpm_stencil_of(a0.xyz, m, true);
-  fl_coupling_spread(s, m, delta);
+  fl_coupling_spread(s, m, delta, coupled[p]);
   vec3 J = a0.w * delta;
   impulse[p] += vec4(-J, length(J));
 }
