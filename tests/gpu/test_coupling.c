@@ -311,15 +311,25 @@ static double cpu_static_sag(const fl_xpbd_build *b, const fl_sim_desc *sim, con
   return sag;
 }
 
+/* Loads built-in scene `name` into a world with a profiler; its coupling, or NULL (the error
+ * printed) when it does not load or does not couple. */
+static fl_coupling *builtin_world(fl_gpu *gpu, const char *name, fl_scene *scene, fl_world **world, fl_profiler *prof)
+{
+  if (!fl_scene_load(name, NULL, 0, scene) || !fl_world_create(gpu, scene, world) || !fl_profiler_create(gpu, prof)) {
+    fprintf(stderr, "  %s: %s\n", name, fl_error_message());
+    return NULL;
+  }
+  fl_coupling *c = fl_world_coupling(*world);
+  return c->gpu ? c : NULL;
+}
+
 static void hammock_body(fl_gpu *gpu)
 {
   fl_scene scene;
   fl_world *world = NULL;
   fl_profiler prof;
-  ENSURE_MSG(fl_scene_load("snow-hammock", NULL, 0, &scene), "%s", fl_error_message());
-  ENSURE(fl_world_create(gpu, &scene, &world) && fl_profiler_create(gpu, &prof));
-  fl_coupling *c = fl_world_coupling(world);
-  ENSURE(c->gpu);
+  fl_coupling *c = builtin_world(gpu, "snow-hammock", &scene, &world, &prof);
+  ENSURE(c);
   const fl_xpbd_build *b = &c->xpbd->build;
   float cell = c->snow->build.h, worst = -1e30f;
   uint32_t centre = 0;
@@ -413,10 +423,9 @@ static void crater_body(fl_gpu *gpu)
   fl_scene scene;
   fl_world *world = NULL;
   fl_profiler prof;
-  ENSURE_MSG(fl_scene_load("snow-bank", NULL, 0, &scene), "%s", fl_error_message());
-  ENSURE(fl_world_create(gpu, &scene, &world) && fl_profiler_create(gpu, &prof));
-  ENSURE(fl_world_coupling(world)->gpu);
-  float cell = fl_world_coupling(world)->snow->build.h;
+  fl_coupling *cp = builtin_world(gpu, "snow-bank", &scene, &world, &prof);
+  ENSURE(cp);
+  float cell = cp->snow->build.h;
   float(*snow0)[4] = NULL, (*sv)[4] = NULL, (*ball)[4] = NULL, (*bv)[4] = NULL, (*snow)[4] = NULL;
   uint32_t ns = 0, nb = 0;
   ENSURE(fl_world_read_state(world, 0, &snow0, &sv, &ns));

@@ -229,6 +229,7 @@ void fl_coupling_record_contact(fl_coupling *c, fl_rec *r, const fl_coupling_pus
   fl_rec_pass(r, &(fl_pass){.name = "coupling/weights", .bytes = fl_coupling_weights_bytes(c),
                             .kernel = "coupling/weights", FL_PUSH(*push), .threads = c->particle_count,
                             FL_BUFFERS(&x->pos, &x->vel, &c->coupled, &s->block_hash, &c->accum)});
+  /* contact and release: bindings 0-7 of shaders/coupling/coupling_bindings.glsl, in this order */
   fl_rec_pass(r, &(fl_pass){.name = "coupling/contact", .bytes = fl_coupling_particle_bytes(c),
                             .kernel = "coupling/contact", FL_PUSH(*push), .threads = c->particle_count,
                             FL_BUFFERS(&x->pos, &x->vel, &c->coupled, &s->block_hash, &c->accum, &s->gridv,
@@ -239,6 +240,7 @@ void fl_coupling_record_release(fl_coupling *c, fl_rec *r, const fl_coupling_pus
 {
   fl_snow_system *s = c->snow;
   fl_xpbd_system *x = c->xpbd;
+  /* bindings 0-7 of shaders/coupling/coupling_bindings.glsl, as in fl_coupling_record_contact */
   fl_rec_pass(r, &(fl_pass){.name = "coupling/release", .bytes = fl_coupling_release_bytes(c),
                             .kernel = "coupling/release", FL_PUSH(*push), .threads = c->particle_count,
                             FL_BUFFERS(&x->pos, &x->vel, &c->coupled, &s->block_hash, &c->accum, &s->gridv,
