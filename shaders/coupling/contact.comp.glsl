@@ -2,8 +2,9 @@
 // One thread per coupled XPBD particle p, after the snow's grid update, at the
 // start of the snow substep (the XPBD substeps covering it come next):
 //   parcel:  s_ip = w_ip / W_i (each node's mass shared among the particles
-//            reaching it), M = sum s_ip m_i, v_s = sum s_ip m_i v_i / M, its
-//            centre c = sum s_ip m_i x_i / M, d = x_p - c; u = v_s - v_p.
+//            reaching it by weight; a soft body's at most w_ip: fl_coupling_share), M = sum s_ip m_i,
+//            v_s = sum s_ip m_i v_i / M, its centre c = sum s_ip m_i x_i / M,
+//            d = x_p - c; u = v_s - v_p.
 //   free particle (w_p = 1/m_p > 0): if the parcel presses on it (u . d > 0, or
 //            x_p at c), the particle carries the parcel through the XPBD
 //            substeps as one body of mass m_p + M (the parcel's mass as added
@@ -25,16 +26,7 @@
 #include "compute.glsl"
 #include "coupling_shared.h"
 layout(push_constant) uniform Push { fl_coupling_push pc; };
-layout(std430, binding = 0) buffer Pos { vec4 pos[]; };
-layout(std430, binding = 1) buffer Vel { vec4 vel[]; };
-layout(std430, binding = 2) readonly buffer Coupled { uint coupled[]; };
-layout(std430, binding = 3) readonly buffer BlockHash { uint block_hash[]; };
-layout(std430, binding = 4) buffer Accum { int accum[]; };
-layout(std430, binding = 5) readonly buffer GridVelocity { vec4 gridv[]; };
-layout(std430, binding = 6) buffer Impulse { vec4 impulse[]; };
-layout(std430, binding = 7) writeonly buffer Attach { vec4 attach[]; };
-#define FL_COUPLING_NODES
-#include "coupling.glsl"
+#include "coupling_bindings.glsl"
 
 void main()
 {
@@ -54,7 +46,7 @@ void main()
     int wq = fl_mpm_fixed(fl_mpm_weight(s, a, b, c), pc.weight_scale);
     vec4 g = i != FL_SNOW_NO_NODE ? gridv[2u * i] : vec4(0.0);
     if (wq > 0 && g.w > 0.0) {
-      float sm = float(wq) / float(accum[FL_COUPLING_NODE_WORDS * i + 3u]) * g.w;
+      float sm = fl_coupling_share(wq, i, coupled[p]) * g.w;
       M += sm;
       P += sm * g.xyz;
       C += sm * (fl_mpm_node_position(s, a, b, c, m) - x);
@@ -81,6 +73,6 @@ void main()
   vec3 du = u_after - u;
   if (du == vec3(0.0)) return;
   vec3 J = du * M;
-  fl_coupling_spread(s, m, J / M);
+  fl_coupling_spread(s, m, J / M, coupled[p]);
   impulse[p] += vec4(-J, length(J));
 }

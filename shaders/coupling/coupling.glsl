@@ -35,16 +35,26 @@ bool fl_coupling_inside(vec3 x)
 }
 
 #ifdef FL_COUPLING_NODES  // kernels that also declare accum (binding 4, int) and gridv (binding 5)
+// A particle's share s_ip of node i (wq: w_ip fixed point; W_i in accum; kind: its coupled word):
+// the particles reaching a node share its mass by weight, w_ip / W_i; a VOLUME particle takes at
+// most its own weight, w_ip / max(W_i, 1), so a soft body's particle whose stencil grazes a node
+// 1.5 cells away does not carry all of it (docs/COUPLING.md, shares).
+float fl_coupling_share(int wq, uint i, uint kind)
+{
+  int W = accum[FL_COUPLING_NODE_WORDS * i + 3u];
+  return float(wq) / float(kind == FL_COUPLING_VOLUME ? max(W, int(pc.weight_scale)) : W);
+}
+
 // Adds s_ip m_i dv to the impulse words of the parcel's nodes (stencil s; the shares of
-// contact.comp: s_ip = w_ip / W_i), int32 fixed point with integer atomics.
-void fl_coupling_spread(fl_mpm_stencil s, fl_mpm_push m, vec3 dv)
+// contact.comp, fl_coupling_share), int32 fixed point with integer atomics.
+void fl_coupling_spread(fl_mpm_stencil s, fl_mpm_push m, vec3 dv, uint kind)
 {
   FL_MPM_FOR_STENCIL(3, {
     uint i = fl_mpm_node(s, a, b, c, m);
     int wq = fl_mpm_fixed(fl_mpm_weight(s, a, b, c), pc.weight_scale);
     vec4 g = i != FL_SNOW_NO_NODE ? gridv[2u * i] : vec4(0.0);
     if (wq > 0 && g.w > 0.0) {
-      vec3 dP = float(wq) / float(accum[FL_COUPLING_NODE_WORDS * i + 3u]) * g.w * dv;
+      vec3 dP = fl_coupling_share(wq, i, kind) * g.w * dv;
       uint o = FL_COUPLING_NODE_WORDS * i;
       atomicAdd(accum[o], fl_mpm_fixed(dP.x, pc.momentum_scale));
       atomicAdd(accum[o + 1u], fl_mpm_fixed(dP.y, pc.momentum_scale));

@@ -16,16 +16,7 @@
 #include "compute.glsl"
 #include "coupling_shared.h"
 layout(push_constant) uniform Push { fl_coupling_push pc; };
-layout(std430, binding = 0) buffer Pos { vec4 pos[]; };
-layout(std430, binding = 1) buffer Vel { vec4 vel[]; };
-layout(std430, binding = 2) readonly buffer Coupled { uint coupled[]; };
-layout(std430, binding = 3) readonly buffer BlockHash { uint block_hash[]; };
-layout(std430, binding = 4) buffer Accum { int accum[]; };
-layout(std430, binding = 5) readonly buffer GridVelocity { vec4 gridv[]; };
-layout(std430, binding = 6) buffer Impulse { vec4 impulse[]; };
-layout(std430, binding = 7) readonly buffer Attach { vec4 attach[]; };
-#define FL_COUPLING_NODES
-#include "coupling.glsl"
+#include "coupling_bindings.glsl"
 
 void main()
 {
@@ -40,7 +31,7 @@ void main()
   pos[p].w = a1.w;
   fl_mpm_push m = fl_coupling_mpm_push();
   fl_mpm_stencil s = fl_mpm_stencil_of(a0.xyz, m, true);
-  fl_coupling_spread(s, m, delta);
+  fl_coupling_spread(s, m, delta, coupled[p]);
   vec3 J = a0.w * delta;
   impulse[p] += vec4(-J, length(J));
 }

@@ -1,6 +1,7 @@
 /* tests/gpu/test_coupling.c: the snow <-> cloth coupling (issue 18, docs/COUPLING.md):
  *   kernel_vs_cpu    one coupling substep's two halves (weights and contact; release and apply) on
- *                    the GPU against the CPU reference coupling_cpu.c from the same inputs: the
+ *                    the GPU against the CPU reference coupling_cpu.c from the same inputs (every
+ *                    other particle takes a soft body's volume share): the
  *                    carried particles' w and velocity, the attachments, then the particle
  *                    velocities, restored w, impulses and grid velocities agree; snow + cloth
  *                    momentum changes by the parcels' gravity only (to 1e-3)
@@ -14,6 +15,9 @@
  *                    (the CPU XPBD reference, xpbd_cpu.c, the GPU's mean substep length) under
  *                    the snowball's weight, each snow particle's mass on the cloth particle under
  *                    it, relaxed to rest
+ *   crater           the built-in snow-bank: the soft ball thrown into the bank goes below the
+ *                    snow's surface and, after 40 frames, rests in a crater on the bank: the snow
+ *                    that was in its footprint (top 0.6 cells) was pushed out of it
  *   opt_out          "coupling": false on the cloth: the snowball passes through it untouched;
  *                    "coupling" on only some snow objects, or not a boolean, is a clear error */
 #include "gpu_fixture.h"
@@ -83,6 +87,8 @@ static void kernel_vs_cpu_body(fl_gpu *gpu)
   ENSURE(read_vec4s(gpu, &c->xpbd->pos, n, &pos) && read_vec4s(gpu, &c->xpbd->vel, n, &vel) &&
          read_vec4s(gpu, &c->impulse, n, &imp));
   ENSURE(fl_buffer_readback(gpu, &c->coupled, 0, coupled, (uint64_t)n * 4));
+  for (uint32_t p = 1; p < n; p += 2) coupled[p] = FL_COUPLING_VOLUME; /* both kinds of share (soft-body particles) */
+  ENSURE(fl_buffer_upload(gpu, &c->coupled, 0, coupled, (uint64_t)n * 4));
   memcpy(grid_before, grid, nodes * 32);
   memcpy(pos0, pos, (size_t)n * 16);
   memcpy(vel0, vel, (size_t)n * 16);
@@ -305,15 +311,25 @@ static double cpu_static_sag(const fl_xpbd_build *b, const fl_sim_desc *sim, con
   return sag;
 }
 
+/* Loads built-in scene `name` into a world with a profiler; its coupling, or NULL (the error
+ * printed) when it does not load or does not couple. */
+static fl_coupling *builtin_world(fl_gpu *gpu, const char *name, fl_scene *scene, fl_world **world, fl_profiler *prof)
+{
+  if (!fl_scene_load(name, NULL, 0, scene) || !fl_world_create(gpu, scene, world) || !fl_profiler_create(gpu, prof)) {
+    fprintf(stderr, "  %s: %s\n", name, fl_error_message());
+    return NULL;
+  }
+  fl_coupling *c = fl_world_coupling(*world);
+  return c->gpu ? c : NULL;
+}
+
 static void hammock_body(fl_gpu *gpu)
 {
   fl_scene scene;
   fl_world *world = NULL;
   fl_profiler prof;
-  ENSURE_MSG(fl_scene_load("snow-hammock", NULL, 0, &scene), "%s", fl_error_message());
-  ENSURE(fl_world_create(gpu, &scene, &world) && fl_profiler_create(gpu, &prof));
-  fl_coupling *c = fl_world_coupling(world);
-  ENSURE(c->gpu);
+  fl_coupling *c = builtin_world(gpu, "snow-hammock", &scene, &world, &prof);
+  ENSURE(c);
   const fl_xpbd_build *b = &c->xpbd->build;
   float cell = c->snow->build.h, worst = -1e30f;
   uint32_t centre = 0;
@@ -379,6 +395,87 @@ static void hammock_body(fl_gpu *gpu)
 }
 FL_GPU_TEST(test_hammock, hammock_body)
 
+/* The ball (object 1) of a snow-bank run: its lowest point, its centre and mean velocity. */
+static void ball_state(const float (*x)[4], const float (*v)[4], uint32_t n, float *low, float c[3], float vm[3])
+{
+  *low = 1e30f;
+  for (int a = 0; a < 3; a++) c[a] = vm[a] = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    *low = fminf(*low, x[i][1]);
+    for (int a = 0; a < 3; a++) {
+      c[a] += x[i][a] / (float)n;
+      vm[a] += v[i][a] / (float)n;
+    }
+  }
+}
+
+/* Snow particles within `r` of (x, z) in xz and above height y. */
+static uint32_t snow_in_column(const float (*snow)[4], uint32_t n, float x, float z, float r, float y)
+{
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < n; i++)
+    k += hypotf(snow[i][0] - x, snow[i][2] - z) < r && snow[i][1] > y;
+  return k;
+}
+
+static void crater_body(fl_gpu *gpu)
+{
+  fl_scene scene;
+  fl_world *world = NULL;
+  fl_profiler prof;
+  fl_coupling *cp = builtin_world(gpu, "snow-bank", &scene, &world, &prof);
+  ENSURE(cp);
+  float cell = cp->snow->build.h;
+  float(*snow0)[4] = NULL, (*sv)[4] = NULL, (*ball)[4] = NULL, (*bv)[4] = NULL, (*snow)[4] = NULL;
+  uint32_t ns = 0, nb = 0;
+  ENSURE(fl_world_read_state(world, 0, &snow0, &sv, &ns));
+  free(sv);
+  float surface = -1e30f, bank_x0 = 1e30f, low_min = 1e30f, low = 0, c[3] = {0}, vm[3] = {0};
+  for (uint32_t i = 0; i < ns; i++) {
+    surface = fmaxf(surface, snow0[i][1]);
+    bank_x0 = fminf(bank_x0, snow0[i][0]);
+  }
+  int frames = fl_fixture_trim(40, 12), chunk = 2; /* SwiftShader: the impact (about frame 8) */
+  for (int f = 0; f < frames; f += chunk) {
+    ENSURE(fl_fixture_step_frames(gpu, world, &prof, chunk, true, NULL));
+    free(ball);
+    free(bv);
+    ENSURE(fl_world_read_state(world, 1, &ball, &bv, &nb));
+    ball_state((const float(*)[4])ball, (const float(*)[4])bv, nb, &low, c, vm);
+    low_min = fminf(low_min, low);
+  }
+  ENSURE(fl_world_read_state(world, 0, &snow, &sv, &ns));
+  /* the crater: the snow that was in the ball's final footprint (xz within 0.8 radii of its centre),
+   * down to 0.6 cells under the surface, was pushed out of it */
+  float r = 0.08f, y = surface - 0.6f * cell, speed = sqrtf(vm[0] * vm[0] + vm[1] * vm[1] + vm[2] * vm[2]);
+  uint32_t before = snow_in_column((const float(*)[4])snow0, ns, c[0], c[2], r, y),
+           after = snow_in_column((const float(*)[4])snow, ns, c[0], c[2], r, y);
+  fl_object_stats s[2];
+  ENSURE(fl_world_stats(world, 0, &s[0]) && fl_world_stats(world, 1, &s[1]));
+  printf("  %d frames: the snow's surface %.3f m; the ball's lowest point %.3f m at the end (deepest %.3f), its "
+         "centre (%.3f, %.3f) m at %.3f m/s; snow above %.3f m within %.2f m of it: %u, then %u\n",
+         frames, surface, low, low_min, c[0], c[1], speed, y, r, before, after);
+  ENSURE(s[0].nan_count == 0 && s[1].nan_count == 0 && !s[0].unstable && !s[1].unstable);
+  /* the regression (docs/COUPLING.md): the ball stopped 4.4 cm above the snow and bounced back */
+  ENSURE_MSG(low_min <= surface - 0.3f * cell, "the ball went no lower than %.3f m, the snow's surface %.3f m",
+             low_min, surface);
+  if (frames >= 40) {
+    ENSURE_MSG(low <= surface - 0.3f * cell, "the ball ends at %.3f m, above the crater's floor (surface %.3f m)",
+               low, surface);
+    ENSURE_MSG(c[0] > bank_x0 && speed < 0.2f, "the ball rolled back off the bank: centre x %.3f m at %.3f m/s",
+               c[0], speed);
+    ENSURE_MSG(before >= 10 && 2 * after <= before, "the footprint kept %u of its %u snow particles", after, before);
+  }
+  free(snow0);
+  free(sv);
+  free(snow);
+  free(ball);
+  free(bv);
+  fl_profiler_destroy(&prof);
+  fl_world_destroy(world);
+}
+FL_GPU_TEST(test_crater, crater_body)
+
 static void opt_out_body(fl_gpu *gpu)
 {
   double p0[3] = {0}, p1[3] = {0}, cloth[3] = {0}, low = 0, e[2];
@@ -406,6 +503,7 @@ static const fl_test_case cases[] = {
     {"kernel_vs_cpu", test_kernel_vs_cpu},
     {"free_momentum", test_free_momentum},
     {"hammock", test_hammock},
+    {"crater", test_crater},
     {"opt_out", test_opt_out},
 };
 FL_TEST_MAIN(cases)

@@ -20,8 +20,9 @@ _Static_assert(offsetof(fl_coupling_push, grid_dims) == 16 && offsetof(fl_coupli
 
 static bool is_xpbd(fl_object_type t) { return t == FL_OBJECT_CLOTH || t == FL_OBJECT_SOFTBODY || t == FL_OBJECT_BALLOON; }
 
-/* Whether each XPBD system object couples. The system orders its objects as the XPBD row
- * builds them (sim/xpbd/xpbd_material.c): the cloth objects in scene order, then the soft
+/* How each XPBD system object couples (0: not; FL_COUPLING_SURFACE: cloth and balloons, sheets;
+ * FL_COUPLING_VOLUME: soft bodies, coupling_shared.h). The system orders its objects as the XPBD
+ * row builds them (sim/xpbd/xpbd_material.c): the cloth objects in scene order, then the soft
  * bodies and balloons in scene order. */
 static uint32_t coupled_objects(const fl_scene *scene, uint8_t *coupled)
 {
@@ -29,7 +30,10 @@ static uint32_t coupled_objects(const fl_scene *scene, uint8_t *coupled)
   for (int bodies = 0; bodies < 2; bodies++)
     for (uint32_t i = 0; i < scene->object_count; i++) {
       const fl_scene_object *o = &scene->objects[i];
-      if (is_xpbd(o->type) && (o->type != FL_OBJECT_CLOTH) == bodies) coupled[n++] = !o->no_coupling;
+      if (is_xpbd(o->type) && (o->type != FL_OBJECT_CLOTH) == bodies)
+        coupled[n++] = o->no_coupling              ? 0
+                       : o->type == FL_OBJECT_SOFTBODY ? FL_COUPLING_VOLUME
+                                                       : FL_COUPLING_SURFACE;
     }
   return n;
 }
@@ -98,7 +102,7 @@ bool fl_coupling_create(fl_gpu *gpu, const fl_scene *scene, fl_snow_system *snow
   for (uint32_t k = 0; k < b->object_count; k++)
     for (uint32_t p = b->objects[k].first; p < b->objects[k].first + b->objects[k].count; p++) {
       on[p] = object_on[k];
-      count += object_on[k];
+      count += object_on[k] != 0;
     }
   if (!count) {
     free(on);
@@ -225,6 +229,7 @@ void fl_coupling_record_contact(fl_coupling *c, fl_rec *r, const fl_coupling_pus
   fl_rec_pass(r, &(fl_pass){.name = "coupling/weights", .bytes = fl_coupling_weights_bytes(c),
                             .kernel = "coupling/weights", FL_PUSH(*push), .threads = c->particle_count,
                             FL_BUFFERS(&x->pos, &x->vel, &c->coupled, &s->block_hash, &c->accum)});
+  /* contact and release: bindings 0-7 of shaders/coupling/coupling_bindings.glsl, in this order */
   fl_rec_pass(r, &(fl_pass){.name = "coupling/contact", .bytes = fl_coupling_particle_bytes(c),
                             .kernel = "coupling/contact", FL_PUSH(*push), .threads = c->particle_count,
                             FL_BUFFERS(&x->pos, &x->vel, &c->coupled, &s->block_hash, &c->accum, &s->gridv,
@@ -235,6 +240,7 @@ void fl_coupling_record_release(fl_coupling *c, fl_rec *r, const fl_coupling_pus
 {
   fl_snow_system *s = c->snow;
   fl_xpbd_system *x = c->xpbd;
+  /* bindings 0-7 of shaders/coupling/coupling_bindings.glsl, as in fl_coupling_record_contact */
   fl_rec_pass(r, &(fl_pass){.name = "coupling/release", .bytes = fl_coupling_release_bytes(c),
                             .kernel = "coupling/release", FL_PUSH(*push), .threads = c->particle_count,
                             FL_BUFFERS(&x->pos, &x->vel, &c->coupled, &s->block_hash, &c->accum, &s->gridv,

@@ -76,7 +76,7 @@ typedef struct {
 } parcel;
 
 static void parcel_of(const fl_coupling_push *pc, const float x[3], int32_t (*acc)[4], const float (*grid)[8],
-                      parcel *q)
+                      uint32_t kind, parcel *q)
 {
   stencil s;
   stencil_of(pc, x, &s);
@@ -89,7 +89,8 @@ static void parcel_of(const fl_coupling_push *pc, const float x[3], int32_t (*ac
         int32_t wq = fixed(s.w[0][a] * s.w[1][b] * s.w[2][c], pc->weight_scale);
         const float *g = grid[q->node[k]];
         if (wq > 0 && g[3] > 0.0f) {
-          q->share[k] = (float)wq / (float)acc[q->node[k]][3] * g[3];
+          int32_t W = acc[q->node[k]][3], one = (int32_t)pc->weight_scale; /* fl_coupling_share */
+          q->share[k] = (float)wq / (float)(kind == FL_COUPLING_VOLUME && W < one ? one : W) * g[3];
           q->M += q->share[k];
           int off[3] = {a, b, c};
           for (int d = 0; d < 3; d++) {
@@ -136,7 +137,7 @@ bool fl_coupling_cpu_contact(const fl_coupling_push *pc, uint32_t particle_count
     float x[3];
     parcel q;
     if (!coupled[p] || !point(pc, pos[p], vel[p], x)) continue;
-    parcel_of(pc, x, acc, grid, &q);
+    parcel_of(pc, x, acc, grid, coupled[p], &q);
     float M = q.M;
     if (!(M > pc->min_mass)) continue;
     float u[3], d[3], du[3], w = pos[p][3];
@@ -194,7 +195,7 @@ void fl_coupling_cpu_release(const fl_coupling_push *pc, uint32_t particle_count
     const float *a1 = state->attach[FL_COUPLING_ATTACH_VEC4S * p];
     if (!coupled[p] || !(a1[3] > 0.0f)) continue;
     parcel q;
-    parcel_of(pc, a1, acc, (const float(*)[8])grid, &q);
+    parcel_of(pc, a1, acc, (const float(*)[8])grid, coupled[p], &q);
     float delta[3], J[3];
     for (int a = 0; a < 3; a++) {
       delta[a] = vel[p][a] + a1[8 + a];
