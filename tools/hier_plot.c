@@ -15,7 +15,7 @@
 int main(int argc, char **argv)
 {
   if (argc != 3) {
-    fprintf(stderr, "usage: scripts/hier_measure ... | hier_plot OUT.png TITLE\n");
+    fprintf(stderr, "flurry: error: usage: scripts/hier_measure ... | hier_plot OUT.png TITLE\n");
     return 2;
   }
   fl_plot_panel strain = {.title = argv[2], .y_label = "mean |len/rest - 1|", .log_y = true, .series_count = 2,
@@ -36,7 +36,7 @@ int main(int argc, char **argv)
     while (g < groups && iters[g] != it) g++;
     if (g == groups) {
       if (groups == FL_PLOT_MAX_GROUPS) {
-        fprintf(stderr, "hier_plot: more than %d iteration counts\n", FL_PLOT_MAX_GROUPS);
+        fprintf(stderr, "flurry: error: hier_plot: more than %d iteration counts\n", FL_PLOT_MAX_GROUPS);
         return 1;
       }
       iters[groups] = it;
@@ -50,7 +50,7 @@ int main(int argc, char **argv)
     rows++;
   }
   if (!rows) {
-    fprintf(stderr, "hier_plot: no rows of scripts/hier_measure's table on stdin\n");
+    fprintf(stderr, "flurry: error: hier_plot: no rows of scripts/hier_measure's table on stdin\n");
     return 1;
   }
   for (uint32_t a = 0; a < groups; a++) /* by iteration count */
@@ -70,7 +70,7 @@ int main(int argc, char **argv)
   strain.group_count = time.group_count = groups;
   fl_plot_panel panels[2] = {strain, time};
   if (!fl_plot_write_png(argv[1], panels, 2, 1400, 560)) {
-    fprintf(stderr, "hier_plot: %s\n", fl_error_message());
+    fprintf(stderr, "flurry: error: hier_plot: %s\n", fl_error_message());
     return 1;
   }
   return 0;
