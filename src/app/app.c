@@ -518,7 +518,7 @@ static bool run(fl_app *app, cJSON **report)
     int64_t measured = o->frames > 0 ? o->frames : BENCH_DEFAULT_FRAMES;
     if (!run_frames(app, measured)) return false;
     info.frames = (uint64_t)measured;
-    info.ceiling_bytes = fl_world_largest_buffer(app->world);
+    info.ceiling_bytes = fl_bench_copy_bytes(&app->gpu, fl_world_largest_buffer(app->world)); /* what it copies */
     if (!fl_bench_copy_ceiling(&app->gpu, info.ceiling_bytes, 16, &info.ceiling_gbps)) return false;
   } else {
     int64_t n = o->frames > 0 ? o->frames : (app->windowed ? -1 : HEADLESS_DEFAULT_FRAMES);

@@ -11,7 +11,7 @@ typedef struct {
   uint64_t frames;             /* frames measured (after warm-up in bench mode) */
   bool bench;
   double ceiling_gbps;         /* bench: same-run copy ceiling */
-  uint64_t ceiling_bytes;
+  uint64_t ceiling_bytes;       /* bench: the size of each buffer the ceiling's copy used */
   const char *quality;         /* --quality as resolved ("low", ...; NULL: not recorded) */
 } fl_report_info;
 

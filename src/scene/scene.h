@@ -117,7 +117,16 @@ typedef struct {
   float area_compliance;        /* m^3/N, >= 0 */
   float tear_strain;            /* 0 (absent): never tears; else a stretch or shear constraint whose strain
                                  * |x_i - x_j| / rest - 1 passes it breaks and the mesh splits (docs/CLOTH.md), 0 < s <= 10 */
+  uint32_t hierarchy_levels;    /* hierarchical PBD (docs/HIERARCHY.md): 1 (default; 0 too) = off, 2..8 levels */
 } fl_cloth_desc;
+
+/* True when a sheet of `resolution` particles has 2 or more particles per side at the
+ * coarsest of `levels` levels (src/sim/xpbd/hierarchy.c). */
+static inline bool fl_cloth_hierarchy_fits(const uint32_t resolution[2], uint32_t levels)
+{
+  uint32_t stride = 1u << (levels - 1);
+  return resolution[0] > stride && resolution[1] > stride;
+}
 
 /* Mass-spring cloth of Kang 2018 (sim/massspring/ms_spec.h, docs/KANG2018.md). */
 typedef enum { FL_MS_INTEGRATOR_E, FL_MS_INTEGRATOR_HO, FL_MS_INTEGRATOR_JI, FL_MS_INTEGRATOR_IM,

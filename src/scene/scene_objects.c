@@ -52,7 +52,7 @@ static const char *const CLOTH_KEYS[] = {
     "bend_compliance", "bending", "damping",            "damping_model",    "thickness",
     "friction",  "self_collision", "wind",              "drag",             "lift",
     "gust",      "gust_period",   "gust_length",        "coupling",         "area_compliance",
-    "tear_strain", NULL};
+    "tear_strain", "hierarchy_levels", NULL};
 /* Indexed by fl_cloth_plane, fl_bending_model and fl_damping_model. */
 static const char *const PLANE_NAMES[] = {"xz", "xy", NULL};
 static const char *const BENDING_NAMES[] = {"isometric", "dihedral", "none", NULL};
@@ -519,6 +519,7 @@ static bool parse_cloth(const fl_jr *r, const cJSON *o, fl_cloth_desc *c)
       .friction = {0.5f, 0.4f},
       .gust_period = 2.0f,
       .gust_length = 3.0f,
+      .hierarchy_levels = 1,
   };
   int bending = (int)c->bending, damping_model = (int)c->damping_model;
   if (!fl_jr_object(r, o, CLOTH_KEYS, "for a cloth object") ||
@@ -541,8 +542,14 @@ static bool parse_cloth(const fl_jr *r, const cJSON *o, fl_cloth_desc *c)
       !fl_jr_number(r, o, "gust_period", FL_JR_CLOSED(0.05, 60), &c->gust_period) ||
       !fl_jr_number(r, o, "gust_length", FL_JR_CLOSED(0.05, 100), &c->gust_length) ||
       !fl_jr_number(r, o, "area_compliance", FL_JR_NONNEG, &c->area_compliance) ||
-      !fl_jr_number(r, o, "tear_strain", FL_TEAR_STRAIN_RANGE, &c->tear_strain))
+      !fl_jr_number(r, o, "tear_strain", FL_TEAR_STRAIN_RANGE, &c->tear_strain) ||
+      !fl_jr_uint(r, o, "hierarchy_levels", 1, 8, &c->hierarchy_levels))
     return false;
+  if (!fl_cloth_hierarchy_fits(c->resolution, c->hierarchy_levels))
+    return fl_jr_fail(r, "hierarchy_levels", "%u levels need at least %u particles per side (every 2nd row and column "
+                      "per level)", (unsigned)c->hierarchy_levels, (1u << (c->hierarchy_levels - 1)) + 1);
+  if (c->hierarchy_levels > 1 && c->tear_strain > 0) /* the coarse levels are built once, at load */
+    return fl_jr_fail(r, "hierarchy_levels", "a tearing cloth (tear_strain) cannot have coarse levels");
   c->area = cJSON_GetObjectItemCaseSensitive(o, "area_compliance") != NULL; /* the key turns them on */
   if (c->tear_strain > 0 && c->triangle_contacts) /* the contact edge list is built once, at load */
     return fl_jr_fail(r, "tear_strain", "a tearing cloth cannot have self_collision \"triangles\" (use \"particles\")");

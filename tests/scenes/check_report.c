@@ -1,5 +1,5 @@
 /* tests/scenes/check_report: validates a run's report JSON and dump CSV.
- * usage: check_report REPORT.json [DUMP.csv] [--bench] [--diverges NAME]... [--holds NAME]...
+ * usage: check_report REPORT.json [DUMP.csv] [--bench [--max-fraction PREFIX F]...] [--diverges NAME]... [--holds NAME]...
  *        [--fragments NAME N DIST] (snow: NAME's particles in >= N groups linked closer than DIST)
  *        check_report KANG.json --kang (the --experiment kang report)
  * (--diverges: the mass_spring object NAME was reset at least once; --holds: never)
@@ -361,6 +361,10 @@ int main(int argc, char **argv)
       const cJSON *c = need(r, "ceiling", is_object);
       const cJSON *g = c ? need(c, "copy_gbps", is_number) : NULL;
       if (g) CHECK(g->valuedouble > 0, "copy ceiling is 0");
+      /* The size the copy used (app/bench.h: at least 1 MiB), not the scene's largest buffer: a
+       * mass-spring scene's 24 KiB used to print as "0.0 MiB buffers" beside a 1 MiB copy. */
+      const cJSON *cb = c ? need(c, "bytes", is_number) : NULL;
+      if (cb) CHECK(cb->valuedouble >= 1048576.0, "the ceiling's copy size %g B is under its 1 MiB floor", cb->valuedouble);
       const cJSON *ps = need(r, "particle_substeps_per_s", is_number);
       if (ps) CHECK(ps->valuedouble > 0, "particle_substeps_per_s is 0");
       const cJSON *passes = need(r, "passes", is_object);
@@ -370,6 +374,11 @@ int main(int argc, char **argv)
           const cJSON *fr = need(p, "fraction_of_ceiling", is_number);
           need(p, "gbps", is_number);
           if (fr) CHECK(fr->valuedouble > 0, "pass %s: fraction_of_ceiling is 0", p->string);
+          /* --max-fraction PREFIX F: the passes named PREFIX... reach at most F of the ceiling. */
+          for (int i = 2; fr && i + 2 < argc; i++)
+            if (strcmp(argv[i], "--max-fraction") == 0 && strncmp(p->string, argv[i + 1], strlen(argv[i + 1])) == 0)
+              CHECK(fr->valuedouble <= atof(argv[i + 2]), "pass %s: %.0f %% of the copy ceiling (limit %s)", p->string,
+                    100.0 * fr->valuedouble, argv[i + 2]);
         }
     }
   }

@@ -175,7 +175,7 @@ static bool create_buffers(fl_xpbd_system *s)
          device_buffer(s->gpu, NULL, n * 16, "normals", &s->normals[slot]);
   }
   if (ok && s->any_self_collision) ok = fl_spatial_hash_create(s->gpu, s->build.particle_count, &s->hash);
-  ok = ok && fl_tri_contacts_create(b, &s->tri);
+  ok = ok && fl_tri_contacts_create(b, &s->tri) && fl_hierarchy_gpu_create(s->gpu, &b->hier, b->particle_count, &s->hier);
   if (ok && s->tri.any)
     ok = device_buffer(s->gpu, NULL, t * 32, "triangle boxes", &s->tri_box) &&
          device_buffer(s->gpu, s->tri.edges, (size_t)s->tri.edge_count * 8, "contact edges", &s->edges) &&
@@ -319,6 +319,7 @@ void fl_xpbd_destroy(fl_xpbd_system *s)
     fl_buffer_destroy(gpu, &sk->skin);
   }
   fl_tear_destroy(&s->tear);
+  fl_hierarchy_gpu_destroy(gpu, &s->hier);
   family_destroy(gpu, &s->distance);
   family_destroy(gpu, &s->bend);
   family_destroy(gpu, &s->tet);
@@ -575,6 +576,7 @@ void fl_xpbd_record_substep(fl_xpbd_system *s, fl_rec *r, const fl_step *step)
   if (b->body_count) vkCmdFillBuffer(r->cmd, s->load.buffer, 0, VK_WHOLE_SIZE, 0);
   fl_rec_barrier(r);
   fl_rec_end(r);
+  fl_hierarchy_gpu_record(&s->hier, &b->hier, r, &s->pos, n, push, step->sim->iterations);
 
   for (uint32_t it = 0; it < step->sim->iterations; it++) {
     solve_family(s, r, "xpbd/distance", &DISTANCE, &s->distance, &b->distance,

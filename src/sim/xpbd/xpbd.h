@@ -29,6 +29,7 @@
  * each pass hands fl_rec_pass the table of the system's buffers by number. */
 #pragma once
 #include "gpu/rec.h"
+#include "sim/xpbd/hierarchy_gpu.h"
 #include "sim/xpbd/tear_gpu.h"
 #include "sim/xpbd/tri_contact_build.h"
 #include "sim/xpbd/xpbd_build.h"
@@ -74,6 +75,7 @@ typedef struct {
   fl_buffer older, vel_old;      /* BDF2: positions and velocities one substep before prev and vel */
   bool bdf2_history;             /* BDF2: a substep has recorded older and vel_old (the next may use them) */
   fl_tear tear;                  /* cloth tearing (tear_gpu.h): off unless a cloth has tear_strain */
+  fl_hierarchy_gpu hier;         /* hierarchical PBD (hierarchy_gpu.h): off unless a cloth has hierarchy_levels > 1 */
 } fl_xpbd_system;
 
 /* Builds the GPU system for `count` cloth objects (names for error messages)

@@ -594,7 +594,10 @@ bool fl_xpbd_build_create(const fl_cloth_desc *descs, const char (*names)[FL_SCE
     tri += (uint32_t)c.triangles;
   }
   for (uint32_t k = 0; k < body_count; k++) append_body(&bodies[k], k, count + k, out, &first, &tri, &dist, &bend, &tet);
-  if (!build_families(out)) {
+  uint32_t cloth_first[FL_SCENE_MAX_OBJECTS];
+  for (uint32_t o = 0; o < count; o++) cloth_first[o] = out->objects[o].first;
+  if (!build_families(out) ||
+      !fl_hierarchy_create(descs, count, cloth_first, (const float(*)[4])out->positions, &out->hier)) {
     fl_xpbd_build_destroy(out);
     return false;
   }
@@ -614,6 +617,7 @@ void fl_xpbd_build_destroy(fl_xpbd_build *b)
     free(families[f]->particle_first);
     free(families[f]->particle_items);
   }
+  fl_hierarchy_destroy(&b->hier);
   memset(b, 0, sizeof *b);
 }
 

@@ -11,6 +11,7 @@
 #include "flurry_shared.h"
 #include "scene/scene.h"
 #include "sim/xpbd/body_build.h"
+#include "sim/xpbd/hierarchy.h"
 
 /* A family of constraints (distance or bend) ordered by colour, with its CSR. */
 typedef struct {
@@ -46,6 +47,7 @@ typedef struct {
   uint32_t *capacity;           /* per object: its particle slots; a tearing cloth's (tear_strain > 0) slots
                                  * [first + count, first + capacity) are spares the splits take (sim/xpbd/tear.h) */
   float *tear_strain;           /* per object: the cloth's tear_strain, 0: never tears */
+  fl_hierarchy hier;             /* the cloths' coarse levels (hierarchy_levels > 1; sim/xpbd/hierarchy.h) */
   uint32_t distance_capacity;   /* distance records allocated: count + 2 per spare (a split copies at
                                  * most the two constraints on the edges its plane cuts, tear.c) */
 } fl_xpbd_build;

@@ -1001,6 +1001,7 @@ void fl_xpbd_cpu_substep(fl_xpbd_cpu *s, const fl_sim_desc *sim, const fl_gpu_co
   for (uint32_t k = 0; k < b->body_count; k++) s->body_state[k][1] = 0.0f;
   if (b->body_count) memset(s->load, 0, (size_t)b->particle_count * sizeof *s->load);
   body_world world = {sim, colliders, collider_count, t};
+  fl_hierarchy_cpu_substep(&b->hier, b->particle_count, s->x, s->hier_x0, s->hier_lambda, sim->iterations, solve_h);
   for (uint32_t it = 0; it < sim->iterations; it++) {
     for (int family = 0; family < FAMILY_COUNT; family++) {
       if (sim->solver == FL_SOLVER_JACOBI)
@@ -1057,8 +1058,11 @@ bool fl_xpbd_cpu_create(const fl_xpbd_build *b, fl_xpbd_cpu *out)
   out->friction = alloc_n(n, sizeof *out->friction);
   out->dlambda = alloc_n(constraints, sizeof *out->dlambda);
   out->corr = alloc_n(slots, sizeof *out->corr);
+  out->hier_x0 = alloc_n(b->hier.levels > 1 ? n : 0, sizeof *out->hier_x0);
+  out->hier_lambda = alloc_n(b->hier.constraint_count, sizeof *out->hier_lambda);
   bool ok = out->x && out->prev && out->older && out->v_old && out->v && out->distance_lambda && out->bend_lambda && out->tet_lambda && out->area_lambda &&
-            out->body_state && out->contact && out->accel && out->delta && out->friction && out->dlambda && out->corr;
+            out->body_state && out->contact && out->accel && out->delta && out->friction && out->dlambda && out->corr &&
+            out->hier_x0 && out->hier_lambda;
   if (ok && b->body_count) {
     out->body_grad = alloc_n(n, sizeof *out->body_grad);
     out->body_weight = alloc_n(n, sizeof *out->body_weight);
@@ -1101,7 +1105,8 @@ void fl_xpbd_cpu_destroy(fl_xpbd_cpu *c)
   void *arrays[] = {c->x,     c->prev,  c->v,       c->distance_lambda, c->bend_lambda, c->tet_lambda,
                     c->body_state, c->contact, c->accel, c->delta, c->friction, c->dlambda, c->corr,
                     c->body_grad, c->body_weight, c->tri_first, c->tri_items, c->cell_first, c->cell_items,
-                    c->cell_of, c->tri_accum, c->older, c->v_old, c->area_lambda, c->tri_list_x, c->load};
+                    c->cell_of, c->tri_accum, c->older, c->v_old, c->area_lambda, c->tri_list_x, c->load,
+                    c->hier_x0, c->hier_lambda};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
   fl_tri_contacts_destroy(&c->tri);
   memset(c, 0, sizeof *c);

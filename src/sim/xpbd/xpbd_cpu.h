@@ -36,6 +36,8 @@ typedef struct {
   fl_tri_contacts tri;          /* triangle contacts (tri_contact_build.h) */
   int32_t (*tri_accum)[4];      /* their fixed-point sums per particle */
   float (*tri_list_x)[4];       /* the positions their pair list was found from (the first pass's) */
+  float (*hier_x0)[4];          /* hierarchical PBD: the positions before the coarse levels */
+  float *hier_lambda;           /* hierarchical PBD: a lambda per coarse constraint */
 } fl_xpbd_cpu;
 
 /* Copies the build's initial state (positions, velocities; body states

@@ -77,7 +77,8 @@
  *     flip n so that u.n >= 0; f = -drag A (u.n) u - lift A (u.n) (n - (n.u^) u^),
  *     u^ = u/|u| (f = 0 when |u| < 1e-9). Each vertex gets f/3; a_k = w_k sum f/3.
  *  2. predict, w > 0: v += h (g + a); prev = x; x += h v.  w = 0: prev = x, v = 0.
- *  3. lambdas = 0.
+ *  3. lambdas = 0. Cloths with hierarchy_levels > 1: their coarse levels, coarse to
+ *     fine, with prolongation (sim/xpbd/hierarchy.h, docs/HIERARCHY.md).
  *  4. sim.iterations times: all distance constraints, then all bend constraints.
  *  5. contacts, per particle with w > 0, r = thickness/2: for each collider c
  *     (shaders/common/sdf.glsl at time t) with d = sdf(x) - r < 0: n = normal(x),

@@ -1,0 +1,18 @@
+/* sim/xpbd/hierarchy_gpu: the coarse levels of hierarchical PBD on the GPU
+ * (sim/xpbd/hierarchy.h has the algorithm; shaders/xpbd/hier_*.comp). */
+#pragma once
+#include "gpu/rec.h"
+#include "sim/xpbd/hierarchy.h"
+
+typedef struct {
+  fl_buffer constraints, lambda, prolong, x0; /* x0: the positions before the coarse levels */
+  bool on;
+} fl_hierarchy_gpu;
+
+/* Uploads h's records (nothing when h has no coarse level); particle_count sizes x0. */
+bool fl_hierarchy_gpu_create(fl_gpu *gpu, const fl_hierarchy *h, uint32_t particle_count, fl_hierarchy_gpu *out);
+void fl_hierarchy_gpu_destroy(fl_gpu *gpu, fl_hierarchy_gpu *g);
+/* Records the coarse-to-fine pass of one substep on `pos` in scope "cloth/hierarchy":
+ * push's solve_h is the compliance step; `iterations` sweeps per level. */
+void fl_hierarchy_gpu_record(const fl_hierarchy_gpu *g, const fl_hierarchy *h, fl_rec *r, const fl_buffer *pos,
+                             uint32_t particle_count, fl_xpbd_push push, uint32_t iterations);
