@@ -80,7 +80,8 @@ void main()
       fl_collider_pose s = fl_collider_pose_at(col, pc.time);
       vec3 ra = fl_collider_rest_point(col, s, a.xyz), rb = fl_collider_rest_point(col, s, b.xyz),
            rc = fl_collider_rest_point(col, s, c.xyz);
-      vec4 f = fl_tri_collider_point(col, ra, rb, rc);
+      vec4 f = fl_tri_collider_point(col, ra, rb, rc, r);
+      if (f.w < 0.0) continue; // no box edge within reach
       bw = f.xyz;
       crossed = f.w > 0.0;
       if (crossed) { // the triangle's normal, on the side of its centroid away from the collider's centre

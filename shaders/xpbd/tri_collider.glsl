@@ -55,8 +55,11 @@ float fl_tri_box_sdf(vec3 centre, vec3 half_extent, vec3 x)
 // For a sphere, capsule or box c (rest frame) and triangle (a, b, c) in that
 // frame: the weights (xyz) of the triangle's point nearest the collider's
 // features, and in w 1 when a feature crosses the triangle there (its normal
-// is then the triangle's), else 0.
-vec4 fl_tri_collider_point(fl_gpu_collider col, vec3 a, vec3 b, vec3 c)
+// is then the triangle's), 0 when not, -1 when no box edge comes within
+// `reach` of the triangle's bounding sphere (a box face against a triangle
+// corner is the particle contacts'; this skips a sheet's triangles that lie
+// on a face away from its edges).
+vec4 fl_tri_collider_point(fl_gpu_collider col, vec3 a, vec3 b, vec3 c, float reach)
 {
   if (col.shape == FL_GPU_SHAPE_SPHERE) {
     vec3 bw = fl_closest_on_triangle(col.a, a, b, c);
@@ -66,14 +69,18 @@ vec4 fl_tri_collider_point(fl_gpu_collider col, vec3 a, vec3 b, vec3 c)
     vec4 s = fl_tri_nearest_segment(col.a, col.b, a, b, c);
     return vec4(s.xyz, s.w > 0.0 ? 0.0 : 1.0);
   }
-  vec4 best = vec4(1.0, 0.0, 0.0, 0.0); // box: its 12 edges, along x, y and z at the four sign pairs
+  vec4 best = vec4(1.0, 0.0, 0.0, -1.0); // box: its 12 edges, along x, y and z at the four sign pairs
   float deepest = 3.0e38;
+  vec3 g = (a + b + c) / 3.0;
+  float rg = sqrt(max(max(dot(a - g, a - g), dot(b - g, b - g)), dot(c - g, c - g)));
   for (int axis = 0; axis < 3; axis++) {
     for (int k = 0; k < 4; k++) {
       vec3 sg = vec3(k & 1, k >> 1, 0) * 2.0 - 1.0;
       vec3 lo = axis == 0 ? vec3(-1.0, sg.x, sg.y) : axis == 1 ? vec3(sg.x, -1.0, sg.y) : vec3(sg.x, sg.y, -1.0);
       vec3 hi = axis == 0 ? vec3(1.0, sg.x, sg.y) : axis == 1 ? vec3(sg.x, 1.0, sg.y) : vec3(sg.x, sg.y, 1.0);
-      vec4 s = fl_tri_nearest_segment(col.a + lo * col.b, col.a + hi * col.b, a, b, c);
+      vec3 p = col.a + lo * col.b, pq = (hi - lo) * col.b;
+      if (distance(p + pq * clamp(dot(g - p, pq) / max(dot(pq, pq), 1e-30), 0.0, 1.0), g) - rg >= reach) continue;
+      vec4 s = fl_tri_nearest_segment(p, p + pq, a, b, c);
       float d = fl_tri_box_sdf(col.a, col.b, s.x * a + s.y * b + s.z * c);
       if (d < deepest) deepest = d, best = vec4(s.xyz, s.w > 0.0 ? 0.0 : 1.0);
     }

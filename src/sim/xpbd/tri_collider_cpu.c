@@ -95,29 +95,39 @@ static float box_sdf(const float centre[3], const float half[3], const float x[3
   return sqrtf(out) + fminf(fmaxf(e[0], fmaxf(e[1], e[2])), 0.0f);
 }
 
-/* fl_tri_collider_point: the weights, and whether a feature crosses the triangle there. */
-static bool collider_point(const fl_gpu_collider *col, const float *a, const float *b, const float *c, float bw[3])
+/* fl_tri_collider_point: the weights; returns 1 when a feature crosses the triangle there,
+ * 0 when not, -1 when no box edge comes within reach of the triangle's bounding sphere. */
+static int collider_point(const fl_gpu_collider *col, const float *a, const float *b, const float *c, float reach,
+                          float bw[3])
 {
   if (col->shape == FL_GPU_SHAPE_SPHERE) {
     float y[3];
     fl_tri_closest_on_triangle(col->a, a, b, c, bw);
     point_at(bw, a, b, c, y);
-    return !(dist3(y, col->a) > 0);
+    return !(dist3(y, col->a) > 0) ? 1 : 0;
   }
-  if (col->shape == FL_GPU_SHAPE_CAPSULE) return !(fl_tri_nearest_segment_cpu(col->a, col->b, a, b, c, bw) > 0);
-  bool crossed = false;
-  float deepest = 3.0e38f;
+  if (col->shape == FL_GPU_SHAPE_CAPSULE) return !(fl_tri_nearest_segment_cpu(col->a, col->b, a, b, c, bw) > 0) ? 1 : 0;
+  int crossed = -1;
+  float deepest = 3.0e38f, g[3], ga[3], gb[3], gc[3];
   bw[0] = 1, bw[1] = 0, bw[2] = 0;
+  for (int k = 0; k < 3; k++) g[k] = (a[k] + b[k] + c[k]) / 3.0f;
+  for (int k = 0; k < 3; k++) ga[k] = a[k] - g[k], gb[k] = b[k] - g[k], gc[k] = c[k] - g[k];
+  float rg = sqrtf(fmaxf(fmaxf(dot3(ga, ga), dot3(gb, gb)), dot3(gc, gc)));
   for (int axis = 0; axis < 3; axis++)
     for (int k = 0; k < 4; k++) {
       float sg[2] = {(float)(k & 1) * 2.0f - 1.0f, (float)(k >> 1) * 2.0f - 1.0f}, lo[3], hi[3], p[3], q[3], s[3], y[3];
       int u = axis == 0 ? 1 : 0, v = axis == 2 ? 1 : 2; /* the other two axes, in order */
       lo[axis] = -1, hi[axis] = 1, lo[u] = hi[u] = sg[0], lo[v] = hi[v] = sg[1];
-      for (int m = 0; m < 3; m++) p[m] = col->a[m] + lo[m] * col->b[m], q[m] = col->a[m] + hi[m] * col->b[m];
+      float pq[3], gp[3], near[3];
+      for (int m = 0; m < 3; m++) p[m] = col->a[m] + lo[m] * col->b[m], pq[m] = (hi[m] - lo[m]) * col->b[m];
+      for (int m = 0; m < 3; m++) q[m] = p[m] + pq[m], gp[m] = g[m] - p[m];
+      float f = clampf(dot3(gp, pq) / fmaxf(dot3(pq, pq), 1e-30f), 0.0f, 1.0f);
+      for (int m = 0; m < 3; m++) near[m] = p[m] + pq[m] * f;
+      if (dist3(near, g) - rg >= reach) continue;
       float gap = fl_tri_nearest_segment_cpu(p, q, a, b, c, s);
       point_at(s, a, b, c, y);
       float d = box_sdf(col->a, col->b, y);
-      if (d < deepest) deepest = d, memcpy(bw, s, sizeof s), crossed = !(gap > 0);
+      if (d < deepest) deepest = d, memcpy(bw, s, sizeof s), crossed = !(gap > 0) ? 1 : 0;
     }
   return crossed;
 }
@@ -160,7 +170,9 @@ static void triangle_collider(const fl_gpu_xpbd_object *o, const fl_gpu_collider
     fl_collider_rest_point_cpu(col, a, t, ra);
     fl_collider_rest_point_cpu(col, b, t, rb);
     fl_collider_rest_point_cpu(col, c, t, rc);
-    crossed = collider_point(col, ra, rb, rc, bw);
+    int found = collider_point(col, ra, rb, rc, r, bw);
+    if (found < 0) return; /* no box edge within reach */
+    crossed = found > 0;
     if (crossed) {
       float g[3], centre[3], rn[3], gc[3];
       for (int k = 0; k < 3; k++) g[k] = (ra[k] + rb[k] + rc[k]) / 3.0f, centre[k] = col->a[k];
