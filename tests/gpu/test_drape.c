@@ -10,7 +10,8 @@
  *     has a negative height; the contact keeps it at r = thickness / 2.
  * Passes when no edge crosses a triangle and the lowest height is at least
  * r - 1 mm (FL_DRAPE_TOLERANCE). Frames: FLURRY_DRAPE_FRAMES, default 150
- * (2.5 s: the sheet has fallen onto the box and rests on it). */
+ * (2.5 s: the sheet has fallen onto the box and rests on it), 60 on the
+ * trimmed second device (SwiftShader: draped, still settling). */
 #include "gpu_fixture.h"
 #include "world_fixture.h"
 #include "contact_checks.h"
@@ -83,7 +84,7 @@ static double triangle_height(double x[3][3], double e[12][2][3], const double c
 static void drape_body(fl_gpu *gpu)
 {
   const char *env = getenv("FLURRY_DRAPE_FRAMES");
-  int frames = env ? atoi(env) : 150;
+  int frames = env ? atoi(env) : fl_fixture_trim(150, 60); /* SwiftShader: draped, not yet at rest */
   char path[1024];
   snprintf(path, sizeof path, "%s/assets/scenes/drape.json", fl_test_source_dir());
   fl_scene scene;
@@ -116,7 +117,7 @@ static void drape_body(fl_gpu *gpu)
     hi[k] = centre[k] + box->collider.half_extents[k] + 0.1;
   }
   uint32_t hits = 0, near = 0, worst_t = 0;
-  double lowest = INFINITY, top = -INFINITY;
+  double lowest = INFINITY, top = -INFINITY, bottom = INFINITY;
   for (uint32_t t = 0; t < s.tri_count; t++) {
     double x[3][3];
     bool out = false;
@@ -129,14 +130,16 @@ static void drape_body(fl_gpu *gpu)
     double h = triangle_height(x, e, centre);
     if (h < lowest) lowest = h, worst_t = t;
   }
-  for (uint32_t v = 0; v < s.count; v++) top = fmax(top, s.pos[v][1]);
+  for (uint32_t v = 0; v < s.count; v++) top = fmax(top, s.pos[v][1]), bottom = fmin(bottom, s.pos[v][1]);
   fprintf(stderr, "  drape after %d frames: %u triangles near the box, %u box-edge crossings, lowest box feature "
-          "%.4f m above a triangle (r = %.4f m, so %.4f m into it; triangle %u), highest vertex y %.4f\n",
-          frames, near, hits, lowest, r, r - lowest, worst_t, top);
+          "%.4f m above a triangle (r = %.4f m, so %.4f m into it; triangle %u), vertices at y %.4f .. %.4f\n",
+          frames, near, hits, lowest, r, r - lowest, worst_t, bottom, top);
   sheet_free(&s);
-  /* The sheet lies on the box (the check is not vacuous): its top within 5 cm above the box's. */
-  float box_top = box->collider.center[1] + box->collider.half_extents[1];
-  ENSURE_MSG(top > box_top && top < box_top + 0.05, "the sheet is not lying on the box (top %.4f m)", top);
+  /* The sheet is draped over the box (the check is not vacuous): its top above the box's and
+   * within 15 cm of it (5 cm at rest), its edges hanging 10 cm or more down the sides. */
+  double box_top = box->collider.center[1] + box->collider.half_extents[1];
+  ENSURE_MSG(top > box_top && top < box_top + 0.15 && bottom < box_top - 0.1,
+             "the sheet is not draped over the box (vertices at y %.4f .. %.4f m)", bottom, top);
   ENSURE_MSG(hits == 0, "%u box edges cross a triangle", hits);
   ENSURE_MSG(lowest >= r - FL_DRAPE_TOLERANCE, "a box feature %.4f m into a triangle (tolerance %.4f m)",
              r - lowest, r - (r - FL_DRAPE_TOLERANCE));
