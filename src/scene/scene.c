@@ -20,7 +20,8 @@
 static const char *const TOP_KEYS[] = {"name", "sim", "camera", "objects", NULL};
 static const char *const SIM_KEYS[] = {"dt",     "substeps", "iterations", "gravity",
                                         "domain", "solver",   "relaxation", "collider_normals",
-                                        "mpm_atomics", "max_speed", "integrator", "snow_grid_slack", NULL};
+                                        "mpm_atomics", "max_speed", "integrator", "snow_grid_slack",
+                                        "collider_triangles", NULL};
 /* Indexed by fl_solver. */
 static const char *const SOLVER_NAMES[] = {"coloring", "jacobi", NULL};
 static const char *const DOMAIN_KEYS[] = {"min", "max", NULL};
@@ -63,6 +64,7 @@ static void set_defaults(fl_scene *s, const char *source)
       .domain_max = {5, 10, 5},
       .solver = FL_SOLVER_COLORING,
       .relaxation = 1.5f,
+      .collider_triangles = true,
       .max_speed = 500.0f,
       .snow_grid_slack = 4.0f,
   };
@@ -84,6 +86,7 @@ static bool parse_sim(const fl_jr *top, const cJSON *root, fl_sim_desc *sim)
       !fl_jr_enum(&r, v, "collider_normals", NORMAL_NAMES, &normals) ||
       !fl_jr_enum(&r, v, "mpm_atomics", ATOMICS_NAMES, &atomics) ||
       !fl_jr_enum(&r, v, "integrator", INTEGRATOR_NAMES, &integrator) ||
+      !fl_jr_bool(&r, v, "collider_triangles", &sim->collider_triangles) ||
       !fl_jr_number(&r, v, "relaxation", FL_JR_CLOSED(1, 2), &sim->relaxation) ||
       !fl_jr_number(&r, v, "max_speed", (fl_jr_range){0.0, 3e8, true, false}, &sim->max_speed) ||
       !fl_jr_number(&r, v, "snow_grid_slack", FL_JR_CLOSED(1, 64), &sim->snow_grid_slack) ||

@@ -279,6 +279,9 @@ typedef struct {
   float relaxation;             /* Jacobi over-relaxation omega, default 1.5, 1..2 */
   fl_collider_normals collider_normals; /* "analytic" (default): each shape's exact gradient;
                                  * "tetrahedral": the generic four-point finite difference (note 002) */
+  bool collider_triangles;      /* XPBD cloth: colliders against the insides of its triangles
+                                 * (xpbd/tri_collider, docs/CLOTH.md), default true; false: the
+                                 * vertices only */
   float max_speed;              /* m/s: a particle faster than this is a blow-up (the health watch,
                                  * sim/common/health.h), default 500, 0 < v <= 3e8 */
   float snow_grid_slack;        /* snow grid blocks allocated: this x those the snow touches at load,

@@ -393,7 +393,8 @@ FL_GPU_TEST(test_gpu_vs_cpu_triangles, triangles_body)
 
 /* Colliders against triangles (xpbd/tri_collider, docs/CLOTH.md): a coarse sheet
  * on a ball whose top bulges 3 cm between its vertices (spacing 0.2 m), and a
- * box edge under it; without "triangles" only the vertices meet the colliders. */
+ * box edge under it; with sim.collider_triangles false only the vertices meet
+ * the colliders. */
 static void triangle_colliders_body(fl_gpu *gpu)
 {
   static const compare_case cc = {
@@ -404,10 +405,28 @@ static void triangle_colliders_body(fl_gpu *gpu)
               "  { \"type\": \"collider\", \"shape\": \"box\", \"center\": [0.4, 0.78, -0.3],\n"
               "    \"half_extents\": [0.3, 0.2, 0.05] } ] }",
       .steps = 4, .bump = 0.0f, .jitter = 0.005f, .v0 = {0, -0.5f, 0}, .vjitter = 0.1f,
-      .without = {"objects.s.self_collision=particles"}};
+      .without = {"sim.collider_triangles=false"}};
   compare(gpu, &cc, "colliders against triangles");
 }
 FL_GPU_TEST(test_gpu_vs_cpu_triangle_colliders, triangle_colliders_body)
+
+/* The same pass on a particles-mode sheet (as `drape`'s): a capsule's side and
+ * end and a turning box's edges and corner between the vertices. */
+static void particle_cloth_colliders_body(fl_gpu *gpu)
+{
+  static const compare_case cc = {
+      .json = "{ " SIM(", \"iterations\": 2") ", \"objects\": [\n"
+              "  { \"type\": \"cloth\", \"name\": \"s\", \"resolution\": [6, 6], \"mass\": 0.5,\n"
+              "    \"thickness\": 0.03, \"friction\": [0.6, 0.5] },\n"
+              "  { \"type\": \"collider\", \"shape\": \"capsule\", \"a\": [-0.35, 0.7, 0.05], \"b\": [0.03, 0.91, 0.13],\n"
+              "    \"radius\": 0.12, \"friction\": 0.5 },\n"
+              "  { \"type\": \"collider\", \"shape\": \"box\", \"center\": [0.35, 0.81, -0.3],\n"
+              "    \"half_extents\": [0.2, 0.2, 0.1], \"angular_velocity\": [0.3, 0.5, 0.2] } ] }",
+      .steps = 4, .bump = 0.0f, .jitter = 0.005f, .v0 = {0, -0.5f, 0}, .vjitter = 0.1f,
+      .without = {"sim.collider_triangles=false"}};
+  compare(gpu, &cc, "colliders against particle-cloth triangles");
+}
+FL_GPU_TEST(test_gpu_vs_cpu_particle_cloth_colliders, particle_cloth_colliders_body)
 
 static void wind_body(fl_gpu *gpu)
 {
@@ -1233,6 +1252,7 @@ static const fl_test_case cases[] = {
     {"gpu_vs_cpu_jacobi", test_gpu_vs_cpu_jacobi},
     {"gpu_vs_cpu_triangles", test_gpu_vs_cpu_triangles},
     {"gpu_vs_cpu_triangle_colliders", test_gpu_vs_cpu_triangle_colliders},
+    {"gpu_vs_cpu_particle_cloth_colliders", test_gpu_vs_cpu_particle_cloth_colliders},
     {"gpu_vs_cpu_wind", test_gpu_vs_cpu_wind},
     {"gpu_vs_cpu_gust", test_gpu_vs_cpu_gust},
     {"gpu_vs_cpu_bdf2", test_gpu_vs_cpu_bdf2},

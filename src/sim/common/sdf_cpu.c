@@ -153,6 +153,13 @@ static void rest_point(const fl_gpu_collider *c, const float d[3], const float q
   for (int a = 0; a < 3; a++) out[a] = r[a] + (turned[a] - arm[a]);
 }
 
+void fl_collider_rest_point_cpu(const fl_gpu_collider *c, const float p[3], float t, float out[3])
+{
+  float d[3], q[4], v[3], w[3];
+  fl_collider_pose_cpu(c, t, d, q, v, w);
+  rest_point(c, d, q, p, out);
+}
+
 uint32_t fl_collider_features(const fl_gpu_collider *colliders, uint32_t count)
 {
   uint32_t f = 0;

@@ -36,6 +36,8 @@ void fl_collider_pose_cpu(const fl_gpu_collider *c, float t, float d[3], float q
 float fl_collider_moved_time_cpu(const fl_gpu_collider *c, float t);
 /* The velocity of the collider's material point at p at time t: v + w x (p - pivot(t)). */
 void fl_collider_velocity_cpu(const fl_gpu_collider *c, const float p[3], float t, float v_out[3]);
+/* p taken into c's rest frame at time t (sdf.glsl, fl_collider_rest_point at fl_collider_pose_at). */
+void fl_collider_rest_point_cpu(const fl_gpu_collider *c, const float p[3], float t, float out[3]);
 /* Signed distance from p to collider c at time t (negative inside the solid). */
 float fl_collider_sdf_cpu(const fl_gpu_collider *c, const float p[3], float t);
 /* Unit outward normal: the shape's analytic gradient (+y where undefined); meshes: the tetrahedral one. */

@@ -3,6 +3,7 @@
 #include "sim/xpbd/tri_contact_cpu.h"
 
 #include "sim/common/sdf_cpu.h"
+#include "sim/xpbd/tri_collider_cpu.h"
 
 #include <math.h>
 #include <string.h>
@@ -139,7 +140,7 @@ static int32_t fixed(float v) /* fl_tri_fixed */
   return (int32_t)floorf(clampf(v * (float)FL_TRI_FIXED, -2.0e9f, 2.0e9f) + 0.5f);
 }
 
-static void accumulate(int32_t (*accum)[4], const uint32_t idx[4], const float w[4], float dx[4][3])
+void fl_tri_accumulate_cpu(int32_t (*accum)[4], const uint32_t idx[4], const float w[4], float dx[4][3])
 {
   for (int k = 0; k < 4; k++) {
     if (w[k] <= 0 || (dx[k][0] == 0 && dx[k][1] == 0 && dx[k][2] == 0)) continue;
@@ -160,50 +161,7 @@ static void contact_at(const fl_gpu_xpbd_object *oa, const fl_gpu_xpbd_object *o
   float reach = 0.5f * (oa->thickness + ob->thickness);
   if (fl_tri_contact_solve(xs, xp, w, c, reach, sqrtf(oa->static_friction * ob->static_friction),
                            sqrtf(oa->kinetic_friction * ob->kinetic_friction), dx))
-    accumulate(accum, idx, w, dx);
-}
-
-/* Mirrors tri_collider.comp: per triangle of "triangles" cloth and collider, the
- * deepest of the centroid and the edge midpoints within r pushes the three vertices. */
-static void collider_triangles(const fl_xpbd_build *b, const fl_tri_colliders *cols, float (*x)[4],
-                               int32_t (*accum)[4])
-{
-  static const float samples[4][3] = {{1.0f / 3.0f, 1.0f / 3.0f, 1.0f / 3.0f}, {0.5f, 0.5f, 0.0f},
-                                      {0.0f, 0.5f, 0.5f}, {0.5f, 0.0f, 0.5f}};
-  for (uint32_t t = 0; t < b->triangle_count; t++) {
-    const fl_gpu_xpbd_object *o = &b->objects[b->triangle_object[t]];
-    if (o->body != 0 || o->self_collision != FL_SELF_TRIANGLES) continue;
-    float r = 0.5f * o->thickness;
-    uint32_t idx[4] = {b->triangles[3 * t], b->triangles[3 * t + 1], b->triangles[3 * t + 2], 0};
-    const float *a = x[idx[0]], *bb = x[idx[1]], *c = x[idx[2]];
-    for (uint32_t ci = 0; ci < cols->count; ci++) {
-      const fl_gpu_collider *col = &cols->colliders[ci];
-      float best = 0, p[3];
-      const float *bw = samples[0];
-      for (int k = 0; k < 4; k++) {
-        float q[3];
-        if (k == 0)
-          for (int m = 0; m < 3; m++) q[m] = (a[m] + bb[m] + c[m]) / 3.0f;
-        else
-          for (int m = 0; m < 3; m++) {
-            const float *u = k == 1 ? a : k == 2 ? bb : c, *v = k == 1 ? bb : k == 2 ? c : a;
-            q[m] = 0.5f * (u[m] + v[m]);
-          }
-        float d = fl_collider_sdf_cpu(col, q, cols->t) - r;
-        if (k == 0 || d < best) best = d, bw = samples[k];
-      }
-      if (!(best < 0.0f)) continue;
-      for (int m = 0; m < 3; m++) p[m] = bw[0] * a[m] + bw[1] * bb[m] + bw[2] * c[m];
-      float n[3];
-      fl_collider_normal_select_cpu(col, p, cols->t, cols->tetrahedral, n);
-      float S = a[3] * bw[0] * bw[0] + bb[3] * bw[1] * bw[1] + c[3] * bw[2] * bw[2];
-      if (!(S > 1e-12f)) continue;
-      float dl = -best / S, w[4] = {a[3], bb[3], c[3], 0.0f}, dx[4][3] = {{0}};
-      for (int k = 0; k < 3; k++)
-        for (int m = 0; m < 3; m++) dx[k][m] = w[k] * bw[k] * dl * n[m];
-      accumulate(accum, idx, w, dx);
-    }
-  }
+    fl_tri_accumulate_cpu(accum, idx, w, dx);
 }
 
 /* True when p lies within r of triangle (a, b, c) (tri_pairs.comp's list test). */
@@ -265,9 +223,13 @@ void fl_tri_contacts_cpu_pass(const fl_xpbd_build *b, const fl_tri_contacts *tc,
       contact_at(oi, ot, x, prev, idx, c, accum);
     }
   }
-  collider_triangles(b, cols, x, accum);
-  /* Apply (tri_apply.comp). */
-  for (uint32_t k = 0; k < b->particle_count; k++) {
+  fl_tri_colliders_cpu(b, cols, x, prev, accum);
+  fl_tri_apply_cpu(b->particle_count, accum, x, contact);
+}
+
+void fl_tri_apply_cpu(uint32_t particle_count, int32_t (*accum)[4], float (*x)[4], uint32_t *contact)
+{
+  for (uint32_t k = 0; k < particle_count; k++) {
     if (accum[k][3] == 0) continue;
     for (int a = 0; a < 3; a++) x[k][a] += ((float)accum[k][a] / (float)FL_TRI_FIXED) / (float)accum[k][3];
     contact[k] = 1;

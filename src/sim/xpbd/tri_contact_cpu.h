@@ -18,25 +18,32 @@ void fl_tri_closest_on_segments(const float p1[3], const float q1[3], const floa
 /* One contact (fl_contact_solve in tri_contact.glsl): false when none; else the four corrections in dx. */
 bool fl_tri_contact_solve(float x[4][3], float xp[4][3], const float w[4], const float c[4], float reach,
                           float mu_s, float mu_k, float dx[4][3]);
-/* The colliders of a substep as the contact passes see them (time t, normals tetrahedral or not). */
+/* The colliders of a substep as the contact passes see them (time t, normals
+ * tetrahedral or not, h the substep for their friction). */
 typedef struct {
   const fl_gpu_collider *colliders;
   uint32_t count;
   float t;
   bool tetrahedral;
+  float h;
 } fl_tri_colliders;
 
 /* One contact pass over the particles x (4 floats each, w = inverse mass) with
  * the substep's start prev: vertex-triangle (every pair, or when x_list is not
  * NULL only those the GPU's pair list holds: the vertex within reach of the
  * triangle at x_list, xpbd/tri_pairs.comp), then (when
- * `edges`) edge-edge contacts, then colliders against the triangles of "triangles" cloth
- * (tri_collider.comp), summed in accum (4 int32 per particle, zero on entry
+ * `edges`) edge-edge contacts, then colliders against the triangles of every cloth
+ * (fl_tri_colliders_cpu, tri_collider.comp), summed in accum (4 int32 per particle, zero on entry
  * and on return), then applied as x += (sum / FL_TRI_FIXED) / count;
  * contact[p] = 1 for every corrected particle. */
 void fl_tri_contacts_cpu_pass(const fl_xpbd_build *b, const fl_tri_contacts *tc, bool edges,
                               const fl_tri_colliders *cols, float (*x)[4], const float (*prev)[4],
                               const float (*x_list)[4], int32_t (*accum)[4], uint32_t *contact);
+/* Adds a contact's corrections dx (of particles idx, inverse masses w; w = 0 or
+ * dx = 0: none) to the fixed-point sums accum (tri_accumulate.glsl). */
+void fl_tri_accumulate_cpu(int32_t (*accum)[4], const uint32_t idx[4], const float w[4], float dx[4][3]);
+/* Applies the sums (tri_apply.comp): x += (sum / FL_TRI_FIXED) / count, contact = 1, sums cleared. */
+void fl_tri_apply_cpu(uint32_t particle_count, int32_t (*accum)[4], float (*x)[4], uint32_t *contact);
 /* True when the closed segment p-q meets the closed triangle (a, b, c) (in double;
  * a segment lying in the triangle's plane never counts). */
 bool fl_segment_hits_triangle(const double p[3], const double q[3], const double a[3], const double b[3],

@@ -21,6 +21,10 @@ typedef struct {
   const fl_buffer *skin, *skinned; /* skin.comp: a soft body's records and its drawn vertices */
 } bind_choice;
 
+/* True when the system has cloth (objects before the bodies): its triangles meet
+ * the colliders (xpbd/tri_collider), which needs the contact sums. */
+static bool has_cloth(const fl_xpbd_system *s) { return s->build.object_count > s->build.body_count; }
+
 /* The buffers by binding number (shaders/xpbd/buffers.glsl) for one choice. */
 static void fill_table(const fl_xpbd_system *s, const bind_choice *c, const fl_buffer **t)
 {
@@ -60,7 +64,7 @@ static void fill_table(const fl_xpbd_system *s, const bind_choice *c, const fl_b
   t[FL_XPBD_B_TRI_VALUES] = tri ? fl_spatial_hash_values_in(&s->tri_hash) : NULL;
   t[FL_XPBD_B_EDGES] = tri ? &s->edges : NULL;
   t[FL_XPBD_B_TRI_OWNED] = tri ? &s->tri_owned : NULL;
-  t[FL_XPBD_B_ACCUM] = tri ? &s->accum : NULL;
+  t[FL_XPBD_B_ACCUM] = tri || has_cloth(s) ? &s->accum : NULL;
   t[FL_XPBD_B_TRI_LIST] = tri ? &s->tri_list : NULL;
   t[FL_XPBD_B_OLDER] = &s->older;
   t[FL_XPBD_B_VEL_OLD] = &s->vel_old;
@@ -176,11 +180,11 @@ static bool create_buffers(fl_xpbd_system *s)
   }
   if (ok && s->any_self_collision) ok = fl_spatial_hash_create(s->gpu, s->build.particle_count, &s->hash);
   ok = ok && fl_tri_contacts_create(b, &s->tri) && fl_hierarchy_gpu_create(s->gpu, &b->hier, b->particle_count, &s->hier);
+  if (ok && (s->tri.any || has_cloth(s))) ok = device_buffer(s->gpu, NULL, n * 16, "contact sums", &s->accum);
   if (ok && s->tri.any)
     ok = device_buffer(s->gpu, NULL, t * 32, "triangle boxes", &s->tri_box) &&
          device_buffer(s->gpu, s->tri.edges, (size_t)s->tri.edge_count * 8, "contact edges", &s->edges) &&
          device_buffer(s->gpu, s->tri.owned, t * 4, "triangle edge owners", &s->tri_owned) &&
-         device_buffer(s->gpu, NULL, n * 16, "contact sums", &s->accum) &&
          device_buffer(s->gpu, NULL, FL_TRI_LIST_HEAD * 4 + ((size_t)n + s->tri.edge_count) * s->tri.pairs_per * 8,
                        "contact pairs", &s->tri_list) &&
          fl_spatial_hash_create(s->gpu, 8 * b->triangle_count, &s->tri_hash);
@@ -383,9 +387,9 @@ void fl_xpbd_push_fill(const fl_xpbd_system *s, const fl_step *step, fl_xpbd_pus
  * the edge's two and two of the triangle), four positions, two object indices
  * and the two objects' thickness and frictions (the prevs of a pair in
  * contact and the atomics are not counted). Apply reads and clears the sums
- * and moves the positions. The collider pass reads per triangle its object,
- * the object's body flag, mode and thickness, three indices and three
- * positions (the colliders are a uniform; a contact's atomics are rare). */
+ * and moves the positions. The collider pass reads per triangle its object
+ * index and record, three indices and three positions (the colliders are a
+ * uniform; a contact's previous positions and atomics are rare). */
 static void tri_contact_bytes(const fl_xpbd_system *s, uint64_t bytes[7])
 {
   const uint64_t cand = 40, box = 6, box_e = 5, near = 2, near_e = 1, obj = sizeof(fl_gpu_xpbd_object);
@@ -396,7 +400,7 @@ static void tri_contact_bytes(const fl_xpbd_system *s, uint64_t bytes[7])
   bytes[2] = n * near * (8 + 12 + 64 + 8 + 24);
   bytes[3] = e * near_e * (8 + 8 + 8 + 64 + 8 + 24);
   bytes[4] = n * (16 + 16 + 16);
-  bytes[5] = t * (4 + 12 + 12 + 48);
+  bytes[5] = t * (4 + obj + 12 + 48);
 }
 
 /* One dispatch of a contact kernel over the pair list, its groups from the
@@ -410,12 +414,22 @@ static void pass_over_pairs(const fl_xpbd_system *s, fl_rec *r, const char *kern
                             .indirect_offset = 4ull * args, .table = table, .table_count = FL_XPBD_B_COUNT});
 }
 
+/* xpbd/tri_collider over every triangle (docs/CLOTH.md, "Colliders against triangles"). */
+static void record_collider_triangles(const fl_xpbd_system *s, fl_rec *r, const fl_xpbd_push *push,
+                                      const bind_choice *with_colliders, uint64_t bytes)
+{
+  uint32_t t = s->build.triangle_count;
+  fl_rec_begin(r, "xpbd/tri_collider", bytes);
+  pass(s, r, "xpbd/tri_collider", with_colliders, *push, 0, t, t);
+  fl_rec_end(r);
+}
+
 /* Triangle contacts of one substep: the keys, the hash build, the candidate
  * pairs, then the contact passes over them, each followed by the collider
  * contacts again (docs/CLOTH.md: a sheet pressed onto a collider by another
  * is held out of it within the passes). */
 static void record_triangle_contacts(fl_xpbd_system *s, fl_rec *r, const fl_xpbd_push *push,
-                                     const bind_choice *with_colliders)
+                                     const bind_choice *with_colliders, bool collider_triangles)
 {
   const fl_xpbd_build *b = &s->build;
   uint32_t n = b->particle_count, t = b->triangle_count, e = s->tri.edge_count;
@@ -443,15 +457,25 @@ static void record_triangle_contacts(fl_xpbd_system *s, fl_rec *r, const fl_xpbd
       pass_over_pairs(s, r, "xpbd/tri_edge", push, FL_TRI_LIST_EDGE_ARGS);
       fl_rec_end(r);
     }
-    if (push->collider_count) {
-      fl_rec_begin(r, "xpbd/tri_collider", bytes[5]);
-      pass(s, r, "xpbd/tri_collider", with_colliders, *push, 0, t, t);
-      fl_rec_end(r);
-    }
+    if (collider_triangles) record_collider_triangles(s, r, push, with_colliders, bytes[5]);
     fl_rec_begin(r, "xpbd/tri_apply", bytes[4]);
     pass(s, r, "xpbd/tri_apply", &plain, *push, 0, n, n);
     fl_rec_end(r);
   }
+}
+
+/* Cloth without triangle contacts: the colliders against its triangles once a
+ * substep, after the particle contacts, then their sums applied. */
+static void record_cloth_colliders(fl_xpbd_system *s, fl_rec *r, const fl_xpbd_push *push,
+                                   const bind_choice *with_colliders)
+{
+  uint32_t n = s->build.particle_count;
+  uint64_t bytes[7];
+  tri_contact_bytes(s, bytes);
+  record_collider_triangles(s, r, push, with_colliders, bytes[5]);
+  fl_rec_begin(r, "xpbd/tri_apply", bytes[4]);
+  pass(s, r, "xpbd/tri_apply", &(bind_choice){0}, *push, 0, n, n);
+  fl_rec_end(r);
 }
 
 /* Bytes a family's Gauss-Seidel sweep must move: per constraint its record,
@@ -612,7 +636,11 @@ void fl_xpbd_record_substep(fl_xpbd_system *s, fl_rec *r, const fl_step *step)
     pass(s, r, "xpbd/add_delta", &(bind_choice){.delta = &s->contact_corrections}, once, 0, n, n);
     fl_rec_end(r);
   }
-  if (s->tri.any) record_triangle_contacts(s, r, &push, &plain);
+  bool collider_triangles = step->sim->collider_triangles && push.collider_count && has_cloth(s);
+  if (s->tri.any)
+    record_triangle_contacts(s, r, &push, &plain, collider_triangles);
+  else if (collider_triangles)
+    record_cloth_colliders(s, r, &push, &plain);
   fl_rec_begin(r, "xpbd/velocity", (uint64_t)n * (16 + 16 + 16 + 4));
   pass(s, r, "xpbd/velocity", &plain, push, 0, n, n);
   if (s->any_edge_damping) {

@@ -17,6 +17,8 @@
  *     triangles by cell, tri_pairs (the candidate pairs, once a substep), then
  *     FL_TRI_CONTACT_PASSES x tri_vertex (+ tri_edge in the first)
  *     + tri_collider (when the scene has colliders) + tri_apply; docs/CLOTH.md)
+ *   collider triangles        (other cloth, when the scene has colliders and sim.collider_triangles:
+ *     tri_collider + tri_apply once; docs/CLOTH.md "Colliders against triangles")
  *   velocity (+ edge_damping, add_delta for the momentum-conserving model)
  *   body_volume velocity      (Diziol's dV/dt = 0 correction, bodies with volume_velocity)
  *   body_volume measure       (each body's volume and its worst loss so far)

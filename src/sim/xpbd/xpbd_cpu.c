@@ -90,6 +90,7 @@
  *  - measure (after the velocities): per body V as above; state = (V, 0, z, w) with,
  *    when t >= conserve.z, z = min(z, V / target), w = max(w, V / target). */
 #include "sim/xpbd/xpbd_cpu.h"
+#include "sim/xpbd/tri_collider_cpu.h"
 #include "sim/xpbd/tri_contact_cpu.h"
 
 #include "core/log.h"
@@ -1014,11 +1015,17 @@ void fl_xpbd_cpu_substep(fl_xpbd_cpu *s, const fl_sim_desc *sim, const fl_gpu_co
   /* 5. contacts, 6. particle collisions, 7. velocities and damping, then the body volumes' measure. */
   contacts(s, sim, colliders, collider_count, h, t);
   self_collision(s);
-  fl_tri_colliders cols = {colliders, collider_count, t, sim->collider_normals == FL_NORMALS_TETRAHEDRAL};
+  bool collider_triangles = sim->collider_triangles && collider_count && b->object_count > b->body_count;
+  fl_tri_colliders cols = {colliders, collider_triangles ? collider_count : 0, t,
+                           sim->collider_normals == FL_NORMALS_TETRAHEDRAL, h};
   if (s->tri.any) memcpy(s->tri_list_x, s->x, (size_t)b->particle_count * sizeof *s->x);
   for (uint32_t pass = 0; s->tri.any && pass < FL_TRI_CONTACT_PASSES; pass++)
     fl_tri_contacts_cpu_pass(b, &s->tri, pass == 0, &cols, s->x, (const float(*)[4])s->prev,
                              pass == 0 ? NULL : (const float(*)[4])s->tri_list_x, s->tri_accum, s->contact);
+  if (!s->tri.any && collider_triangles) { /* cloth triangles against the colliders (tri_collider.comp) */
+    fl_tri_colliders_cpu(b, &cols, s->x, (const float(*)[4])s->prev, s->tri_accum);
+    fl_tri_apply_cpu(b->particle_count, s->tri_accum, s->x, s->contact);
+  }
   velocities(s, h, integrator);
   s->bdf2_history = integrator != FL_XPBD_EULER;
   body_velocity(s);
@@ -1082,9 +1089,8 @@ bool fl_xpbd_cpu_create(const fl_xpbd_build *b, fl_xpbd_cpu *out)
     ok = out->cell_first && out->cell_items && out->cell_of;
   }
   if (ok) ok = fl_tri_contacts_create(b, &out->tri);
-  if (ok && out->tri.any)
-    ok = (out->tri_accum = alloc_n(n, sizeof *out->tri_accum)) != NULL &&
-         (out->tri_list_x = alloc_n(n, sizeof *out->tri_list_x)) != NULL;
+  if (ok) ok = (out->tri_accum = alloc_n(n, sizeof *out->tri_accum)) != NULL; /* triangle and collider contacts */
+  if (ok && out->tri.any) ok = (out->tri_list_x = alloc_n(n, sizeof *out->tri_list_x)) != NULL;
   if (!ok) {
     fl_xpbd_cpu_destroy(out);
     return fl_error_set("cloth CPU reference: out of memory for %zu particles", n);
