@@ -114,8 +114,58 @@ float local_measure(fl_gpu_body b, uint i)
   return b.pair_beta * b.pair_stiffness * dd + (1.0 - b.pair_beta) * r;
 }
 
+// The rigid motion to take out of a local correction (issue 21, docs/SOFTBODY.md "Coming to
+// rest"). Local weights follow the particles' motion, so the net force sum omega_i g_i of the
+// correction is not that of the uniform correction (the gas's push, which the contacts balance):
+// it pointed to the moving side, and the correction pushed the balloon on and spun it. With
+// W_i = omega_i w_i and the uniform weights u_i = f_i / F, U_i = u_i w_i, the excess over the
+// uniform correction of the same volume change, m_i e_i = (omega_i - S / S_u u_i) g_i
+// (S_u = sum U_i |g_i|^2, so sum g_i . e_i = 0), carries P = sum m_i e_i and L = sum m_i r_i x e_i
+// about the body's centre of mass x_cm (over its unpinned particles); lin + ang x r_i is the
+// rigid motion of the body that carries them (lin = P / M, I ang = L as in global_damping.comp),
+// to subtract from every unpinned particle's W_i g_i. weights[i]: y f_i, z W_i, w omega_i;
+// scratch[i].xyz g_i.
+void local_rigid_part(fl_gpu_body b, float S, float uniform_weight, out vec3 x_cm, out vec3 lin, out vec3 ang)
+{
+  uint first = b.first_particle, end = b.first_particle + b.particle_count, lid = gl_LocalInvocationID.x, wg = gl_WorkGroupSize.x;
+  float m = 0.0, Su = 0.0;
+  vec3 mx = vec3(0.0);
+  for (uint i = first + lid; i < end; i += wg) {
+    vec4 w = weights[i];
+    if (!(pos[i].w > 0.0)) continue;
+    float mi = 1.0 / pos[i].w;
+    m += mi;
+    mx += mi * pos[i].xyz;
+    vec3 g = scratch[i].xyz;
+    Su += w.y * uniform_weight * pos[i].w * dot(g, g);
+  }
+  m = workgroup_sum(m);
+  Su = workgroup_sum(Su);
+  x_cm = workgroup_sum3(mx) / m; // m > 0: S > 0 needs a particle with W > 0
+  float ratio = Su > 0.0 ? S / Su : 0.0;
+  vec3 q = vec3(0.0), l = vec3(0.0), diag = vec3(0.0), off = vec3(0.0); // I: diagonal, then (xy, xz, yz)
+  for (uint i = first + lid; i < end; i += wg) {
+    vec4 w = weights[i];
+    if (!(pos[i].w > 0.0)) continue;
+    float mi = 1.0 / pos[i].w;
+    vec3 r = pos[i].xyz - x_cm, me = (w.w - ratio * w.y * uniform_weight) * scratch[i].xyz;
+    q += me;
+    l += cross(r, me);
+    diag += mi * (vec3(dot(r, r)) - r * r);
+    off -= mi * vec3(r.x * r.y, r.x * r.z, r.y * r.z);
+  }
+  q = workgroup_sum3(q);
+  l = workgroup_sum3(l);
+  diag = workgroup_sum3(diag);
+  off = workgroup_sum3(off);
+  mat3 inertia = mat3(diag.x, off.x, off.y, off.x, diag.y, off.z, off.y, off.z, diag.z);
+  float det = determinant(inertia), scale = diag.x + diag.y + diag.z;
+  lin = q / m;
+  ang = det > 1e-9 * scale * scale * scale ? inverse(inertia) * l : vec3(0.0);
+}
+
 // Step 2: Diziol 2011 surface volume conservation, a hard projection of
-// C = V - k V0 with weights that spare colliding particles (global: freedom).
+// C = V - k V0 with weights that spare colliding particles (freedom).
 void conserve(fl_gpu_body b, float target)
 {
   uint first = b.first_particle, end = b.first_particle + b.particle_count, lid = gl_LocalInvocationID.x, wg = gl_WorkGroupSize.x;
@@ -130,11 +180,9 @@ void conserve(fl_gpu_body b, float target)
   float sigma = 0.0, free_count = 0.0;
   for (uint i = first + lid; i < end; i += wg) {
     uint n = tri_first[i + 1u] - tri_first[i];
-    // Both spare the particles the last contacts pass flagged (other bodies too); global
-    // weights also fade out near colliders (freedom). Local weights stay ungraded:
-    // graded, their displacement-led correction made the local balloon roll away.
-    float f = n == 0u || contact[i] != 0u ? 0.0
-              : local_weights ? 1.0 : freedom(pos[i].xyz, b.contact_radius);
+    // Spare the particles the last contacts pass flagged (other bodies too) and fade out
+    // near colliders (freedom), global and local weights alike.
+    float f = n == 0u || contact[i] != 0u ? 0.0 : freedom(pos[i].xyz, b.contact_radius);
     float s = 0.0;
     if (f > 0.0) { // Laplacian-smoothed displacement over the triangle neighbours
       float sum = scratch[i].w;
@@ -164,20 +212,35 @@ void conserve(fl_gpu_body b, float target)
       omega = local_weights ? (1.0 - alpha) * l + alpha * w.y * uniform_weight : w.y * uniform_weight;
     }
     float W = omega * pos[i].w;
-    weights[i].z = W;
+    weights[i].zw = vec2(W, omega);
     scratch[i].w = W; // kept for the velocity correction (the smoothing read .w before workgroup_sum)
     vec3 g = scratch[i].xyz;
     S += W * dot(g, g);
   }
   S = workgroup_sum(S);
   if (!(S > 0.0)) return;
+  // Local weights: the correction's direction is d_i = W_i g_i - (lin + ang x (x_i - x_cm)) for
+  // unpinned particles, and S = sum g_i . d_i its volume change (a rotation changes it to second
+  // order, pinned particles a little); the rigid part is kept where that leaves at least half.
+  vec3 x_cm = vec3(0.0), lin = vec3(0.0), ang = vec3(0.0);
+  if (local_weights) {
+    local_rigid_part(b, S, uniform_weight, x_cm, lin, ang);
+    float Sd = 0.0;
+    for (uint i = first + lid; i < end; i += wg)
+      if (pos[i].w > 0.0) Sd += dot(scratch[i].xyz, weights[i].z * scratch[i].xyz - lin - cross(ang, pos[i].xyz - x_cm));
+    Sd = workgroup_sum(Sd);
+    if (Sd > 0.5 * S) S = Sd;
+    else lin = ang = vec3(0.0);
+  }
   float k = (V - target) / S;
   for (uint i = first + lid; i < end; i += wg) {
-    pos[i].xyz -= weights[i].z * k * scratch[i].xyz;
-    // Global weights: the share 1 - f of the uniform correction that the weight spared is the gas
-    // pushing on a contact, which the contact would push back; the collider contacts count it as
-    // normal load for their friction (contacts.comp; softbody_spec.h, CONTACT LOAD).
-    if (!local_weights) load[i].xyz -= (1.0 - weights[i].y) * uniform_weight * pos[i].w * k * scratch[i].xyz;
+    vec3 d = weights[i].z * scratch[i].xyz;
+    if (pos[i].w > 0.0) d -= lin + cross(ang, pos[i].xyz - x_cm);
+    pos[i].xyz -= k * d;
+    // The share 1 - f of the uniform correction that the weight spared is the gas pushing on a
+    // contact, which the contact would push back; the collider contacts count it as normal load
+    // for their friction (contacts.comp; softbody_spec.h, CONTACT LOAD).
+    load[i].xyz -= (1.0 - weights[i].y) * uniform_weight * pos[i].w * k * scratch[i].xyz;
   }
 }
 

@@ -21,8 +21,6 @@ layout(std430, binding = FL_XPBD_B_VEL) buffer Vel { vec4 vel[]; };
 layout(std430, binding = FL_XPBD_B_OBJECTS) readonly buffer Objects { fl_gpu_xpbd_object objects[]; };
 #include "workgroup_sum.glsl"
 
-vec3 workgroup_sum3(vec3 v) { return vec3(workgroup_sum(v.x), workgroup_sum(v.y), workgroup_sum(v.z)); }
-
 void main()
 {
   fl_gpu_xpbd_object o = objects[gl_WorkGroupID.x];

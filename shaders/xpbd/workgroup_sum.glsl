@@ -21,4 +21,6 @@ float workgroup_sum(float v)
   barrier();
   return total;
 }
+
+vec3 workgroup_sum3(vec3 v) { return vec3(workgroup_sum(v.x), workgroup_sum(v.y), workgroup_sum(v.z)); }
 #endif

@@ -65,7 +65,7 @@
  *     dd_i = |x_i - x_k| - |prev_i - prev_k| (survey, Diziol's alternative
  *     local weight; beta = pair_beta, s = pair_stiffness);
  *     freedom f_i = 0 for colliding vertices and vertices of no triangle; else
- *     local: 1; global: clamp((d_i - r) / r, 0, 1), d_i the smallest distance
+ *     (global and local) clamp((d_i - r) / r, 0, 1), d_i the smallest distance
  *     from x_i to a collider (its SDF) or a domain wall, r = contact_radius
  *     (half the object's thickness): 0 at contact, 1 from 2 r on;
  *     smoothed s_i = f_i (r_i + sum over the body's triangles containing i of
@@ -74,10 +74,19 @@
  *     m = sum_i f_i (none: skip), Sigma = sum_i s_i; local weight
  *     l_i = s_i / Sigma, or f_i/m when Sigma = 0;
  *     omega_i = 0 if f_i = 0, else global: f_i/m; local: (1-alpha) l_i + alpha f_i/m;
- *     W_i = omega_i w_i; S = sum_i W_i |g_i|^2; when S > 0: x_i -= W_i C g_i / S.
+ *     W_i = omega_i w_i; S = sum_i W_i |g_i|^2; direction d_i = W_i g_i;
+ *     LOCAL RIGID PART (local only; issue 21): with u_i = f_i/m, U_i = u_i w_i,
+ *     S_u = sum_i U_i |g_i|^2, the excess over the uniform correction of the
+ *     same volume change m_i e_i = (omega_i - (S / S_u) u_i) g_i (S_u = 0:
+ *     omega_i g_i); over the unpinned particles (w_i > 0, mass m_i = 1 / w_i):
+ *     M, centre x_cm, r_i = x_i - x_cm, P = sum m_i e_i, L = sum r_i x m_i e_i,
+ *     I = sum m_i (|r_i|^2 E - r_i r_i^T); lin = P / M, ang = I^-1 L (0 when
+ *     det I <= 1e-9 trace(I)^3); d_i = W_i g_i - (lin + ang x r_i) for unpinned
+ *     particles; S_d = sum_i g_i . d_i; when S_d > S / 2: S = S_d, else d_i =
+ *     W_i g_i. Then, when S > 0: x_i -= C d_i / S.
  *     (A hard constraint: it puts the volume back on k V0 in one projection.)
  *     W_i is kept (W_i = 0 for all when m = 0) for the velocity correction.
- *     CONTACT LOAD (global only): u_i += -(1 - f_i) (w_i / m) C g_i / S, the
+ *     CONTACT LOAD: u_i += -(1 - f_i) (w_i / m) C g_i / S, the
  *     share of the uniform correction the weight spared: the gas pushing on
  *     a contact, which the contact would push back. u_i = 0 at the start of
  *     each substep.

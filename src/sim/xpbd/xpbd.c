@@ -528,7 +528,8 @@ static void solve_family(const fl_xpbd_system *s, fl_rec *r, const char *scope, 
  * indices and three positions (a volume); the overpressure adds one gather of
  * each particle's triangles (indices and two positions each) and the gradient
  * and position traffic; conservation a second volume, two gathers (gradient,
- * smoothing), prev, contact flags and weights. */
+ * smoothing), prev, contact flags and weights; local weights also the rigid
+ * part's three loops. */
 static uint64_t body_volume_bytes(const fl_xpbd_build *b, uint32_t mode)
 {
   uint64_t bytes = 0;
@@ -549,6 +550,8 @@ static uint64_t body_volume_bytes(const fl_xpbd_build *b, uint32_t mode)
       bytes += volume + 2 * gathers + (uint64_t)r->particle_count * (16 + 16 + 4 + 3 * 16 + 2 * 16 + 4); /* + object_of */
     if (r->conservation == FL_CONSERVE_LOCAL && r->pair_beta > 0.0f) /* the opposite index and its pos and prev */
       bytes += (uint64_t)r->particle_count * (4 + 32);
+    if (r->conservation == FL_CONSERVE_LOCAL) /* the rigid part: pos, weight and gradient read in three loops */
+      bytes += (uint64_t)r->particle_count * 3 * (16 + 16 + 16);
   }
   return bytes;
 }

@@ -438,6 +438,22 @@ static void pass_jacobi(fl_xpbd_cpu *s, int family, float h, float omega)
   }
 }
 
+/* w = I^-1 l for a symmetric inertia tensor I, or 0 where I cannot be inverted (all particles on a
+ * line; the GPU kernels' test, global_damping.comp and body_volume.comp). */
+static void inertia_solve(double in[3][3], const double l[3], double w[3])
+{
+  double cof[3][3], det, trace = in[0][0] + in[1][1] + in[2][2];
+  for (int a = 0; a < 3; a++)
+    for (int c = 0; c < 3; c++) {
+      int a1 = (a + 1) % 3, a2 = (a + 2) % 3, c1 = (c + 1) % 3, c2 = (c + 2) % 3;
+      cof[a][c] = in[a1][c1] * in[a2][c2] - in[a1][c2] * in[a2][c1];
+    }
+  det = in[0][0] * cof[0][0] + in[0][1] * cof[0][1] + in[0][2] * cof[0][2];
+  w[0] = w[1] = w[2] = 0.0;
+  if (det > 1e-9 * trace * trace * trace) /* I symmetric: I^-1 = cof^T / det = cof / det */
+    for (int a = 0; a < 3; a++) w[a] = (cof[a][0] * l[0] + cof[a][1] * l[1] + cof[a][2] * l[2]) / det;
+}
+
 /* ---- body volumes (softbody_spec.h, BODY VOLUMES) ---- */
 
 /* V = (sum over the body's triangles of dot(x_a x x_b, x_c)) / 6. */
@@ -521,6 +537,56 @@ static float freedom(const body_world *w, const float x[3], float r)
   return fminf(fmaxf((d - r) / r, 0.0f), 1.0f);
 }
 
+/* The rigid motion to take out of a local correction (body_volume.comp's local_rigid_part): the
+ * excess m_i e_i = (omega_i - S / S_u u_i) g_i over the uniform correction of the same volume
+ * change; lin = sum m_i e_i / M, ang = I^-1 sum m_i r_i x e_i about the centre of mass xc of the
+ * body's unpinned particles. body_weight: y f_i, z W_i, w omega_i. */
+static void local_rigid_part(const fl_xpbd_cpu *s, const fl_gpu_body *bd, float S, float uniform, double xc[3],
+                             double lin[3], double ang[3])
+{
+  uint32_t first = bd->first_particle, end = bd->first_particle + bd->particle_count;
+  double m = 0.0, Su = 0.0, q[3] = {0, 0, 0}, l[3] = {0, 0, 0}, in[3][3] = {{0}};
+  xc[0] = xc[1] = xc[2] = 0.0;
+  for (uint32_t i = first; i < end; i++) {
+    const float *w = s->body_weight[i], *g = s->body_grad[i];
+    if (!(s->x[i][3] > 0.0f)) continue;
+    double mi = 1.0 / s->x[i][3];
+    m += mi;
+    for (int a = 0; a < 3; a++) xc[a] += mi * s->x[i][a];
+    Su += (double)w[1] * uniform * s->x[i][3] * dot3(g, g);
+  }
+  for (int a = 0; a < 3; a++) xc[a] /= m; /* m > 0: S > 0 needs a particle with W > 0 */
+  double ratio = Su > 0.0 ? S / Su : 0.0;
+  for (uint32_t i = first; i < end; i++) {
+    const float *w = s->body_weight[i], *g = s->body_grad[i];
+    if (!(s->x[i][3] > 0.0f)) continue;
+    double mi = 1.0 / s->x[i][3], r[3], me[3], c = w[3] - ratio * w[1] * uniform;
+    for (int a = 0; a < 3; a++) r[a] = s->x[i][a] - xc[a], me[a] = c * g[a];
+    double rr = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
+    l[0] += r[1] * me[2] - r[2] * me[1];
+    l[1] += r[2] * me[0] - r[0] * me[2];
+    l[2] += r[0] * me[1] - r[1] * me[0];
+    for (int a = 0; a < 3; a++) {
+      q[a] += me[a];
+      for (int b = 0; b < 3; b++) in[a][b] += mi * ((a == b ? rr : 0.0) - r[a] * r[b]);
+    }
+  }
+  for (int a = 0; a < 3; a++) lin[a] = q[a] / m;
+  inertia_solve(in, l, ang);
+}
+
+/* Particle i's local correction direction d = W_i g_i - (lin + ang x (x_i - xc)), unpinned. */
+static void local_direction(const fl_xpbd_cpu *s, uint32_t i, const double xc[3], const double lin[3],
+                            const double ang[3], float d[3])
+{
+  const float *g = s->body_grad[i], W = s->body_weight[i][2];
+  double r[3];
+  for (int a = 0; a < 3; a++) r[a] = s->x[i][a] - xc[a];
+  double rigid[3] = {lin[0] + ang[1] * r[2] - ang[2] * r[1], lin[1] + ang[2] * r[0] - ang[0] * r[2],
+                     lin[2] + ang[0] * r[1] - ang[1] * r[0]};
+  for (int a = 0; a < 3; a++) d[a] = W * g[a] - (s->x[i][3] > 0.0f ? (float)rigid[a] : 0.0f);
+}
+
 /* Step 2: Diziol 2011 surface volume conservation, sparing colliding vertices. */
 static void conserve(fl_xpbd_cpu *s, const fl_gpu_body *bd, float target, const body_world *world)
 {
@@ -535,9 +601,7 @@ static void conserve(fl_xpbd_cpu *s, const fl_gpu_body *bd, float target, const 
   float sigma = 0.0f, free_count = 0.0f;
   for (uint32_t i = first; i < end; i++) {
     uint32_t n = s->tri_first[i + 1] - s->tri_first[i];
-    float f = n == 0 || s->contact[i] != 0                 ? 0.0f
-              : bd->conservation == FL_CONSERVE_LOCAL ? 1.0f
-                                                      : freedom(world, s->x[i], bd->contact_radius);
+    float f = n == 0 || s->contact[i] != 0 ? 0.0f : freedom(world, s->x[i], bd->contact_radius);
     float sm = 0.0f;
     if (f > 0.0f) { /* the displacement smoothed over the triangle neighbours */
       float sum = s->body_grad[i][3];
@@ -564,14 +628,28 @@ static void conserve(fl_xpbd_cpu *s, const fl_gpu_body *bd, float target, const 
       omega = local ? (1.0f - alpha) * l + alpha * w[1] * uniform : w[1] * uniform;
     }
     w[2] = omega * s->x[i][3];
+    w[3] = omega;
     S += w[2] * dot3(s->body_grad[i], s->body_grad[i]);
   }
   if (!(S > 0.0f)) return;
-  float kk = (V - target) / S;
+  double xc[3] = {0, 0, 0}, lin[3] = {0, 0, 0}, ang[3] = {0, 0, 0};
+  if (local) { /* the direction without the excess's rigid part, where that keeps half of S */
+    local_rigid_part(s, bd, S, uniform, xc, lin, ang);
+    float Sd = 0.0f, d[3];
+    for (uint32_t i = first; i < end; i++)
+      if (s->x[i][3] > 0.0f) {
+        local_direction(s, i, xc, lin, ang, d);
+        Sd += dot3(s->body_grad[i], d);
+      }
+    if (Sd > 0.5f * S) S = Sd;
+    else lin[0] = lin[1] = lin[2] = ang[0] = ang[1] = ang[2] = 0.0;
+  }
+  float kk = (V - target) / S, d[3];
   for (uint32_t i = first; i < end; i++) {
-    float f = s->body_weight[i][2] * kk, spared = local ? 0.0f : (1.0f - s->body_weight[i][1]) * uniform * s->x[i][3] * kk;
+    float spared = (1.0f - s->body_weight[i][1]) * uniform * s->x[i][3] * kk;
+    local_direction(s, i, xc, lin, ang, d);
     for (int a = 0; a < 3; a++) {
-      s->x[i][a] -= f * s->body_grad[i][a];
+      s->x[i][a] -= kk * d[a];
       s->load[i][a] -= spared * s->body_grad[i][a];
     }
   }
@@ -894,15 +972,8 @@ static void global_damping(fl_xpbd_cpu *s, float h)
       for (int a = 0; a < 3; a++)
         for (int c = 0; c < 3; c++) in[a][c] += mi * ((a == c ? rr : 0.0) - r[a] * r[c]);
     }
-    double cof[3][3], det, trace = in[0][0] + in[1][1] + in[2][2], w[3] = {0, 0, 0};
-    for (int a = 0; a < 3; a++)
-      for (int c = 0; c < 3; c++) {
-        int a1 = (a + 1) % 3, a2 = (a + 2) % 3, c1 = (c + 1) % 3, c2 = (c + 2) % 3;
-        cof[a][c] = in[a1][c1] * in[a2][c2] - in[a1][c2] * in[a2][c1];
-      }
-    det = in[0][0] * cof[0][0] + in[0][1] * cof[0][1] + in[0][2] * cof[0][2];
-    if (det > 1e-9 * trace * trace * trace) /* I symmetric: I^-1 = cof^T / det = cof / det */
-      for (int a = 0; a < 3; a++) w[a] = (cof[a][0] * l[0] + cof[a][1] * l[1] + cof[a][2] * l[2]) / det;
+    double w[3];
+    inertia_solve(in, l, w);
     double kk = fmin((double)o->damping * h, 1.0);
     for (uint32_t p = o->first; p < o->first + o->count; p++) {
       if (s->x[p][3] <= 0.0f) continue;

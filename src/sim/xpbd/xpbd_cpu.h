@@ -26,7 +26,7 @@ typedef struct {
   float *dlambda;               /* Jacobi: dlambda per constraint */
   float (*corr)[4];             /* Jacobi: w_k grad_k C dlambda per constraint slot */
   float (*body_grad)[4];        /* body volumes: grad_i V (xyz), w: this substep's displacement r_i */
-  float (*body_weight)[4];      /* body volumes: x smoothed s_i, y 1 for a free surface vertex, z W_i */
+  float (*body_weight)[4];      /* body volumes: x smoothed s_i, y 1 for a free surface vertex, z W_i, w omega_i */
   uint32_t *tri_first;          /* bodies: particle -> triangles CSR (particle_count + 1 offsets) */
   uint32_t *tri_items;
   uint32_t *cell_first;         /* self-collision hash: hash_size + 1 offsets */
