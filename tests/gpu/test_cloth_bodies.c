@@ -6,9 +6,10 @@
  * the cloth would need one), the smallest cloth-to-body distances reported.
  * Frames are substeps of 1/240 s, as in test_cloth_contact.c. CTest runs a
  * 32x32 cloth for 120 substeps; FLURRY_CONTACT_FULL=1 runs the issue's 64x64
- * by hand: about 4 minutes on the loaded 2-core lavapipe machine since the
- * pair list, but it fails there (cloth vertices inside the soft body by
- * substep 80: docs/CLOTH.md), so CTest does not run it. */
+ * by hand: 77 s to 4 minutes on the loaded 2-core lavapipe machine, but it
+ * still fails there (8 body edges through cloth triangles at substep 80, none
+ * at 100 and 120, no cloth vertex inside since the bodies' outward directions:
+ * docs/CLOTH.md "Cloth on bodies"), so CTest does not run it. */
 #include "gpu_fixture.h"
 #include "world_fixture.h"
 #include "contact_checks.h"
