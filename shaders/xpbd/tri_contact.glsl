@@ -65,14 +65,17 @@ vec2 fl_closest_on_segments(vec3 p1, vec3 q1, vec3 p2, vec3 q2)
 // One contact between the combinations sum_k c[k] x[k] (the separation d: vertex
 // minus its nearest triangle point, or edge point minus edge point) at distance
 // `reach`. n is the separation's direction at the start of the substep (prev),
-// which keeps each side on its side; else the current one. C = n.d - reach >= 0
+// which keeps each side on its side; else the current one; `outward` (a body
+// triangle's unit face normal, zero for none) replaces an n that points against
+// it: a vertex that ended a substep inside a closed body is pushed out, not
+// kept in (docs/CLOTH.md "Cloth on bodies: the side of a closed surface"). C = n.d - reach >= 0
 // is an XPBD inequality constraint with zero compliance: when C < 0,
 // dlambda = -C / sum w_k c_k^2, dx_k = w_k c_k n dlambda (Macklin 2016, Eq. 17-18
 // with alpha = 0); friction (Macklin 2014, Eq. 24) removes the tangential
 // relative displacement D_t of the substep when |D_t| < mu_s depth, else scales it
 // by min(mu_k depth / |D_t|, 1), spread by w_k c_k / sum w c^2. False: no contact.
 bool fl_contact_solve(vec3 x[4], vec3 xp[4], float w[4], float c[4], float reach, float mu_s, float mu_k,
-                      out vec3 dx[4])
+                      vec3 outward, out vec3 dx[4])
 {
   dx[0] = vec3(0.0); dx[1] = vec3(0.0); dx[2] = vec3(0.0); dx[3] = vec3(0.0);
   vec3 d = c[0] * x[0] + c[1] * x[1] + c[2] * x[2] + c[3] * x[3];
@@ -80,6 +83,7 @@ bool fl_contact_solve(vec3 x[4], vec3 xp[4], float w[4], float c[4], float reach
   vec3 dp = c[0] * xp[0] + c[1] * xp[1] + c[2] * xp[2] + c[3] * xp[3];
   float lp = length(dp), l = length(d);
   vec3 n = lp > 1e-9 ? dp / lp : (l > 1e-12 ? d / l : vec3(0.0, 1.0, 0.0));
+  if (dot(n, outward) < 0.0) n = outward;  // a closed surface's side wins over a start inside it
   float C = dot(n, d) - reach;
   float S = w[0] * c[0] * c[0] + w[1] * c[1] * c[1] + w[2] * c[2] * c[2] + w[3] * c[3] * c[3];
   if (!(C < 0.0) || S < 1e-12) return false;

@@ -74,10 +74,10 @@ bool fl_tri_contacts_create(const fl_xpbd_build *b, fl_tri_contacts *out)
     if (!fl_tri_object_collides(&b->objects[b->triangle_object[t]], true)) continue;
     const uint32_t *v = b->triangles + 3 * (size_t)t;
     out->owned[t] = FL_TRI_COLLIDES;
-    for (int a = 0; a < 3; a++) {
-      float lo = fminf(fminf(b->positions[v[0]][a], b->positions[v[1]][a]), b->positions[v[2]][a]);
-      float hi = fmaxf(fmaxf(b->positions[v[0]][a], b->positions[v[1]][a]), b->positions[v[2]][a]);
-      e_max = fmaxf(e_max, hi - lo);
+    for (int k = 0; k < 3; k++) { /* the longest edge bounds the box's extent on every axis, turned any way */
+      const float *p = b->positions[v[k]], *q = b->positions[v[(k + 1) % 3]];
+      e_max = fmaxf(e_max, sqrtf((p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) +
+                                 (p[2] - q[2]) * (p[2] - q[2])));
     }
     for (uint32_t k = 0; k < 3; k++) {
       uint32_t c = v[k], d = v[(k + 1) % 3];

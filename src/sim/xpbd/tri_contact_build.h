@@ -8,8 +8,10 @@
  * bounding box, grown by margin = r_max (r_max the largest thickness),
  * overlaps (xpbd/tri_keys.comp). With
  *   cell = FL_TRI_STRETCH e_max + 2 margin,
- * e_max the largest extent of a colliding triangle's box at rest, a grown box
- * spans at most two cells per axis (8 entries) while no triangle's box grows
+ * e_max the longest edge of a colliding triangle at rest (it bounds the box's
+ * extent on every axis however the triangle turns; the box's extent at rest
+ * did not: a soft body's triangle turned 0.063 m wide against 0.060), a grown
+ * box spans at most two cells per axis (8 entries) while no edge stretches
  * past FL_TRI_STRETCH. A vertex within reach <= r_max of a triangle lies in
  * the triangle's grown box, so one cell (the vertex's) holds every candidate;
  * an edge's box overlaps the grown box of every triangle with an edge within

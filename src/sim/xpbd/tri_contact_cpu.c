@@ -100,7 +100,7 @@ static void combine(float v[4][3], const float c[4], float out[3])
 }
 
 bool fl_tri_contact_solve(float x[4][3], float xp[4][3], const float w[4], const float c[4], float reach,
-                          float mu_s, float mu_k, float dx[4][3])
+                          float mu_s, float mu_k, const float outward[3], float dx[4][3])
 {
   memset(dx, 0, 4 * sizeof dx[0]);
   float d[3], dp[3], n[3];
@@ -109,6 +109,7 @@ bool fl_tri_contact_solve(float x[4][3], float xp[4][3], const float w[4], const
   combine(xp, c, dp);
   float lp = sqrtf(dot3f(dp, dp)), l = sqrtf(dot3f(d, d));
   for (int a = 0; a < 3; a++) n[a] = lp > 1e-9f ? dp[a] / lp : l > 1e-12f ? d[a] / l : (a == 1 ? 1.0f : 0.0f);
+  if (dot3f(n, outward) < 0) memcpy(n, outward, sizeof n); /* a closed surface's side wins over a start inside it */
   float C = dot3f(n, d) - reach;
   float S = w[0] * c[0] * c[0] + w[1] * c[1] * c[1] + w[2] * c[2] * c[2] + w[3] * c[3] * c[3];
   if (!(C < 0) || S < 1e-12f) return false;
@@ -150,7 +151,8 @@ void fl_tri_accumulate_cpu(int32_t (*accum)[4], const uint32_t idx[4], const flo
 }
 
 static void contact_at(const fl_gpu_xpbd_object *oa, const fl_gpu_xpbd_object *ob, float (*x)[4],
-                       const float (*prev)[4], const uint32_t idx[4], const float c[4], int32_t (*accum)[4])
+                       const float (*prev)[4], const uint32_t idx[4], const float c[4], const float outward[3],
+                       int32_t (*accum)[4])
 {
   float xs[4][3], xp[4][3], w[4], dx[4][3];
   for (int k = 0; k < 4; k++) {
@@ -160,8 +162,19 @@ static void contact_at(const fl_gpu_xpbd_object *oa, const fl_gpu_xpbd_object *o
   }
   float reach = 0.5f * (oa->thickness + ob->thickness);
   if (fl_tri_contact_solve(xs, xp, w, c, reach, sqrtf(oa->static_friction * ob->static_friction),
-                           sqrtf(oa->kinetic_friction * ob->kinetic_friction), dx))
+                           sqrtf(oa->kinetic_friction * ob->kinetic_friction), outward, dx))
     fl_tri_accumulate_cpu(accum, idx, w, dx);
+}
+
+/* The unit face normal cross(b - a, c - a) of triangle v (a body's: wound outward), zeros when degenerate. */
+static void outward_normal(float (*x)[4], const uint32_t v[3], float out[3])
+{
+  float e1[3], e2[3], f[3];
+  sub3f(x[v[1]], x[v[0]], e1);
+  sub3f(x[v[2]], x[v[0]], e2);
+  f[0] = e1[1] * e2[2] - e1[2] * e2[1], f[1] = e1[2] * e2[0] - e1[0] * e2[2], f[2] = e1[0] * e2[1] - e1[1] * e2[0];
+  float lf = sqrtf(dot3f(f, f));
+  for (int a = 0; a < 3; a++) out[a] = lf > 1e-12f ? f[a] / lf : 0.0f;
 }
 
 /* True when p lies within r of triangle (a, b, c) (tri_pairs.comp's list test). */
@@ -196,8 +209,23 @@ void fl_tri_contacts_cpu_pass(const fl_xpbd_build *b, const fl_tri_contacts *tc,
       if (!(dot3f(d, d) < reach * reach)) continue;
       if (x_list && !within(x_list[i], x_list[idx[1]], x_list[idx[2]], x_list[idx[3]], reach))
         continue; /* not in the pair list of the substep */
-      float c[4] = {1.0f, -bary[0], -bary[1], -bary[2]};
-      contact_at(oi, ot, x, prev, idx, c, accum);
+      float c[4] = {1.0f, -bary[0], -bary[1], -bary[2]}, outward[3] = {0, 0, 0};
+      if (ot->body != 0) outward_normal(x, tri + 3 * (size_t)t, outward); /* tri_vertex.comp */
+      else if (oi->body != 0) { /* minus the body vertex's normal: the sum of its triangles' */
+        double f[3] = {0, 0, 0};
+        for (uint32_t u = 0; u < b->triangle_count; u++) {
+          const uint32_t *v = tri + 3 * (size_t)u;
+          if (v[0] != i && v[1] != i && v[2] != i) continue;
+          float e1[3], e2[3];
+          sub3f(x[v[1]], x[v[0]], e1);
+          sub3f(x[v[2]], x[v[0]], e2);
+          f[0] += e1[1] * e2[2] - e1[2] * e2[1], f[1] += e1[2] * e2[0] - e1[0] * e2[2];
+          f[2] += e1[0] * e2[1] - e1[1] * e2[0];
+        }
+        double lf = sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
+        for (int a = 0; a < 3; a++) outward[a] = lf > 1e-12 ? (float)(-f[a] / lf) : 0.0f;
+      }
+      contact_at(oi, ot, x, prev, idx, c, outward, accum);
     }
   }
   /* Edge-edge (tri_edge.comp): each pair (a, b) < (c, d) once. */
@@ -219,8 +247,16 @@ void fl_tri_contacts_cpu_pass(const fl_xpbd_build *b, const fl_tri_contacts *tc,
       float reach = 0.5f * (oi->thickness + ot->thickness);
       if (!(dot3f(sep, sep) < reach * reach)) continue;
       uint32_t idx[4] = {ab[0], ab[1], cd[0], cd[1]};
-      float c[4] = {1.0f - st[0], st[0], -(1.0f - st[1]), -st[1]};
-      contact_at(oi, ot, x, prev, idx, c, accum);
+      float c[4] = {1.0f - st[0], st[0], -(1.0f - st[1]), -st[1]}, outward[3] = {0, 0, 0};
+      if (ot->body != 0) /* (c, d) a body's edge: its owner's outward normal (tri_edge.comp) */
+        for (uint32_t t = 0; t < b->triangle_count; t++) {
+          const uint32_t *v = tri + 3 * (size_t)t;
+          for (uint32_t k = 0; k < 3; k++)
+            if ((tc->owned[t] & (1u << k)) && ((v[k] == cd[0] && v[(k + 1) % 3] == cd[1]) ||
+                                               (v[k] == cd[1] && v[(k + 1) % 3] == cd[0])))
+              outward_normal(x, v, outward);
+        }
+      contact_at(oi, ot, x, prev, idx, c, outward, accum);
     }
   }
   fl_tri_colliders_cpu(b, cols, x, prev, accum);

@@ -15,9 +15,11 @@ void fl_tri_closest_on_triangle(const float p[3], const float a[3], const float 
 /* Parameters (s, t) of the nearest points of segments p1-q1 and p2-q2 (Ericson 2005, 5.1.9). */
 void fl_tri_closest_on_segments(const float p1[3], const float q1[3], const float p2[3], const float q2[3],
                                 float st[2]);
-/* One contact (fl_contact_solve in tri_contact.glsl): false when none; else the four corrections in dx. */
+/* One contact (fl_contact_solve in tri_contact.glsl): false when none; else the four corrections in dx.
+ * outward: a body triangle's unit face normal (zeros for none): it replaces a start-of-substep
+ * direction that points against it (a vertex that began the substep inside the body). */
 bool fl_tri_contact_solve(float x[4][3], float xp[4][3], const float w[4], const float c[4], float reach,
-                          float mu_s, float mu_k, float dx[4][3]);
+                          float mu_s, float mu_k, const float outward[3], float dx[4][3]);
 /* The colliders of a substep as the contact passes see them (time t, normals
  * tetrahedral or not, h the substep for their friction). */
 typedef struct {

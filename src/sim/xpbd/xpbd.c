@@ -408,8 +408,8 @@ static void tri_contact_bytes(const fl_xpbd_system *s, uint64_t bytes[7])
 static void pass_over_pairs(const fl_xpbd_system *s, fl_rec *r, const char *kernel, const fl_xpbd_push *push,
                             uint32_t args)
 {
-  const fl_buffer *table[FL_XPBD_B_COUNT];
-  fill_table(s, &(bind_choice){0}, table);
+  const fl_buffer *table[FL_XPBD_B_COUNT]; /* tri_vertex reads the vertex-to-triangle CSR (a body vertex's normal) */
+  fill_table(s, &(bind_choice){.first = &s->tri_first, .items = &s->tri_items}, table);
   fl_rec_pass(r, &(fl_pass){.kernel = kernel, FL_PUSH(*push), .indirect = &s->tri_list,
                             .indirect_offset = 4ull * args, .table = table, .table_count = FL_XPBD_B_COUNT});
 }
