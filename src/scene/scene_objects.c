@@ -661,7 +661,7 @@ static bool parse_body_common(const fl_jr *r, const cJSON *o, const char *path_s
       .thickness = 0.0f,
       .friction = {0.5f, 0.4f},
       .volume_conservation = FL_VOLUME_CONSERVE_NONE,
-      .volume_alpha = 0.25f,
+      .volume_alpha = 0.5f,
       .volume_beta = 1.0f,
       .volume_pair_stiffness = 1.0f,
       .measure_after = 0.0f,

@@ -598,7 +598,7 @@ static void ensure_body_common_defaults(const fl_body_common_desc *c)
   ENSURE(c->velocity[0] == 0 && c->velocity[1] == 0 && c->velocity[2] == 0);
   ENSURE(c->damping == 0.1f && c->thickness == 0);
   ENSURE(c->friction[0] == 0.5f && c->friction[1] == 0.4f);
-  ENSURE(c->volume_conservation == FL_VOLUME_CONSERVE_NONE && c->volume_alpha == 0.25f);
+  ENSURE(c->volume_conservation == FL_VOLUME_CONSERVE_NONE && c->volume_alpha == 0.5f);
   ENSURE(c->volume_beta == 1.0f && c->volume_pair_stiffness == 1.0f && !c->volume_velocity);
   ENSURE(c->measure_after == 0);
 }
