@@ -18,7 +18,7 @@
 //     box's meta word: every edge has one owner) with (a, b) < (c, d), no
 //     shared particle and closer than reach, as 4 t + k.
 // The list is the contacts at the positions the first contact pass reads; the
-// second pass of the substep solves the same pairs again (those the averaging
+// later passes of the substep solve its pairs again (those the averaging
 // left: docs/CLOTH.md "The guarantee"; the CPU reference keeps the same rule).
 // A list with more pairs than room keeps its first ones; tri_pair_args sets the
 // head's overflow word and the health watch reports it (never silent).

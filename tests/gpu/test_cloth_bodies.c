@@ -4,12 +4,12 @@
  * inside either body (ray parity), no cloth edge through a body's triangle and
  * no body edge through a cloth triangle (a body vertex on the wrong side of
  * the cloth would need one), the smallest cloth-to-body distances reported.
- * Frames are substeps of 1/240 s, as in test_cloth_contact.c. CTest runs a
- * 32x32 cloth for 120 substeps; FLURRY_CONTACT_FULL=1 runs the issue's 64x64
- * by hand: 77 s to 4 minutes on the loaded 2-core lavapipe machine, but it
- * still fails there (8 body edges through cloth triangles at substep 80, none
- * at 100 and 120, no cloth vertex inside since the bodies' outward directions:
- * docs/CLOTH.md "Cloth on bodies"), so CTest does not run it. */
+ * Frames are substeps of 1/240 s, as in test_cloth_contact.c. CTest runs the
+ * issue's 64x64 cloth for 120 substeps on lavapipe (about 1-2 minutes on the
+ * loaded 2-core machine; it passes since the third contact pass, docs/CLOTH.md
+ * "Cloth on bodies") and a 16x16 one on SwiftShader (the trimmed device);
+ * FLURRY_CONTACT_FULL=1 runs the 64x64 there too, and FLURRY_CONTACT_EVERY=n
+ * checks every n substeps instead of every 40. */
 #include "gpu_fixture.h"
 #include "world_fixture.h"
 #include "contact_checks.h"
@@ -29,13 +29,51 @@
   "{ \"type\": \"collider\", \"name\": \"ground\", \"shape\": \"plane\", \"normal\": [0, 1, 0], \"offset\": 0 } ] }"
 
 /* A diagnosis of a failed moment: which crossings (cloth edges through body
- * triangles, body edges through cloth triangles) and how deep each cloth
- * vertex inside the body lies (its distance to the surface against the reach). */
+ * triangles, body edges through cloth triangles), for each body edge through
+ * a cloth triangle the heights of its ends over that triangle's plane
+ * (positive: on the cloth's outer side, a body vertex through the cloth), and
+ * how deep each cloth vertex inside the body lies (its distance to the
+ * surface against the reach). */
 static void report_inside(const sheet *cloth, const sheet *body, uint32_t cloth_through, uint32_t body_through)
 {
   static const double dir[3] = {0.5773, 0.6412, 0.5057};
   fprintf(stderr, "    %u cloth edges through body triangles, %u body edges through cloth triangles\n", cloth_through,
           body_through);
+  /* Each body edge through a cloth triangle: its ends' heights over the triangle's
+   * plane along the body's outward vertex normal (the sum of its triangles'). */
+  for (uint32_t a = 0; a < body->tri_count; a++)
+    for (int k = 0; k < 3; k++) {
+      uint32_t e[2] = {body->tri[a][k], body->tri[a][(k + 1) % 3]};
+      double p[3], q[3];
+      to_d(body->pos[e[0]], p);
+      to_d(body->pos[e[1]], q);
+      for (uint32_t b = 0; b < cloth->tri_count; b++) {
+        double x[3][3];
+        for (int c = 0; c < 3; c++) to_d(cloth->pos[cloth->tri[b][c]], x[c]);
+        if (!fl_segment_hits_triangle(p, q, x[0], x[1], x[2])) continue;
+        double nf[3], u[3], w[3];
+        for (int c = 0; c < 3; c++) u[c] = x[1][c] - x[0][c], w[c] = x[2][c] - x[0][c];
+        nf[0] = u[1] * w[2] - u[2] * w[1], nf[1] = u[2] * w[0] - u[0] * w[2], nf[2] = u[0] * w[1] - u[1] * w[0];
+        double ln = sqrt(nf[0] * nf[0] + nf[1] * nf[1] + nf[2] * nf[2]);
+        fprintf(stderr, "    body edge %u-%u through cloth triangle %u:", e[0], e[1], b);
+        for (int end = 0; end < 2; end++) {
+          double vn[3] = {0, 0, 0}, y[3];
+          to_d(body->pos[e[end]], y);
+          for (uint32_t f = 0; f < body->tri_count; f++) {
+            const uint32_t *t = body->tri[f];
+            if (t[0] != e[end] && t[1] != e[end] && t[2] != e[end]) continue;
+            double y0[3], y1[3], y2[3];
+            to_d(body->pos[t[0]], y0), to_d(body->pos[t[1]], y1), to_d(body->pos[t[2]], y2);
+            for (int c = 0; c < 3; c++) u[c] = y1[c] - y0[c], w[c] = y2[c] - y0[c];
+            vn[0] += u[1] * w[2] - u[2] * w[1], vn[1] += u[2] * w[0] - u[0] * w[2], vn[2] += u[0] * w[1] - u[1] * w[0];
+          }
+          double h = 0, s = 0;
+          for (int c = 0; c < 3; c++) h += (y[c] - x[0][c]) * nf[c] / ln, s += vn[c] * nf[c];
+          fprintf(stderr, " end %u %+.4f m", e[end], s >= 0 ? h : -h);
+        }
+        fprintf(stderr, " (outward of the cloth's plane)\n");
+      }
+    }
   for (uint32_t v = 0; v < cloth->count; v++) {
     double p[3], q[3];
     to_d(cloth->pos[v], p);
@@ -63,10 +101,10 @@ static void report_inside(const sheet *cloth, const sheet *body, uint32_t cloth_
 
 static void cloth_on_bodies_body(fl_gpu *gpu)
 {
-  /* 32x32 in CTest, the 64x64 by hand; SwiftShader (the trimmed device) runs 16x16. */
+  /* The 64x64; SwiftShader (the trimmed device) runs 16x16 unless FLURRY_CONTACT_FULL=1. */
   const char *full = getenv("FLURRY_CONTACT_FULL");
   const char *every = getenv("FLURRY_CONTACT_EVERY"); /* check every this many substeps (a diagnosis) */
-  int res = full && strcmp(full, "1") == 0 ? 64 : fl_fixture_trim(32, 16), per_round = every ? atoi(every) : 40;
+  int res = full && strcmp(full, "1") == 0 ? 64 : fl_fixture_trim(64, 16), per_round = every ? atoi(every) : 40;
   if (per_round < 1 || per_round > 120) per_round = 40;
   int rounds = 120 / per_round;
   double spacing = 1.0 / (res - 1), thickness = 0.3 * spacing;

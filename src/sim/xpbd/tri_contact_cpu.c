@@ -186,9 +186,18 @@ static bool within(const float p[3], const float a[3], const float b[3], const f
   return dot3f(d, d) < r * r;
 }
 
-void fl_tri_contacts_cpu_pass(const fl_xpbd_build *b, const fl_tri_contacts *tc, bool edges,
-                              const fl_tri_colliders *cols, float (*x)[4], const float (*prev)[4],
-                              const float (*x_list)[4], int32_t (*accum)[4], uint32_t *contact)
+/* True when segments (a, b) and (c, d) come within r (tri_pairs.comp's keep_edge test). */
+static bool segments_within(const float a[3], const float b[3], const float c[3], const float d[3], float r)
+{
+  float st[2], sep[3];
+  fl_tri_closest_on_segments(a, b, c, d, st);
+  for (int k = 0; k < 3; k++) sep[k] = (a[k] + (b[k] - a[k]) * st[0]) - (c[k] + (d[k] - c[k]) * st[1]);
+  return dot3f(sep, sep) < r * r;
+}
+
+void fl_tri_contacts_cpu_pass(const fl_xpbd_build *b, const fl_tri_contacts *tc, const fl_tri_colliders *cols,
+                              float (*x)[4], const float (*prev)[4], const float (*x_list)[4], int32_t (*accum)[4],
+                              uint32_t *contact)
 {
   if (!tc->any) return;
   const uint32_t *tri = b->triangles;
@@ -229,7 +238,7 @@ void fl_tri_contacts_cpu_pass(const fl_xpbd_build *b, const fl_tri_contacts *tc,
     }
   }
   /* Edge-edge (tri_edge.comp): each pair (a, b) < (c, d) once. */
-  for (uint32_t e = 0; edges && e < tc->edge_count; e++) {
+  for (uint32_t e = 0; e < tc->edge_count; e++) {
     const uint32_t *ab = tc->edges[e];
     const fl_gpu_xpbd_object *oi = &b->objects[b->particle_object[ab[0]]];
     for (uint32_t f = e + 1; f < tc->edge_count; f++) {
@@ -246,6 +255,8 @@ void fl_tri_contacts_cpu_pass(const fl_xpbd_build *b, const fl_tri_contacts *tc,
       }
       float reach = 0.5f * (oi->thickness + ot->thickness);
       if (!(dot3f(sep, sep) < reach * reach)) continue;
+      if (x_list && !segments_within(x_list[ab[0]], x_list[ab[1]], x_list[cd[0]], x_list[cd[1]], reach))
+        continue; /* not in the pair list of the substep */
       uint32_t idx[4] = {ab[0], ab[1], cd[0], cd[1]};
       float c[4] = {1.0f - st[0], st[0], -(1.0f - st[1]), -st[1]}, outward[3] = {0, 0, 0};
       if (ot->body != 0) /* (c, d) a body's edge: its owner's outward normal (tri_edge.comp) */

@@ -33,12 +33,12 @@ typedef struct {
 /* One contact pass over the particles x (4 floats each, w = inverse mass) with
  * the substep's start prev: vertex-triangle (every pair, or when x_list is not
  * NULL only those the GPU's pair list holds: the vertex within reach of the
- * triangle at x_list, xpbd/tri_pairs.comp), then (when
- * `edges`) edge-edge contacts, then colliders against the triangles of every cloth
+ * triangle at x_list, xpbd/tri_pairs.comp), then edge-edge contacts (with
+ * x_list, those within reach there), then colliders against the triangles of every cloth
  * (fl_tri_colliders_cpu, tri_collider.comp), summed in accum (4 int32 per particle, zero on entry
  * and on return), then applied as x += (sum / FL_TRI_FIXED) / count;
  * contact[p] = 1 for every corrected particle. */
-void fl_tri_contacts_cpu_pass(const fl_xpbd_build *b, const fl_tri_contacts *tc, bool edges,
+void fl_tri_contacts_cpu_pass(const fl_xpbd_build *b, const fl_tri_contacts *tc,
                               const fl_tri_colliders *cols, float (*x)[4], const float (*prev)[4],
                               const float (*x_list)[4], int32_t (*accum)[4], uint32_t *contact);
 /* Adds a contact's corrections dx (of particles idx, inverse masses w; w = 0 or

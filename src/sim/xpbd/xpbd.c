@@ -386,7 +386,11 @@ void fl_xpbd_push_fill(const fl_xpbd_system *s, const fl_step *step, fl_xpbd_pus
  * reads per pair the pair, its indices (vertex: three of the triangle; edge:
  * the edge's two and two of the triangle), four positions, two object indices
  * and the two objects' thickness and frictions (the prevs of a pair in
- * contact and the atomics are not counted). Apply reads and clears the sums
+ * contact and the atomics are not counted); a body's particle in a pair
+ * (against a cloth triangle) also reads its vertex normal: its two CSR words
+ * and, per triangle around it, the item, three indices and three positions (64
+ * bytes; the triangles around all body particles are 3 x the bodies'
+ * triangles). Apply reads and clears the sums
  * and moves the positions. The collider pass reads per triangle its object
  * index and record, three indices and three positions (the colliders are a
  * uniform; a contact's previous positions and atomics are rare). */
@@ -394,10 +398,13 @@ static void tri_contact_bytes(const fl_xpbd_system *s, uint64_t bytes[7])
 {
   const uint64_t cand = 40, box = 6, box_e = 5, near = 2, near_e = 1, obj = sizeof(fl_gpu_xpbd_object);
   const uint64_t t = s->build.triangle_count, n = s->build.particle_count, e = s->tri.edge_count;
+  uint64_t body_n = 0, body_t = 0; /* the bodies' particles and surface triangles */
+  for (uint32_t o = 0; o < s->build.object_count; o++)
+    if (s->build.objects[o].body) body_n += s->build.objects[o].count, body_t += s->object_triangles[o];
   bytes[0] = t * (4 + 12 + 48 + 4 + 8 + 32 + 32 + 32);
   bytes[1] = n * (16 + 4 + obj) + n * cand * (4 + 32) + n * box * (12 + 48) + n * near * 8;
   bytes[6] = e * (8 + 32 + 4 + obj) + e * cand * (4 + 32) + e * box_e * (12 + 32) + e * near_e * 8;
-  bytes[2] = n * near * (8 + 12 + 64 + 8 + 24);
+  bytes[2] = n * near * (8 + 12 + 64 + 8 + 24) + near * (body_n * 8 + 3 * body_t * (4 + 12 + 48));
   bytes[3] = e * near_e * (8 + 8 + 8 + 64 + 8 + 24);
   bytes[4] = n * (16 + 16 + 16);
   bytes[5] = t * (4 + obj + 12 + 48);
@@ -452,11 +459,9 @@ static void record_triangle_contacts(fl_xpbd_system *s, fl_rec *r, const fl_xpbd
     fl_rec_begin(r, "xpbd/tri_vertex", bytes[2]);
     pass_over_pairs(s, r, "xpbd/tri_vertex", push, FL_TRI_LIST_VERTEX_ARGS);
     fl_rec_end(r);
-    if (k == 0) { /* edge pairs once a substep: their list holds the first pass's (docs/CLOTH.md) */
-      fl_rec_begin(r, "xpbd/tri_edge", bytes[3]);
-      pass_over_pairs(s, r, "xpbd/tri_edge", push, FL_TRI_LIST_EDGE_ARGS);
-      fl_rec_end(r);
-    }
+    fl_rec_begin(r, "xpbd/tri_edge", bytes[3]);
+    pass_over_pairs(s, r, "xpbd/tri_edge", push, FL_TRI_LIST_EDGE_ARGS);
+    fl_rec_end(r);
     if (collider_triangles) record_collider_triangles(s, r, push, with_colliders, bytes[5]);
     fl_rec_begin(r, "xpbd/tri_apply", bytes[4]);
     pass(s, r, "xpbd/tri_apply", &plain, *push, 0, n, n);

@@ -15,7 +15,7 @@
  *   particle collisions       (spatial hash; self-colliding cloth and every body)
  *   triangle contacts         (self_collision "triangles": tri_keys, a hash of the
  *     triangles by cell, tri_pairs (the candidate pairs, once a substep), then
- *     FL_TRI_CONTACT_PASSES x tri_vertex (+ tri_edge in the first)
+ *     FL_TRI_CONTACT_PASSES x tri_vertex + tri_edge
  *     + tri_collider (when the scene has colliders) + tri_apply; docs/CLOTH.md)
  *   collider triangles        (other cloth, when the scene has colliders and sim.collider_triangles:
  *     tri_collider + tri_apply once; docs/CLOTH.md "Colliders against triangles")

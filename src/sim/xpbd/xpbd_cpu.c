@@ -1091,7 +1091,7 @@ void fl_xpbd_cpu_substep(fl_xpbd_cpu *s, const fl_sim_desc *sim, const fl_gpu_co
                            sim->collider_normals == FL_NORMALS_TETRAHEDRAL, h};
   if (s->tri.any) memcpy(s->tri_list_x, s->x, (size_t)b->particle_count * sizeof *s->x);
   for (uint32_t pass = 0; s->tri.any && pass < FL_TRI_CONTACT_PASSES; pass++)
-    fl_tri_contacts_cpu_pass(b, &s->tri, pass == 0, &cols, s->x, (const float(*)[4])s->prev,
+    fl_tri_contacts_cpu_pass(b, &s->tri, &cols, s->x, (const float(*)[4])s->prev,
                              pass == 0 ? NULL : (const float(*)[4])s->tri_list_x, s->tri_accum, s->contact);
   if (!s->tri.any && collider_triangles) { /* cloth triangles against the colliders (tri_collider.comp) */
     fl_tri_colliders_cpu(b, &cols, s->x, (const float(*)[4])s->prev, s->tri_accum);
