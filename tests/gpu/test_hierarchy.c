@@ -1,6 +1,6 @@
 /* tests/gpu/test_hierarchy.c: hierarchical PBD (sim/xpbd/hierarchy.h, the cloth key
  * hierarchy_levels, docs/HIERARCHY.md):
- *   kernels   the coarse-level sweeps and the prolongation on the GPU
+ *   kernels   the coarse-level sweeps, the prolongation and the carry on the GPU
  *             (shaders/xpbd/hier_*.comp, recorded by hierarchy_gpu.c) against the
  *             CPU reference (hierarchy.c), on two cloths whose sizes are not 2^k + 1
  *             (the always-kept last row and column), stretched and jittered so that
@@ -33,7 +33,7 @@ static void kernels_body(fl_gpu *gpu)
 {
   fl_cloth_desc d[2] = {
       {.resolution = {13, 11}, .size = {1.2f, 1.0f}, .center = {0, 1, 0}, .mass = 1, .pin_count = 1,
-       .pins = {{FL_PIN_ROW, -1, 0}}, .stretch_compliance = 1e-6f, .shear_compliance = 1e-5f, .damping = 0.1f,
+       .pins = {{FL_PIN_ROW, -1, 0}}, .stretch_compliance = 1e-6f, .shear_compliance = 1e-4f, .damping = 0.1f,
        .thickness = 0.01f, .bending = FL_BENDING_NONE, .hierarchy_levels = 3},
       {.resolution = {7, 6}, .size = {0.6f, 0.5f}, .center = {2, 1, 0}, .mass = 1, .pin_count = 0,
        .stretch_compliance = 0, .shear_compliance = 1e-6f, .damping = 0.1f, .thickness = 0.01f,
@@ -95,9 +95,11 @@ static void kernels_body(fl_gpu *gpu)
   fl_hierarchy_gpu_destroy(gpu, &g);
   free(x), free(cpu), free(gpu_x), free(x0), free(lambda);
   uint32_t levels = h->levels;
+  bool carries = fl_hierarchy_carries(h, push.solve_h);
   fl_xpbd_build_destroy(&b);
   ENSURE_MSG(ok, "%s", fl_error_message());
   ENSURE(levels == 3);
+  ENSURE(carries); /* shear 1e-4 on the first cloth: the carry runs */
   ENSURE(pins);
   ENSURE_MSG(moved > 1e-2 * 1.2, "the hierarchy moved the sheet by only %.3g m", moved);
   ENSURE_MSG(worst <= 1e-5 * 1.2, "max |gpu - cpu| = %.3g m", worst);

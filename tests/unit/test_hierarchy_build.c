@@ -15,7 +15,7 @@
  *   carry         every (fine, coarse) pair of the carry has the fine spring on the
  *                 coarse constraint's segment, once per level; a covered coarse
  *                 constraint's springs add up to its rest length; every structural
- *                 one is covered
+ *                 one is covered; the carry runs from alpha~ / (w_i + w_j) = 1e-3
  *   bad input     hierarchy_levels that do not fit the grid, or with tear_strain,
  *                 are refused by the scene with a one-line error */
 #include "test.h"
@@ -208,9 +208,14 @@ static void test_carry(void)
   }
   fprintf(stderr, "  %u pairs; off the segment %.3g m, path length error %.3g m; %u of %u structural uncovered\n",
           h->carry_count, off_line, worst, uncovered, structural);
+  /* the switch: the largest compliance / (w_i + w_j) is the first cloth's shear beside its pin, 1e-5 / 143 */
+  float ratio = h->compliance_per_w;
+  bool at_240 = fl_hierarchy_carries(h, 1.0f / 240.0f), at_60 = fl_hierarchy_carries(h, 1.0f / 60.0f);
   free(seen);
   free(covered);
   fl_xpbd_build_destroy(&b);
+  ENSURE_MSG(fabs(ratio - 1e-5 / 143.0) < 1e-3 * 1e-5 / 143.0, "compliance per w %.4g", ratio);
+  ENSURE(at_240 && !at_60); /* alpha~ / (w_i + w_j): 4.0e-3 at 1/240 s, 2.5e-4 at 1/60 s */
   ENSURE(once);
   ENSURE(off_line < 1e-6);
   ENSURE(worst < 1e-5);

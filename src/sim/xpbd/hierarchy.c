@@ -163,6 +163,28 @@ static uint32_t fill_carry(const fl_cloth_desc *descs, uint32_t count, const uin
   return n;
 }
 
+/* The largest compliance / (w_i + w_j) of the fine distance constraints between particles of
+ * hierarchical cloths (pins alone: none). */
+static float compliance_per_w(const fl_cloth_desc *descs, uint32_t count, const uint32_t *first,
+                              const float (*rest)[4], const fl_hierarchy_fine *fine)
+{
+  float worst = 0.0f;
+  for (uint32_t c = 0; c < fine->color_offsets[fine->color_count]; c++) {
+    const fl_gpu_distance *d = &fine->constraints[c];
+    uint32_t o = 0;
+    while (o + 1 < count && d->i >= first[o + 1]) o++;
+    float w = rest[d->i][3] + rest[d->j][3];
+    if (o < count && descs[o].hierarchy_levels > 1 && d->i >= first[o] && w > 0.0f && d->compliance / w > worst)
+      worst = d->compliance / w;
+  }
+  return worst;
+}
+
+bool fl_hierarchy_carries(const fl_hierarchy *h, float solve_h)
+{
+  return h->levels > 1 && h->compliance_per_w >= FL_HIER_CARRY_RATIO * solve_h * solve_h;
+}
+
 bool fl_hierarchy_create(const fl_cloth_desc *descs, uint32_t count, const uint32_t *first, const float (*rest)[4],
                          const fl_hierarchy_fine *fine, fl_hierarchy *out)
 {
@@ -192,6 +214,7 @@ bool fl_hierarchy_create(const fl_cloth_desc *descs, uint32_t count, const uint3
     return fl_error_set("out of host memory for the cloth's coarse levels");
   }
   fill_carry(descs, count, first, fine, out, out->carry);
+  out->compliance_per_w = compliance_per_w(descs, count, first, rest, fine);
   return true;
 }
 
@@ -261,5 +284,6 @@ void fl_hierarchy_cpu_substep(const fl_hierarchy *h, const fl_hierarchy_fine *fi
     for (uint32_t it = 0; it < iterations; it++) fl_hierarchy_cpu_sweep(h, l, x, lambda, solve_h);
     fl_hierarchy_cpu_prolong(h, l, x, (const float (*)[4])scratch_x0);
   }
-  fl_hierarchy_cpu_carry(h, fine, particle_count, x, (const float (*)[4])scratch_x0, lambda, fine_lambda);
+  if (fl_hierarchy_carries(h, solve_h))
+    fl_hierarchy_cpu_carry(h, fine, particle_count, x, (const float (*)[4])scratch_x0, lambda, fine_lambda);
 }

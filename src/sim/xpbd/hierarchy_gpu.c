@@ -32,14 +32,16 @@ void fl_hierarchy_gpu_destroy(fl_gpu *gpu, fl_hierarchy_gpu *g)
 
 /* Bytes of the whole pass: per coarse constraint and sweep its record, lambda read and write,
  * two positions read and written; per prolongation its record, the target read and written,
- * four parents' x and x0; the snapshot copy and the restore (n vec4 read and written, twice);
- * per carry pair the pair, the coarse lambda, the fine lambda read and written; the apply
+ * four parents' x and x0; the snapshot copy (n vec4 read and written); with the carry the
+ * restore (the same again), per carry pair the pair, the coarse lambda, the fine lambda read and written; the apply
  * sweep: per fine constraint its record, its lambda, two positions read and written. */
 static uint64_t hierarchy_bytes(const fl_hierarchy *h, uint32_t n, uint32_t iterations, uint32_t fine_count)
 {
+  uint64_t carry = fine_count ? (uint64_t)n * 32 + (uint64_t)h->carry_count * (8 + 4 + 8) +
+                                    (uint64_t)fine_count * (sizeof(fl_gpu_distance) + 4 + 2 * 32)
+                              : 0; /* fine_count 0: no carry this substep */
   return (uint64_t)h->constraint_count * iterations * (sizeof(fl_gpu_distance) + 8 + 2 * 32) +
-         (uint64_t)h->prolong_count * (sizeof(fl_gpu_prolong) + 32 + 4 * 32) + (uint64_t)n * 64 +
-         (uint64_t)h->carry_count * (8 + 4 + 8) + (uint64_t)fine_count * (sizeof(fl_gpu_distance) + 4 + 2 * 32);
+         (uint64_t)h->prolong_count * (sizeof(fl_gpu_prolong) + 32 + 4 * 32) + (uint64_t)n * 32 + carry;
 }
 
 /* One colour [first, first + count) of distance constraints in `mode` (xpbd/distance_gs). */
@@ -63,7 +65,7 @@ void fl_hierarchy_gpu_record(const fl_hierarchy_gpu *g, const fl_hierarchy *h, f
                              const fl_hierarchy_fine *fine, fl_hierarchy_gpu_fine fine_gpu)
 {
   if (!g->on) return;
-  uint32_t fine_count = fine->color_offsets[fine->color_count];
+  uint32_t fine_count = fl_hierarchy_carries(h, push.solve_h) ? fine->color_offsets[fine->color_count] : 0;
   fl_rec_begin(r, "cloth/hierarchy", hierarchy_bytes(h, particle_count, iterations, fine_count));
   vkCmdFillBuffer(r->cmd, g->lambda.buffer, 0, VK_WHOLE_SIZE, 0);
   VkBufferCopy region = {0, 0, (VkDeviceSize)particle_count * 16};
@@ -82,7 +84,11 @@ void fl_hierarchy_gpu_record(const fl_hierarchy_gpu *g, const fl_hierarchy *h, f
       fl_rec_pass(r, &(fl_pass){.kernel = "xpbd/hier_prolong", FL_PUSH(push), .threads = push.count,
                                 FL_BUFFERS(pos, &g->x0, &g->prolong)});
   }
-  /* The carry: fine lambdas from the coarse ones, level by level; x = x0; the apply sweep. */
+  /* The carry (when compliant enough): fine lambdas from the coarse ones, level by level; x = x0; the apply sweep. */
+  if (!fl_hierarchy_carries(h, push.solve_h)) {
+    fl_rec_end(r);
+    return;
+  }
   for (uint32_t l = 1; l < h->levels; l++) {
     push.first = h->carry_first[l];
     push.count = h->carry_first[l + 1] - push.first;
