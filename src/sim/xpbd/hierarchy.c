@@ -164,7 +164,7 @@ static uint32_t fill_carry(const fl_cloth_desc *descs, uint32_t count, const uin
 }
 
 /* The largest compliance / (w_i + w_j) of the fine distance constraints between particles of
- * hierarchical cloths (pins alone: none). */
+ * hierarchical cloths (pins alone: none; the soft bodies' and balloons' after the cloths: none). */
 static float compliance_per_w(const fl_cloth_desc *descs, uint32_t count, const uint32_t *first,
                               const float (*rest)[4], const fl_hierarchy_fine *fine)
 {
@@ -174,8 +174,8 @@ static float compliance_per_w(const fl_cloth_desc *descs, uint32_t count, const 
     uint32_t o = 0;
     while (o + 1 < count && d->i >= first[o + 1]) o++;
     float w = rest[d->i][3] + rest[d->j][3];
-    if (o < count && descs[o].hierarchy_levels > 1 && d->i >= first[o] && w > 0.0f && d->compliance / w > worst)
-      worst = d->compliance / w;
+    bool in_cloth = d->i >= first[o] && d->i - first[o] < descs[o].resolution[0] * descs[o].resolution[1]; /* not a body's */
+    if (in_cloth && descs[o].hierarchy_levels > 1 && w > 0.0f && d->compliance / w > worst) worst = d->compliance / w;
   }
   return worst;
 }
