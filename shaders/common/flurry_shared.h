@@ -196,7 +196,14 @@ FL_STRUCT_BEGIN(fl_xpbd_push)
   uint integrator;  /* FL_XPBD_EULER, FL_XPBD_BDF2_START (an Euler step that starts BDF2's history) or FL_XPBD_BDF2 */
   float solve_h;    /* the step of the compliance term alpha / solve_h^2: h for Euler, 2 h / 3 for BDF2 */
   uint tri_pairs_per; /* triangle contacts: the pair list's room per particle and per edge (fl_tri_contacts) */
+  uint distance_mode; /* xpbd/distance_gs: FL_DISTANCE_* below (0: the fine solve) */
+  uint unused_push0, unused_push1, unused_push2; /* to 128 bytes, the guaranteed push-constant size */
 FL_STRUCT_END(fl_xpbd_push)
+
+/* fl_xpbd_push.distance_mode: what xpbd/distance_gs does with a colour of constraints. */
+#define FL_DISTANCE_SOLVE 0u     /* the XPBD update (Macklin 2016), both ways */
+#define FL_DISTANCE_STRETCHED 1u /* the same, only where C > 0 (hierarchical PBD's unilateral coarse constraints) */
+#define FL_DISTANCE_APPLY 2u     /* x += w grad C lambda with the stored lambda, unchanged (hierarchy.h: the carry) */
 
 /* fl_xpbd_push.integrator: how predict and velocity step the XPBD system (survey, NOTES.md "BDF2 variant"). */
 #define FL_XPBD_EULER 0u

@@ -40,7 +40,8 @@ OFFSET(fl_particles_push, collider_count, 64);
 SIZE(fl_count_push, 16);
 OFFSET(fl_count_push, mode, 4);
 
-SIZE(fl_xpbd_push, 112);
+SIZE(fl_xpbd_push, 128);
+OFFSET(fl_xpbd_push, distance_mode, 112);
 OFFSET(fl_xpbd_push, tri_margin, 96);
 OFFSET(fl_xpbd_push, inv_tri_cell, 80);
 OFFSET(fl_xpbd_push, integrator, 100);

@@ -497,6 +497,22 @@ static void area_jacobi_body(fl_gpu *gpu)
 }
 FL_GPU_TEST(test_gpu_vs_cpu_area_jacobi, area_jacobi_body)
 
+/* Hierarchical PBD with compliant stretch (docs/HIERARCHY.md): the coarse levels, the carry of
+ * their multipliers into the fine ones (alpha~ / (w_i + w_j) = 0.13 here) and the fine solve
+ * that starts from them, on the GPU against the CPU reference. */
+static void hierarchy_body(fl_gpu *gpu)
+{
+  static const compare_case cc = {
+      .json = "{ " SIM(", \"iterations\": 2") ", \"objects\": [\n"
+              "  { \"type\": \"cloth\", \"name\": \"a\", \"resolution\": [17, 13], \"size\": [1, 0.8],\n"
+              "    \"mass\": 10, \"pin\": [\"top\"], \"stretch_compliance\": 1e-4, \"shear_compliance\": 1e-4,\n"
+              "    \"bending\": \"none\", \"hierarchy_levels\": 3 } ] }",
+      .steps = 5, .bump = 0.05f, .jitter = 0.01f, .v0 = {0, -0.5f, 0}, .vjitter = 0.3f,
+      .without = {"objects.a.hierarchy_levels=1"}};
+  compare(gpu, &cc, "hierarchy with the carry");
+}
+FL_GPU_TEST(test_gpu_vs_cpu_hierarchy, hierarchy_body)
+
 static void colliders_body(fl_gpu *gpu)
 {
   /* The sheet starts touching the sphere and box tops, overlapping the x = -0.505
@@ -1258,6 +1274,7 @@ static const fl_test_case cases[] = {
     {"gpu_vs_cpu_bdf2", test_gpu_vs_cpu_bdf2},
     {"gpu_vs_cpu_area_colouring", test_gpu_vs_cpu_area_colouring},
     {"gpu_vs_cpu_area_jacobi", test_gpu_vs_cpu_area_jacobi},
+    {"gpu_vs_cpu_hierarchy", test_gpu_vs_cpu_hierarchy},
     {"bdf2_damping", test_bdf2_damping},
     {"gpu_vs_cpu_colliders", test_gpu_vs_cpu_colliders},
     {"gpu_vs_cpu_edge_damping", test_gpu_vs_cpu_edge_damping},

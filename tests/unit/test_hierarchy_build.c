@@ -12,6 +12,10 @@
  *                 affine motion), and a pinned target stays
  *   unilateral    a compressed sheet is left alone by the coarse sweeps; a
  *                 stretched one is pulled back (its coarse edge error drops by a quarter or more)
+ *   carry         every (fine, coarse) pair of the carry has the fine spring on the
+ *                 coarse constraint's segment, once per level; a covered coarse
+ *                 constraint's springs add up to its rest length; every structural
+ *                 one is covered; the carry runs from alpha~ / (w_i + w_j) = 1e-3
  *   bad input     hierarchy_levels that do not fit the grid, or with tear_strain,
  *                 are refused by the scene with a one-line error */
 #include "test.h"
@@ -166,6 +170,58 @@ static void test_unilateral(void)
   ENSURE(stretch_after < 0.75 * stretch_before);
 }
 
+static double dist3(const float *a, const float *b)
+{
+  return sqrt(pow(a[0] - b[0], 2) + pow(a[1] - b[1], 2) + pow(a[2] - b[2], 2));
+}
+
+/* The carry's pairs: each fine constraint lies on its coarse constraint's segment (both ends within
+ * 1e-6 m of the line, between its ends), appears once per level at most, and a covered coarse
+ * constraint's fine springs add up to its rest length (the path is complete); every structural
+ * coarse constraint is covered. */
+static void test_carry(void)
+{
+  fl_xpbd_build b;
+  ENSURE_MSG(fl_cloth_build_create(DESCS, NULL, 2, &b), "%s", fl_error_message());
+  const fl_hierarchy *h = &b.hier;
+  const float(*rest)[4] = (const float(*)[4])b.positions;
+  uint8_t *seen = calloc(b.distance.count, 1);
+  double *covered = calloc(h->constraint_count, sizeof(double));
+  double off_line = 0;
+  bool once = true;
+  for (uint32_t l = 1; l < h->levels; l++) {
+    memset(seen, 0, b.distance.count);
+    for (uint32_t k = h->carry_first[l]; k < h->carry_first[l + 1]; k++) {
+      const fl_gpu_distance *f = &b.distances[h->carry[k][0]], *c = &h->constraints[h->carry[k][1]];
+      once = once && !seen[h->carry[k][0]]++;
+      uint32_t ends[2] = {f->i, f->j};
+      for (int e = 0; e < 2; e++) /* |p - i| + |p - j| = |i - j| on the segment */
+        off_line = fmax(off_line, dist3(rest[ends[e]], rest[c->i]) + dist3(rest[ends[e]], rest[c->j]) - c->rest);
+      covered[h->carry[k][1]] += f->rest;
+    }
+  }
+  double worst = 0;
+  uint32_t structural = 0, uncovered = 0;
+  for (uint32_t c = 0; c < h->constraint_count; c++) {
+    if (covered[c] > 0) worst = fmax(worst, fabs(covered[c] - h->constraints[c].rest));
+    if (h->constraints[c].kind == FL_DISTANCE_STRETCH) structural++, uncovered += covered[c] == 0;
+  }
+  fprintf(stderr, "  %u pairs; off the segment %.3g m, path length error %.3g m; %u of %u structural uncovered\n",
+          h->carry_count, off_line, worst, uncovered, structural);
+  /* the switch: the largest compliance / (w_i + w_j) is the first cloth's shear beside its pin, 1e-5 / 143 */
+  float ratio = h->compliance_per_w;
+  bool at_240 = fl_hierarchy_carries(h, 1.0f / 240.0f), at_60 = fl_hierarchy_carries(h, 1.0f / 60.0f);
+  free(seen);
+  free(covered);
+  fl_xpbd_build_destroy(&b);
+  ENSURE_MSG(fabs(ratio - 1e-5 / 143.0) < 1e-3 * 1e-5 / 143.0, "compliance per w %.4g", ratio);
+  ENSURE(at_240 && !at_60); /* alpha~ / (w_i + w_j): 4.0e-3 at 1/240 s, 2.5e-4 at 1/60 s */
+  ENSURE(once);
+  ENSURE(off_line < 1e-6);
+  ENSURE(worst < 1e-5);
+  ENSURE(uncovered == 0 && structural > 0);
+}
+
 static void test_bad_input(void)
 {
   static const char *const cases[][2] = {
@@ -188,6 +244,7 @@ static const fl_test_case cases[] = {
     {"levels", test_levels},
     {"prolongation", test_prolongation},
     {"unilateral", test_unilateral},
+    {"carry", test_carry},
     {"bad_input", test_bad_input},
 };
 FL_TEST_MAIN(cases)

@@ -118,8 +118,75 @@ static bool fill(const fl_cloth_desc *descs, uint32_t count, const uint32_t *fir
   return true;
 }
 
+/* The fine distance constraint between particles p and q (UINT32_MAX when none). */
+static uint32_t fine_between(const fl_hierarchy_fine *fine, uint32_t p, uint32_t q)
+{
+  for (uint32_t k = fine->particle_first[p]; k < fine->particle_first[p + 1]; k++) {
+    const fl_gpu_distance *d = &fine->constraints[fine->particle_items[k]];
+    if ((d->i == p && d->j == q) || (d->i == q && d->j == p)) return fine->particle_items[k];
+  }
+  return UINT32_MAX;
+}
+
+/* Appends (or counts, out NULL) the carry pairs of coarse constraint c: the fine springs on the
+ * straight or 45-degree grid path between its particles (none for a coarse diagonal of a cell that
+ * is not square: the kept last row or column). */
+static uint32_t coarse_carry(const fl_cloth_desc *descs, uint32_t count, const uint32_t *first,
+                             const fl_hierarchy_fine *fine, const fl_gpu_distance *d, uint32_t c, uint32_t (*out)[2])
+{
+  uint32_t o = 0;
+  while (o + 1 < count && d->i >= first[o + 1]) o++;
+  uint32_t nx = descs[o].resolution[0], a = d->i - first[o], b = d->j - first[o];
+  int x = (int)(a % nx), y = (int)(a / nx), dx = (int)(b % nx) - x, dy = (int)(b / nx) - y;
+  if (dx != 0 && dy != 0 && abs(dx) != abs(dy)) return 0;
+  int steps = abs(dx) > abs(dy) ? abs(dx) : abs(dy), sx = (dx > 0) - (dx < 0), sy = (dy > 0) - (dy < 0), n = 0;
+  for (int k = 0; k < steps; k++, x += sx, y += sy) {
+    uint32_t f = fine_between(fine, first[o] + (uint32_t)(y * (int)nx + x), first[o] + (uint32_t)((y + sy) * (int)nx + x + sx));
+    if (f == UINT32_MAX) continue;
+    if (out) out[n][0] = f, out[n][1] = c;
+    n++;
+  }
+  return (uint32_t)n;
+}
+
+/* Counts (out NULL) or fills the carry pairs, by level. */
+static uint32_t fill_carry(const fl_cloth_desc *descs, uint32_t count, const uint32_t *first,
+                           const fl_hierarchy_fine *fine, fl_hierarchy *h, uint32_t (*out)[2])
+{
+  uint32_t n = 0;
+  for (uint32_t l = 1; l < h->levels; l++) {
+    h->carry_first[l] = n;
+    for (uint32_t c = h->color_offsets[(l - 1) * FL_HIER_COLORS]; c < h->color_offsets[l * FL_HIER_COLORS]; c++)
+      n += coarse_carry(descs, count, first, fine, &h->constraints[c], c, out ? out + n : NULL);
+  }
+  h->carry_first[h->levels] = n;
+  return n;
+}
+
+/* The largest compliance / (w_i + w_j) of the fine distance constraints between particles of
+ * hierarchical cloths (pins alone: none; the soft bodies' and balloons' after the cloths: none). */
+static float compliance_per_w(const fl_cloth_desc *descs, uint32_t count, const uint32_t *first,
+                              const float (*rest)[4], const fl_hierarchy_fine *fine)
+{
+  float worst = 0.0f;
+  for (uint32_t c = 0; c < fine->color_offsets[fine->color_count]; c++) {
+    const fl_gpu_distance *d = &fine->constraints[c];
+    uint32_t o = 0;
+    while (o + 1 < count && d->i >= first[o + 1]) o++;
+    float w = rest[d->i][3] + rest[d->j][3];
+    bool in_cloth = d->i >= first[o] && d->i - first[o] < descs[o].resolution[0] * descs[o].resolution[1]; /* not a body's */
+    if (in_cloth && descs[o].hierarchy_levels > 1 && w > 0.0f && d->compliance / w > worst) worst = d->compliance / w;
+  }
+  return worst;
+}
+
+bool fl_hierarchy_carries(const fl_hierarchy *h, float solve_h)
+{
+  return h->levels > 1 && h->compliance_per_w >= FL_HIER_CARRY_RATIO * solve_h * solve_h;
+}
+
 bool fl_hierarchy_create(const fl_cloth_desc *descs, uint32_t count, const uint32_t *first, const float (*rest)[4],
-                         fl_hierarchy *out)
+                         const fl_hierarchy_fine *fine, fl_hierarchy *out)
 {
   memset(out, 0, sizeof *out);
   out->levels = 1;
@@ -139,13 +206,23 @@ bool fl_hierarchy_create(const fl_cloth_desc *descs, uint32_t count, const uint3
     fl_hierarchy_destroy(out);
     return fl_error_set("out of host memory for the cloth's coarse levels");
   }
-  return fill(descs, count, first, rest, out, true);
+  fill(descs, count, first, rest, out, true);
+  out->carry_count = fill_carry(descs, count, first, fine, out, NULL);
+  out->carry = calloc(out->carry_count ? out->carry_count : 1, sizeof *out->carry);
+  if (!out->carry) {
+    fl_hierarchy_destroy(out);
+    return fl_error_set("out of host memory for the cloth's coarse levels");
+  }
+  fill_carry(descs, count, first, fine, out, out->carry);
+  out->compliance_per_w = compliance_per_w(descs, count, first, rest, fine);
+  return true;
 }
 
 void fl_hierarchy_destroy(fl_hierarchy *h)
 {
   free(h->constraints);
   free(h->prolong);
+  free(h->carry);
   memset(h, 0, sizeof *h);
   h->levels = 1;
 }
@@ -179,8 +256,26 @@ void fl_hierarchy_cpu_prolong(const fl_hierarchy *h, uint32_t level, float (*x)[
   }
 }
 
-void fl_hierarchy_cpu_substep(const fl_hierarchy *h, uint32_t particle_count, float (*x)[4], float (*scratch_x0)[4],
-                              float *lambda, uint32_t iterations, float solve_h)
+void fl_hierarchy_cpu_carry(const fl_hierarchy *h, const fl_hierarchy_fine *fine, uint32_t particle_count,
+                            float (*x)[4], const float (*x0)[4], const float *lambda, float *fine_lambda)
+{
+  for (uint32_t l = 1; l < h->levels; l++)
+    for (uint32_t k = h->carry_first[l]; k < h->carry_first[l + 1]; k++) fine_lambda[h->carry[k][0]] += lambda[h->carry[k][1]];
+  memcpy(x, x0, (size_t)particle_count * sizeof *x);
+  for (uint32_t c = 0; c < fine->color_offsets[fine->color_count]; c++) { /* xpbd/distance_gs, FL_DISTANCE_APPLY */
+    const fl_gpu_distance *d = &fine->constraints[c];
+    float C, n[3], dl = fine_lambda[c];
+    if (!fl_xpbd_distance_eval(d, x[d->i], x[d->j], &C, n)) continue;
+    for (int a = 0; a < 3; a++) {
+      x[d->i][a] += n[a] * (x[d->i][3] * dl);
+      x[d->j][a] -= n[a] * (x[d->j][3] * dl);
+    }
+  }
+}
+
+void fl_hierarchy_cpu_substep(const fl_hierarchy *h, const fl_hierarchy_fine *fine, uint32_t particle_count,
+                              float (*x)[4], float (*scratch_x0)[4], float *lambda, float *fine_lambda,
+                              uint32_t iterations, float solve_h)
 {
   if (h->levels < 2) return;
   memset(lambda, 0, h->constraint_count * sizeof *lambda);
@@ -189,4 +284,6 @@ void fl_hierarchy_cpu_substep(const fl_hierarchy *h, uint32_t particle_count, fl
     for (uint32_t it = 0; it < iterations; it++) fl_hierarchy_cpu_sweep(h, l, x, lambda, solve_h);
     fl_hierarchy_cpu_prolong(h, l, x, (const float (*)[4])scratch_x0);
   }
+  if (fl_hierarchy_carries(h, solve_h))
+    fl_hierarchy_cpu_carry(h, fine, particle_count, x, (const float (*)[4])scratch_x0, lambda, fine_lambda);
 }

@@ -608,7 +608,8 @@ void fl_xpbd_record_substep(fl_xpbd_system *s, fl_rec *r, const fl_step *step)
   if (b->body_count) vkCmdFillBuffer(r->cmd, s->load.buffer, 0, VK_WHOLE_SIZE, 0);
   fl_rec_barrier(r);
   fl_rec_end(r);
-  fl_hierarchy_gpu_record(&s->hier, &b->hier, r, &s->pos, n, push, step->sim->iterations);
+  fl_hierarchy_gpu_record(&s->hier, &b->hier, r, &s->pos, n, push, step->sim->iterations, &FL_HIERARCHY_FINE(b),
+                          (fl_hierarchy_gpu_fine){&s->distance.constraints, &s->distance.lambda});
 
   for (uint32_t it = 0; it < step->sim->iterations; it++) {
     solve_family(s, r, "xpbd/distance", &DISTANCE, &s->distance, &b->distance,

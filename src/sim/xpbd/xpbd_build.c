@@ -597,7 +597,8 @@ bool fl_xpbd_build_create(const fl_cloth_desc *descs, const char (*names)[FL_SCE
   uint32_t cloth_first[FL_SCENE_MAX_OBJECTS];
   for (uint32_t o = 0; o < count; o++) cloth_first[o] = out->objects[o].first;
   if (!build_families(out) ||
-      !fl_hierarchy_create(descs, count, cloth_first, (const float(*)[4])out->positions, &out->hier)) {
+      !fl_hierarchy_create(descs, count, cloth_first, (const float(*)[4])out->positions, &FL_HIERARCHY_FINE(out),
+                           &out->hier)) {
     fl_xpbd_build_destroy(out);
     return false;
   }

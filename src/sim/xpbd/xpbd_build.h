@@ -52,6 +52,11 @@ typedef struct {
                                  * most the two constraints on the edges its plane cuts, tear.c) */
 } fl_xpbd_build;
 
+/* The fine distance family of build b, as the hierarchy's carry reads it (sim/xpbd/hierarchy.h). */
+#define FL_HIERARCHY_FINE(b)                                                                                       \
+  ((fl_hierarchy_fine){(b)->distances, (b)->distance.color_count, (b)->distance.color_offsets,                     \
+                       (b)->distance.particle_first, (b)->distance.particle_items})
+
 /* The spare particles a tearing cloth of nx x ny particles reserves: a cut across
  * the sheet splits about max(nx, ny) vertices; a jagged one, or several, more. */
 uint32_t fl_tear_spares(uint32_t nx, uint32_t ny);

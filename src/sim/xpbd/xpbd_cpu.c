@@ -1073,7 +1073,8 @@ void fl_xpbd_cpu_substep(fl_xpbd_cpu *s, const fl_sim_desc *sim, const fl_gpu_co
   for (uint32_t k = 0; k < b->body_count; k++) s->body_state[k][1] = 0.0f;
   if (b->body_count) memset(s->load, 0, (size_t)b->particle_count * sizeof *s->load);
   body_world world = {sim, colliders, collider_count, t};
-  fl_hierarchy_cpu_substep(&b->hier, b->particle_count, s->x, s->hier_x0, s->hier_lambda, sim->iterations, solve_h);
+  fl_hierarchy_cpu_substep(&b->hier, &FL_HIERARCHY_FINE(b), b->particle_count, s->x, s->hier_x0, s->hier_lambda,
+                           s->distance_lambda, sim->iterations, solve_h); /* the fine lambdas not zeroed again */
   for (uint32_t it = 0; it < sim->iterations; it++) {
     for (int family = 0; family < FAMILY_COUNT; family++) {
       if (sim->solver == FL_SOLVER_JACOBI)
