@@ -11,7 +11,8 @@
  *   every particle array into cell order); then n substeps of
  *   clear (fill) -> blocks (mpm/blocks) -> P2G (the scatter mpm/p2g_float or mpm/p2g_fixed, or the gather
  *   of snow_gather.h) -> grid update
- *   -> [semi-implicit solve, beta > 0] -> G2P; the stats copied to the slot's
+ *   -> [semi-implicit solve, beta > 0] -> G2P (with sim.snow_transfer "g2p2g", each G2P but the frame's last
+ *   is fused with the next substep's clear-blocks-P2G: fl_snow_record_substeps); the stats copied to the slot's
  *   readback buffer. n adapts to the CFL limit from the stats the CPU
  *   collected after an earlier slot's fence (no stall): snow_spec.h SUBSTEPS.
  * Publish, once a frame: the slot's snapshot (position, grid density at the
