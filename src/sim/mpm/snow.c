@@ -567,7 +567,8 @@ bool fl_snow_read_grid_dense(fl_snow_system *s, const fl_buffer *grid, uint32_t 
 
 uint64_t fl_snow_grid_memory(const fl_snow_system *s)
 {
-  return s->acc.size + s->gridv.size + s->block_hash.size + s->blocks.size + fl_snow_gather_memory(&s->gather);
+  return s->acc.size + s->gridv.size + s->block_hash.size + s->blocks.size + s->block_hash_next.size +
+         s->blocks_next.size + fl_snow_gather_memory(&s->gather);
 }
 
 /* Mean particles per occupied cell: the cells P2G and G2P touch are about count / ppc. */
