@@ -19,6 +19,9 @@
  *                   G2P fused with the next P2G (mpm/g2p2g); the GPU takes SUBSTEPS
  *                   substeps (P2G, grid, then fused passes, then G2P) against as many
  *                   separate CPU substeps, and the last P2G's grid is compared too
+ *   g2p2g_outrun    a ball moving 10 cells a substep (dt far past the CFL limit) outruns
+ *                   the next grid's one-cell margin: the lost contributions are counted
+ *                   (stats GRID_FULL), where the separate passes lose none
  * The accumulator of P2G is compared too: float sums within 1e-5 of the
  * node's scale, fixed-point sums within a few units of the last place. */
 #include "gpu_fixture.h"
@@ -257,6 +260,48 @@ static void mixed_g2p2g(fl_gpu *gpu)
 }
 FL_GPU_TEST(test_mixed_g2p2g, mixed_g2p2g)
 
+/* GRID_FULL after two substeps of 50 ms of a ball at 10 m/s (10 cells of 0.05 m a substep), from load. */
+static void outrun_grid_full(fl_gpu *gpu, const char *transfer, uint32_t *grid_full)
+{
+  *grid_full = UINT32_MAX;
+  char json[1024];
+  snprintf(json, sizeof json, "{" DOMAIN ", \"gravity\": [0, 0, 0], \"snow_transfer\": \"%s\"}, \"objects\": ["
+           "{\"type\": \"snow\", \"center\": [-0.3, 0.5, 0], \"radius\": 0.1, \"grid_spacing\": 0.05, "
+           "\"velocity\": [10, 0, 0], \"transfer\": \"apic\"}]}", transfer);
+  fl_scene scene;
+  ENSURE_MSG(fl_scene_parse(json, "case.json", NULL, 0, &scene), "%s", fl_error_message());
+  uint32_t snow = 0;
+  fl_buffer colliders;
+  ENSURE(fl_buffer_create(gpu, sizeof(fl_gpu_collider), FL_MEMORY_DEVICE, "colliders", &colliders));
+  fl_descriptor_cache sets;
+  ENSURE(fl_descriptor_cache_create(gpu, "test", &sets));
+  fl_material_env env = {.gpu = gpu, .sets = &sets, .scene = &scene, .colliders = &colliders};
+  fl_snow_system s;
+  ENSURE_MSG(fl_snow_create(&env, &snow, 1, &s), "%s", fl_error_message());
+  fl_descriptor_cache_destroy(&sets);
+  s.p2g = FL_SNOW_P2G_DIRECT;
+  fl_fixture_once once;
+  ENSURE(fl_fixture_once_begin(gpu, &once));
+  fl_snow_record_substeps(&s, &once.rec, 2, 0.05f, 0.0f);
+  ENSURE(fl_fixture_once_end(&once));
+  uint32_t stats[FL_SNOW_STAT_WORDS];
+  ENSURE(fl_buffer_readback(gpu, &s.stats, 0, stats, sizeof stats));
+  fl_snow_destroy(&s);
+  fl_buffer_destroy(gpu, &colliders);
+  printf("  %s: %u particles with lost contributions\n", transfer, stats[FL_SNOW_STAT_GRID_FULL]);
+  *grid_full = stats[FL_SNOW_STAT_GRID_FULL];
+}
+static void g2p2g_outrun(fl_gpu *gpu)
+{
+  if (!gpu->has_float_atomic_add) return; /* refused there (the cases above check it) */
+  uint32_t separate, fused;
+  outrun_grid_full(gpu, "separate", &separate);
+  outrun_grid_full(gpu, "g2p2g", &fused);
+  ENSURE_MSG(separate == 0, "the separate passes lost contributions of %u particles", separate);
+  ENSURE_MSG(fused > 0 && fused != UINT32_MAX, "a particle 10 cells past its allocation was not counted");
+}
+FL_GPU_TEST(test_g2p2g_outrun, g2p2g_outrun)
+
 static const fl_test_case cases[] = {
     {"ball_pic_flip", test_ball_pic_flip},
     {"ball_apic", test_ball_apic},
@@ -274,5 +319,6 @@ static const fl_test_case cases[] = {
     {"ball_g2p2g", test_ball_g2p2g},
     {"box_g2p2g", test_box_g2p2g},
     {"mixed_g2p2g", test_mixed_g2p2g},
+    {"g2p2g_outrun", test_g2p2g_outrun},
 };
 FL_TEST_MAIN(cases)
