@@ -9,6 +9,8 @@
 // blocks inserts nothing. A block past block_capacity gets no slot and counts
 // in the stats' GRID_FULL word (the health watch then names the snow).
 // Before this pass the hash is filled with FL_SNOW_NO_BLOCK and the counter zeroed.
+// Push arg: a margin of cells added on each side (1 for the next substep's grid of the fused
+// mpm/g2p2g, which the particles reach after moving less than a cell; 0 otherwise).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "compute.glsl"
@@ -45,10 +47,11 @@ void main()
   uint p = fl_thread_index();
   if (p >= pc.count) return;
   ivec3 first, last;
-  fl_mpm_block_range(pos[p].xyz, pc, first, last);
+  int margin = int(pc.arg);
+  fl_mpm_block_range(pos[p].xyz, pc, margin, first, last);
   if (p > 0u) {
     ivec3 first_prev, last_prev;
-    fl_mpm_block_range(pos[p - 1u].xyz, pc, first_prev, last_prev);
+    fl_mpm_block_range(pos[p - 1u].xyz, pc, margin, first_prev, last_prev);
     if (first_prev == first && last_prev == last) return;
   }
   for (int z = first.z; z <= last.z; z++)

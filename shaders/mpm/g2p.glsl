@@ -109,8 +109,12 @@ void step_particle(uint p, out float speed, out float jp, out bool was_clamped, 
   fe[3u * p] = vec4(Ft[0], J_P);
   fe[3u * p + 1u] = vec4(Ft[1], f1.w);
   fe[3u * p + 2u] = vec4(Ft[2], clamped ? 1.0 : 0.0);
-  stress[2u * p] = vec4(K[0][0], K[1][1], K[2][2], K[1][0]);
-  stress[2u * p + 1u] = vec4(K[2][0], K[2][1], 0.0, f1.w);
+  vec4 k0 = vec4(K[0][0], K[1][1], K[2][2], K[1][0]), k1 = vec4(K[2][0], K[2][1], 0.0, f1.w);
+  stress[2u * p] = k0;
+  stress[2u * p + 1u] = k1;
+#ifdef FL_G2P2G  // the fused kernel (mpm/g2p2g.glsl): the next substep's P2G from the state just written
+  fl_g2p2g_scatter(x, v, xm.w, k0, k1, G, apic);
+#endif
 
   bad = !finite3(x) || !finite3(v) || isnan(J_P) || isinf(J_P);
   speed = bad ? 0.0 : length(v);

@@ -56,12 +56,13 @@ uint fl_mpm_block_hash(uint key, fl_mpm_push pc)
 }
 
 // The blocks a particle's stencil touches, in cells from floor(fx) - 1 to floor(fx) + 2 per axis
-// (the cubic stencil; the quadratic one lies inside it): first and last block per axis.
-void fl_mpm_block_range(vec3 x, fl_mpm_push pc, out ivec3 first, out ivec3 last)
+// (the cubic stencil; the quadratic one lies inside it), widened by `margin` cells on each side:
+// first and last block per axis.
+void fl_mpm_block_range(vec3 x, fl_mpm_push pc, int margin, out ivec3 first, out ivec3 last)
 {
   ivec3 cell = ivec3(floor((x - pc.grid_origin) * pc.inv_h));
-  first = (cell - 1) >> 2;
-  last = (cell + 2) >> 2;
+  first = (cell - 1 - margin) >> 2;
+  last = (cell + 2 + margin) >> 2;
 }
 
 // The cubic B-spline N(d) of the paper and dN/dd (snow_spec.h WEIGHTS), for
@@ -110,13 +111,16 @@ ivec3 fl_mpm_stencil_base(vec3 fx, bool quadratic)
 }
 
 #ifdef FL_MPM_BLOCK_HASH  // defined by kernels that declare `block_hash` (uint, 2 per entry: key, slot)
+#ifndef FL_MPM_HASH  // word i of the hash looked up (mpm/g2p2g.glsl switches between two hashes)
+#define FL_MPM_HASH(i) block_hash[i]
+#endif
 // The slot of a block, FL_SNOW_NO_BLOCK when it is not allocated.
 uint fl_mpm_block_find(uint key, fl_mpm_push pc)
 {
   uint e = fl_mpm_block_hash(key, pc);
   for (uint probe = 0u; probe <= pc.hash_mask; probe++) {
-    uint k = block_hash[2u * e];
-    if (k == key) return block_hash[2u * e + 1u];
+    uint k = FL_MPM_HASH(2u * e);
+    if (k == key) return FL_MPM_HASH(2u * e + 1u);
     if (k == FL_SNOW_NO_BLOCK) break;
     e = (e + 1u) & pc.hash_mask;
   }
@@ -150,7 +154,7 @@ fl_mpm_stencil fl_mpm_stencil_of(vec3 x, fl_mpm_push pc, bool quadratic)
   vec3 fx = (x - pc.grid_origin) * pc.inv_h;
   fl_mpm_stencil s;
   ivec3 last;
-  fl_mpm_block_range(x, pc, s.block0, last);
+  fl_mpm_block_range(x, pc, 0, s.block0, last);
   s.slots_lo = uvec4(fl_mpm_block_slot(s.block0, last, 0, 0, 0, pc), fl_mpm_block_slot(s.block0, last, 1, 0, 0, pc),
                      fl_mpm_block_slot(s.block0, last, 0, 1, 0, pc), fl_mpm_block_slot(s.block0, last, 1, 1, 0, pc));
   s.slots_hi = uvec4(fl_mpm_block_slot(s.block0, last, 0, 0, 1, pc), fl_mpm_block_slot(s.block0, last, 1, 0, 1, pc),

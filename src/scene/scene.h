@@ -265,6 +265,7 @@ typedef struct {
 
 typedef enum { FL_SOLVER_COLORING, FL_SOLVER_JACOBI } fl_solver;
 typedef enum { FL_MPM_ATOMICS_AUTO, FL_MPM_ATOMICS_FLOAT, FL_MPM_ATOMICS_FIXED } fl_mpm_atomics;
+typedef enum { FL_SNOW_FUSE_SEPARATE, FL_SNOW_FUSE_G2P2G } fl_snow_fuse;
 typedef enum { FL_NORMALS_ANALYTIC, FL_NORMALS_TETRAHEDRAL } fl_collider_normals;
 typedef enum { FL_INTEGRATOR_EULER, FL_INTEGRATOR_BDF2 } fl_xpbd_integrator;
 
@@ -289,6 +290,8 @@ typedef struct {
                                  * at fine spacing, needs more: the health watch says when) */
   fl_mpm_atomics mpm_atomics;   /* snow P2G: "auto" (default: float atomics where the device has them),
                                  * "float" (an error without them) or "fixed" (int32 fixed point) */
+  fl_snow_fuse snow_transfer;   /* snow: "separate" (default: P2G and G2P passes) or "g2p2g" (each G2P
+                                 * fused with the next substep's P2G, docs/SNOW.md; needs float atomics) */
 } fl_sim_desc;
 
 typedef struct {

@@ -15,12 +15,20 @@
  *                   node), APIC (27), fixed point, the moving sticky box
  *   mixed_gather    a PIC/FLIP and an APIC ball in one scene: the kernels built for
  *                   both transfers (the other cases run the one-transfer builds)
+ *   ball_g2p2g_apic, ball_g2p2g, box_g2p2g, mixed_g2p2g   sim.snow_transfer "g2p2g":
+ *                   G2P fused with the next P2G (mpm/g2p2g); the GPU takes SUBSTEPS
+ *                   substeps (P2G, grid, then fused passes, then G2P) against as many
+ *                   separate CPU substeps, and the last P2G's grid is compared too
+ *   g2p2g_outrun    a ball moving 10 cells a substep (dt far past the CFL limit) outruns
+ *                   the next grid's one-cell margin: the lost contributions are counted
+ *                   (stats GRID_FULL), where the separate passes lose none
  * The accumulator of P2G is compared too: float sums within 1e-5 of the
  * node's scale, fixed-point sums within a few units of the last place. */
 #include "gpu_fixture.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "scene/scene.h"
 #include "sim/common/sdf_cpu.h"
@@ -28,10 +36,12 @@
 #include "vec4_compare.h"
 
 #define WARM_FRAMES 8
+#define G2P2G_SUBSTEPS 3
 
 /* `p2g`: the P2G path under test (the warm-up frames take it too); `tile_cas`: the float tile adds by
- * compare-and-swap even where the device has shared-memory float atomics. */
-static void compare_case_with(fl_gpu *gpu, const char *json, fl_snow_p2g p2g, bool tile_cas)
+ * compare-and-swap even where the device has shared-memory float atomics; `substeps`: how many substeps
+ * both sides take (fl_snow_record_substeps: fused with sim.snow_transfer "g2p2g"). */
+static void compare_case_n(fl_gpu *gpu, const char *json, fl_snow_p2g p2g, bool tile_cas, uint32_t substeps)
 {
   fl_scene scene;
   ENSURE_MSG(fl_scene_parse(json, "case.json", NULL, 0, &scene), "%s", fl_error_message());
@@ -49,6 +59,15 @@ static void compare_case_with(fl_gpu *gpu, const char *json, fl_snow_p2g p2g, bo
   ENSURE(fl_descriptor_cache_create(gpu, "test", &sets));
   fl_material_env env = {.gpu = gpu, .sets = &sets, .scene = &scene, .colliders = &collider_buffer,
                          .collider_count = collider_count};
+  if (scene.sim.snow_transfer == FL_SNOW_FUSE_G2P2G && !gpu->has_float_atomic_add) { /* SwiftShader: refused */
+    ENSURE_MSG(!fl_snow_create(&env, snow, snow_count, &s), "g2p2g ran without float atomics");
+    ENSURE_MSG(strstr(fl_error_message(), "sim.snow_transfer \"g2p2g\" adds with float atomics"), "%s",
+               fl_error_message());
+    printf("  refused without float atomics: %s\n", fl_error_message());
+    fl_descriptor_cache_destroy(&sets);
+    fl_buffer_destroy(gpu, &collider_buffer);
+    return;
+  }
   ENSURE_MSG(fl_snow_create(&env, snow, snow_count, &s), "%s", fl_error_message());
   s.p2g = p2g;
   if (tile_cas) s.tile_shared_float = false;
@@ -67,15 +86,17 @@ static void compare_case_with(fl_gpu *gpu, const char *json, fl_snow_p2g p2g, bo
   ENSURE(fl_snow_read_state(&s, &cpu));
   float dt = scene.sim.dt / (float)s.substeps_last;
   fl_mpm_push push;
-  fl_snow_push_fill(&s.build, &scene.sim, collider_count, s.fixed_point, dt, t + dt, &push);
   uint32_t stats[FL_SNOW_STAT_WORDS] = {0, 0x7f7fffffu, 0, 0, 0, 0, 0, 0};
   uint32_t *acc_cpu = malloc((size_t)s.build.node_count * 32), *acc_gpu = malloc((size_t)s.build.node_count * 32);
   ENSURE(acc_cpu && acc_gpu);
-  ENSURE(fl_snow_cpu_p2g(&push, s.build.materials, &cpu, acc_cpu));
-  ENSURE(fl_snow_cpu_substep(&push, s.build.materials, colliders, &cpu, stats));
+  for (uint32_t k = 0; k < substeps; k++) {
+    fl_snow_push_fill(&s.build, &scene.sim, collider_count, s.fixed_point, dt, t + dt * (float)(k + 1), &push);
+    if (k + 1 == substeps) ENSURE(fl_snow_cpu_p2g(&push, s.build.materials, &cpu, acc_cpu)); /* the last P2G */
+    ENSURE(fl_snow_cpu_substep(&push, s.build.materials, colliders, &cpu, stats));
+  }
   fl_fixture_once once;
   ENSURE(fl_fixture_once_begin(gpu, &once));
-  fl_snow_record_substep(&s, &once.rec, dt, t + dt);
+  fl_snow_record_substeps(&s, &once.rec, substeps, dt, t);
   ENSURE(fl_fixture_once_end(&once));
   ENSURE(fl_snow_read_state(&s, &gpu_state));
   ENSURE(fl_snow_read_grid_dense(&s, &s.acc, 8, acc_gpu));
@@ -112,9 +133,9 @@ static void compare_case_with(fl_gpu *gpu, const char *json, fl_snow_p2g p2g, bo
   float daff = max_abs_diff((const float(*)[4])cpu.affine, (const float(*)[4])gpu_state.affine, 3ull * n, 3);
   float djp = 0;
   for (uint32_t p = 0; p < n; p++) djp = fmaxf(djp, fabsf(cpu.fe[3 * p][3] - gpu_state.fe[3 * p][3]));
-  printf("  %u particles, dt %.3g ms: |dx| %.2g m, |dv| %.2g (v up to %.3g), |dF_E| %.2g, |dJ_P| %.2g, "
+  printf("  %u particles, %u substeps of %.3g ms: |dx| %.2g m, |dv| %.2g (v up to %.3g), |dF_E| %.2g, |dJ_P| %.2g, "
          "|dK| %.2g (K up to %.3g), |dC| %.2g\n",
-         n, dt * 1e3, dpos, dvel, v_scale, dfe, djp, dstress, k_scale, daff);
+         n, substeps, dt * 1e3, dpos, dvel, v_scale, dfe, djp, dstress, k_scale, daff);
   ENSURE_MSG(dpos <= 1e-6f, "positions differ by %g m", dpos);
   ENSURE_MSG(dvel <= 1e-4f * v_scale, "velocities differ by %g", dvel);
   ENSURE_MSG(dfe <= 1e-4f, "F_E differs by %g", dfe);
@@ -129,6 +150,10 @@ static void compare_case_with(fl_gpu *gpu, const char *json, fl_snow_p2g p2g, bo
   fl_buffer_destroy(gpu, &collider_buffer);
 }
 
+static void compare_case_with(fl_gpu *gpu, const char *json, fl_snow_p2g p2g, bool tile_cas)
+{
+  compare_case_n(gpu, json, p2g, tile_cas, 1);
+}
 static void compare_case(fl_gpu *gpu, const char *json, fl_snow_p2g p2g) { compare_case_with(gpu, json, p2g, false); }
 
 #define DOMAIN "\"sim\": {\"dt\": 0.0166667, \"domain\": {\"min\": [-0.5, 0, -0.5], \"max\": [0.5, 1, 0.5]}"
@@ -207,6 +232,76 @@ FL_GPU_TEST(test_mixed_gather, mixed_gather)
 static void box_gather(fl_gpu *gpu) { compare_case(gpu, "{" DOMAIN "}, \"objects\": [" BOX "]}", FL_SNOW_P2G_GATHER); }
 FL_GPU_TEST(test_box_gather, box_gather)
 
+/* G2P fused with the next P2G (sim.snow_transfer "g2p2g", float atomics): APIC first (quadratic, 27 nodes),
+ * PIC/FLIP (cubic, 64), the sticky box, and both transfers in one scene; the frame's first P2G is the
+ * direct scatter. */
+#define G2P2G_DOMAIN DOMAIN ", \"snow_transfer\": \"g2p2g\""
+static void ball_g2p2g_apic(fl_gpu *gpu)
+{
+  compare_case_n(gpu, "{" G2P2G_DOMAIN "}, \"objects\": [" BALL ", \"transfer\": \"apic\"}]}", FL_SNOW_P2G_DIRECT,
+                 false, G2P2G_SUBSTEPS);
+}
+FL_GPU_TEST(test_ball_g2p2g_apic, ball_g2p2g_apic)
+static void ball_g2p2g(fl_gpu *gpu)
+{
+  compare_case_n(gpu, "{" G2P2G_DOMAIN "}, \"objects\": [" BALL "}]}", FL_SNOW_P2G_DIRECT, false, G2P2G_SUBSTEPS);
+}
+FL_GPU_TEST(test_ball_g2p2g, ball_g2p2g)
+static void box_g2p2g(fl_gpu *gpu)
+{
+  compare_case_n(gpu, "{" G2P2G_DOMAIN "}, \"objects\": [" BOX "]}", FL_SNOW_P2G_DIRECT, false, G2P2G_SUBSTEPS);
+}
+FL_GPU_TEST(test_box_g2p2g, box_g2p2g)
+static void mixed_g2p2g(fl_gpu *gpu)
+{
+  compare_case_n(gpu, "{" G2P2G_DOMAIN "}, \"objects\": [" BALL "}, {\"type\": \"snow\", \"center\": [0.28, 0.3, 0], "
+                      "\"radius\": 0.07, \"grid_spacing\": 0.05, \"velocity\": [0, -3, 0], \"transfer\": \"apic\"}]}",
+                 FL_SNOW_P2G_DIRECT, false, G2P2G_SUBSTEPS);
+}
+FL_GPU_TEST(test_mixed_g2p2g, mixed_g2p2g)
+
+/* GRID_FULL after two substeps of 50 ms of a ball at 10 m/s (10 cells of 0.05 m a substep), from load. */
+static void outrun_grid_full(fl_gpu *gpu, const char *transfer, uint32_t *grid_full)
+{
+  *grid_full = UINT32_MAX;
+  char json[1024];
+  snprintf(json, sizeof json, "{" DOMAIN ", \"gravity\": [0, 0, 0], \"snow_transfer\": \"%s\"}, \"objects\": ["
+           "{\"type\": \"snow\", \"center\": [-0.3, 0.5, 0], \"radius\": 0.1, \"grid_spacing\": 0.05, "
+           "\"velocity\": [10, 0, 0], \"transfer\": \"apic\"}]}", transfer);
+  fl_scene scene;
+  ENSURE_MSG(fl_scene_parse(json, "case.json", NULL, 0, &scene), "%s", fl_error_message());
+  uint32_t snow = 0;
+  fl_buffer colliders;
+  ENSURE(fl_buffer_create(gpu, sizeof(fl_gpu_collider), FL_MEMORY_DEVICE, "colliders", &colliders));
+  fl_descriptor_cache sets;
+  ENSURE(fl_descriptor_cache_create(gpu, "test", &sets));
+  fl_material_env env = {.gpu = gpu, .sets = &sets, .scene = &scene, .colliders = &colliders};
+  fl_snow_system s;
+  ENSURE_MSG(fl_snow_create(&env, &snow, 1, &s), "%s", fl_error_message());
+  fl_descriptor_cache_destroy(&sets);
+  s.p2g = FL_SNOW_P2G_DIRECT;
+  fl_fixture_once once;
+  ENSURE(fl_fixture_once_begin(gpu, &once));
+  fl_snow_record_substeps(&s, &once.rec, 2, 0.05f, 0.0f);
+  ENSURE(fl_fixture_once_end(&once));
+  uint32_t stats[FL_SNOW_STAT_WORDS];
+  ENSURE(fl_buffer_readback(gpu, &s.stats, 0, stats, sizeof stats));
+  fl_snow_destroy(&s);
+  fl_buffer_destroy(gpu, &colliders);
+  printf("  %s: %u particles with lost contributions\n", transfer, stats[FL_SNOW_STAT_GRID_FULL]);
+  *grid_full = stats[FL_SNOW_STAT_GRID_FULL];
+}
+static void g2p2g_outrun(fl_gpu *gpu)
+{
+  if (!gpu->has_float_atomic_add) return; /* refused there (the cases above check it) */
+  uint32_t separate, fused;
+  outrun_grid_full(gpu, "separate", &separate);
+  outrun_grid_full(gpu, "g2p2g", &fused);
+  ENSURE_MSG(separate == 0, "the separate passes lost contributions of %u particles", separate);
+  ENSURE_MSG(fused > 0 && fused != UINT32_MAX, "a particle 10 cells past its allocation was not counted");
+}
+FL_GPU_TEST(test_g2p2g_outrun, g2p2g_outrun)
+
 static const fl_test_case cases[] = {
     {"ball_pic_flip", test_ball_pic_flip},
     {"ball_apic", test_ball_apic},
@@ -220,5 +315,10 @@ static const fl_test_case cases[] = {
     {"ball_gather_fixed", test_ball_gather_fixed},
     {"box_gather", test_box_gather},
     {"mixed_gather", test_mixed_gather},
+    {"ball_g2p2g_apic", test_ball_g2p2g_apic},
+    {"ball_g2p2g", test_ball_g2p2g},
+    {"box_g2p2g", test_box_g2p2g},
+    {"mixed_g2p2g", test_mixed_g2p2g},
+    {"g2p2g_outrun", test_g2p2g_outrun},
 };
 FL_TEST_MAIN(cases)

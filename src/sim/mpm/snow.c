@@ -38,6 +38,15 @@ static bool choose_atomics(fl_gpu *gpu, const fl_sim_desc *sim, bool *fixed_poin
   return true;
 }
 
+/* The fused kernel (mpm/g2p2g.glsl) adds into the grid with float atomics only. */
+static bool g2p2g_check(bool fixed_point)
+{
+  if (!fixed_point) return true;
+  return fl_error_set("sim.snow_transfer \"g2p2g\" adds with float atomics (VK_EXT_shader_atomic_float "
+                      "shaderBufferFloat32AtomicAdd), which this device lacks or sim.mpm_atomics \"fixed\" "
+                      "turned off; use \"separate\"");
+}
+
 static bool make_buffer(fl_gpu *gpu, uint64_t bytes, fl_memory_kind kind, const char *what, fl_buffer *out)
 {
   char label[96];
@@ -61,6 +70,10 @@ static bool create_buffers(fl_snow_system *s)
             make_buffer(gpu, nodes * 32, FL_MEMORY_DEVICE, "grid velocities", &s->gridv) &&
             make_buffer(gpu, (uint64_t)b->hash_entries * 8, FL_MEMORY_DEVICE, "grid block hash", &s->block_hash) &&
             make_buffer(gpu, (uint64_t)b->block_capacity * 4, FL_MEMORY_DEVICE, "grid blocks", &s->blocks) &&
+            (!s->g2p2g || (make_buffer(gpu, (uint64_t)b->hash_entries * 8, FL_MEMORY_DEVICE, "next grid block hash",
+                                       &s->block_hash_next) &&
+                           make_buffer(gpu, (uint64_t)b->block_capacity * 4, FL_MEMORY_DEVICE, "next grid blocks",
+                                       &s->blocks_next))) &&
             make_buffer(gpu, FL_SNOW_STAT_WORDS * 4, FL_MEMORY_DEVICE, "stats", &s->stats) &&
             fl_buffer_create_with(gpu, b->materials, sizeof b->materials, "snow materials", &s->materials);
   for (uint32_t k = 0; k < FL_GPU_FRAMES_IN_FLIGHT && ok; k++)
@@ -105,8 +118,9 @@ static fl_snow_p2g choose_p2g(const fl_gpu *gpu)
 static uint64_t grid_nodes(const fl_snow_system *s) { return (uint64_t)s->build.block_capacity * FL_SNOW_BLOCK_NODES; }
 
 /* Clear and block allocation of one substep (`scatter`: the accumulator is cleared for a scatter;
- * the gather writes every word). */
-static void record_clear_blocks(const fl_snow_system *s, fl_rec *r, const fl_mpm_push *push, bool scatter)
+ * the gather writes every word; `margin`: cells added around each stencil, mpm/blocks.comp). */
+static void record_clear_blocks(const fl_snow_system *s, fl_rec *r, const fl_mpm_push *push, bool scatter,
+                                uint32_t margin)
 {
   fl_rec_begin(r, "snow/clear", (scatter ? grid_nodes(s) * 32 : 0) + s->block_hash.size);
   if (scatter) vkCmdFillBuffer(r->cmd, s->acc.buffer, 0, VK_WHOLE_SIZE, 0);
@@ -115,9 +129,11 @@ static void record_clear_blocks(const fl_snow_system *s, fl_rec *r, const fl_mpm
   vkCmdFillBuffer(r->cmd, s->stats.buffer, FL_SNOW_STAT_BLOCKS * 4, 4, 0);
   fl_rec_end(r);
   fl_rec_barrier(r);
+  fl_mpm_push pc = *push;
+  pc.arg = margin;
   /* Each particle reads its position and its predecessor's; the blocks' hash entries and keys are written once. */
   fl_rec_pass(r, &(fl_pass){.name = "snow/blocks", .bytes = (uint64_t)s->build.count * 32 + s->blocks.size * 3,
-                            .kernel = "mpm/blocks", FL_PUSH(*push), .threads = s->build.count,
+                            .kernel = "mpm/blocks", FL_PUSH(pc), .threads = s->build.count,
                             FL_BUFFERS(&s->pos, &s->block_hash, &s->blocks, &s->stats)});
 }
 
@@ -156,7 +172,7 @@ static uint32_t gather_particle_bytes(const fl_snow_system *s)
 static void record_p2g_grid(const fl_snow_system *s, fl_rec *r, const fl_mpm_push *push)
 {
   bool gather = s->p2g == FL_SNOW_P2G_GATHER;
-  record_clear_blocks(s, r, push, !gather);
+  record_clear_blocks(s, r, push, !gather, 0);
   if (gather) {
     char kernel[64];
     fl_snow_gather_inputs in = {&s->pos, &s->vel, &s->stress, &s->affine, &s->acc, &s->materials,
@@ -182,7 +198,7 @@ static bool first_volumes(fl_snow_system *s, fl_descriptor_cache *sets)
   uint32_t n = s->build.count, chunks = (n + FL_SNOW_LOAD_CHUNK - 1) / FL_SNOW_LOAD_CHUNK;
   fl_rec once, *r = &once;
   bool ok = fl_rec_begin_once(s->gpu, sets, r);
-  if (ok) record_clear_blocks(s, r, &push, true);
+  if (ok) record_clear_blocks(s, r, &push, true, 0);
   ok = ok && fl_rec_end_once(r);
   for (uint32_t pass = 0; pass < 2 && ok; pass++) /* P2G, then the volumes */
     for (uint32_t c = 0; c < chunks && ok; c++) {
@@ -226,7 +242,8 @@ bool fl_snow_create(const fl_material_env *env, const uint32_t *indices, uint32_
   out->collider_count = env->collider_count;
   out->p2g = choose_p2g(gpu);
   out->tile_shared_float = gpu->has_shared_float_atomic_add;
-  bool ok = choose_atomics(gpu, &scene->sim, &out->fixed_point) &&
+  out->g2p2g = scene->sim.snow_transfer == FL_SNOW_FUSE_G2P2G;
+  bool ok = choose_atomics(gpu, &scene->sim, &out->fixed_point) && (!out->g2p2g || g2p2g_check(out->fixed_point)) &&
             fl_snow_build_create(scene, indices, count, &out->build) &&
             (!out->fixed_point || fl_snow_fixed_headroom_check(&out->build)) &&
             fl_snow_build_set_capacity(&out->build, scene->sim.snow_grid_slack,
@@ -254,10 +271,11 @@ bool fl_snow_create(const fl_material_env *env, const uint32_t *indices, uint32_
   out->build.pos = out->build.vel = out->build.fe = out->build.affine = out->build.stress = NULL;
   if (ok)
     fl_info("snow: %u particles; grid %.1f MiB: %u blocks of 4x4x4 nodes (%u touched at load) of a %u x %u x %u "
-            "lattice; P2G %s, %s",
+            "lattice; P2G %s, %s%s",
             out->build.count, (double)fl_snow_grid_memory(out) / 1048576.0, out->build.block_capacity,
             out->build.blocks_at_load, out->build.dims[0], out->build.dims[1], out->build.dims[2],
-            out->fixed_point ? "fixed point" : "float atomics", fl_snow_p2g_name(out->p2g));
+            out->fixed_point ? "fixed point" : "float atomics", fl_snow_p2g_name(out->p2g),
+            out->g2p2g ? ", G2P fused with the next P2G" : "");
   if (!ok) fl_snow_destroy(out);
   return ok;
 }
@@ -267,7 +285,8 @@ void fl_snow_destroy(fl_snow_system *s)
   if (!s->gpu) return;
   fl_gpu *gpu = s->gpu;
   fl_buffer *buffers[] = {&s->pos, &s->vel, &s->fe, &s->stress, &s->affine, &s->acc, &s->gridv, &s->stats,
-                          &s->materials, &s->scratch, &s->block_hash, &s->blocks};
+                          &s->materials, &s->scratch, &s->block_hash, &s->blocks, &s->block_hash_next,
+                          &s->blocks_next};
   for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++) fl_buffer_destroy(gpu, buffers[i]);
   for (uint32_t k = 0; k < FL_GPU_FRAMES_IN_FLIGHT; k++) {
     fl_buffer_destroy(gpu, &s->snapshot[k]);
@@ -329,7 +348,19 @@ void fl_snow_set_grab(fl_snow_system *s, const fl_picker *picker)
   if (s->grabbed) memcpy(s->grab_target, picker->drag_target, sizeof s->grab_target);
 }
 
-void fl_snow_record_substep(fl_snow_system *s, fl_rec *r, float dt, float t)
+/* The grid's solve (step 6, beta > 0) and the coupling, after the grid update and before G2P. */
+static void record_solve_couple(fl_snow_system *s, fl_rec *r, const fl_mpm_push *push, float dt, float t)
+{
+  if (s->implicit.gpu) { /* step 6, beta > 0 */
+    fl_rec_begin(r, "snow/implicit", fl_snow_implicit_bytes(&s->implicit));
+    fl_snow_implicit_record(&s->implicit, r, push, s->build.beta);
+    fl_rec_end(r);
+  }
+  if (s->couple) s->couple(s->couple_ctx, r, dt, t);
+}
+
+/* A substep up to G2P: the grab, clear, blocks, P2G, the grid update, the solve and the coupling. */
+static void record_to_g2p(fl_snow_system *s, fl_rec *r, float dt, float t)
 {
   fl_mpm_push pc, *push = &pc;
   push_for(s, dt, t, push);
@@ -340,18 +371,69 @@ void fl_snow_record_substep(fl_snow_system *s, fl_rec *r, float dt, float t)
                               FL_PUSH(grab), .threads = s->build.count, FL_BUFFERS(&s->pos, &s->vel)});
   }
   record_p2g_grid(s, r, push);
-  if (s->implicit.gpu) { /* step 6, beta > 0 */
-    fl_rec_begin(r, "snow/implicit", fl_snow_implicit_bytes(&s->implicit));
-    fl_snow_implicit_record(&s->implicit, r, push, s->build.beta);
-    fl_rec_end(r);
-  }
-  if (s->couple) s->couple(s->couple_ctx, r, dt, t);
+  record_solve_couple(s, r, push, dt, t);
+}
+
+static void record_g2p(fl_snow_system *s, fl_rec *r, const fl_mpm_push *push)
+{
   char g2p[64];
   fl_rec_pass(r, &(fl_pass){.name = "snow/g2p", .bytes = fl_snow_g2p_bytes(s),
                             .kernel = fl_snow_transfer_kernel(&s->build, "mpm/g2p", g2p, sizeof g2p), FL_PUSH(*push),
                             .threads = s->build.count,
                             FL_BUFFERS(&s->pos, &s->vel, &s->fe, &s->stress, &s->affine, &s->gridv, &s->stats,
                                        s->colliders, &s->materials, &s->block_hash, s->colliders)});
+}
+
+static void swap_buffers(fl_buffer *a, fl_buffer *b)
+{
+  fl_buffer t = *a;
+  *a = *b;
+  *b = t;
+}
+
+/* G2P of the substep ending at push->time fused with the next substep's P2G (mpm/g2p2g.glsl): the next
+ * grid's blocks (from the positions before the move, one cell wider) go into the other hash, which then
+ * becomes the current one; G2P reads the grid velocities through the hash it was built with. */
+static void record_g2p2g(fl_snow_system *s, fl_rec *r, const fl_mpm_push *push)
+{
+  swap_buffers(&s->block_hash, &s->block_hash_next);
+  swap_buffers(&s->blocks, &s->blocks_next);
+  record_clear_blocks(s, r, push, true, 1);
+  char kernel[64];
+  fl_rec_pass(r, &(fl_pass){.name = "snow/g2p2g", .bytes = fl_snow_g2p2g_bytes(s),
+                            .kernel = fl_snow_transfer_kernel(&s->build, "mpm/g2p2g", kernel, sizeof kernel),
+                            FL_PUSH(*push), .threads = s->build.count,
+                            FL_BUFFERS(&s->pos, &s->vel, &s->fe, &s->stress, &s->affine, &s->gridv, &s->stats,
+                                       s->colliders, &s->materials, &s->block_hash_next, s->colliders, &s->acc,
+                                       &s->block_hash)});
+}
+
+void fl_snow_record_substep(fl_snow_system *s, fl_rec *r, float dt, float t)
+{
+  fl_mpm_push push;
+  push_for(s, dt, t, &push);
+  record_to_g2p(s, r, dt, t);
+  record_g2p(s, r, &push);
+}
+
+void fl_snow_record_substeps(fl_snow_system *s, fl_rec *r, uint32_t n, float dt, float t0)
+{
+  if (!s->g2p2g || s->grabbed || n < 2) { /* the grab acts before each P2G: separate passes */
+    for (uint32_t k = 0; k < n; k++) fl_snow_record_substep(s, r, dt, t0 + dt * (float)(k + 1));
+    return;
+  }
+  fl_mpm_push push;
+  record_to_g2p(s, r, dt, t0 + dt);
+  for (uint32_t k = 1; k < n; k++) {
+    float t = t0 + dt * (float)(k + 1);
+    push_for(s, dt, t - dt, &push);
+    record_g2p2g(s, r, &push); /* G2P of substep k - 1, P2G of substep k */
+    push_for(s, dt, t, &push);
+    record_grid(s, r, &push);
+    record_solve_couple(s, r, &push, dt, t);
+  }
+  push_for(s, dt, t0 + dt * (float)n, &push);
+  record_g2p(s, r, &push);
 }
 
 void fl_snow_record_frame(fl_snow_system *s, fl_rec *r, float frame_dt, float t0)
@@ -364,7 +446,7 @@ void fl_snow_record_frame(fl_snow_system *s, fl_rec *r, float frame_dt, float t0
   vkCmdUpdateBuffer(r->cmd, s->stats.buffer, 0, sizeof STATS_RESET, STATS_RESET);
   if (s->build.count > 1) record_sort(s, r, &push);
   fl_rec_barrier(r);
-  for (uint32_t k = 0; k < n; k++) fl_snow_record_substep(s, r, dt, t0 + dt * (float)(k + 1));
+  fl_snow_record_substeps(s, r, n, dt, t0);
   VkBufferCopy copy = {0, 0, FL_SNOW_STAT_WORDS * 4};
   vkCmdCopyBuffer(r->cmd, s->stats.buffer, s->stats_readback[r->slot].buffer, 1, &copy);
   fl_cmd_transfer_to_host_barrier(r->cmd);
@@ -485,7 +567,8 @@ bool fl_snow_read_grid_dense(fl_snow_system *s, const fl_buffer *grid, uint32_t 
 
 uint64_t fl_snow_grid_memory(const fl_snow_system *s)
 {
-  return s->acc.size + s->gridv.size + s->block_hash.size + s->blocks.size + fl_snow_gather_memory(&s->gather);
+  return s->acc.size + s->gridv.size + s->block_hash.size + s->blocks.size + s->block_hash_next.size +
+         s->blocks_next.size + fl_snow_gather_memory(&s->gather);
 }
 
 /* Mean particles per occupied cell: the cells P2G and G2P touch are about count / ppc. */
@@ -509,6 +592,13 @@ uint64_t fl_snow_g2p_bytes(const fl_snow_system *s)
   /* Reads x, v, F_E (+ C), writes x, v, F_E, K (+ C); each touched node's two velocities read once. */
   uint64_t per = (16 + 16 + 48) * 2 + 32 + (s->build.any_pic_flip ? 0 : 96);
   return (uint64_t)s->build.count * per + occupied_nodes(s) * 32;
+}
+
+uint64_t fl_snow_g2p2g_bytes(const fl_snow_system *s)
+{
+  /* G2P's traffic, and the next P2G's node adds (each touched node read and written once); the particle
+   * reads of P2G (x, v, K, C) are gone: they are G2P's results, still in registers. */
+  return fl_snow_g2p_bytes(s) + occupied_nodes(s) * 64;
 }
 
 /* The grid update streams every allocated node: the accumulator in, both velocities out, the slot's key. */

@@ -11,7 +11,8 @@
  *   every particle array into cell order); then n substeps of
  *   clear (fill) -> blocks (mpm/blocks) -> P2G (the scatter mpm/p2g_float or mpm/p2g_fixed, or the gather
  *   of snow_gather.h) -> grid update
- *   -> [semi-implicit solve, beta > 0] -> G2P; the stats copied to the slot's
+ *   -> [semi-implicit solve, beta > 0] -> G2P (with sim.snow_transfer "g2p2g", each G2P but the frame's last
+ *   is fused with the next substep's clear-blocks-P2G: fl_snow_record_substeps); the stats copied to the slot's
  *   readback buffer. n adapts to the CFL limit from the stats the CPU
  *   collected after an earlier slot's fence (no stall): snow_spec.h SUBSTEPS.
  * Publish, once a frame: the slot's snapshot (position, grid density at the
@@ -63,6 +64,8 @@ typedef struct {
   fl_buffer pos, vel, fe, stress, affine;
   fl_buffer acc, gridv, stats, materials, scratch;
   fl_buffer block_hash, blocks;      /* the sparse grid: (key, slot) per hash entry; the key of each slot */
+  bool g2p2g;                        /* sim.snow_transfer "g2p2g": G2P fused with the next P2G (mpm/g2p2g) */
+  fl_buffer block_hash_next, blocks_next; /* g2p2g: the other grid's hash and keys (swapped each fused pass) */
   uint32_t sort_local_bits;          /* sort keys: block key << this | cell in block (6, or 0 if that overflows) */
   fl_radix_sort sort;
   uint32_t key_bits;
@@ -105,6 +108,10 @@ void fl_snow_set_grab(fl_snow_system *s, const fl_picker *picker);
 /* Records one substep (clear, P2G, grid update, G2P) of length dt ending at time t, without the
  * frame's sort, stats reset or stats copy (tests step the system with it). */
 void fl_snow_record_substep(fl_snow_system *s, fl_rec *r, float dt, float t);
+/* Records n substeps of length dt from time t0: each as fl_snow_record_substep does, or, with g2p2g
+ * (and no grab), P2G and the grid update, then n - 1 times the fused G2P + next P2G (mpm/g2p2g) and the
+ * grid update, then G2P: the same sums (tests compare it with n CPU substeps). */
+void fl_snow_record_substeps(fl_snow_system *s, fl_rec *r, uint32_t n, float dt, float t0);
 /* Reads every particle array back into malloc'd arrays (free with fl_snow_state_free); waits. */
 bool fl_snow_read_state(fl_snow_system *s, fl_snow_cpu_particles *out);
 /* Frees what fl_snow_read_state allocated; accepts a zeroed struct. */
@@ -125,4 +132,5 @@ uint64_t fl_snow_grid_memory(const fl_snow_system *s);
 /* Bytes each pass must move (for GB/s and the ceiling fraction). */
 uint64_t fl_snow_p2g_bytes(const fl_snow_system *s);
 uint64_t fl_snow_g2p_bytes(const fl_snow_system *s);
+uint64_t fl_snow_g2p2g_bytes(const fl_snow_system *s);
 uint64_t fl_snow_grid_bytes(const fl_snow_system *s);

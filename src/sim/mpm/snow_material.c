@@ -155,6 +155,7 @@ static bool stats(void *m, uint32_t object, const float (*pos)[4], uint32_t coun
   fl_stats_number(st, sys, "capped_frames", s->capped_frames);
   fl_stats_text(st, sys, "p2g_atomics", s->fixed_point ? "fixed" : "float");
   fl_stats_text(st, sys, "p2g", fl_snow_p2g_name(s->p2g));
+  fl_stats_text(st, sys, "transfer", s->g2p2g ? "g2p2g" : "separate");
   if (s->p2g == FL_SNOW_P2G_TILE && !s->fixed_point)
     fl_stats_text(st, sys, "p2g_tile_adds", s->tile_shared_float ? "shared float atomics" : "compare-and-swap");
   fl_stats_number(st, sys, "grid_blocks_at_load", s->build.blocks_at_load);
@@ -169,7 +170,7 @@ static bool stats(void *m, uint32_t object, const float (*pos)[4], uint32_t coun
 static bool summary(void *m, const fl_profiler *prof, bool bench, fl_material_summary *out)
 {
   static const char *const PASSES[] = {"snow/sort", "snow/clear", "snow/blocks", "snow/p2g",
-                                       "snow/grid", "snow/implicit", "snow/g2p"};
+                                       "snow/grid", "snow/implicit", "snow/g2p", "snow/g2p2g"};
   snow_material *sm = m;
   if (!bench) return true;
   double ms = 0, substeps = substeps_per_frame(sm);
@@ -183,10 +184,10 @@ static bool summary(void *m, const fl_profiler *prof, bool bench, fl_material_su
   fl_stats_number(&out->report, NULL, "snow_grid_memory_mib", (double)fl_snow_grid_memory(&sm->system) / 1048576.0);
   snprintf(out->bench_line, sizeof out->bench_line,
            "snow: %llu particles, %.1f substeps a frame, %.3g particle-substeps per second (P2G %s), grid %.1f MiB "
-           "(%u blocks of 4x4x4 allocated, %u used at peak)",
+           "(%u blocks of 4x4x4 allocated, %u used at peak)%s",
            (unsigned long long)sm->system.build.count, substeps, rate, fl_snow_p2g_name(sm->system.p2g),
            (double)fl_snow_grid_memory(&sm->system) / 1048576.0, sm->system.build.block_capacity,
-           sm->system.last.blocks_peak);
+           sm->system.last.blocks_peak, sm->system.g2p2g ? ", G2P fused with the next P2G" : "");
   return true;
 }
 
