@@ -39,7 +39,16 @@ typedef struct {
   float kappa, damping;
   float gravity[3];
   float divergence_strain;     /* check: |l - l0| / l0 above this is a divergence */
+  uint32_t grid[2];            /* E: particles per row and rows when the object is a grid of ms_spec.h
+                                * ({0, 0}: unknown); with block_steps >= 2 and links that are the grid's,
+                                * steps run block_steps at a time in one dispatch (explicit_grid.comp) */
+  uint32_t block_steps;        /* E on a grid: steps per dispatch (FL_MS_BLOCK_STEPS; <= 1: one per dispatch) */
 } fl_ms_gpu_params;
+
+/* The steps per dispatch of E on a grid that fl_ms_object_params asks for: the
+ * halo of 4 cells (8 with bend springs) leaves a 28 x 28 tile (20 x 20) of a
+ * 36 x 36 square in shared memory (docs/PERFORMANCE.md, issue 17 item 8). */
+#define FL_MS_BLOCK_STEPS 4
 
 typedef struct {
   fl_gpu *gpu;
@@ -51,6 +60,9 @@ typedef struct {
   char name[64];
   fl_buffer pos, vel, first, links, dv, dv_next, rhs, diag, cg_r, cg_p, cg_q, initial, status;
   fl_buffer pos_next, vel_next; /* E: the ping-pong twins of pos and vel (fl_ms_gpu_record_step swaps them) */
+  uint32_t block;              /* E on a grid: the most steps one dispatch of fl_ms_gpu_record_block runs
+                                * (0: not a grid of ms_spec.h, or blocking off: fl_ms_gpu_record_step only) */
+  fl_ms_grid_push grid;        /* E on a grid: the grid kernel's constants (h and steps set per dispatch) */
   fl_reduce reduce;            /* IM only */
   fl_reduce_binding dot_bb, dot_pq, dot_rr[2];
 } fl_ms_gpu;
@@ -71,6 +83,12 @@ bool fl_ms_gpu_params_check(const fl_ms_gpu_params *p, const char *name);
 /* Records one step of length h (every pass followed by a barrier); each
  * pass is a scope named "<prefix>/<pass>" (prefix e.g. "ms/HY"). */
 void fl_ms_gpu_record_step(fl_ms_gpu *s, fl_rec *r, float h, const char *prefix);
+/* E on a grid (s->block > 0): records `steps` (1..s->block) steps of length h in one
+ * dispatch, scope "<prefix>/block", the divergence check of each step inside
+ * (explicit_grid.comp: a divergence freezes the tile that found it at once, the
+ * others at the next dispatch); then the ping-pong pair swaps. The same
+ * positions as `steps` x fl_ms_gpu_record_step, with nothing recorded between them. */
+void fl_ms_gpu_record_block(fl_ms_gpu *s, fl_rec *r, float h, uint32_t steps, const char *prefix);
 /* Records the divergence check alone (after a step: a divergence freezes the object at once). */
 void fl_ms_gpu_record_check(fl_ms_gpu *s, fl_rec *r);
 /* Records the divergence check; with `reset`, then a frozen object's frame of

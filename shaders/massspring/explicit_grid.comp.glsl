@@ -1,0 +1,161 @@
+// massspring/explicit_grid.comp: E (symplectic Euler, Kang 2018 section 3;
+// ms_spec.h) on a regular grid, pc.steps steps in one dispatch (temporal
+// blocking). The step is explicit.comp's: dv_i = h (g + w_i sum_j (kappa delta
+// + c_d delta') xhat_ij), v' = v + dv, x' = x + h v'; pinned particles (w = 0)
+// keep x and v.
+//
+// A workgroup owns a tile of pc.tile^2 particles. It loads the tile and a halo
+// of pc.halo = (most steps) x reach cells around it (reach: 2 with bend
+// springs, else 1) into shared memory once, runs the steps there, and writes
+// the tile once, to the other buffer of the ping-pong pair (ms_gpu.c swaps the
+// pair after the dispatch). Step s recomputes only the cells at least
+// (s + 1) reach from the square's edge, whose neighbours are still exact, so
+// the tile ends identical to pc.steps separate steps. Neighbours come by index
+// offset (no links array), class by class in the order of ms_gpu.c's link
+// lists, so each force is summed in explicit.comp's order.
+//
+// The divergence check of check.comp runs inside, on every spring of the tile
+// before each step and after the last: a workgroup that finds a non-finite
+// position or a strain above pc.divergence_strain sets the status flag and
+// freezes its own tile from the next step on (v = 0, x kept), as one dispatch
+// per step would; the other tiles freeze at the next dispatch, up to
+// pc.steps - 1 steps later than with one dispatch per step. An object frozen
+// before the dispatch moves nothing (v = 0).
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#include "flurry_shared.h"
+#include "buffers.glsl"
+#include "spring.glsl"
+
+layout(local_size_x_id = 0, local_size_y = 1, local_size_z = 1) in;  // FL_MS_GRID_WORKGROUP (ms_gpu.c)
+layout(push_constant) uniform Push { fl_ms_grid_push pc; };
+layout(std430, binding = FL_MS_B_POS) readonly buffer Pos { vec4 pos[]; };
+layout(std430, binding = FL_MS_B_VEL) readonly buffer Vel { vec4 vel[]; };
+layout(std430, binding = FL_MS_B_STATUS) buffer Status { uint status[]; };
+layout(std430, binding = FL_MS_B_POS_OUT) writeonly buffer PosOut { vec4 pos_out[]; };
+layout(std430, binding = FL_MS_B_VEL_OUT) writeonly buffer VelOut { vec4 vel_out[]; };
+
+const uint CELLS = FL_MS_GRID_SIDE * FL_MS_GRID_SIDE;
+const uint PER_THREAD = (CELLS + FL_MS_GRID_WORKGROUP - 1u) / FL_MS_GRID_WORKGROUP;
+
+// x and v of the square (tile and halo), cell (a, b) at b * side + a: 24 bytes a cell
+shared float sx[CELLS], sy[CELLS], sz[CELLS], su[CELLS], sv[CELLS], sw[CELLS];
+shared uint s_bad;  // this tile diverged (or the object was frozen already)
+
+// The neighbours, two per class (FL_MS_CLASS_*), the one of the lower spring index first
+// (ms_cpu.c numbers each group's springs row by row): the order of ms_gpu.c's links.
+const ivec2 OFFSETS[12] = ivec2[](ivec2(-1, 0), ivec2(1, 0), ivec2(0, -1), ivec2(0, 1), ivec2(-1, -1), ivec2(1, 1),
+                                  ivec2(1, -1), ivec2(-1, 1), ivec2(-2, 0), ivec2(2, 0), ivec2(0, -2), ivec2(0, 2));
+
+vec3 x_at(int c) { return vec3(sx[c], sy[c], sz[c]); }
+vec3 v_at(int c) { return vec3(su[c], sv[c], sw[c]); }
+
+bool inside(ivec2 g) { return all(greaterThanEqual(g, ivec2(0))) && g.x < int(pc.nx) && g.y < int(pc.ny); }
+
+// The spring force on the particle of cell c (grid cell g) at x, v; `bad`: one of its
+// springs is strained beyond the divergence strain (or its length is NaN), as check.comp.
+vec3 spring_force(int c, ivec2 g, int side, vec3 x, vec3 v, out bool bad)
+{
+  vec3 f = vec3(0.0);
+  bad = false;
+  for (int o = 0; o < 12; o++) {
+    int cls = o >> 1;
+    if ((pc.classes & (1u << uint(cls))) == 0u || !inside(g + OFFSETS[o])) continue;
+    int n = c + OFFSETS[o].y * side + OFFSETS[o].x;
+    float rest = cls < 4 ? pc.rest0[cls] : pc.rest1[cls - 4];
+    vec3 d = x_at(n) - x;
+    float len = length(d);
+    bad = bad || !(abs(len - rest) <= pc.divergence_strain * rest);
+    if (len < FL_MS_MIN_LENGTH) continue;
+    vec3 xhat = d / max(len, FL_MS_MIN_LENGTH);
+    float rate = dot(xhat, v_at(n) - v);
+    f += (pc.kappa * (len - rest) + pc.damping * rate) * xhat;
+  }
+  return f;
+}
+
+void main()
+{
+  uint tiles_y = (pc.ny + pc.tile - 1u) / pc.tile;
+  uint tile = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+  if (tile >= pc.tiles_x * tiles_y) return;  // the whole workgroup: before any barrier
+  int side = int(pc.tile + 2u * pc.halo), halo = int(pc.halo), reach = int(pc.classes >= (1u << FL_MS_CLASS_X2)) + 1;
+  ivec2 origin = ivec2(tile % pc.tiles_x, tile / pc.tiles_x) * int(pc.tile) - halo;
+  int t = int(gl_LocalInvocationIndex);
+  if (t == 0) s_bad = status[FL_MS_STATUS_DIVERGED];
+
+  // this thread's cells of the square (the same for every step) and their inverse masses
+  float w[PER_THREAD];
+  for (int q = 0; q < int(PER_THREAD); q++) {
+    int c = t + q * int(FL_MS_GRID_WORKGROUP);
+    ivec2 a = ivec2(c % side, c / side), g = origin + a;
+    w[q] = 0.0;
+    if (c >= side * side || !inside(g)) continue;
+    uint k = uint(g.y) * pc.nx + uint(g.x);
+    vec4 p = pos[k];
+    vec3 u = vel[k].xyz;
+    sx[c] = p.x, sy[c] = p.y, sz[c] = p.z, su[c] = u.x, sv[c] = u.y, sw[c] = u.z;
+    w[q] = p.w;
+  }
+  barrier();
+  bool frozen = s_bad != 0u;  // the same in every thread: read after the barrier, written before it
+
+  for (uint s = 0u; s < pc.steps && !frozen; s++) {
+    int lo = int(s + 1u) * reach, hi = side - lo;  // the cells whose neighbours are still exact
+    vec3 xn[PER_THREAD], vn[PER_THREAD];
+    bool bad = false;
+    for (int q = 0; q < int(PER_THREAD); q++) {
+      int c = t + q * int(FL_MS_GRID_WORKGROUP);
+      ivec2 a = ivec2(c % side, c / side), g = origin + a;
+      xn[q] = vec3(0.0);
+      vn[q] = vec3(0.0);
+      if (c >= side * side || any(lessThan(a, ivec2(lo))) || any(greaterThanEqual(a, ivec2(hi))) || !inside(g))
+        continue;
+      vec3 x = x_at(c), v = v_at(c);
+      bool strained;
+      vec3 f = spring_force(c, g, side, x, v, strained);
+      if (all(greaterThanEqual(a, ivec2(halo))) && all(lessThan(a, ivec2(halo + int(pc.tile)))))
+        bad = bad || strained || any(isnan(x)) || any(isinf(x));  // the tile's own check of this state
+      if (w[q] != 0.0) {
+        v += pc.h * (pc.gravity + w[q] * f);
+        x += pc.h * v;
+      }
+      xn[q] = x;
+      vn[q] = v;
+    }
+    if (bad) atomicOr(s_bad, 1u);
+    barrier();
+    bool freeze = s_bad != 0u;  // a divergence in the state before this step: v = 0, x kept, from now on
+    for (int q = 0; q < int(PER_THREAD); q++) {
+      int c = t + q * int(FL_MS_GRID_WORKGROUP);
+      ivec2 a = ivec2(c % side, c / side);
+      if (c >= side * side || any(lessThan(a, ivec2(lo))) || any(greaterThanEqual(a, ivec2(hi))) ||
+          !inside(origin + a))
+        continue;
+      if (!freeze) sx[c] = xn[q].x, sy[c] = xn[q].y, sz[c] = xn[q].z;
+      su[c] = freeze ? 0.0 : vn[q].x, sv[c] = freeze ? 0.0 : vn[q].y, sw[c] = freeze ? 0.0 : vn[q].z;
+    }
+    barrier();
+    frozen = freeze;
+  }
+
+  // the check of the state after the last step; then the tile goes out
+  bool bad = false;
+  for (int q = 0; q < int(PER_THREAD); q++) {
+    int c = t + q * int(FL_MS_GRID_WORKGROUP);
+    ivec2 a = ivec2(c % side, c / side), g = origin + a;
+    if (c >= side * side || any(lessThan(a, ivec2(halo))) || any(greaterThanEqual(a, ivec2(halo + int(pc.tile)))) ||
+        !inside(g))
+      continue;
+    vec3 x = x_at(c);
+    bool strained;
+    spring_force(c, g, side, x, v_at(c), strained);
+    bad = bad || strained || any(isnan(x)) || any(isinf(x));
+    uint k = uint(g.y) * pc.nx + uint(g.x);
+    pos_out[k] = vec4(x, w[q]);
+    vel_out[k] = frozen ? vec4(0.0) : vec4(v_at(c), 0.0);
+  }
+  if (bad) atomicOr(s_bad, 1u);
+  barrier();
+  if (t == 0 && s_bad != 0u) atomicOr(status[FL_MS_STATUS_DIVERGED], 1u);
+}
