@@ -35,11 +35,11 @@ layout(std430, binding = FL_MS_B_STATUS) buffer Status { uint status[]; };
 layout(std430, binding = FL_MS_B_POS_OUT) writeonly buffer PosOut { vec4 pos_out[]; };
 layout(std430, binding = FL_MS_B_VEL_OUT) writeonly buffer VelOut { vec4 vel_out[]; };
 
-const uint CELLS = FL_MS_GRID_SIDE * FL_MS_GRID_SIDE;
-const uint PER_THREAD = (CELLS + FL_MS_GRID_WORKGROUP - 1u) / FL_MS_GRID_WORKGROUP;
+const int SIDE = FL_MS_GRID_SIDE;  // the square: one thread a cell (FL_MS_GRID_WORKGROUP = SIDE^2)
 
-// x and v of the square (tile and halo), cell (a, b) at b * side + a: 24 bytes a cell
-shared float sx[CELLS], sy[CELLS], sz[CELLS], su[CELLS], sv[CELLS], sw[CELLS];
+// x and v of the square (tile and halo), cell (a, b) at b * SIDE + a: 32 bytes a cell (w unused:
+// llvmpipe gathers a vec4 as one load, three floats as three)
+shared vec4 sp[SIDE * SIDE], sq[SIDE * SIDE];
 shared uint s_bad;  // this tile diverged (or the object was frozen already)
 
 // The neighbours, two per class (FL_MS_CLASS_*), the one of the lower spring index first
@@ -47,21 +47,22 @@ shared uint s_bad;  // this tile diverged (or the object was frozen already)
 const ivec2 OFFSETS[12] = ivec2[](ivec2(-1, 0), ivec2(1, 0), ivec2(0, -1), ivec2(0, 1), ivec2(-1, -1), ivec2(1, 1),
                                   ivec2(1, -1), ivec2(-1, 1), ivec2(-2, 0), ivec2(2, 0), ivec2(0, -2), ivec2(0, 2));
 
-vec3 x_at(int c) { return vec3(sx[c], sy[c], sz[c]); }
-vec3 v_at(int c) { return vec3(su[c], sv[c], sw[c]); }
+vec3 x_at(int c) { return sp[c].xyz; }
+vec3 v_at(int c) { return sq[c].xyz; }
 
 bool inside(ivec2 g) { return all(greaterThanEqual(g, ivec2(0))) && g.x < int(pc.nx) && g.y < int(pc.ny); }
+bool within(ivec2 a, int lo, int hi) { return all(greaterThanEqual(a, ivec2(lo))) && all(lessThan(a, ivec2(hi))); }
 
 // The spring force on the particle of cell c (grid cell g) at x, v; `bad`: one of its
 // springs is strained beyond the divergence strain (or its length is NaN), as check.comp.
-vec3 spring_force(int c, ivec2 g, int side, vec3 x, vec3 v, out bool bad)
+vec3 spring_force(int c, ivec2 g, vec3 x, vec3 v, out bool bad)
 {
   vec3 f = vec3(0.0);
   bad = false;
   for (int o = 0; o < 12; o++) {
     int cls = o >> 1;
     if ((pc.classes & (1u << uint(cls))) == 0u || !inside(g + OFFSETS[o])) continue;
-    int n = c + OFFSETS[o].y * side + OFFSETS[o].x;
+    int n = c + OFFSETS[o].y * SIDE + OFFSETS[o].x;
     float rest = cls < 4 ? pc.rest0[cls] : pc.rest1[cls - 4];
     vec3 d = x_at(n) - x;
     float len = length(d);
@@ -79,83 +80,51 @@ void main()
   uint tiles_y = (pc.ny + pc.tile - 1u) / pc.tile;
   uint tile = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
   if (tile >= pc.tiles_x * tiles_y) return;  // the whole workgroup: before any barrier
-  int side = int(pc.tile + 2u * pc.halo), halo = int(pc.halo), reach = int(pc.classes >= (1u << FL_MS_CLASS_X2)) + 1;
-  ivec2 origin = ivec2(tile % pc.tiles_x, tile / pc.tiles_x) * int(pc.tile) - halo;
-  int t = int(gl_LocalInvocationIndex);
-  if (t == 0) s_bad = status[FL_MS_STATUS_DIVERGED];
-
-  // this thread's cells of the square (the same for every step) and their inverse masses
-  float w[PER_THREAD];
-  for (int q = 0; q < int(PER_THREAD); q++) {
-    int c = t + q * int(FL_MS_GRID_WORKGROUP);
-    ivec2 a = ivec2(c % side, c / side), g = origin + a;
-    w[q] = 0.0;
-    if (c >= side * side || !inside(g)) continue;
-    uint k = uint(g.y) * pc.nx + uint(g.x);
-    vec4 p = pos[k];
-    vec3 u = vel[k].xyz;
-    sx[c] = p.x, sy[c] = p.y, sz[c] = p.z, su[c] = u.x, sv[c] = u.y, sw[c] = u.z;
-    w[q] = p.w;
-  }
+  int halo = int(pc.halo), reach = int(pc.classes >= (1u << FL_MS_CLASS_X2)) + 1;
+  int c = int(gl_LocalInvocationIndex);
+  ivec2 a = ivec2(c % SIDE, c / SIDE);
+  ivec2 g = ivec2(tile % pc.tiles_x, tile / pc.tiles_x) * int(pc.tile) - halo + a;
+  bool here = inside(g), own = here && within(a, halo, halo + int(pc.tile));
+  uint k = here ? uint(g.y) * pc.nx + uint(g.x) : 0u;
+  if (c == 0) s_bad = status[FL_MS_STATUS_DIVERGED];
+  vec4 p = here ? pos[k] : vec4(0.0);
+  vec3 x = p.xyz, v = here ? vel[k].xyz : vec3(0.0);
+  sp[c] = vec4(x, 0.0), sq[c] = vec4(v, 0.0);
   barrier();
   bool frozen = s_bad != 0u;  // the same in every thread: read after the barrier, written before it
 
   for (uint s = 0u; s < pc.steps && !frozen; s++) {
-    int lo = int(s + 1u) * reach, hi = side - lo;  // the cells whose neighbours are still exact
-    vec3 xn[PER_THREAD], vn[PER_THREAD];
-    bool bad = false;
-    for (int q = 0; q < int(PER_THREAD); q++) {
-      int c = t + q * int(FL_MS_GRID_WORKGROUP);
-      ivec2 a = ivec2(c % side, c / side), g = origin + a;
-      xn[q] = vec3(0.0);
-      vn[q] = vec3(0.0);
-      if (c >= side * side || any(lessThan(a, ivec2(lo))) || any(greaterThanEqual(a, ivec2(hi))) || !inside(g))
-        continue;
-      vec3 x = x_at(c), v = v_at(c);
-      bool strained;
-      vec3 f = spring_force(c, g, side, x, v, strained);
-      if (all(greaterThanEqual(a, ivec2(halo))) && all(lessThan(a, ivec2(halo + int(pc.tile)))))
-        bad = bad || strained || any(isnan(x)) || any(isinf(x));  // the tile's own check of this state
-      if (w[q] != 0.0) {
-        v += pc.h * (pc.gravity + w[q] * f);
-        x += pc.h * v;
+    int lo = int(s + 1u) * reach;  // the cells whose neighbours are still exact
+    bool live = here && within(a, lo, SIDE - lo), bad = false;
+    vec3 xn = x, vn = v;
+    if (live) {
+      vec3 f = spring_force(c, g, x, v, bad);
+      bad = own && (bad || any(isnan(x)) || any(isinf(x)));  // the tile's own check of this state
+      if (p.w != 0.0) {
+        vn += pc.h * (pc.gravity + p.w * f);
+        xn += pc.h * vn;
       }
-      xn[q] = x;
-      vn[q] = v;
     }
     if (bad) atomicOr(s_bad, 1u);
     barrier();
-    bool freeze = s_bad != 0u;  // a divergence in the state before this step: v = 0, x kept, from now on
-    for (int q = 0; q < int(PER_THREAD); q++) {
-      int c = t + q * int(FL_MS_GRID_WORKGROUP);
-      ivec2 a = ivec2(c % side, c / side);
-      if (c >= side * side || any(lessThan(a, ivec2(lo))) || any(greaterThanEqual(a, ivec2(hi))) ||
-          !inside(origin + a))
-        continue;
-      if (!freeze) sx[c] = xn[q].x, sy[c] = xn[q].y, sz[c] = xn[q].z;
-      su[c] = freeze ? 0.0 : vn[q].x, sv[c] = freeze ? 0.0 : vn[q].y, sw[c] = freeze ? 0.0 : vn[q].z;
+    frozen = s_bad != 0u;  // a divergence in the state before this step: v = 0, x kept, from now on
+    if (live) {
+      x = frozen ? x : xn;
+      v = frozen ? vec3(0.0) : vn;
+      sp[c] = vec4(x, 0.0), sq[c] = vec4(v, 0.0);
     }
     barrier();
-    frozen = freeze;
   }
 
   // the check of the state after the last step; then the tile goes out
   bool bad = false;
-  for (int q = 0; q < int(PER_THREAD); q++) {
-    int c = t + q * int(FL_MS_GRID_WORKGROUP);
-    ivec2 a = ivec2(c % side, c / side), g = origin + a;
-    if (c >= side * side || any(lessThan(a, ivec2(halo))) || any(greaterThanEqual(a, ivec2(halo + int(pc.tile)))) ||
-        !inside(g))
-      continue;
-    vec3 x = x_at(c);
-    bool strained;
-    spring_force(c, g, side, x, v_at(c), strained);
-    bad = bad || strained || any(isnan(x)) || any(isinf(x));
-    uint k = uint(g.y) * pc.nx + uint(g.x);
-    pos_out[k] = vec4(x, w[q]);
-    vel_out[k] = frozen ? vec4(0.0) : vec4(v_at(c), 0.0);
+  if (own) {
+    spring_force(c, g, x, v, bad);
+    bad = bad || any(isnan(x)) || any(isinf(x));
+    pos_out[k] = vec4(x, p.w);
+    vel_out[k] = frozen ? vec4(0.0) : vec4(v, 0.0);
   }
   if (bad) atomicOr(s_bad, 1u);
   barrier();
-  if (t == 0 && s_bad != 0u) atomicOr(status[FL_MS_STATUS_DIVERGED], 1u);
+  if (c == 0 && s_bad != 0u) atomicOr(status[FL_MS_STATUS_DIVERGED], 1u);
 }

@@ -45,9 +45,12 @@ typedef struct {
   uint32_t block_steps;        /* E on a grid: steps per dispatch (FL_MS_BLOCK_STEPS; <= 1: one per dispatch) */
 } fl_ms_gpu_params;
 
-/* The steps per dispatch of E on a grid that fl_ms_object_params asks for: the
- * halo of 4 cells (8 with bend springs) leaves a 28 x 28 tile (20 x 20) of a
- * 36 x 36 square in shared memory (docs/PERFORMANCE.md, issue 17 item 8). */
+/* Steps per dispatch of E on a grid, for a caller that asks for blocks (the tests): a
+ * halo of 4 cells (8 with bend springs) leaves a 23 x 23 tile (15 x 15) of the 31 x 31
+ * square in shared memory. fl_ms_object_params asks for 1 (off): on lavapipe the
+ * blocked kernel measured several times slower than one dispatch a step, its shared
+ * memory loads costing more than the global ones they replace (docs/PERFORMANCE.md,
+ * issue 17 item 8); unmeasured on a GPU. */
 #define FL_MS_BLOCK_STEPS 4
 
 typedef struct {

@@ -48,7 +48,7 @@ fl_ms_gpu_params fl_ms_object_params(const fl_mass_spring_desc *d, const fl_sim_
                             .gravity = {sim->gravity[0], sim->gravity[1], sim->gravity[2]},
                             .divergence_strain = d->divergence_strain,
                             .grid = {d->resolution[0], d->resolution[1]},
-                            .block_steps = FL_MS_BLOCK_STEPS};
+                            .block_steps = 1}; /* off: slower on lavapipe (FL_MS_BLOCK_STEPS) */
 }
 
 bool fl_ms_object_create(fl_gpu *gpu, const fl_mass_spring_desc *d, const fl_sim_desc *sim, const char *name,
