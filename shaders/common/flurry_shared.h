@@ -415,7 +415,7 @@ FL_STRUCT_END(fl_ms_push)
  * each workgroup, one thread a particle, loads a square of FL_MS_GRID_SIDE^2
  * particles (its tile and a halo of `halo` cells) into shared memory, runs
  * `steps` steps there and writes the tile back. */
-#define FL_MS_GRID_SIDE 31
+#define FL_MS_GRID_SIDE 16
 #define FL_MS_GRID_WORKGROUP (FL_MS_GRID_SIDE * FL_MS_GRID_SIDE)
 /* Spring classes of the grid kernel (fl_ms_grid_push.classes bits, rest[] index): the
  * groups of ms_spec.h, each seen from a particle as two neighbours at opposite offsets. */

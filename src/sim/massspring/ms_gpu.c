@@ -110,12 +110,16 @@ static bool upload_state(fl_ms_gpu *s, const fl_ms_system *c)
  * ms_spec.h (each particle's neighbours at the offsets of explicit_grid.comp,
  * in its order, every spring of a class of one rest length to 1e-6), and the
  * grid kernel's constants; the steps per dispatch, 0 when it is not such a grid. */
-static uint32_t grid_blocking(const fl_ms_system *c, const fl_ms_gpu_params *p, fl_ms_grid_push *g)
+static uint32_t grid_blocking(const fl_ms_system *c, const fl_ms_gpu_params *p, const VkPhysicalDeviceLimits *limits,
+                              fl_ms_grid_push *g)
 {
   static const int OFFSETS[12][2] = {{-1, 0}, {1, 0},  {0, -1}, {0, 1},  {-1, -1}, {1, 1},
                                      {1, -1}, {-1, 1}, {-2, 0}, {2, 0}, {0, -2},  {0, 2}};
   uint32_t nx = p->grid[0], ny = p->grid[1], n = c->particle_count;
   if (p->method != FL_MS_E || p->block_steps < 2 || nx < 2 || ny < 2 || (uint64_t)nx * ny != n) return 0;
+  if (limits->maxComputeWorkGroupInvocations < FL_MS_GRID_WORKGROUP ||
+      limits->maxComputeSharedMemorySize < 32 * FL_MS_GRID_WORKGROUP + 4) /* the kernel's square, x and v */
+    return 0;
   float rest[FL_MS_CLASS_COUNT] = {0};
   uint32_t classes = 0;
   for (uint32_t k = 0; k < n; k++) /* the classes present and their rest lengths */
@@ -182,7 +186,7 @@ bool fl_ms_gpu_create(fl_gpu *gpu, const fl_ms_system *initial, const fl_ms_gpu_
             device_buffer(out, NULL, im ? (uint64_t)n * 16 : 0, "cg p", &out->cg_p) &&
             device_buffer(out, NULL, im ? (uint64_t)n * 16 : 0, "cg q", &out->cg_q) &&
             device_buffer(out, NULL, FL_MS_STATUS_WORDS * 4, "status", &out->status);
-  if (ok) out->block = grid_blocking(initial, params, &out->grid);
+  if (ok) out->block = grid_blocking(initial, params, &gpu->props.limits, &out->grid);
   if (ok && im)
     ok = fl_reduce_create(gpu, n, FL_MS_SLOT_COUNT, &out->reduce) &&
          fl_reduce_bind_dot(&out->reduce, &out->rhs, &out->rhs, FL_MS_SLOT_BB, &out->dot_bb) &&

@@ -45,9 +45,10 @@ typedef struct {
   uint32_t block_steps;        /* E on a grid: steps per dispatch (FL_MS_BLOCK_STEPS; <= 1: one per dispatch) */
 } fl_ms_gpu_params;
 
-/* Steps per dispatch of E on a grid, for a caller that asks for blocks (the tests): a
- * halo of 4 cells (8 with bend springs) leaves a 23 x 23 tile (15 x 15) of the 31 x 31
- * square in shared memory. fl_ms_object_params asks for 1 (off): on lavapipe the
+/* Steps per dispatch of E on a grid, for a caller that asks for blocks: a halo of 4
+ * cells leaves an 8 x 8 tile of the 16 x 16 square in shared memory (with bend springs,
+ * at most 3 steps: a halo of 6, a 4 x 4 tile); 256 threads a workgroup, which
+ * SwiftShader allows (not 1024). fl_ms_object_params asks for 1 (off): on lavapipe the
  * blocked kernel measured several times slower than one dispatch a step, its shared
  * memory loads costing more than the global ones they replace (docs/PERFORMANCE.md,
  * issue 17 item 8); unmeasured on a GPU. */
