@@ -7,7 +7,10 @@
  * it, so nothing needs atomics (shaders/massspring/). A step is:
  *   E   explicit (force, v and x fused: reads pos/vel, writes pos_next/vel_next,
  *       then the pair swaps on the CPU while recording, so pos/vel always name
- *       the current state for every pass recorded after it)
+ *       the current state for every pass recorded after it); on a grid whose
+ *       params ask for it, k steps in one dispatch instead (fl_ms_gpu_record_block:
+ *       explicit_grid.comp, neighbours by index offset, a tile and halo in shared
+ *       memory, the check inside; off by default, slower on lavapipe)
  *   HO  ho                                         then advance
  *   JI  setup (A_ii, b, first Jacobi iterate), (iterations - 1) x jacobi, advance
  *       (explicit start: setup writes the start dv = b / m, then iterations x jacobi)
