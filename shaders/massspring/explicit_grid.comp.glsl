@@ -25,7 +25,6 @@
 #extension GL_GOOGLE_include_directive : require
 #include "flurry_shared.h"
 #include "buffers.glsl"
-#include "spring.glsl"
 
 layout(local_size_x_id = 0, local_size_y = 1, local_size_z = 1) in;  // FL_MS_GRID_WORKGROUP (ms_gpu.c)
 layout(push_constant) uniform Push { fl_ms_grid_push pc; };
@@ -42,38 +41,10 @@ const int SIDE = FL_MS_GRID_SIDE;  // the square: one thread a cell (FL_MS_GRID_
 shared vec4 sp[SIDE * SIDE], sq[SIDE * SIDE];
 shared uint s_bad;  // this tile diverged (or the object was frozen already)
 
-// The neighbours, two per class (FL_MS_CLASS_*), the one of the lower spring index first
-// (ms_cpu.c numbers each group's springs row by row): the order of ms_gpu.c's links.
-const ivec2 OFFSETS[12] = ivec2[](ivec2(-1, 0), ivec2(1, 0), ivec2(0, -1), ivec2(0, 1), ivec2(-1, -1), ivec2(1, 1),
-                                  ivec2(1, -1), ivec2(-1, 1), ivec2(-2, 0), ivec2(2, 0), ivec2(0, -2), ivec2(0, 2));
-
 vec3 x_at(int c) { return sp[c].xyz; }
 vec3 v_at(int c) { return sq[c].xyz; }
-
-bool inside(ivec2 g) { return all(greaterThanEqual(g, ivec2(0))) && g.x < int(pc.nx) && g.y < int(pc.ny); }
-bool within(ivec2 a, int lo, int hi) { return all(greaterThanEqual(a, ivec2(lo))) && all(lessThan(a, ivec2(hi))); }
-
-// The spring force on the particle of cell c (grid cell g) at x, v; `bad`: one of its
-// springs is strained beyond the divergence strain (or its length is NaN), as check.comp.
-vec3 spring_force(int c, ivec2 g, vec3 x, vec3 v, out bool bad)
-{
-  vec3 f = vec3(0.0);
-  bad = false;
-  for (int o = 0; o < 12; o++) {
-    int cls = o >> 1;
-    if ((pc.classes & (1u << uint(cls))) == 0u || !inside(g + OFFSETS[o])) continue;
-    int n = c + OFFSETS[o].y * SIDE + OFFSETS[o].x;
-    float rest = cls < 4 ? pc.rest0[cls] : pc.rest1[cls - 4];
-    vec3 d = x_at(n) - x;
-    float len = length(d);
-    bad = bad || !(abs(len - rest) <= pc.divergence_strain * rest);
-    if (len < FL_MS_MIN_LENGTH) continue;
-    vec3 xhat = d / max(len, FL_MS_MIN_LENGTH);
-    float rate = dot(xhat, v_at(n) - v);
-    f += (pc.kappa * (len - rest) + pc.damping * rate) * xhat;
-  }
-  return f;
-}
+#define FL_MS_GRID_STRIDE SIDE
+#include "grid_force.glsl"
 
 void main()
 {

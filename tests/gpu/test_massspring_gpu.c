@@ -6,7 +6,8 @@
  *                at kappa 400 and 50 steps of 0.04 ms at kappa 1e6; every
  *                position within 1e-5 of the cloth size (float vs double; the
  *                cloth moves ~6e-3 m) of the CPU's
- *                (E also in blocks of 3 and 2 steps a dispatch on the grid, the most
+ *                (E also by index offset on the grid, explicit_offset.comp, and
+ *                in blocks of 3 and 2 steps a dispatch on the grid, the most
  *                with bend springs: 7 and 50 steps, neither a multiple of 3, 7 of 2)
  *   blocks       E in blocks of 3 against one dispatch a step, 11 steps: the same
  *                positions (1e-6 m); a cloth with one odd rest length is not blocked
@@ -84,13 +85,14 @@ static double method_error(fl_gpu *gpu, fl_ms_method m, fl_ms_split split, bool 
   p.split = split;
   p.definite = definite;
   p.explicit_start = explicit_start;
-  p.grid[0] = 8, p.grid[1] = 6, p.block_steps = block;
+  if (block) p.grid[0] = 8, p.grid[1] = 6, p.block_steps = block; /* 1: the grid, one step a dispatch */
   fl_ms_gpu g;
   double worst = INFINITY;
   float(*pos)[4] = calloc(s.particle_count, sizeof *pos);
   if (pos && fl_ms_gpu_create(gpu, &s, &p, "test", &g)) {
-    if (g.block != (block > 1 ? block : 0)) fprintf(stderr, "  blocks of %u steps, not %u\n", g.block, block);
-    if (g.block != (block > 1 ? block : 0)) steps = 0; /* fails below: the grid was not recognised */
+    bool grid = g.offsets == (block > 0) && g.block == (block > 1 ? block : 0);
+    if (!grid) fprintf(stderr, "  offsets %d, blocks of %u steps: not as asked (%u)\n", g.offsets, g.block, block);
+    if (!grid) steps = 0; /* fails below: the grid was not recognised */
     fl_ms_step_params cp = fl_ms_gpu_cpu_params(&p, h);
     bool ok = gpu_steps(&g, steps, (float)h) && fl_ms_gpu_read(&g, pos, NULL);
     for (uint32_t k = 0; ok && k < steps; k++) ok = fl_ms_step(&s, &cp);
@@ -115,10 +117,11 @@ static void methods_body(fl_gpu *gpu)
     fl_ms_method m;
     fl_ms_split split;
     bool definite, explicit_start;
-    uint32_t block; /* E: steps per dispatch on the grid (explicit_grid.comp); 0: one */
+    uint32_t block; /* E on the grid: steps per dispatch (explicit_grid.comp), 1: explicit_offset.comp; 0: links */
     const char *what;
   } cases[] = {
       {FL_MS_E, FL_MS_SPLIT_PAPER, true, false, 0, "E"},
+      {FL_MS_E, FL_MS_SPLIT_PAPER, true, false, 1, "E grid offsets"},
       {FL_MS_E, FL_MS_SPLIT_PAPER, true, false, 3, "E blocks of 3"},
       {FL_MS_E, FL_MS_SPLIT_PAPER, true, false, 2, "E blocks of 2"},
       {FL_MS_HO, FL_MS_SPLIT_PAPER, true, false, 0, "HO paper"},
@@ -220,8 +223,8 @@ static void block_body(fl_gpu *gpu)
   ENSURE(fl_ms_gpu_create(gpu, &s, &p, "steps", &step));
   p.grid[0] = 8, p.grid[1] = 6, p.block_steps = 8; /* the bend springs allow 3 */
   ENSURE(fl_ms_gpu_create(gpu, &s, &p, "blocks", &block));
-  ENSURE_MSG(step.block == 0 && block.block == 3, "blocks of %u and %u steps (want 0 and 3)", step.block,
-             block.block);
+  ENSURE_MSG(step.block == 0 && !step.offsets && block.block == 3 && block.offsets,
+             "blocks of %u and %u steps (want 0 and 3)", step.block, block.block);
   uint32_t n = s.particle_count;
   float(*a)[4] = calloc(n, sizeof *a), (*b)[4] = calloc(n, sizeof *b), (*va)[4] = calloc(n, sizeof *va),
         (*vb)[4] = calloc(n, sizeof *vb);
@@ -242,7 +245,7 @@ static void block_body(fl_gpu *gpu)
   /* one spring's rest length changed: not the grid's any more, so one dispatch a step */
   s.springs[s.particle_springs[s.particle_first[9]]].rest *= 1.01;
   ENSURE(fl_ms_gpu_create(gpu, &s, &p, "not a grid", &block));
-  ENSURE_MSG(block.block == 0, "a grid with an odd rest length runs in blocks of %u", block.block);
+  ENSURE_MSG(block.block == 0 && !block.offsets, "a grid with an odd rest length runs in blocks of %u", block.block);
   fl_ms_gpu_destroy(&block);
   free(a);
   free(b);

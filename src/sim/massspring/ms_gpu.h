@@ -5,8 +5,9 @@
  * Design: per particle, a list of links (other end, rest length) in CSR form;
  * every kernel runs one thread per particle and reads its neighbours through
  * it, so nothing needs atomics (shaders/massspring/). A step is:
- *   E   explicit (force, v and x fused: reads pos/vel, writes pos_next/vel_next,
- *       then the pair swaps on the CPU while recording, so pos/vel always name
+ *   E   explicit (force, v and x fused: reads pos/vel, writes pos_next/vel_next;
+ *       on a grid of ms_spec.h, explicit_offset.comp: neighbours by index offset,
+ *       no links), then the pair swaps on the CPU while recording, so pos/vel always name
  *       the current state for every pass recorded after it); on a grid whose
  *       params ask for it, k steps in one dispatch instead (fl_ms_gpu_record_block:
  *       explicit_grid.comp, neighbours by index offset, a tile and halo in shared
@@ -67,6 +68,7 @@ typedef struct {
   char name[64];
   fl_buffer pos, vel, first, links, dv, dv_next, rhs, diag, cg_r, cg_p, cg_q, initial, status;
   fl_buffer pos_next, vel_next; /* E: the ping-pong twins of pos and vel (fl_ms_gpu_record_step swaps them) */
+  bool offsets;                /* E: the links are those of params.grid: explicit_offset.comp, no links read */
   uint32_t block;              /* E on a grid: the most steps one dispatch of fl_ms_gpu_record_block runs
                                 * (0: not a grid of ms_spec.h, or blocking off: fl_ms_gpu_record_step only) */
   fl_ms_grid_push grid;        /* E on a grid: the grid kernel's constants (h and steps set per dispatch) */
