@@ -418,4 +418,37 @@ FL_STRUCT_BEGIN(fl_ms_push)
   uint unused0, unused1, unused2;
 FL_STRUCT_END(fl_ms_push)
 
+/* E on a regular grid, several steps per dispatch (shaders/massspring/explicit_grid.comp):
+ * each workgroup, one thread a particle, loads a square of FL_MS_GRID_SIDE^2
+ * particles (its tile and a halo of `halo` cells) into shared memory, runs
+ * `steps` steps there and writes the tile back. */
+#define FL_MS_GRID_SIDE 16
+#define FL_MS_GRID_WORKGROUP (FL_MS_GRID_SIDE * FL_MS_GRID_SIDE)
+/* Spring classes of the grid kernel (fl_ms_grid_push.classes bits, rest[] index): the
+ * groups of ms_spec.h, each seen from a particle as two neighbours at opposite offsets. */
+#define FL_MS_CLASS_X 0      /* structural (i,j)-(i+1,j) */
+#define FL_MS_CLASS_Y 1      /* structural (i,j)-(i,j+1) */
+#define FL_MS_CLASS_DIAG 2   /* shear (i,j)-(i+1,j+1) */
+#define FL_MS_CLASS_ANTI 3   /* shear (i+1,j)-(i,j+1) */
+#define FL_MS_CLASS_X2 4     /* bend (i,j)-(i+2,j) */
+#define FL_MS_CLASS_Y2 5     /* bend (i,j)-(i,j+2) */
+#define FL_MS_CLASS_COUNT 6
+
+FL_STRUCT_BEGIN(fl_ms_grid_push)
+  vec3 gravity;     /* m/s^2 */
+  float h;          /* step length (s) */
+  float kappa;      /* spring stiffness (N/m) */
+  float damping;    /* spring damping c_d (N s/m) */
+  float divergence_strain; /* |l - l0| / l0 above this is a divergence */
+  uint steps;       /* steps this dispatch, 1..halo / reach */
+  uint nx, ny;      /* particles per row, rows (k = j nx + i) */
+  uint tiles_x;     /* tiles per row of tiles */
+  uint classes;     /* bit c: the springs of class c (FL_MS_CLASS_*) exist */
+  uint tile;        /* tile side, tile + 2 halo <= FL_MS_GRID_SIDE */
+  uint halo;        /* halo width: steps x reach (reach 2 with bend springs, else 1) */
+  uint unused0, unused1;
+  vec4 rest0;       /* rest lengths of classes 0..3 */
+  vec4 rest1;       /* rest lengths of classes 4, 5 (zw unused) */
+FL_STRUCT_END(fl_ms_grid_push)
+
 #endif

@@ -73,6 +73,10 @@ OFFSET(fl_ms_push, cg_tolerance2, 28);
 OFFSET(fl_ms_push, count, 32);
 OFFSET(fl_ms_push, cg_rr_old, 40);
 OFFSET(fl_ms_push, cg_iteration, 48);
+SIZE(fl_ms_grid_push, 96);
+OFFSET(fl_ms_grid_push, steps, 28);
+OFFSET(fl_ms_grid_push, classes, 44);
+OFFSET(fl_ms_grid_push, rest0, 64);
 
 SIZE(fl_mpm_push, 128);
 OFFSET(fl_mpm_push, h, 12);

@@ -106,6 +106,56 @@ static bool upload_state(fl_ms_gpu *s, const fl_ms_system *c)
   return ok;
 }
 
+/* E on a grid: whether the links are exactly those of an nx x ny grid of
+ * ms_spec.h (each particle's neighbours at the offsets of grid_force.glsl, in
+ * its order, every spring of a class of one rest length to 1e-6), and then the
+ * grid kernels' constants, with the steps per dispatch (block_steps within the
+ * square and the device's limits; 0: no blocks). */
+static bool grid_layout(const fl_ms_system *c, const fl_ms_gpu_params *p, const VkPhysicalDeviceLimits *limits,
+                        fl_ms_grid_push *g, uint32_t *block)
+{
+  static const int OFFSETS[12][2] = {{-1, 0}, {1, 0},  {0, -1}, {0, 1},  {-1, -1}, {1, 1},
+                                     {1, -1}, {-1, 1}, {-2, 0}, {2, 0}, {0, -2},  {0, 2}};
+  uint32_t nx = p->grid[0], ny = p->grid[1], n = c->particle_count;
+  if (p->method != FL_MS_E || nx < 2 || ny < 2 || (uint64_t)nx * ny != n) return false;
+  float rest[FL_MS_CLASS_COUNT] = {0};
+  uint32_t classes = 0;
+  for (uint32_t k = 0; k < n; k++) /* the classes present and their rest lengths */
+    for (uint32_t a = c->particle_first[k]; a < c->particle_first[k + 1]; a++) {
+      const fl_ms_spring *sp = &c->springs[c->particle_springs[a]];
+      uint32_t other = sp->i == k ? sp->j : sp->i;
+      int di = (int)(other % nx) - (int)(k % nx), dj = (int)(other / nx) - (int)(k / nx), o = 0;
+      while (o < 12 && !(OFFSETS[o][0] == di && OFFSETS[o][1] == dj)) o++;
+      if (o == 12) return false;
+      float r = (float)sp->rest;
+      if (!(classes >> (o / 2) & 1u)) rest[o / 2] = r;
+      classes |= 1u << (o / 2);
+      if (!(fabsf(r - rest[o / 2]) <= 1e-6f * rest[o / 2])) return false;
+    }
+  for (uint32_t k = 0; k < n; k++) { /* every neighbour the classes give, in the kernel's order */
+    uint32_t a = c->particle_first[k];
+    for (int o = 0; o < 12; o++) {
+      int i = (int)(k % nx) + OFFSETS[o][0], j = (int)(k / nx) + OFFSETS[o][1];
+      if (!(classes >> (o / 2) & 1u) || i < 0 || j < 0 || i >= (int)nx || j >= (int)ny) continue;
+      if (a == c->particle_first[k + 1]) return false;
+      const fl_ms_spring *sp = &c->springs[c->particle_springs[a++]];
+      if ((sp->i == k ? sp->j : sp->i) != (uint32_t)j * nx + (uint32_t)i) return false;
+    }
+    if (a != c->particle_first[k + 1]) return false;
+  }
+  uint32_t reach = classes >> FL_MS_CLASS_X2 ? 2 : 1, most = (FL_MS_GRID_SIDE - 4) / (2 * reach);
+  uint32_t steps = p->block_steps < most ? p->block_steps : most;
+  bool fits = limits->maxComputeWorkGroupInvocations >= FL_MS_GRID_WORKGROUP &&
+              limits->maxComputeSharedMemorySize >= 32 * FL_MS_GRID_WORKGROUP + 4; /* the square's x and v */
+  *block = steps >= 2 && fits ? steps : 0;
+  *g = (fl_ms_grid_push){.gravity = {p->gravity[0], p->gravity[1], p->gravity[2]}, .kappa = p->kappa,
+                         .damping = p->damping, .divergence_strain = p->divergence_strain, .nx = nx, .ny = ny,
+                         .classes = classes, .halo = steps * reach, .tile = FL_MS_GRID_SIDE - 2 * steps * reach,
+                         .rest0 = {rest[0], rest[1], rest[2], rest[3]}, .rest1 = {rest[4], rest[5], 0, 0}};
+  g->tiles_x = (nx + g->tile - 1) / g->tile;
+  return true;
+}
+
 bool fl_ms_gpu_create(fl_gpu *gpu, const fl_ms_system *initial, const fl_ms_gpu_params *params, const char *name,
                       fl_ms_gpu *out)
 {
@@ -137,6 +187,7 @@ bool fl_ms_gpu_create(fl_gpu *gpu, const fl_ms_system *initial, const fl_ms_gpu_
             device_buffer(out, NULL, im ? (uint64_t)n * 16 : 0, "cg p", &out->cg_p) &&
             device_buffer(out, NULL, im ? (uint64_t)n * 16 : 0, "cg q", &out->cg_q) &&
             device_buffer(out, NULL, FL_MS_STATUS_WORDS * 4, "status", &out->status);
+  if (ok) out->offsets = grid_layout(initial, params, &gpu->props.limits, &out->grid, &out->block);
   if (ok && im)
     ok = fl_reduce_create(gpu, n, FL_MS_SLOT_COUNT, &out->reduce) &&
          fl_reduce_bind_dot(&out->reduce, &out->rhs, &out->rhs, FL_MS_SLOT_BB, &out->dot_bb) &&
@@ -180,7 +231,7 @@ fl_ms_pass_bytes fl_ms_gpu_pass_bytes(const fl_ms_gpu *s)
   uint64_t n = s->particle_count, links = (uint64_t)s->link_count * 8 + (n + 1) * 4;
   fl_ms_pass_bytes b = {0};
   switch (s->params.method) {
-  case FL_MS_E: b.method = n * (16 + 16 + 16 + 16) + links; break;         /* x, v -> x', v' (advance: 0) */
+  case FL_MS_E: b.method = n * (16 + 16 + 16 + 16) + (s->offsets ? 0 : links); break; /* x, v -> x', v' */
   case FL_MS_HO: b.method = n * (16 + 16 + 16) + links; break;              /* x, v -> dv */
   case FL_MS_JI:
   case FL_MS_HY: b.method = n * (16 + 16 + 16 + 32 + 16) + links; break;    /* x, v -> b, A_ii, dv */
@@ -211,6 +262,17 @@ static void scope(fl_rec *r, const char *prefix, const char *what, uint64_t byte
   char name[48];
   snprintf(name, sizeof name, "%s/%s", prefix, what);
   fl_rec_begin(r, name, bytes);
+}
+
+/* E: the ping-pong pair swaps, so pos and vel name the state just written. */
+static void swap_state(fl_ms_gpu *s)
+{
+  fl_buffer t = s->pos;
+  s->pos = s->pos_next;
+  s->pos_next = t;
+  t = s->vel;
+  s->vel = s->vel_next;
+  s->vel_next = t;
 }
 
 static void record_cg(fl_ms_gpu *s, fl_rec *r, fl_ms_push push)
@@ -247,14 +309,18 @@ void fl_ms_gpu_record_step(fl_ms_gpu *s, fl_rec *r, float h, const char *prefix)
   switch (s->params.method) {
   case FL_MS_E: /* one fused pass, then the ping-pong pair swaps: pos and vel name the new state */
     scope(r, prefix, "explicit", bytes.method);
-    pass(s, r, "massspring/explicit", 0, &push);
+    if (s->offsets) { /* a grid: neighbours by index offset */
+      fl_ms_grid_push grid = s->grid;
+      grid.h = h;
+      const fl_buffer *table[FL_MS_B_COUNT];
+      fill_table(s, false, table);
+      fl_rec_pass(r, &(fl_pass){.kernel = "massspring/explicit_offset", FL_PUSH(grid), .threads = s->particle_count,
+                                .table = table, .table_count = FL_MS_B_COUNT});
+    } else {
+      pass(s, r, "massspring/explicit", 0, &push);
+    }
     fl_rec_end(r);
-    fl_buffer t = s->pos;
-    s->pos = s->pos_next;
-    s->pos_next = t;
-    t = s->vel;
-    s->vel = s->vel_next;
-    s->vel_next = t;
+    swap_state(s);
     return;
   case FL_MS_HO:
     scope(r, prefix, "ho", bytes.method);
@@ -281,6 +347,21 @@ void fl_ms_gpu_record_step(fl_ms_gpu *s, fl_rec *r, float h, const char *prefix)
   scope(r, prefix, "advance", bytes.advance);
   pass(s, r, "massspring/advance", final_dv, &push);
   fl_rec_end(r);
+}
+
+void fl_ms_gpu_record_block(fl_ms_gpu *s, fl_rec *r, float h, uint32_t steps, const char *prefix)
+{
+  fl_ms_grid_push push = s->grid;
+  push.h = h;
+  push.steps = steps < 1 ? 1 : steps > s->block ? s->block : steps;
+  const fl_buffer *table[FL_MS_B_COUNT];
+  fill_table(s, false, table);
+  uint32_t tiles = push.tiles_x * ((push.ny + push.tile - 1) / push.tile);
+  scope(r, prefix, "block", (uint64_t)s->particle_count * 64); /* x, v in and out once; the halo re-read is not counted */
+  fl_rec_pass(r, &(fl_pass){.kernel = "massspring/explicit_grid", .workgroup = FL_MS_GRID_WORKGROUP, FL_PUSH(push),
+                            .groups = tiles, .table = table, .table_count = FL_MS_B_COUNT});
+  fl_rec_end(r);
+  swap_state(s);
 }
 
 void fl_ms_gpu_record_check(fl_ms_gpu *s, fl_rec *r)

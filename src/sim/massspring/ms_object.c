@@ -46,7 +46,9 @@ fl_ms_gpu_params fl_ms_object_params(const fl_mass_spring_desc *d, const fl_sim_
                             .kappa = d->stiffness,
                             .damping = d->damping,
                             .gravity = {sim->gravity[0], sim->gravity[1], sim->gravity[2]},
-                            .divergence_strain = d->divergence_strain};
+                            .divergence_strain = d->divergence_strain,
+                            .grid = {d->resolution[0], d->resolution[1]},
+                            .block_steps = 1}; /* off: slower on lavapipe (FL_MS_BLOCK_STEPS) */
 }
 
 bool fl_ms_object_create(fl_gpu *gpu, const fl_mass_spring_desc *d, const fl_sim_desc *sim, const char *name,
@@ -102,10 +104,35 @@ void fl_ms_object_destroy(fl_ms_object *o)
   memset(o, 0, sizeof *o);
 }
 
+/* The divergence check, scope "<prefix>/watch"; after the frame's last substep, the whole watch. */
+static void record_watch(fl_ms_object *o, fl_rec *r, const char *prefix, bool last)
+{
+  char name[48];
+  snprintf(name, sizeof name, "%s/watch", prefix);
+  fl_rec_begin(r, name, o->sim.particle_count * 16ull + o->sim.link_count * 8ull);
+  if (last) fl_ms_gpu_record_watch(&o->sim, r, true);
+  else fl_ms_gpu_record_check(&o->sim, r);
+  fl_rec_end(r);
+}
+
+/* Whether this frame's substeps run in blocks (E on a grid): only when nothing
+ * touches the object between them, so neither collisions nor the drag. */
+static bool blocked(const fl_ms_object *o, const fl_step *step)
+{
+  return o->sim.block > 1 && o->thickness <= 0.0f && !(step->picker && fl_picker_holds(step->picker, &o->sim.pos));
+}
+
 void fl_ms_object_record_step(fl_ms_object *o, fl_rec *r, const fl_step *step)
 {
   char prefix[16];
   snprintf(prefix, sizeof prefix, "ms/%s", fl_ms_method_name(o->sim.params.method));
+  if (blocked(o, step)) { /* a block at every block-th substep, the check inside; the frame's watch at the end */
+    uint32_t left = step->substep_count - step->substep;
+    if (step->substep % o->sim.block == 0)
+      fl_ms_gpu_record_block(&o->sim, r, step->h, left < o->sim.block ? left : o->sim.block, prefix);
+    if (left == 1) record_watch(o, r, prefix, true);
+    return;
+  }
   fl_ms_gpu_record_step(&o->sim, r, step->h, prefix);
   if (o->thickness > 0.0f) { /* after the step moved x: project out of the colliders, Coulomb friction, no bounce */
     const fl_sim_desc *sim = step->sim;
@@ -123,12 +150,7 @@ void fl_ms_object_record_step(fl_ms_object *o, fl_rec *r, const fl_step *step)
   /* A divergence freezes the object within the substep it happened in, before it runs
    * to NaN; after the frame's last substep, a frozen object's frame of the hold (or its
    * reset): simulated frames only, so a paused object stays as it is. */
-  char name[48];
-  snprintf(name, sizeof name, "%s/watch", prefix);
-  fl_rec_begin(r, name, o->sim.particle_count * 16ull + o->sim.link_count * 8ull);
-  if (step->substep + 1 == step->substep_count) fl_ms_gpu_record_watch(&o->sim, r, true);
-  else fl_ms_gpu_record_check(&o->sim, r);
-  fl_rec_end(r);
+  record_watch(o, r, prefix, step->substep + 1 == step->substep_count);
 }
 
 void fl_ms_object_record_publish(fl_ms_object *o, fl_rec *r)

@@ -46,7 +46,11 @@ void fl_ms_object_destroy(fl_ms_object *o);
 /* Records one substep (profiler scopes "ms/<integrator>/<pass>"), then, with a thickness, the
  * collisions ("ms/collide": the colliders every material shares, through the shared
  * particles/collide kernel, and the domain walls), the drag when the grabbed particle is its,
- * and the divergence check (after the frame's last substep, the whole watch: fl_ms_gpu_record_watch). */
+ * and the divergence check (after the frame's last substep, the whole watch: fl_ms_gpu_record_watch).
+ * E on a grid whose params ask for blocks (fl_ms_gpu.block > 1; fl_ms_object_params does
+ * not: FL_MS_BLOCK_STEPS), with neither collisions nor the drag, runs its substeps in blocks
+ * instead (fl_ms_gpu_record_block at every block-th substep, "ms/E/block", the check inside;
+ * the watch after the last). */
 void fl_ms_object_record_step(fl_ms_object *o, fl_rec *r, const fl_step *step);
 /* Once a frame: the status copy, the slot's snapshot and normals. */
 void fl_ms_object_record_publish(fl_ms_object *o, fl_rec *r);
