@@ -18,12 +18,17 @@
 #define FL_SORT_ITEMS 16      /* consecutive elements per invocation */
 #define FL_SORT_RADIX_BITS 4
 #define FL_SORT_DIGITS 16     /* 1 << FL_SORT_RADIX_BITS */
+/* Sorts of at most this many pairs run every pass in one workgroup
+ * (common/sort_small.comp): one dispatch instead of three a pass. Its packed
+ * 16-bit digit totals bound it to 65535; measured on lavapipe (docs/PERFORMANCE.md,
+ * "GPU primitives"). */
+#define FL_SORT_SMALL_MAX 16384
 
 FL_STRUCT_BEGIN(fl_sort_push)
   uint count;   /* elements */
   uint tiles;   /* workgroups of FL_SORT_ITEMS x workgroup size elements */
   uint shift;   /* of this pass's digit (bits) */
-  uint unused;
+  uint passes;  /* common/sort_small.comp only: digits of FL_SORT_RADIX_BITS from bit 0 */
 FL_STRUCT_END(fl_sort_push)
 
 #endif

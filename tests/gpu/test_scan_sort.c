@@ -205,7 +205,8 @@ static bool check_sort(fl_gpu *gpu, fl_radix_sort *sort, uint32_t n, uint32_t ke
 
 static void sort_body(fl_gpu *gpu)
 {
-  static const uint32_t sizes[] = {1, 1000, SORT_MAX};
+  /* 1 to FL_SORT_SMALL_MAX: one workgroup (sort_small); one more: the tiled passes */
+  static const uint32_t sizes[] = {1, 1000, FL_SORT_SMALL_MAX, FL_SORT_SMALL_MAX + 1, SORT_MAX};
   static const uint32_t bits[] = {16, 20, 32};
   rng_state = 0xc0ffee11u;
   fl_radix_sort sort;

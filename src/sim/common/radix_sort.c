@@ -12,6 +12,9 @@ _Static_assert(FL_SORT_WORKGROUP * FL_SORT_ITEMS <= 65535, "a tile's counts must
 
 #define HISTOGRAM_KERNEL "common/sort_histogram"
 #define SCATTER_KERNEL "common/sort_scatter"
+#define SMALL_KERNEL "common/sort_small"
+
+_Static_assert(FL_SORT_SMALL_MAX <= 65535, "sort_small.comp's digit totals are 16-bit counters");
 
 bool fl_radix_sort_create(fl_gpu *gpu, uint32_t max_count, fl_radix_sort *out)
 {
@@ -24,10 +27,11 @@ bool fl_radix_sort_create(fl_gpu *gpu, uint32_t max_count, fl_radix_sort *out)
   out->max_count = max_count;
   const fl_pipeline *histogram = fl_kernel(gpu, HISTOGRAM_KERNEL, sizeof(fl_sort_push), FL_SORT_WORKGROUP);
   const fl_pipeline *scatter = fl_kernel(gpu, SCATTER_KERNEL, sizeof(fl_sort_push), FL_SORT_WORKGROUP);
-  bool ok = histogram && scatter;
-  if (ok && histogram->workgroup_size != scatter->workgroup_size)
-    ok = fl_error_set("radix sort: the two kernels got workgroup sizes %u and %u", histogram->workgroup_size,
-                      scatter->workgroup_size);
+  const fl_pipeline *small = fl_kernel(gpu, SMALL_KERNEL, sizeof(fl_sort_push), FL_SORT_WORKGROUP);
+  bool ok = histogram && scatter && small;
+  if (ok && (histogram->workgroup_size != scatter->workgroup_size || small->workgroup_size != scatter->workgroup_size))
+    ok = fl_error_set("radix sort: the kernels got workgroup sizes %u, %u and %u", histogram->workgroup_size,
+                      scatter->workgroup_size, small->workgroup_size);
   if (ok) {
     out->workgroup = scatter->workgroup_size;
     out->tile = out->workgroup * FL_SORT_ITEMS;
@@ -99,6 +103,14 @@ void fl_radix_sort_record(const fl_radix_sort *sort, fl_rec *r, const fl_buffer 
   if (count > sort->max_count) count = sort->max_count;
   if (count == 0) return;
   uint32_t passes = fl_radix_sort_passes(key_bits);
+  if (count <= FL_SORT_SMALL_MAX) { /* every pass in one workgroup: one dispatch */
+    fl_sort_push push = {.count = count, .tiles = 1, .passes = passes};
+    fl_rec_pass(r, &(fl_pass){.kernel = SMALL_KERNEL, .workgroup = FL_SORT_WORKGROUP, FL_PUSH(push),
+                              .threads = sort->workgroup, .no_barrier = true,
+                              FL_BUFFERS(keys_in, values_in, &sort->keys[0], &sort->values[0], &sort->keys[1],
+                                         &sort->values[1])});
+    return;
+  }
   uint32_t tiles = (count - 1) / sort->tile + 1;
   uint32_t threads = tiles * sort->workgroup;
   for (uint32_t p = 0; p < passes; p++) {
@@ -130,6 +142,8 @@ uint64_t fl_radix_sort_bytes(const fl_radix_sort *sort, uint32_t count, uint32_t
 {
   if (count > sort->max_count) count = sort->max_count;
   if (count == 0) return 0;
+  if (count <= FL_SORT_SMALL_MAX) /* sort_small: per pass, read the key to count, then read and write the pair */
+    return (uint64_t)count * (4 + 16) * fl_radix_sort_passes(key_bits);
   uint32_t tiles = (count - 1) / sort->tile + 1, hist = tiles * FL_SORT_DIGITS;
   uint64_t per_pass = (uint64_t)count * 4      /* histogram: read keys */
                       + (uint64_t)hist * 4     /* histogram: write counts */

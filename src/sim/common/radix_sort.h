@@ -4,7 +4,10 @@
  * their input order, so it is deterministic. Bits above key_bits are carried
  * along but do not order.
  *
- * One pass, over tiles of workgroup_size x FL_SORT_ITEMS (2048) elements:
+ * A sort of at most FL_SORT_SMALL_MAX (16384) pairs is one dispatch of one
+ * workgroup that runs every pass (common/sort_small.comp). A larger sort
+ * records three kernels a pass, over tiles of workgroup_size x FL_SORT_ITEMS
+ * (2048) elements:
  *   histogram  per tile digit counts, digit-major: hist[digit * tiles + tile]
  *   scan       fl_scan of hist in place: each (digit, tile)'s first output slot
  *   scatter    each element to its slot + its rank among equal digits of the
