@@ -19,6 +19,14 @@ shared uvec4 s_seg_lo[(FL_SORT_WORKGROUP + FL_SORT_SEG - 1u) / FL_SORT_SEG];
 shared uvec4 s_seg_hi[(FL_SORT_WORKGROUP + FL_SORT_SEG - 1u) / FL_SORT_SEG];
 shared uvec4 s_total_lo, s_total_hi;
 
+// The digit of key at bit shift in a sort by the low key_bits bits: the
+// bits at and above key_bits do not order.
+uint fl_sort_digit(uint key, uint shift, uint key_bits)
+{
+  uint bits = min(key_bits - shift, FL_SORT_RADIX_BITS);
+  return (key >> shift) & ((1u << bits) - 1u);
+}
+
 // The packed increment of digit d within its uvec4.
 uvec4 fl_sort_digit_one(uint d)
 {

@@ -38,7 +38,7 @@ void main()
   for (uint k = 0u; k < FL_SORT_ITEMS; k++) {
     uint i = first + k;
     key[k] = i < n ? keys_in[i] : 0u;
-    uint d = (key[k] >> shift) & (FL_SORT_DIGITS - 1u);
+    uint d = fl_sort_digit(key[k], shift, pc.key_bits);
     uvec4 one = i < n ? fl_sort_digit_one(d) : uvec4(0u);
     if (d < 8u) lo += one; else hi += one;
   }
@@ -47,7 +47,7 @@ void main()
   for (uint k = 0u; k < FL_SORT_ITEMS; k++) {
     uint i = first + k;
     if (i >= n) break;
-    uint d = (key[k] >> shift) & (FL_SORT_DIGITS - 1u);
+    uint d = fl_sort_digit(key[k], shift, pc.key_bits);
     uint dst = s_base[d] + fl_sort_digit_count(lo, hi, d);
     if (d < 8u) lo += fl_sort_digit_one(d); else hi += fl_sort_digit_one(d);
     keys_out[dst] = key[k];

@@ -28,7 +28,7 @@ FL_STRUCT_BEGIN(fl_sort_push)
   uint count;   /* elements */
   uint tiles;   /* workgroups of FL_SORT_ITEMS x workgroup size elements */
   uint shift;   /* of this pass's digit (bits) */
-  uint passes;  /* common/sort_small.comp only: digits of FL_SORT_RADIX_BITS from bit 0 */
+  uint key_bits; /* the sort's: the last pass's digit is narrower when key_bits % FL_SORT_RADIX_BITS != 0 */
 FL_STRUCT_END(fl_sort_push)
 
 #endif

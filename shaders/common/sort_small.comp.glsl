@@ -35,7 +35,7 @@ uint src_value(uint p, uint i) { return p == 0u ? values_in[i] : (p % 2u == 1u ?
 
 void main()
 {
-  uint n = pc.count, passes = pc.passes;
+  uint n = pc.count, passes = (pc.key_bits + FL_SORT_RADIX_BITS - 1u) / FL_SORT_RADIX_BITS;
   uint wg = gl_WorkGroupSize.x, lid = gl_LocalInvocationID.x;
   if (gl_WorkGroupID.x != 0u || gl_WorkGroupID.y != 0u) return;  // one workgroup: uniform
   uint run = (n + wg - 1u) / wg;
@@ -44,7 +44,7 @@ void main()
     uint shift = p * FL_SORT_RADIX_BITS;
     uvec4 lo = uvec4(0u), hi = uvec4(0u);
     for (uint i = first; i < end; i++) {
-      uint d = (src_key(p, i) >> shift) & (FL_SORT_DIGITS - 1u);
+      uint d = fl_sort_digit(src_key(p, i), shift, pc.key_bits);
       if (d < 8u) lo += fl_sort_digit_one(d); else hi += fl_sort_digit_one(d);
     }
     fl_sort_rank_scan(lo, hi);  // counts of the runs before this one; s_total_*: the array's
@@ -58,7 +58,7 @@ void main()
     barrier();
     for (uint i = first; i < end; i++) {
       uint key = src_key(p, i), value = src_value(p, i);
-      uint d = (key >> shift) & (FL_SORT_DIGITS - 1u);
+      uint d = fl_sort_digit(key, shift, pc.key_bits);
       uint dst = s_base[d] + fl_sort_digit_count(lo, hi, d);
       if (d < 8u) lo += fl_sort_digit_one(d); else hi += fl_sort_digit_one(d);
       if (p % 2u == 0u) {

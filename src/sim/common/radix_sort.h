@@ -4,7 +4,7 @@
  * their input order, so it is deterministic. Bits above key_bits are carried
  * along but do not order.
  *
- * A sort of at most FL_SORT_SMALL_MAX (16384) pairs is one dispatch of one
+ * A sort of at most small_max (FL_SORT_SMALL_MAX) pairs is one dispatch of one
  * workgroup that runs every pass (common/sort_small.comp). A larger sort
  * records three kernels a pass, over tiles of workgroup_size x FL_SORT_ITEMS
  * (2048) elements:
@@ -30,6 +30,8 @@ typedef struct {
   uint32_t workgroup;               /* the kernels' workgroup size */
   uint32_t tile;                    /* elements per workgroup: workgroup size x FL_SORT_ITEMS */
   uint32_t max_tiles;
+  uint32_t small_max;               /* sorts of at most this many pairs take sort_small: FL_SORT_SMALL_MAX
+                                     * (fl_radix_sort_create); lower it to time or test the tiled passes */
   fl_buffer keys[2], values[2];     /* ping-pong; [0] is the default input */
   fl_buffer hist;                   /* FL_SORT_DIGITS x tiles counts, then their scan */
 } fl_radix_sort;
