@@ -15,6 +15,7 @@ _Static_assert(FL_SORT_WORKGROUP * FL_SORT_ITEMS <= 65535, "a tile's counts must
 #define SMALL_KERNEL "common/sort_small"
 
 _Static_assert(FL_SORT_SMALL_MAX <= 65535, "sort_small.comp's digit totals are 16-bit counters");
+_Static_assert(FL_SORT_SMALL_WORKGROUP <= FL_SORT_WORKGROUP, "sort_rank.glsl's shared arrays hold FL_SORT_WORKGROUP");
 
 bool fl_radix_sort_create(fl_gpu *gpu, uint32_t max_count, fl_radix_sort *out)
 {
@@ -28,13 +29,14 @@ bool fl_radix_sort_create(fl_gpu *gpu, uint32_t max_count, fl_radix_sort *out)
   out->small_max = FL_SORT_SMALL_MAX;
   const fl_pipeline *histogram = fl_kernel(gpu, HISTOGRAM_KERNEL, sizeof(fl_sort_push), FL_SORT_WORKGROUP);
   const fl_pipeline *scatter = fl_kernel(gpu, SCATTER_KERNEL, sizeof(fl_sort_push), FL_SORT_WORKGROUP);
-  const fl_pipeline *small = fl_kernel(gpu, SMALL_KERNEL, sizeof(fl_sort_push), FL_SORT_WORKGROUP);
+  const fl_pipeline *small = fl_kernel(gpu, SMALL_KERNEL, sizeof(fl_sort_push), FL_SORT_SMALL_WORKGROUP);
   bool ok = histogram && scatter && small;
-  if (ok && (histogram->workgroup_size != scatter->workgroup_size || small->workgroup_size != scatter->workgroup_size))
-    ok = fl_error_set("radix sort: the kernels got workgroup sizes %u, %u and %u", histogram->workgroup_size,
-                      scatter->workgroup_size, small->workgroup_size);
+  if (ok && histogram->workgroup_size != scatter->workgroup_size)
+    ok = fl_error_set("radix sort: the two kernels got workgroup sizes %u and %u", histogram->workgroup_size,
+                      scatter->workgroup_size);
   if (ok) {
     out->workgroup = scatter->workgroup_size;
+    out->small_workgroup = small->workgroup_size;
     out->tile = out->workgroup * FL_SORT_ITEMS;
     out->max_tiles = (max_count - 1) / out->tile + 1;
   }
@@ -115,8 +117,8 @@ void fl_radix_sort_record(const fl_radix_sort *sort, fl_rec *r, const fl_buffer 
   uint32_t passes = fl_radix_sort_passes(key_bits);
   if (takes_small(sort, count)) { /* every pass in one workgroup: one dispatch */
     fl_sort_push push = {.count = count, .tiles = 1, .key_bits = key_bits};
-    fl_rec_pass(r, &(fl_pass){.kernel = SMALL_KERNEL, .workgroup = FL_SORT_WORKGROUP, FL_PUSH(push),
-                              .threads = sort->workgroup, .no_barrier = true,
+    fl_rec_pass(r, &(fl_pass){.kernel = SMALL_KERNEL, .workgroup = FL_SORT_SMALL_WORKGROUP, FL_PUSH(push),
+                              .threads = sort->small_workgroup, .no_barrier = true,
                               FL_BUFFERS(keys_in, values_in, &sort->keys[0], &sort->values[0], &sort->keys[1],
                                          &sort->values[1])});
     return;

@@ -27,7 +27,8 @@
 typedef struct {
   fl_scan scan;                     /* scans `hist` in place */
   uint32_t max_count;
-  uint32_t workgroup;               /* the kernels' workgroup size */
+  uint32_t workgroup;               /* the tiled kernels' workgroup size */
+  uint32_t small_workgroup;         /* sort_small's */
   uint32_t tile;                    /* elements per workgroup: workgroup size x FL_SORT_ITEMS */
   uint32_t max_tiles;
   uint32_t small_max;               /* sorts of at most this many pairs take sort_small: FL_SORT_SMALL_MAX
