@@ -17,7 +17,7 @@ shared uvec4 s_hi[FL_SORT_WORKGROUP];
 #define FL_SORT_SEG 16u  // raking segment length of the workgroup scan
 shared uvec4 s_seg_lo[(FL_SORT_WORKGROUP + FL_SORT_SEG - 1u) / FL_SORT_SEG];
 shared uvec4 s_seg_hi[(FL_SORT_WORKGROUP + FL_SORT_SEG - 1u) / FL_SORT_SEG];
-shared uvec4 s_total_lo, s_total_hi;
+shared uint s_base[FL_SORT_DIGITS];  // each digit's first output slot (the caller's, or from the totals)
 
 // The digit of key at bit shift in a sort by the low key_bits bits: the
 // bits at and above key_bits do not order.
@@ -40,9 +40,11 @@ uint fl_sort_digit_count(uvec4 lo, uvec4 hi, uint d)
 }
 
 // Replaces (lo, hi), this invocation's counts, by the counts of the
-// invocations before it; s_total_lo / s_total_hi get the workgroup's sums.
-// Call from uniform control flow (barriers).
-void fl_sort_rank_scan(inout uvec4 lo, inout uvec4 hi)
+// invocations before it. With bases_from_totals, s_base[d] becomes the
+// exclusive sum over digits of the workgroup's totals (the whole array's
+// first slot of each digit, for sort_small); else the caller fills s_base
+// before the call. Call from uniform control flow (barriers).
+void fl_sort_rank_scan(inout uvec4 lo, inout uvec4 hi, bool bases_from_totals)
 {
   uint wg = gl_WorkGroupSize.x, lid = gl_LocalInvocationID.x;
   s_lo[lid] = lo;
@@ -73,8 +75,10 @@ void fl_sort_rank_scan(inout uvec4 lo, inout uvec4 hi)
       a += ta;
       b += tb;
     }
-    s_total_lo = a;
-    s_total_hi = b;
+    for (uint d = 0u, sum = 0u; bases_from_totals && d < FL_SORT_DIGITS; d++) {
+      s_base[d] = sum;
+      sum += fl_sort_digit_count(a, b, d);
+    }
   }
   barrier();
   lo = s_lo[lid] + s_seg_lo[lid / FL_SORT_SEG];

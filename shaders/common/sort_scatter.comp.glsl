@@ -21,8 +21,6 @@ layout(std430, binding = 3) writeonly buffer KeysOut { uint keys_out[]; };
 layout(std430, binding = 4) writeonly buffer ValuesOut { uint values_out[]; };
 layout(push_constant) uniform Push { fl_sort_push pc; };
 
-shared uint s_base[FL_SORT_DIGITS];
-
 void main()
 {
   uint n = pc.count, tiles = pc.tiles, shift = pc.shift;
@@ -42,7 +40,7 @@ void main()
     uvec4 one = i < n ? fl_sort_digit_one(d) : uvec4(0u);
     if (d < 8u) lo += one; else hi += one;
   }
-  fl_sort_rank_scan(lo, hi);  // the counts of the invocations before this one
+  fl_sort_rank_scan(lo, hi, false);  // the counts of the invocations before this one
 
   for (uint k = 0u; k < FL_SORT_ITEMS; k++) {
     uint i = first + k;

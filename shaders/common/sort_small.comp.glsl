@@ -9,7 +9,7 @@
 // elements and counts its digits in registers; the workgroup scan of those
 // counts (common/sort_rank.glsl) gives each digit's count in earlier runs and
 // the array's digit totals, whose exclusive sum is each digit's first output
-// slot; then every element goes to its digit's slot + its rank. Passes are
+// slot (computed inside the scan: four barriers a pass); then every element goes to its digit's slot + its rank. Passes are
 // separated by a buffer memory barrier and a workgroup barrier (the buffers
 // are coherent). With the whole array in one workgroup the sort needs no
 // histogram buffer, no scan dispatch and no barrier between dispatches, which
@@ -26,8 +26,6 @@ layout(std430, binding = 3) coherent buffer Values0 { uint values0[]; };
 layout(std430, binding = 4) coherent buffer Keys1 { uint keys1[]; };
 layout(std430, binding = 5) coherent buffer Values1 { uint values1[]; };
 layout(push_constant) uniform Push { fl_sort_push pc; };
-
-shared uint s_base[FL_SORT_DIGITS];
 
 // Pass p's source (uniform branches).
 uint src_key(uint p, uint i) { return p == 0u ? keys_in[i] : (p % 2u == 1u ? keys1[i] : keys0[i]); }
@@ -47,15 +45,7 @@ void main()
       uint d = fl_sort_digit(src_key(p, i), shift, pc.key_bits);
       if (d < 8u) lo += fl_sort_digit_one(d); else hi += fl_sort_digit_one(d);
     }
-    fl_sort_rank_scan(lo, hi);  // counts of the runs before this one; s_total_*: the array's
-    if (lid == 0u) {
-      uint sum = 0u;
-      for (uint d = 0u; d < FL_SORT_DIGITS; d++) {
-        s_base[d] = sum;
-        sum += fl_sort_digit_count(s_total_lo, s_total_hi, d);
-      }
-    }
-    barrier();
+    fl_sort_rank_scan(lo, hi, true);  // counts of the runs before this one; s_base from the array's totals
     for (uint i = first; i < end; i++) {
       uint key = src_key(p, i), value = src_value(p, i);
       uint d = fl_sort_digit(key, shift, pc.key_bits);
