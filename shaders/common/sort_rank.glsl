@@ -7,7 +7,8 @@
 // digits 0..7 in lo, 8..15 in hi, digit d in component (d / 2) % 4, bits
 // 16 (d % 2)); fl_sort_rank_scan gives it, for each digit, the count in the
 // invocations before it (an exclusive scan across the workgroup, raking:
-// three barriers), and the workgroup's totals. Counts must fit 16 bits.
+// three barriers) and, on request, each digit's first output slot from the
+// workgroup's totals. Counts and totals must fit 16 bits.
 #ifndef FL_SORT_RANK_GLSL
 #define FL_SORT_RANK_GLSL
 #include "sort_shared.h"
