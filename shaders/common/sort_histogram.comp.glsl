@@ -1,6 +1,6 @@
 // common/sort_histogram.comp: the first kernel of one radix sort pass
 // (src/sim/common/radix_sort.h). Each workgroup counts the FL_SORT_DIGITS
-// digits (key >> shift) & (FL_SORT_DIGITS - 1) of its tile of
+// digits fl_sort_digit(key, shift, key_bits) (common/sort_rank.glsl) of its tile of
 // workgroup_size x FL_SORT_ITEMS keys and writes the counts digit-major:
 // hist[digit * tiles + tile], so that the exclusive scan of hist gives every
 // (digit, tile) its first output position. Each invocation counts its
@@ -11,7 +11,7 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "compute.glsl"
-#include "sort_shared.h"
+#include "sort_rank.glsl"
 
 layout(std430, binding = 0) readonly buffer Keys { uint keys[]; };
 layout(std430, binding = 1) writeonly buffer Histogram { uint hist[]; };
@@ -34,8 +34,8 @@ void main()
   for (uint k = 0u; k < FL_SORT_ITEMS; k++) {
     uint i = first + k;
     if (i >= n) break;
-    uint d = (keys[i] >> shift) & (FL_SORT_DIGITS - 1u);
-    uvec4 one = uvec4(equal(uvec4((d >> 1) & 3u), uvec4(0u, 1u, 2u, 3u))) << ((d & 1u) * 16u);
+    uint d = fl_sort_digit(keys[i], shift, pc.key_bits);
+    uvec4 one = fl_sort_digit_one(d);
     if (d < 8u) lo += one; else hi += one;
   }
   for (uint c = 0u; c < 4u; c++) {

@@ -205,7 +205,8 @@ static bool check_sort(fl_gpu *gpu, fl_radix_sort *sort, uint32_t n, uint32_t ke
 
 static void sort_body(fl_gpu *gpu)
 {
-  static const uint32_t sizes[] = {1, 1000, SORT_MAX};
+  /* 1 to FL_SORT_SMALL_MAX: one workgroup (sort_small); one more: the tiled passes */
+  static const uint32_t sizes[] = {1, 1000, FL_SORT_SMALL_MAX, FL_SORT_SMALL_MAX + 1, SORT_MAX};
   static const uint32_t bits[] = {16, 20, 32};
   rng_state = 0xc0ffee11u;
   fl_radix_sort sort;
@@ -223,6 +224,14 @@ static void sort_body(fl_gpu *gpu)
     }
   /* A full-range key set with few duplicates, from the sorter's own input. */
   ok = ok && check_sort(gpu, &sort, SORT_MAX, 32, 1024, false, &mismatches);
+  /* Key bits that are not a multiple of the digit (bits above them must not
+   * order), by one workgroup and by the tiled passes (small_max 0). */
+  for (int tiled = 0; ok && tiled < 2; tiled++) {
+    sort.small_max = tiled ? 0 : FL_SORT_SMALL_MAX;
+    ok = check_sort(gpu, &sort, 1000, 13, 10, false, &mismatches) &&
+         check_sort(gpu, &sort, 3000, 17, 30, true, &mismatches);
+    runs += 2;
+  }
   fl_radix_sort_destroy(gpu, &sort);
   ENSURE_MSG(ok, "%s", fl_error_message());
   fprintf(stderr, "  sort: %u runs, %u mismatches\n", runs + 1, mismatches);
@@ -274,7 +283,7 @@ static bool bench_best(fl_gpu *gpu, fl_profiler *prof, const char *name, uint64_
   out->ms = best;
   out->gbps = (double)bytes / (best * 1e6);
   out->elements_per_s = elements / (best * 1e-3);
-  fprintf(stderr, "  %-12s %9u elements  %8.2f ms  %7.1f M elements/s  %6.2f GB/s (%llu bytes)\n", name, elements,
+  fprintf(stderr, "  %-20s %9u elements  %8.2f ms  %7.1f M elements/s  %6.2f GB/s (%llu bytes)\n", name, elements,
           best, out->elements_per_s * 1e-6, out->gbps, (unsigned long long)bytes);
   return true;
 }
@@ -309,6 +318,19 @@ static void bench_body(void)
   sort32.key_bits = 32;
   ok = ok && bench_best(&gpu, &prof, "sort 1M/16", fl_radix_sort_bytes(&sort, mega, 16), mega, &sort16, &r) &&
        bench_best(&gpu, &prof, "sort 1M/32", fl_radix_sort_bytes(&sort, mega, 32), mega, &sort32, &r);
+  /* Small sorts: one workgroup (sort_small) against the tiled passes, same keys. */
+  static const uint32_t small_n[] = {2304, 8192, 16384};
+  static const uint32_t small_bits[] = {13, 16};
+  for (size_t k = 0; ok && k < sizeof small_n / sizeof small_n[0]; k++)
+    for (size_t b = 0; ok && b < 2; b++)
+      for (int tiled = 0; ok && tiled < 2; tiled++) {
+        char name[48];
+        snprintf(name, sizeof name, "sort %u/%u %s", small_n[k], small_bits[b], tiled ? "tiled" : "one wg");
+        sort.small_max = tiled ? 0 : FL_SORT_SMALL_MAX;
+        bench_op op = sort16;
+        op.key_bits = small_bits[b];
+        ok = bench_best(&gpu, &prof, name, fl_radix_sort_bytes(&sort, small_n[k], small_bits[b]), small_n[k], &op, &r);
+      }
   fl_buffer_destroy(&gpu, &keys);
   fl_buffer_destroy(&gpu, &values);
   fl_radix_sort_destroy(&gpu, &sort);

@@ -4,7 +4,10 @@
  * their input order, so it is deterministic. Bits above key_bits are carried
  * along but do not order.
  *
- * One pass, over tiles of workgroup_size x FL_SORT_ITEMS (2048) elements:
+ * A sort of at most small_max (FL_SORT_SMALL_MAX) pairs is one dispatch of one
+ * workgroup that runs every pass (common/sort_small.comp). A larger sort
+ * records three kernels a pass, over tiles of workgroup_size x FL_SORT_ITEMS
+ * (2048) elements:
  *   histogram  per tile digit counts, digit-major: hist[digit * tiles + tile]
  *   scan       fl_scan of hist in place: each (digit, tile)'s first output slot
  *   scatter    each element to its slot + its rank among equal digits of the
@@ -24,9 +27,12 @@
 typedef struct {
   fl_scan scan;                     /* scans `hist` in place */
   uint32_t max_count;
-  uint32_t workgroup;               /* the kernels' workgroup size */
+  uint32_t workgroup;               /* the tiled kernels' workgroup size */
+  uint32_t small_workgroup;         /* sort_small's */
   uint32_t tile;                    /* elements per workgroup: workgroup size x FL_SORT_ITEMS */
   uint32_t max_tiles;
+  uint32_t small_max;               /* sorts of at most this many pairs take sort_small: FL_SORT_SMALL_MAX
+                                     * (fl_radix_sort_create); lower it to time or test the tiled passes */
   fl_buffer keys[2], values[2];     /* ping-pong; [0] is the default input */
   fl_buffer hist;                   /* FL_SORT_DIGITS x tiles counts, then their scan */
 } fl_radix_sort;
