@@ -18,12 +18,16 @@
  *   crater           the built-in snow-bank: the soft ball thrown into the bank goes below the
  *                    snow's surface and, after 40 frames, rests in a crater on the bank: the snow
  *                    that was in its footprint (top 0.6 cells) was pushed out of it
+ *   roof             the built-in snow-roof: the snow lands on the sloped awning (most of it on the
+ *                    cloth at once), slides down it and off its front edge (most of it past that
+ *                    edge by frame 70), none of it through the cloth
  *   opt_out          "coupling": false on the cloth: the snowball passes through it untouched;
  *                    "coupling" on only some snow objects, or not a boolean, is a clear error */
 #include "gpu_fixture.h"
 #include "world_fixture.h"
 #include "sim/coupling/coupling.h"
 #include "sim/coupling/coupling_cpu.h"
+#include "sim/common/mesh_cpu.h"
 #include "sim/xpbd/xpbd_cpu.h"
 
 #include <math.h>
@@ -101,10 +105,20 @@ static void kernel_vs_cpu_body(fl_gpu *gpu)
   c->xpbd_time = 1.0;
   fl_coupling_push_fill(c, 0.001f, 0.996f, &push);
   gpu_half(gpu, world, c, &push, true);
+  /* the sheet's vertex normals at the contact's state (coupling/normals), on the CPU */
+  float(*normals)[4] = malloc((size_t)n * 16), (*normals_gpu)[4];
+  ENSURE(normals);
+  fl_mesh_normals_cpu(&(fl_cpu_mesh){.positions = pos, .indices = c->xpbd->build.triangles, .vertex_count = n,
+                                     .triangle_count = c->xpbd->build.triangle_count},
+                      normals);
   fl_coupling_cpu state;
-  ENSURE(fl_coupling_cpu_contact(&push, n, pos, vel, coupled, imp, (const float(*)[8])grid, &state));
+  ENSURE(fl_coupling_cpu_contact(&push, n, pos, vel, coupled, (const float(*)[4])normals, imp,
+                                 (const float(*)[8])grid, &state));
   ENSURE(read_vec4s(gpu, &c->xpbd->pos, n, &pos_gpu) && read_vec4s(gpu, &c->xpbd->vel, n, &vel_gpu) &&
-         read_vec4s(gpu, &c->attach, n * FL_COUPLING_ATTACH_VEC4S, &att_gpu));
+         read_vec4s(gpu, &c->attach, n * FL_COUPLING_ATTACH_VEC4S, &att_gpu) && read_vec4s(gpu, &c->normals, n, &normals_gpu));
+  double worst_n = worst_of((const float(*)[4])normals_gpu, (const float(*)[4])normals, n, 4);
+  free(normals);
+  free(normals_gpu);
   double worst_w = worst_of((const float(*)[4])pos_gpu, (const float(*)[4])pos, n, 4);
   double worst_vc = worst_of((const float(*)[4])vel_gpu, (const float(*)[4])vel, n, 3);
   double worst_att = worst_of((const float(*)[4])att_gpu, (const float(*)[4])state.attach, n * FL_COUPLING_ATTACH_VEC4S, 4);
@@ -155,14 +169,14 @@ static void kernel_vs_cpu_body(fl_gpu *gpu)
    * from the parcels (the XPBD substeps give it), so snow + cloth gain -sum(M) g h. */
   double residual[3];
   for (int a = 0; a < 3; a++) residual[a] = dp_snow[a] + dp_cloth[a] + gravity_momentum[a];
-  printf("  %u particles in contact (%u pinned), %u carrying %.4g kg of snow; worst difference: w %.2g, carried velocity %.2g, "
+  printf("  %u particles in contact (%u pinned), %u carrying %.4g kg of snow; worst difference: normal %.2g, w %.2g, carried velocity %.2g, "
          "attachment %.2g, velocity %.2g, impulse %.2g (relative), grid velocity %.2g; w restored to %.2g; snow "
          "gained (%.4g, %.4g, %.4g) N s, cloth (%.4g, %.4g, %.4g)\n",
-         touched, pins, attached, carried, worst_w, worst_vc, worst_att, worst_v, worst_j, worst_g, w_back, dp_snow[0],
+         touched, pins, attached, carried, worst_n, worst_w, worst_vc, worst_att, worst_v, worst_j, worst_g, w_back, dp_snow[0],
          dp_snow[1], dp_snow[2], dp_cloth[0], dp_cloth[1], dp_cloth[2]);
   ENSURE_MSG(touched >= 20 && attached >= 20 && pins >= 1, "only %u particles met the snow, %u carried it, %u pinned",
              touched, attached, pins);
-  ENSURE(worst_w <= 1e-5 && worst_vc <= 1e-4 && worst_att <= 1e-4);
+  ENSURE(worst_n <= 1e-5 && worst_w <= 1e-5 && worst_vc <= 1e-4 && worst_att <= 1e-4);
   ENSURE(worst_v <= 1e-4 && worst_j <= 1e-3 && worst_g <= 1e-4 && w_back == 0.0);
   ENSURE_MSG(len3(residual) <= 1e-3 * magnitude, "the exchange left %.3g N s of %.3g", len3(residual), magnitude);
   free(grid);
@@ -476,6 +490,80 @@ static void crater_body(fl_gpu *gpu)
 }
 FL_GPU_TEST(test_crater, crater_body)
 
+/* Where the snow of a snow-roof run is: on the awning (inside its footprint, at most `up` above it and
+ * not below it by more than `cell`), and past its front edge (z beyond the cloth's largest z). */
+static void roof_counts(const float (*cloth)[4], uint32_t nc, const fl_xpbd_build *b, const float (*snow)[4],
+                        uint32_t n, float cell, float up, uint32_t *on, uint32_t *past, double *zc)
+{
+  float front = -1e30f;
+  for (uint32_t p = 0; p < nc; p++) front = fmaxf(front, cloth[p][2]);
+  for (uint32_t i = 0; i < n; i++) {
+    float y;
+    *zc += snow[i][2];
+    *past += snow[i][2] > front;
+    *on += cloth_height(cloth, b->triangles, b->triangle_count, snow[i][0], snow[i][2], &y) && snow[i][1] >= y - cell &&
+           snow[i][1] <= y + up;
+  }
+}
+
+static void roof_body(fl_gpu *gpu)
+{
+  fl_scene scene;
+  fl_world *world = NULL;
+  fl_profiler prof;
+  fl_coupling *c = builtin_world(gpu, "snow-roof", &scene, &world, &prof);
+  ENSURE(c && fl_world_object_count(world) == 3); /* the awning, the slab, the drift */
+  const fl_xpbd_build *b = &c->xpbd->build;
+  float cell = c->snow->build.h, worst = -1e30f;
+  int frames = fl_fixture_trim(70, 40), chunk = 10; /* SwiftShader: the landing (about frame 25) */
+  uint32_t on_max = 0, below_max = 0, on = 0, past = 0, n = 0;
+  int on_frame = 0;
+  double z0 = 0, z = 0;
+  for (int f = 0; f <= frames; f += chunk) {
+    if (f) ENSURE(fl_fixture_step_frames(gpu, world, &prof, chunk, true, NULL));
+    float(*cloth)[4], (*cv)[4];
+    uint32_t nc;
+    ENSURE(fl_world_read_state(world, 0, &cloth, &cv, &nc));
+    on = past = n = 0;
+    z = 0;
+    uint32_t below = 0;
+    for (uint32_t k = 1; k <= 2; k++) {
+      float(*snow)[4], (*sv)[4];
+      uint32_t ns;
+      ENSURE(fl_world_read_state(world, k, &snow, &sv, &ns));
+      roof_counts((const float(*)[4])cloth, nc, b, (const float(*)[4])snow, ns, cell, 0.3f, &on, &past, &z);
+      below += snow_below((const float(*)[4])cloth, b, (const float(*)[4])snow, ns, cell, &worst);
+      n += ns;
+      free(snow);
+      free(sv);
+    }
+    free(cloth);
+    free(cv);
+    z /= n;
+    if (!f) z0 = z;
+    if (on > on_max) {
+      on_max = on;
+      on_frame = f;
+    }
+    below_max = below > below_max ? below : below_max;
+    printf("  frame %3d: %4u of %u snow particles on the awning, %4u past its front edge, %u below it; the snow's "
+           "mean z %.3f m\n", f, on, n, past, below, z);
+  }
+  fl_object_stats s[3];
+  for (uint32_t k = 0; k < 3; k++) ENSURE(fl_world_stats(world, k, &s[k]) && s[k].nan_count == 0 && !s[k].unstable);
+  printf("  at most %u on the awning (frame %d); at the end %u past its front edge, the mean z moved %.3f m; at most %u "
+         "below the cloth by more than %.2f m (the deepest %.3f m)\n",
+         on_max, on_frame, past, z - z0, below_max, cell, worst);
+  ENSURE_MSG(2 * on_max >= n, "the snow never lay on the awning: at most %u of %u particles", on_max, n);
+  ENSURE_MSG(below_max * 100 <= n, "%u of %u snow particles went through the awning (more than 1 %%)", below_max, n);
+  if (frames >= 70) /* the carried snow slides (before the whole slip went back to it, it crept 0.2 m in 3 s) */
+    ENSURE_MSG(10 * past >= 9 * n && on * 10 <= n, "the snow did not slide off: %u of %u past the front edge, %u on",
+               past, n, on);
+  fl_profiler_destroy(&prof);
+  fl_world_destroy(world);
+}
+FL_GPU_TEST(test_roof, roof_body)
+
 static void opt_out_body(fl_gpu *gpu)
 {
   double p0[3] = {0}, p1[3] = {0}, cloth[3] = {0}, low = 0, e[2];
@@ -504,6 +592,7 @@ static const fl_test_case cases[] = {
     {"free_momentum", test_free_momentum},
     {"hammock", test_hammock},
     {"crater", test_crater},
+    {"roof", test_roof},
     {"opt_out", test_opt_out},
 };
 FL_TEST_MAIN(cases)
