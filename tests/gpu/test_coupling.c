@@ -1,7 +1,7 @@
 /* tests/gpu/test_coupling.c: the snow <-> cloth coupling (issue 18, docs/COUPLING.md):
  *   kernel_vs_cpu    one coupling substep's two halves (weights and contact; release and apply) on
  *                    the GPU against the CPU reference coupling_cpu.c from the same inputs (every
- *                    other particle takes a soft body's volume share): the
+ *                    other particle takes a soft body's volume share): the sheet's normals, the
  *                    carried particles' w and velocity, the attachments, then the particle
  *                    velocities, restored w, impulses and grid velocities agree; snow + cloth
  *                    momentum changes by the parcels' gravity only (to 1e-3)
@@ -18,17 +18,16 @@
  *   crater           the built-in snow-bank: the soft ball thrown into the bank goes below the
  *                    snow's surface and, after 40 frames, rests in a crater on the bank: the snow
  *                    that was in its footprint (top 0.6 cells) was pushed out of it
- *   roof             the built-in snow-roof: the snow lands on the sloped awning (most of it on the
- *                    cloth at once), slides down it and off its front edge (most of it past that
- *                    edge by frame 80), none of it through the cloth
  *   opt_out          "coupling": false on the cloth: the snowball passes through it untouched;
- *                    "coupling" on only some snow objects, or not a boolean, is a clear error */
+ *                    "coupling" on only some snow objects, or not a boolean, is a clear error
+ * The snow sliding off snow-roof: test_coupling_roof.c (its own CTest, for time). */
 #include "gpu_fixture.h"
 #include "world_fixture.h"
 #include "sim/coupling/coupling.h"
 #include "sim/coupling/coupling_cpu.h"
 #include "sim/common/mesh_cpu.h"
 #include "sim/xpbd/xpbd_cpu.h"
+#include "coupling_fixture.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -247,37 +246,7 @@ static void free_momentum_body(fl_gpu *gpu)
 }
 FL_GPU_TEST(test_free_momentum, free_momentum_body)
 
-/* The cloth's height under (x, z): the triangle of `tri` whose xz projection holds it, interpolated;
- * false when none does (outside the footprint). */
-static bool cloth_height(const float (*cloth)[4], const uint32_t *tri, uint32_t triangles, float x, float z, float *y)
-{
-  for (uint32_t t = 0; t < triangles; t++) {
-    const float *a = cloth[tri[3 * t]], *b = cloth[tri[3 * t + 1]], *c = cloth[tri[3 * t + 2]];
-    float d = (b[2] - c[2]) * (a[0] - c[0]) + (c[0] - b[0]) * (a[2] - c[2]);
-    if (fabsf(d) < 1e-12f) continue;
-    float l0 = ((b[2] - c[2]) * (x - c[0]) + (c[0] - b[0]) * (z - c[2])) / d;
-    float l1 = ((c[2] - a[2]) * (x - c[0]) + (a[0] - c[0]) * (z - c[2])) / d, l2 = 1.0f - l0 - l1;
-    if (l0 >= 0 && l1 >= 0 && l2 >= 0) {
-      *y = l0 * a[1] + l1 * b[1] + l2 * c[1];
-      return true;
-    }
-  }
-  return false;
-}
 
-/* Snow particles below the cloth inside its footprint by more than `cell`. */
-static uint32_t snow_below(const float (*cloth)[4], const fl_xpbd_build *b, const float (*snow)[4], uint32_t n,
-                           float cell, float *worst)
-{
-  uint32_t below = 0;
-  for (uint32_t i = 0; i < n; i++) {
-    float y;
-    if (!cloth_height(cloth, b->triangles, b->triangle_count, snow[i][0], snow[i][2], &y)) continue;
-    *worst = fmaxf(*worst, y - snow[i][1]);
-    below += snow[i][1] < y - cell;
-  }
-  return below;
-}
 
 /* The CPU estimate of the cloth's static sag under the snow: the CPU XPBD reference of the same cloth
  * from its rest state, each snow particle's mass `m_snow` added to the free cloth particle nearest
@@ -327,22 +296,13 @@ static double cpu_static_sag(const fl_xpbd_build *b, const fl_sim_desc *sim, con
 
 /* Loads built-in scene `name` into a world with a profiler; its coupling, or NULL (the error
  * printed) when it does not load or does not couple. */
-static fl_coupling *builtin_world(fl_gpu *gpu, const char *name, fl_scene *scene, fl_world **world, fl_profiler *prof)
-{
-  if (!fl_scene_load(name, NULL, 0, scene) || !fl_world_create(gpu, scene, world) || !fl_profiler_create(gpu, prof)) {
-    fprintf(stderr, "  %s: %s\n", name, fl_error_message());
-    return NULL;
-  }
-  fl_coupling *c = fl_world_coupling(*world);
-  return c->gpu ? c : NULL;
-}
 
 static void hammock_body(fl_gpu *gpu)
 {
   fl_scene scene;
   fl_world *world = NULL;
   fl_profiler prof;
-  fl_coupling *c = builtin_world(gpu, "snow-hammock", &scene, &world, &prof);
+  fl_coupling *c = fl_fixture_builtin_world(gpu, "snow-hammock", &scene, &world, &prof);
   ENSURE(c);
   const fl_xpbd_build *b = &c->xpbd->build;
   float cell = c->snow->build.h, worst = -1e30f;
@@ -368,7 +328,7 @@ static void hammock_body(fl_gpu *gpu)
     free(snow);
     free(snow_v);
     ENSURE(fl_world_read_state(world, 0, &cloth, &vel, &nc) && fl_world_read_state(world, 1, &snow, &snow_v, &ns));
-    uint32_t below = snow_below((const float(*)[4])cloth, b, (const float(*)[4])snow, ns, cell, &worst);
+    uint32_t below = fl_fixture_snow_below((const float(*)[4])cloth, b, (const float(*)[4])snow, ns, cell, &worst);
     if ((int)below > below_max) below_max = (int)below;
     if (f + chunk >= frames - 60) { /* the last second: the mean sag, the snow's mean speed */
       sag_sum += b->positions[centre][1] - cloth[centre][1];
@@ -437,7 +397,7 @@ static void crater_body(fl_gpu *gpu)
   fl_scene scene;
   fl_world *world = NULL;
   fl_profiler prof;
-  fl_coupling *cp = builtin_world(gpu, "snow-bank", &scene, &world, &prof);
+  fl_coupling *cp = fl_fixture_builtin_world(gpu, "snow-bank", &scene, &world, &prof);
   ENSURE(cp);
   float cell = cp->snow->build.h;
   float(*snow0)[4] = NULL, (*sv)[4] = NULL, (*ball)[4] = NULL, (*bv)[4] = NULL, (*snow)[4] = NULL;
@@ -490,80 +450,6 @@ static void crater_body(fl_gpu *gpu)
 }
 FL_GPU_TEST(test_crater, crater_body)
 
-/* Where the snow of a snow-roof run is: on the awning (inside its footprint, at most `up` above it and
- * not below it by more than `cell`), and past its front edge (z beyond the cloth's largest z). */
-static void roof_counts(const float (*cloth)[4], uint32_t nc, const fl_xpbd_build *b, const float (*snow)[4],
-                        uint32_t n, float cell, float up, uint32_t *on, uint32_t *past, double *zc)
-{
-  float front = -1e30f;
-  for (uint32_t p = 0; p < nc; p++) front = fmaxf(front, cloth[p][2]);
-  for (uint32_t i = 0; i < n; i++) {
-    float y;
-    *zc += snow[i][2];
-    *past += snow[i][2] > front;
-    *on += cloth_height(cloth, b->triangles, b->triangle_count, snow[i][0], snow[i][2], &y) && snow[i][1] >= y - cell &&
-           snow[i][1] <= y + up;
-  }
-}
-
-static void roof_body(fl_gpu *gpu)
-{
-  fl_scene scene;
-  fl_world *world = NULL;
-  fl_profiler prof;
-  fl_coupling *c = builtin_world(gpu, "snow-roof", &scene, &world, &prof);
-  ENSURE(c && fl_world_object_count(world) == 3); /* the awning, the slab, the drift */
-  const fl_xpbd_build *b = &c->xpbd->build;
-  float cell = c->snow->build.h, worst = -1e30f;
-  int frames = fl_fixture_trim(80, 40), chunk = 10; /* SwiftShader: the landing (about frame 25) */
-  uint32_t on_max = 0, below_max = 0, on = 0, past = 0, n = 0;
-  int on_frame = 0;
-  double z0 = 0, z = 0;
-  for (int f = 0; f <= frames; f += chunk) {
-    if (f) ENSURE(fl_fixture_step_frames(gpu, world, &prof, chunk, true, NULL));
-    float(*cloth)[4], (*cv)[4];
-    uint32_t nc;
-    ENSURE(fl_world_read_state(world, 0, &cloth, &cv, &nc));
-    on = past = n = 0;
-    z = 0;
-    uint32_t below = 0;
-    for (uint32_t k = 1; k <= 2; k++) {
-      float(*snow)[4], (*sv)[4];
-      uint32_t ns;
-      ENSURE(fl_world_read_state(world, k, &snow, &sv, &ns));
-      roof_counts((const float(*)[4])cloth, nc, b, (const float(*)[4])snow, ns, cell, 0.3f, &on, &past, &z);
-      below += snow_below((const float(*)[4])cloth, b, (const float(*)[4])snow, ns, cell, &worst);
-      n += ns;
-      free(snow);
-      free(sv);
-    }
-    free(cloth);
-    free(cv);
-    z /= n;
-    if (!f) z0 = z;
-    if (on > on_max) {
-      on_max = on;
-      on_frame = f;
-    }
-    below_max = below > below_max ? below : below_max;
-    printf("  frame %3d: %4u of %u snow particles on the awning, %4u past its front edge, %u below it; the snow's "
-           "mean z %.3f m\n", f, on, n, past, below, z);
-  }
-  fl_object_stats s[3];
-  for (uint32_t k = 0; k < 3; k++) ENSURE(fl_world_stats(world, k, &s[k]) && s[k].nan_count == 0 && !s[k].unstable);
-  printf("  at most %u on the awning (frame %d); at the end %u past its front edge, the mean z moved %.3f m; at most %u "
-         "below the cloth by more than %.2f m (the deepest %.3f m)\n",
-         on_max, on_frame, past, z - z0, below_max, cell, worst);
-  ENSURE_MSG(2 * on_max >= n, "the snow never lay on the awning: at most %u of %u particles", on_max, n);
-  ENSURE_MSG(below_max * 100 <= n, "%u of %u snow particles went through the awning (more than 1 %%)", below_max, n);
-  if (frames >= 80) /* the carried snow slides (before the whole slip went back to it, it crept 0.2 m in 3 s) */
-    ENSURE_MSG(10 * past >= 9 * n && on * 10 <= n, "the snow did not slide off: %u of %u past the front edge, %u on",
-               past, n, on);
-  fl_profiler_destroy(&prof);
-  fl_world_destroy(world);
-}
-FL_GPU_TEST(test_roof, roof_body)
-
 static void opt_out_body(fl_gpu *gpu)
 {
   double p0[3] = {0}, p1[3] = {0}, cloth[3] = {0}, low = 0, e[2];
@@ -592,7 +478,6 @@ static const fl_test_case cases[] = {
     {"free_momentum", test_free_momentum},
     {"hammock", test_hammock},
     {"crater", test_crater},
-    {"roof", test_roof},
     {"opt_out", test_opt_out},
 };
 FL_TEST_MAIN(cases)
