@@ -47,8 +47,9 @@ FL_STRUCT_END(fl_coupling_push)
 
 /* The attachment of XPBD particle p for one snow substep (3 vec4s, contact.comp -> release.comp):
  *   [0] xyz: the stencil's point, w: the parcel's mass M (0: not attached)
- *   [1] xyz: the particle's own velocity offset from the carried velocity, w: its own 1/m
- *   [2] xyz: the parcel's offset, less the parcel's velocity before the contact */
+ *   [1] xyz: the particle's own velocity offset from the carried velocity (0: it moves with the
+ *       pair), w: its own 1/m
+ *   [2] xyz: the parcel's offset from the pair (its slip u'), less its velocity before the contact */
 #define FL_COUPLING_ATTACH_VEC4S 3u
 
 #define FL_COUPLING_SUM_GROUP 64u       /* coupling/sum: one workgroup of this many threads */

@@ -4,17 +4,20 @@
 //   parcel:  s_ip = w_ip / W_i (each node's mass shared among the particles
 //            reaching it by weight; a soft body's at most w_ip: fl_coupling_share), M = sum s_ip m_i,
 //            v_s = sum s_ip m_i v_i / M, its centre c = sum s_ip m_i x_i / M,
-//            d = x_p - c; u = v_s - v_p.
-//   free particle (w_p = 1/m_p > 0): if the parcel presses on it (u . d > 0, or
-//            x_p at c), the particle carries the parcel through the XPBD
-//            substeps as one body of mass m_p + M (the parcel's mass as added
-//            inertia, after Jiang et al. 2017; XPBD reads it in pos.w). The
-//            snow's rule (Stomakhin et al. 2013 section 8, NOTES.md section 4,
-//            boundary normal -d/|d|) acts on u- = u - g h (the grid's gravity is
-//            taken back: the XPBD substeps give it to the pair) with the
-//            two-body impulse J = (u-' - u-) M m_p / (M + m_p); the pair moves at
-//            its common velocity v_c, and attach[p] keeps the offsets of the
-//            particle and of the parcel from v_c, for release.comp. No node
+//            d = x_p - c; u = v_s - v_p (with this substep's gravity, which the grid gave v_s).
+//   normal:  n from p towards the parcel: a sheet's own normal at p (coupling/normals, this
+//            substep's vertex normals) turned to the parcel's side; a soft body's -d/|d|
+//            (fl_coupling_normal).
+//   rule:    the snow's (Stomakhin et al. 2013 section 8, NOTES.md section 4) against n turns u
+//            into the slip u': the approaching normal part removed, the tangential part stopped
+//            when |u_t| <= mu |u_n|, else reduced by mu |u_n| (Coulomb).
+//   free particle (w_p = 1/m_p > 0): if the parcel presses on it (u . n < 0, or x_p at c: no
+//            slip), the particle carries the parcel through the XPBD substeps as one body of mass
+//            m_p + M (the parcel's mass as added inertia, after Jiang et al. 2017; XPBD reads it
+//            in pos.w), moving at v_c = (m_p v_p + M (v_s - g h - u')) / (m_p + M) (the XPBD
+//            substeps give the pair its gravity); the parcel keeps the whole slip u' relative
+//            to the pair (attach[p], for release.comp), so the cloth feels the friction of the
+//            slip (mu times the normal load) and the snow slides when gravity beats it. No node
 //            changes here.
 //   pinned particle (w_p = 0): an immovable boundary; the rule turns u into u',
 //            node i gains s_ip m_i J / M with J = (u' - u) M (int32 fixed point,
@@ -54,23 +57,22 @@ void main()
   })
   if (!(M > pc.min_mass)) return;
   vec3 u = P / M - vp, d = -C / M;  // d = x_p - c
-  float dl = length(d);
+  vec3 n = fl_coupling_normal(p, d, length(d));
+  bool touching = n != vec3(0.0);
+  vec3 slip = touching ? fl_mpm_collide_rule(u, vec3(0.0), n, pc.friction) : vec3(0.0);
   if (xp.w > 0.0) {
-    if (dl > 1e-3 * pc.h && dot(u, d) <= 0.0) return;
-    vec3 vs = P / M, um = u - pc.gravity_h;
-    vec3 um_after = dl > 1e-3 * pc.h ? fl_mpm_collide_rule(um, vec3(0.0), -d / dl, pc.friction) : vec3(0.0);
-    vec3 Ja = (um_after - um) * (M / (1.0 + M * xp.w));
-    vec3 vc = (vp + M * xp.w * (vs - pc.gravity_h)) / (1.0 + M * xp.w);
+    if (touching && dot(u, n) >= 0.0) return;
+    vec3 vs = P / M;
+    vec3 vc = (vp + M * xp.w * (vs - pc.gravity_h - slip)) / (1.0 + M * xp.w);
     uint o = FL_COUPLING_ATTACH_VEC4S * p;
     attach[o] = vec4(x, M);
-    attach[o + 1u] = vec4(vp - Ja * xp.w - vc, xp.w);
-    attach[o + 2u] = vec4(Ja / M - pc.gravity_h - vc, 0.0);
+    attach[o + 1u] = vec4(0.0, 0.0, 0.0, xp.w);
+    attach[o + 2u] = vec4(slip - vs, 0.0);
     vel[p] = vec4(vc, vel[p].w);
     pos[p].w = xp.w / (1.0 + M * xp.w);
     return;
   }
-  vec3 u_after = dl > 1e-3 * pc.h ? fl_mpm_collide_rule(u, vec3(0.0), -d / dl, pc.friction) : vec3(0.0);
-  vec3 du = u_after - u;
+  vec3 du = slip - u;
   if (du == vec3(0.0)) return;
   vec3 J = du * M;
   fl_coupling_spread(s, m, J / M, coupled[p]);

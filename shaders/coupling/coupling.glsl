@@ -45,6 +45,21 @@ float fl_coupling_share(int wq, uint i, uint kind)
   return float(wq) / float(kind == FL_COUPLING_VOLUME ? max(W, int(pc.weight_scale)) : W);
 }
 
+// The contact's normal at particle p, from p towards its parcel (d = x_p - c, dl = |d|; zero when
+// the parcel's centre is at the particle: no direction, the pair sticks). A sheet's particle (cloth,
+// balloon) takes its surface's own normal (the vertex normal of this substep), turned to the
+// parcel's side: in a sag or at a slab's edge the parcel's centre is off the normal, and a slip
+// tangential to d would cross the sheet (docs/COUPLING.md). A soft body's particle takes -d / dl.
+vec3 fl_coupling_normal(uint p, vec3 d, float dl)
+{
+  if (!(dl > 1e-3 * pc.h)) return vec3(0.0);
+  vec3 nd = -d / dl;
+  if (coupled[p] != FL_COUPLING_SURFACE) return nd;
+  vec3 ns = normal[p].xyz;
+  float side = dot(ns, nd);
+  return side > 0.0 ? ns : side < 0.0 ? -ns : nd;
+}
+
 // Adds s_ip m_i dv to the impulse words of the parcel's nodes (stencil s; the shares of
 // contact.comp, fl_coupling_share), int32 fixed point with integer atomics.
 void fl_coupling_spread(fl_mpm_stencil s, fl_mpm_push m, vec3 dv, uint kind)

@@ -2,7 +2,8 @@
 // order src/sim/coupling/coupling.c binds them beside each dispatch (fl_coupling_record_contact,
 // fl_coupling_record_release): the XPBD particles' positions (w = 1/m) and velocities, the coupled
 // word per particle, the snow's block hash, the node accumulator (impulse words, W_i), the snow's
-// grid velocities (w = node mass), the impulses the snow gave each particle, and the attachments.
+// grid velocities (w = node mass), the impulses the snow gave each particle, the attachments, and
+// the XPBD surface's vertex normals of this substep (common/vertex_normals on the live positions).
 // A kernel declares the push `pc` before including it.
 #ifndef FL_COUPLING_BINDINGS_GLSL
 #define FL_COUPLING_BINDINGS_GLSL
@@ -14,6 +15,7 @@ layout(std430, binding = 4) buffer Accum { int accum[]; };
 layout(std430, binding = 5) readonly buffer GridVelocity { vec4 gridv[]; };
 layout(std430, binding = 6) buffer Impulse { vec4 impulse[]; };
 layout(std430, binding = 7) buffer Attach { vec4 attach[]; };
+layout(std430, binding = 8) readonly buffer Normal { vec4 normal[]; };
 #define FL_COUPLING_NODES
 #include "coupling.glsl"
 #endif

@@ -2,12 +2,12 @@
 // parcels (docs/COUPLING.md, substep order), one thread per coupled XPBD
 // particle p parts it from its parcel. With v_a the velocity the XPBD substeps
 // left the pair (attach[p] from contact.comp):
-//   particle: v_p = v_a + its offset; its own inverse mass back in pos.w;
-//   parcel:   every node of it changes velocity by delta = v_a + the parcel's
-//             offset - its velocity before the contact (and less g h, which the
-//             grid already gave it), i.e. node i gains s_ip m_i delta (the
-//             contact's shares, same stencil, int32 fixed point), so the parcel
-//             gains M delta and impulse[p] records -M delta, what the snow gave p.
+//   particle: v_p = v_a + its offset (0: it moved with the pair); its own inverse mass back in pos.w;
+//   parcel:   its velocity becomes v_a + its slip u': every node of it changes velocity by
+//             delta = v_a + u' - v_s (v_s its velocity before the contact, which held the grid's
+//             g h; the XPBD substeps gave the pair theirs), i.e. node i gains s_ip m_i delta (the
+//             contact's shares, same stencil, int32 fixed point), so the parcel gains M delta and
+//             impulse[p] records -M delta, what the snow gave p.
 // The pair's momentum is conserved by construction: what XPBD's constraints gave
 // the pair is split between the particle and the parcel.
 // CPU reference: src/sim/coupling/coupling_cpu.c.

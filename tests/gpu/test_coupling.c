@@ -1,7 +1,7 @@
 /* tests/gpu/test_coupling.c: the snow <-> cloth coupling (issue 18, docs/COUPLING.md):
  *   kernel_vs_cpu    one coupling substep's two halves (weights and contact; release and apply) on
  *                    the GPU against the CPU reference coupling_cpu.c from the same inputs (every
- *                    other particle takes a soft body's volume share): the
+ *                    other particle takes a soft body's volume share): the sheet's normals, the
  *                    carried particles' w and velocity, the attachments, then the particle
  *                    velocities, restored w, impulses and grid velocities agree; snow + cloth
  *                    momentum changes by the parcels' gravity only (to 1e-3)
@@ -19,12 +19,15 @@
  *                    snow's surface and, after 40 frames, rests in a crater on the bank: the snow
  *                    that was in its footprint (top 0.6 cells) was pushed out of it
  *   opt_out          "coupling": false on the cloth: the snowball passes through it untouched;
- *                    "coupling" on only some snow objects, or not a boolean, is a clear error */
+ *                    "coupling" on only some snow objects, or not a boolean, is a clear error
+ * The snow sliding off snow-roof: test_coupling_roof.c (its own CTest, for time). */
 #include "gpu_fixture.h"
 #include "world_fixture.h"
 #include "sim/coupling/coupling.h"
 #include "sim/coupling/coupling_cpu.h"
+#include "sim/common/mesh_cpu.h"
 #include "sim/xpbd/xpbd_cpu.h"
+#include "coupling_fixture.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -101,10 +104,20 @@ static void kernel_vs_cpu_body(fl_gpu *gpu)
   c->xpbd_time = 1.0;
   fl_coupling_push_fill(c, 0.001f, 0.996f, &push);
   gpu_half(gpu, world, c, &push, true);
+  /* the sheet's vertex normals at the contact's state (coupling/normals), on the CPU */
+  float(*normals)[4] = malloc((size_t)n * 16), (*normals_gpu)[4];
+  ENSURE(normals);
+  fl_mesh_normals_cpu(&(fl_cpu_mesh){.positions = pos, .indices = c->xpbd->build.triangles, .vertex_count = n,
+                                     .triangle_count = c->xpbd->build.triangle_count},
+                      normals);
   fl_coupling_cpu state;
-  ENSURE(fl_coupling_cpu_contact(&push, n, pos, vel, coupled, imp, (const float(*)[8])grid, &state));
+  ENSURE(fl_coupling_cpu_contact(&push, n, pos, vel, coupled, (const float(*)[4])normals, imp,
+                                 (const float(*)[8])grid, &state));
   ENSURE(read_vec4s(gpu, &c->xpbd->pos, n, &pos_gpu) && read_vec4s(gpu, &c->xpbd->vel, n, &vel_gpu) &&
-         read_vec4s(gpu, &c->attach, n * FL_COUPLING_ATTACH_VEC4S, &att_gpu));
+         read_vec4s(gpu, &c->attach, n * FL_COUPLING_ATTACH_VEC4S, &att_gpu) && read_vec4s(gpu, &c->normals, n, &normals_gpu));
+  double worst_n = worst_of((const float(*)[4])normals_gpu, (const float(*)[4])normals, n, 4);
+  free(normals);
+  free(normals_gpu);
   double worst_w = worst_of((const float(*)[4])pos_gpu, (const float(*)[4])pos, n, 4);
   double worst_vc = worst_of((const float(*)[4])vel_gpu, (const float(*)[4])vel, n, 3);
   double worst_att = worst_of((const float(*)[4])att_gpu, (const float(*)[4])state.attach, n * FL_COUPLING_ATTACH_VEC4S, 4);
@@ -155,14 +168,14 @@ static void kernel_vs_cpu_body(fl_gpu *gpu)
    * from the parcels (the XPBD substeps give it), so snow + cloth gain -sum(M) g h. */
   double residual[3];
   for (int a = 0; a < 3; a++) residual[a] = dp_snow[a] + dp_cloth[a] + gravity_momentum[a];
-  printf("  %u particles in contact (%u pinned), %u carrying %.4g kg of snow; worst difference: w %.2g, carried velocity %.2g, "
+  printf("  %u particles in contact (%u pinned), %u carrying %.4g kg of snow; worst difference: normal %.2g, w %.2g, carried velocity %.2g, "
          "attachment %.2g, velocity %.2g, impulse %.2g (relative), grid velocity %.2g; w restored to %.2g; snow "
          "gained (%.4g, %.4g, %.4g) N s, cloth (%.4g, %.4g, %.4g)\n",
-         touched, pins, attached, carried, worst_w, worst_vc, worst_att, worst_v, worst_j, worst_g, w_back, dp_snow[0],
+         touched, pins, attached, carried, worst_n, worst_w, worst_vc, worst_att, worst_v, worst_j, worst_g, w_back, dp_snow[0],
          dp_snow[1], dp_snow[2], dp_cloth[0], dp_cloth[1], dp_cloth[2]);
   ENSURE_MSG(touched >= 20 && attached >= 20 && pins >= 1, "only %u particles met the snow, %u carried it, %u pinned",
              touched, attached, pins);
-  ENSURE(worst_w <= 1e-5 && worst_vc <= 1e-4 && worst_att <= 1e-4);
+  ENSURE(worst_n <= 1e-5 && worst_w <= 1e-5 && worst_vc <= 1e-4 && worst_att <= 1e-4);
   ENSURE(worst_v <= 1e-4 && worst_j <= 1e-3 && worst_g <= 1e-4 && w_back == 0.0);
   ENSURE_MSG(len3(residual) <= 1e-3 * magnitude, "the exchange left %.3g N s of %.3g", len3(residual), magnitude);
   free(grid);
@@ -233,37 +246,7 @@ static void free_momentum_body(fl_gpu *gpu)
 }
 FL_GPU_TEST(test_free_momentum, free_momentum_body)
 
-/* The cloth's height under (x, z): the triangle of `tri` whose xz projection holds it, interpolated;
- * false when none does (outside the footprint). */
-static bool cloth_height(const float (*cloth)[4], const uint32_t *tri, uint32_t triangles, float x, float z, float *y)
-{
-  for (uint32_t t = 0; t < triangles; t++) {
-    const float *a = cloth[tri[3 * t]], *b = cloth[tri[3 * t + 1]], *c = cloth[tri[3 * t + 2]];
-    float d = (b[2] - c[2]) * (a[0] - c[0]) + (c[0] - b[0]) * (a[2] - c[2]);
-    if (fabsf(d) < 1e-12f) continue;
-    float l0 = ((b[2] - c[2]) * (x - c[0]) + (c[0] - b[0]) * (z - c[2])) / d;
-    float l1 = ((c[2] - a[2]) * (x - c[0]) + (a[0] - c[0]) * (z - c[2])) / d, l2 = 1.0f - l0 - l1;
-    if (l0 >= 0 && l1 >= 0 && l2 >= 0) {
-      *y = l0 * a[1] + l1 * b[1] + l2 * c[1];
-      return true;
-    }
-  }
-  return false;
-}
 
-/* Snow particles below the cloth inside its footprint by more than `cell`. */
-static uint32_t snow_below(const float (*cloth)[4], const fl_xpbd_build *b, const float (*snow)[4], uint32_t n,
-                           float cell, float *worst)
-{
-  uint32_t below = 0;
-  for (uint32_t i = 0; i < n; i++) {
-    float y;
-    if (!cloth_height(cloth, b->triangles, b->triangle_count, snow[i][0], snow[i][2], &y)) continue;
-    *worst = fmaxf(*worst, y - snow[i][1]);
-    below += snow[i][1] < y - cell;
-  }
-  return below;
-}
 
 /* The CPU estimate of the cloth's static sag under the snow: the CPU XPBD reference of the same cloth
  * from its rest state, each snow particle's mass `m_snow` added to the free cloth particle nearest
@@ -313,22 +296,13 @@ static double cpu_static_sag(const fl_xpbd_build *b, const fl_sim_desc *sim, con
 
 /* Loads built-in scene `name` into a world with a profiler; its coupling, or NULL (the error
  * printed) when it does not load or does not couple. */
-static fl_coupling *builtin_world(fl_gpu *gpu, const char *name, fl_scene *scene, fl_world **world, fl_profiler *prof)
-{
-  if (!fl_scene_load(name, NULL, 0, scene) || !fl_world_create(gpu, scene, world) || !fl_profiler_create(gpu, prof)) {
-    fprintf(stderr, "  %s: %s\n", name, fl_error_message());
-    return NULL;
-  }
-  fl_coupling *c = fl_world_coupling(*world);
-  return c->gpu ? c : NULL;
-}
 
 static void hammock_body(fl_gpu *gpu)
 {
   fl_scene scene;
   fl_world *world = NULL;
   fl_profiler prof;
-  fl_coupling *c = builtin_world(gpu, "snow-hammock", &scene, &world, &prof);
+  fl_coupling *c = fl_fixture_builtin_world(gpu, "snow-hammock", &scene, &world, &prof);
   ENSURE(c);
   const fl_xpbd_build *b = &c->xpbd->build;
   float cell = c->snow->build.h, worst = -1e30f;
@@ -354,7 +328,7 @@ static void hammock_body(fl_gpu *gpu)
     free(snow);
     free(snow_v);
     ENSURE(fl_world_read_state(world, 0, &cloth, &vel, &nc) && fl_world_read_state(world, 1, &snow, &snow_v, &ns));
-    uint32_t below = snow_below((const float(*)[4])cloth, b, (const float(*)[4])snow, ns, cell, &worst);
+    uint32_t below = fl_fixture_snow_below((const float(*)[4])cloth, b, (const float(*)[4])snow, ns, cell, &worst);
     if ((int)below > below_max) below_max = (int)below;
     if (f + chunk >= frames - 60) { /* the last second: the mean sag, the snow's mean speed */
       sag_sum += b->positions[centre][1] - cloth[centre][1];
@@ -423,7 +397,7 @@ static void crater_body(fl_gpu *gpu)
   fl_scene scene;
   fl_world *world = NULL;
   fl_profiler prof;
-  fl_coupling *cp = builtin_world(gpu, "snow-bank", &scene, &world, &prof);
+  fl_coupling *cp = fl_fixture_builtin_world(gpu, "snow-bank", &scene, &world, &prof);
   ENSURE(cp);
   float cell = cp->snow->build.h;
   float(*snow0)[4] = NULL, (*sv)[4] = NULL, (*ball)[4] = NULL, (*bv)[4] = NULL, (*snow)[4] = NULL;

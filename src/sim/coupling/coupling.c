@@ -122,7 +122,10 @@ bool fl_coupling_create(fl_gpu *gpu, const fl_scene *scene, fl_snow_system *snow
             fl_buffer_create(gpu, (uint64_t)n * VEC4, FL_MEMORY_DEVICE, "coupling impulses", &out->impulse) &&
             fl_buffer_create(gpu, (uint64_t)n * FL_COUPLING_ATTACH_VEC4S * VEC4, FL_MEMORY_DEVICE,
                              "coupling attachments", &out->attach) &&
-            fl_buffer_create(gpu, 2 * VEC4, FL_MEMORY_DEVICE, "coupling sums", &out->sums);
+            fl_buffer_create(gpu, 2 * VEC4, FL_MEMORY_DEVICE, "coupling sums", &out->sums) &&
+            fl_buffer_create(gpu, (uint64_t)n * VEC4, FL_MEMORY_DEVICE, "coupling normals", &out->normals) &&
+            fl_buffer_create(gpu, (uint64_t)(b->triangle_count ? b->triangle_count : 1) * VEC4, FL_MEMORY_DEVICE,
+                             "coupling face normals", &out->face_normals);
   for (uint32_t k = 0; k < FL_GPU_FRAMES_IN_FLIGHT && ok; k++)
     ok = fl_buffer_create(gpu, 2 * VEC4, FL_MEMORY_READBACK, "coupling sums readback", &out->readback[k]);
   free(on);
@@ -148,6 +151,8 @@ void fl_coupling_destroy(fl_coupling *c)
   fl_buffer_destroy(c->gpu, &c->impulse);
   fl_buffer_destroy(c->gpu, &c->attach);
   fl_buffer_destroy(c->gpu, &c->sums);
+  fl_buffer_destroy(c->gpu, &c->normals);
+  fl_buffer_destroy(c->gpu, &c->face_normals);
   for (uint32_t k = 0; k < FL_GPU_FRAMES_IN_FLIGHT; k++) fl_buffer_destroy(c->gpu, &c->readback[k]);
   memset(c, 0, sizeof *c);
 }
@@ -222,6 +227,14 @@ void fl_coupling_record_contact(fl_coupling *c, fl_rec *r, const fl_coupling_pus
 {
   fl_snow_system *s = c->snow;
   fl_xpbd_system *x = c->xpbd;
+  /* the sheets' normals at the XPBD state the contact meets (the publish's are once a frame, of the
+   * snapshot), into the coupling's own buffers: common/face_normals + vertex_normals */
+  fl_gpu_mesh counts = {.vertex_count = c->particle_count, .triangle_count = x->build.triangle_count};
+  fl_rec_begin(r, "coupling/normals", fl_mesh_normals_bytes(&counts));
+  fl_mesh_normals_record_binding(r, &(fl_mesh_normals_binding){&x->pos, &x->triangles, &c->face_normals, &x->tri_first,
+                                                               &x->tri_items, &c->normals, x->build.triangle_count,
+                                                               c->particle_count});
+  fl_rec_end(r);
   fl_rec_begin(r, "coupling/clear", c->accum.size);
   vkCmdFillBuffer(r->cmd, c->accum.buffer, 0, VK_WHOLE_SIZE, 0);
   fl_rec_end(r);
@@ -229,22 +242,22 @@ void fl_coupling_record_contact(fl_coupling *c, fl_rec *r, const fl_coupling_pus
   fl_rec_pass(r, &(fl_pass){.name = "coupling/weights", .bytes = fl_coupling_weights_bytes(c),
                             .kernel = "coupling/weights", FL_PUSH(*push), .threads = c->particle_count,
                             FL_BUFFERS(&x->pos, &x->vel, &c->coupled, &s->block_hash, &c->accum)});
-  /* contact and release: bindings 0-7 of shaders/coupling/coupling_bindings.glsl, in this order */
+  /* contact and release: bindings 0-8 of shaders/coupling/coupling_bindings.glsl, in this order */
   fl_rec_pass(r, &(fl_pass){.name = "coupling/contact", .bytes = fl_coupling_particle_bytes(c),
                             .kernel = "coupling/contact", FL_PUSH(*push), .threads = c->particle_count,
                             FL_BUFFERS(&x->pos, &x->vel, &c->coupled, &s->block_hash, &c->accum, &s->gridv,
-                                       &c->impulse, &c->attach)});
+                                       &c->impulse, &c->attach, &c->normals)});
 }
 
 void fl_coupling_record_release(fl_coupling *c, fl_rec *r, const fl_coupling_push *push)
 {
   fl_snow_system *s = c->snow;
   fl_xpbd_system *x = c->xpbd;
-  /* bindings 0-7 of shaders/coupling/coupling_bindings.glsl, as in fl_coupling_record_contact */
+  /* bindings 0-8 of shaders/coupling/coupling_bindings.glsl, as in fl_coupling_record_contact */
   fl_rec_pass(r, &(fl_pass){.name = "coupling/release", .bytes = fl_coupling_release_bytes(c),
                             .kernel = "coupling/release", FL_PUSH(*push), .threads = c->particle_count,
                             FL_BUFFERS(&x->pos, &x->vel, &c->coupled, &s->block_hash, &c->accum, &s->gridv,
-                                       &c->impulse, &c->attach)});
+                                       &c->impulse, &c->attach, &c->normals)});
   fl_rec_pass(r, &(fl_pass){.name = "coupling/apply", .bytes = fl_coupling_apply_bytes(c), .kernel = "coupling/apply",
                             FL_PUSH(*push), .threads = push->node_count, FL_BUFFERS(&c->accum, &s->gridv)});
   c->substeps++;

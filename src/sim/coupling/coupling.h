@@ -8,10 +8,12 @@
  * after the grid update (and the semi-implicit solve) and before G2P
  * (fl_snow_system.couple). The XPBD substeps run inside the snow's: a coupling
  * substep is
+ *   coupling/normals  the sheets' vertex normals at the XPBD state (common/face_normals, vertex_normals)
  *   coupling/weights  each coupled XPBD particle adds its B-spline weights to W_i
  *   coupling/contact  each particle meets its share of the nearby snow mass (a parcel):
- *                     the snow's friction rule; a free particle carries its parcel
- *                     (its inverse mass becomes 1 / (m_p + M)), a pinned one gives
+ *                     the snow's friction rule against the sheet's normal; a free particle carries
+ *                     its parcel (its inverse mass becomes 1 / (m_p + M)), the parcel keeping its
+ *                     slip; a pinned one gives
  *                     the parcel the impulse J of an immovable boundary
  *   XPBD substeps     those covering the snow substep's time (the world leaves them to the coupling)
  *   coupling/release  each carried parcel gets back the velocity change the XPBD
@@ -51,6 +53,8 @@ typedef struct fl_coupling {
   fl_buffer impulse;          /* vec4 per XPBD particle: the frame's -J (xyz) and |J| (w) */
   fl_buffer attach;           /* FL_COUPLING_ATTACH_VEC4S vec4 per XPBD particle (coupling_shared.h) */
   fl_buffer sums;             /* 2 vec4: coupling/sum's output */
+  fl_buffer normals;          /* vec4 per XPBD particle: its surface's normal at the substep (coupling/normals) */
+  fl_buffer face_normals;     /* vec4 per XPBD triangle: coupling/normals' scratch */
   fl_buffer readback[FL_GPU_FRAMES_IN_FLIGHT];
   bool pending[FL_GPU_FRAMES_IN_FLIGHT];
   uint64_t substeps;          /* coupling substeps recorded */

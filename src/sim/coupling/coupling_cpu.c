@@ -111,8 +111,25 @@ static void spread(const fl_coupling_push *pc, const parcel *q, const float dv[3
 
 static float len3f(const float v[3]) { return sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
 
+/* The contact's normal at particle p, from it towards its parcel (coupling.glsl fl_coupling_normal):
+ * zero when the parcel's centre is at the particle; a sheet's own normal turned to the parcel's side;
+ * a soft body's -d / |d|. */
+static void contact_normal(const fl_coupling_push *pc, uint32_t kind, const float *surface, const float d[3],
+                           float n[3])
+{
+  float dl = len3f(d);
+  n[0] = n[1] = n[2] = 0.0f;
+  if (!(dl > 1e-3f * pc->h)) return;
+  for (int a = 0; a < 3; a++) n[a] = -d[a] / dl;
+  if (kind != FL_COUPLING_SURFACE || !surface) return;
+  float side = surface[0] * n[0] + surface[1] * n[1] + surface[2] * n[2];
+  if (side != 0.0f)
+    for (int a = 0; a < 3; a++) n[a] = side > 0.0f ? surface[a] : -surface[a];
+}
+
 bool fl_coupling_cpu_contact(const fl_coupling_push *pc, uint32_t particle_count, float (*pos)[4], float (*vel)[4],
-                             const uint32_t *coupled, float (*impulse)[4], const float (*grid)[8], fl_coupling_cpu *out)
+                             const uint32_t *coupled, const float (*normals)[4], float (*impulse)[4],
+                             const float (*grid)[8], fl_coupling_cpu *out)
 {
   uint64_t nodes = (uint64_t)pc->grid_dims[0] * pc->grid_dims[1] * pc->grid_dims[2];
   out->acc = calloc(nodes, sizeof *out->acc);
@@ -140,40 +157,33 @@ bool fl_coupling_cpu_contact(const fl_coupling_push *pc, uint32_t particle_count
     parcel_of(pc, x, acc, grid, coupled[p], &q);
     float M = q.M;
     if (!(M > pc->min_mass)) continue;
-    float u[3], d[3], du[3], w = pos[p][3];
+    float u[3], d[3], n[3], slip[3], w = pos[p][3];
     for (int a = 0; a < 3; a++) {
       u[a] = q.P[a] / M - vel[p][a];
       d[a] = -q.C[a] / M;
     }
-    float dl = len3f(d), n[3] = {0, 0, 0};
-    bool touching = dl > 1e-3f * pc->h;
-    if (touching)
-      for (int a = 0; a < 3; a++) n[a] = -d[a] / dl;
-    if (w > 0.0f) { /* carried through the XPBD substeps */
-      if (touching && u[0] * d[0] + u[1] * d[1] + u[2] * d[2] <= 0.0f) continue;
-      float um[3], after[3], Ja[3], vc[3], r = M / (1.0f + M * w), *a1 = out->attach[FL_COUPLING_ATTACH_VEC4S * p];
-      for (int a = 0; a < 3; a++) um[a] = after[a] = u[a] - pc->gravity_h[a];
-      if (touching) collide_rule(after, n, pc->friction);
-      else after[0] = after[1] = after[2] = 0.0f;
+    contact_normal(pc, coupled[p], normals ? normals[p] : NULL, d, n);
+    bool touching = n[0] != 0.0f || n[1] != 0.0f || n[2] != 0.0f;
+    for (int a = 0; a < 3; a++) slip[a] = touching ? u[a] : 0.0f;
+    if (touching) collide_rule(slip, n, pc->friction);
+    if (w > 0.0f) { /* carried through the XPBD substeps, the parcel keeping its slip */
+      if (touching && u[0] * n[0] + u[1] * n[1] + u[2] * n[2] >= 0.0f) continue;
+      float *a1 = out->attach[FL_COUPLING_ATTACH_VEC4S * p];
       for (int a = 0; a < 3; a++) {
-        Ja[a] = (after[a] - um[a]) * r;
-        vc[a] = (vel[p][a] + M * w * (q.P[a] / M - pc->gravity_h[a])) / (1.0f + M * w);
+        float vs = q.P[a] / M;
         a1[a] = x[a];
-        a1[4 + a] = vel[p][a] - Ja[a] * w - vc[a];
-        a1[8 + a] = Ja[a] / M - pc->gravity_h[a] - vc[a];
-        vel[p][a] = vc[a];
+        a1[4 + a] = 0.0f;
+        a1[8 + a] = slip[a] - vs;
+        vel[p][a] = (vel[p][a] + M * w * (vs - pc->gravity_h[a] - slip[a])) / (1.0f + M * w);
       }
       a1[3] = M;
       a1[7] = w;
       pos[p][3] = w / (1.0f + M * w);
       continue;
     }
-    float after[3] = {u[0], u[1], u[2]};
-    if (touching) collide_rule(after, n, pc->friction);
-    else after[0] = after[1] = after[2] = 0.0f;
-    float J[3], dv[3]; /* a pinned particle: an immovable boundary */
+    float J[3], du[3], dv[3]; /* a pinned particle: an immovable boundary */
     for (int a = 0; a < 3; a++) {
-      du[a] = after[a] - u[a];
+      du[a] = slip[a] - u[a];
       J[a] = du[a] * M;
       dv[a] = J[a] / M;
     }

@@ -17,11 +17,13 @@ typedef struct {
   float (*attach)[4];
 } fl_coupling_cpu;
 
-/* The first half (weights, contact): reads pos (xyz, w = 1/m), coupled (flag per particle) and the
+/* The first half (weights, contact): reads pos (xyz, w = 1/m), coupled (flag per particle), the
+ * sheets' vertex normals (vec4 per particle, coupling/normals; NULL: every particle takes -d / |d|) and the
  * grid; updates vel, pos's w of the attached particles, impulse (the pinned contacts' -J and |J|),
  * and fills *out. Returns false (out of memory) only; free *out with fl_coupling_cpu_free. */
 bool fl_coupling_cpu_contact(const fl_coupling_push *push, uint32_t particle_count, float (*pos)[4], float (*vel)[4],
-                             const uint32_t *coupled, float (*impulse)[4], const float (*grid)[8], fl_coupling_cpu *out);
+                             const uint32_t *coupled, const float (*normals)[4], float (*impulse)[4],
+                             const float (*grid)[8], fl_coupling_cpu *out);
 /* The second half (release, apply): parts the attached particles from their
  * parcels (vel, pos's w, impulse) and adds the nodes' impulses to the grid's v_{n+1}. */
 void fl_coupling_cpu_release(const fl_coupling_push *push, uint32_t particle_count, float (*pos)[4], float (*vel)[4],
