@@ -349,6 +349,9 @@ static bool frame(fl_app *app, bool *keep_going)
   char unstable[256];
   if (fl_world_collect(app->world, slot) && app->windowed && fl_world_unstable(app->world, unstable, sizeof unstable))
     fl_warn("%s", unstable); /* headless runs end with it as their error (run) */
+  /* The snow spread past its grid's blocks: grow it once every frame in flight is done. */
+  if (fl_world_wants_grow(app->world) && !(fl_frames_wait_all(&app->gpu, &app->frames) && fl_world_grow(app->world)))
+    return false;
   float grab_distance;
   if (fl_world_pick_collect(app->world, slot, &grab_distance)) {
     app->grab_distance = grab_distance;

@@ -317,6 +317,20 @@ void fl_world_pick(fl_world *w, const float origin[3], const float direction[3],
   fl_picker_request(&w->picker, origin, direction, radius);
 }
 
+bool fl_world_wants_grow(const fl_world *w)
+{
+  const fl_snow_system *snow = fl_world_material(w, &fl_material_snow);
+  return snow && fl_snow_wants_grow(snow);
+}
+
+bool fl_world_grow(fl_world *w)
+{
+  fl_snow_system *snow = fl_world_material(w, &fl_material_snow);
+  if (!snow || !fl_snow_grow(snow) || !fl_coupling_fit_grid(&w->coupling)) return false;
+  fl_descriptor_cache_reset(&w->sets); /* its sets may name the old grid's buffers */
+  return true;
+}
+
 bool fl_world_pick_collect(fl_world *w, uint32_t slot, float *distance)
 {
   if (!fl_picker_collect(&w->picker, slot)) return false;

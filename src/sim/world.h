@@ -33,6 +33,11 @@ float fl_world_ground_height(const fl_world *world);
  * mass-spring divergence resets, each new one logged, the health watch);
  * returns how many objects the health watch found unstable since the last call. */
 uint32_t fl_world_collect(fl_world *w, uint32_t slot);
+/* Whether an object outgrew what was allocated for it (the snow's grid blocks, fl_snow_wants_grow) in
+ * the frames collected so far. Then fl_world_grow reallocates it, with no frame in flight: the caller
+ * waits for every frame first (an event of a run, not of each frame). */
+bool fl_world_wants_grow(const fl_world *w);
+bool fl_world_grow(fl_world *w);
 /* True when an object went unstable (a NaN or a blow-up, sim/common/health.h);
  * `message` names the first one and the frame by which it did. */
 bool fl_world_unstable(const fl_world *w, char *message, size_t size);

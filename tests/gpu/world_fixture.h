@@ -39,6 +39,7 @@ static inline bool fl_fixture_step_frames(fl_gpu *gpu, fl_world *world, fl_profi
     if (!fl_gpu_end_once(gpu, cmd) || !recorded) return false;
     fl_profiler_collect(prof, slot);
     fl_world_collect(world, slot);
+    if (fl_world_wants_grow(world) && !fl_world_grow(world)) return false; /* the GPU is idle here */
     if (last_slot) *last_slot = slot;
   }
   return true;

@@ -85,6 +85,12 @@ static void hook(void *ctx, fl_rec *r, float h, float t)
   fl_coupling_record_release(c, r, &push);
 }
 
+/* The node accumulator: FL_COUPLING_NODE_WORDS words a node of the snow's grid. */
+static uint64_t accum_bytes(const fl_snow_system *snow)
+{
+  return (uint64_t)snow->build.block_capacity * FL_SNOW_BLOCK_NODES * FL_COUPLING_NODE_WORDS * 4;
+}
+
 bool fl_coupling_create(fl_gpu *gpu, const fl_scene *scene, fl_snow_system *snow, fl_xpbd_system *xpbd,
                         fl_coupling *out)
 {
@@ -115,10 +121,8 @@ bool fl_coupling_create(fl_gpu *gpu, const fl_scene *scene, fl_snow_system *snow
                                                 FL_COUPLING_MOMENTUM_BITS - FL_SNOW_FIXED_MOMENTUM_BITS),
                        .min_mass = (float)(FL_COUPLING_MIN_SHARE * ldexp(1.0, FL_SNOW_FIXED_MOMENTUM_BITS) /
                                            snow->build.momentum_scale)};
-  uint64_t nodes = (uint64_t)snow->build.block_capacity * FL_SNOW_BLOCK_NODES;
   bool ok = fl_buffer_create_with(gpu, on, (uint64_t)n * 4, "coupling particles", &out->coupled) &&
-            fl_buffer_create(gpu, nodes * FL_COUPLING_NODE_WORDS * 4, FL_MEMORY_DEVICE, "coupling accumulator",
-                             &out->accum) &&
+            fl_buffer_create(gpu, accum_bytes(snow), FL_MEMORY_DEVICE, "coupling accumulator", &out->accum) &&
             fl_buffer_create(gpu, (uint64_t)n * VEC4, FL_MEMORY_DEVICE, "coupling impulses", &out->impulse) &&
             fl_buffer_create(gpu, (uint64_t)n * FL_COUPLING_ATTACH_VEC4S * VEC4, FL_MEMORY_DEVICE,
                              "coupling attachments", &out->attach) &&
@@ -155,6 +159,13 @@ void fl_coupling_destroy(fl_coupling *c)
   fl_buffer_destroy(c->gpu, &c->face_normals);
   for (uint32_t k = 0; k < FL_GPU_FRAMES_IN_FLIGHT; k++) fl_buffer_destroy(c->gpu, &c->readback[k]);
   memset(c, 0, sizeof *c);
+}
+
+bool fl_coupling_fit_grid(fl_coupling *c)
+{
+  if (!c->gpu || c->accum.size >= accum_bytes(c->snow)) return true;
+  fl_buffer_destroy(c->gpu, &c->accum);
+  return fl_buffer_create(c->gpu, accum_bytes(c->snow), FL_MEMORY_DEVICE, "coupling accumulator", &c->accum);
 }
 
 void fl_coupling_push_fill(const fl_coupling *c, float h, float t, fl_coupling_push *out)

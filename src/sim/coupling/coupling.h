@@ -69,6 +69,9 @@ bool fl_coupling_create(fl_gpu *gpu, const fl_scene *scene, fl_snow_system *snow
                         fl_coupling *out);
 /* Unhooks and frees; accepts a zeroed coupling. */
 void fl_coupling_destroy(fl_coupling *c);
+/* Makes the node accumulator as large as the snow's grid again after the grid grew (fl_snow_grow);
+ * no frame may be in flight. Accepts a zeroed coupling. */
+bool fl_coupling_fit_grid(fl_coupling *c);
 /* Before the frame's materials: clears the frame's impulses and keeps the frame's step, from which
  * the XPBD substeps inside each snow substep are made. */
 void fl_coupling_record_begin(fl_coupling *c, fl_rec *r, const fl_step *frame);

@@ -54,11 +54,55 @@ static bool make_buffer(fl_gpu *gpu, uint64_t bytes, fl_memory_kind kind, const 
   return fl_buffer_create(gpu, bytes ? bytes : 16, kind, label, out);
 }
 
+/* The most blocks one storage buffer of the grid (32 bytes a node) can hold. */
+static uint64_t device_max_blocks(const fl_gpu *gpu)
+{
+  return gpu->props.limits.maxStorageBufferRange / ((uint64_t)FL_SNOW_BLOCK_NODES * 32);
+}
+
+static uint64_t grid_nodes(const fl_snow_system *s) { return (uint64_t)s->build.block_capacity * FL_SNOW_BLOCK_NODES; }
+
+static bool create_implicit(fl_snow_system *s)
+{
+  fl_snow_implicit_inputs in = {.pos = &s->pos, .vel = &s->vel, .fe = &s->fe, .acc = &s->acc, .gridv = &s->gridv,
+                                .colliders = s->colliders, .materials = &s->materials,
+                                .block_hash = &s->block_hash, .blocks = &s->blocks, .particles = s->build.count,
+                                .nodes = (uint32_t)grid_nodes(s), .compare_and_swap = s->fixed_point};
+  return fl_snow_implicit_create(s->gpu, &in, &s->implicit);
+}
+
+/* The buffers sized by the grid's block capacity (the accumulator, velocities, block hash and keys,
+ * the gather's bins, the semi-implicit solve's vectors): made at load and again when the grid grows. */
+static bool create_grid_buffers(fl_snow_system *s)
+{
+  fl_gpu *gpu = s->gpu;
+  const fl_snow_build *b = &s->build;
+  uint64_t nodes = (uint64_t)b->block_capacity * FL_SNOW_BLOCK_NODES;
+  return make_buffer(gpu, nodes * 32, FL_MEMORY_DEVICE, "grid accumulator", &s->acc) &&
+         make_buffer(gpu, nodes * 32, FL_MEMORY_DEVICE, "grid velocities", &s->gridv) &&
+         make_buffer(gpu, (uint64_t)b->hash_entries * 8, FL_MEMORY_DEVICE, "grid block hash", &s->block_hash) &&
+         make_buffer(gpu, (uint64_t)b->block_capacity * 4, FL_MEMORY_DEVICE, "grid blocks", &s->blocks) &&
+         (!s->g2p2g || (make_buffer(gpu, (uint64_t)b->hash_entries * 8, FL_MEMORY_DEVICE, "next grid block hash",
+                                    &s->block_hash_next) &&
+                        make_buffer(gpu, (uint64_t)b->block_capacity * 4, FL_MEMORY_DEVICE, "next grid blocks",
+                                    &s->blocks_next))) &&
+         fl_snow_gather_create(gpu, b->count, (uint32_t)nodes, &s->gather) &&
+         (!(b->beta > 0) || create_implicit(s));
+}
+
+static void destroy_grid_buffers(fl_snow_system *s)
+{
+  fl_buffer *buffers[] = {&s->acc, &s->gridv, &s->block_hash, &s->blocks, &s->block_hash_next, &s->blocks_next};
+  for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++) fl_buffer_destroy(s->gpu, buffers[i]);
+  fl_snow_gather_destroy(&s->gather);
+  fl_snow_implicit_destroy(&s->implicit);
+}
+
 static bool create_buffers(fl_snow_system *s)
 {
   fl_gpu *gpu = s->gpu;
   const fl_snow_build *b = &s->build;
-  uint64_t n = b->count, nodes = (uint64_t)b->block_capacity * FL_SNOW_BLOCK_NODES;
+  uint64_t n = b->count;
   bool volume = b->node_count <= FL_SNOW_MAX_VOLUME_NODES;
   bool ok = make_buffer(gpu, n * VEC4, FL_MEMORY_DEVICE, "positions", &s->pos) &&
             make_buffer(gpu, n * VEC4, FL_MEMORY_DEVICE, "velocities", &s->vel) &&
@@ -66,22 +110,14 @@ static bool create_buffers(fl_snow_system *s)
             make_buffer(gpu, 2 * n * VEC4, FL_MEMORY_DEVICE, "stress", &s->stress) &&
             make_buffer(gpu, 3 * n * VEC4, FL_MEMORY_DEVICE, "affine", &s->affine) &&
             make_buffer(gpu, 3 * n * VEC4, FL_MEMORY_DEVICE, "sort scratch", &s->scratch) &&
-            make_buffer(gpu, nodes * 32, FL_MEMORY_DEVICE, "grid accumulator", &s->acc) &&
-            make_buffer(gpu, nodes * 32, FL_MEMORY_DEVICE, "grid velocities", &s->gridv) &&
-            make_buffer(gpu, (uint64_t)b->hash_entries * 8, FL_MEMORY_DEVICE, "grid block hash", &s->block_hash) &&
-            make_buffer(gpu, (uint64_t)b->block_capacity * 4, FL_MEMORY_DEVICE, "grid blocks", &s->blocks) &&
-            (!s->g2p2g || (make_buffer(gpu, (uint64_t)b->hash_entries * 8, FL_MEMORY_DEVICE, "next grid block hash",
-                                       &s->block_hash_next) &&
-                           make_buffer(gpu, (uint64_t)b->block_capacity * 4, FL_MEMORY_DEVICE, "next grid blocks",
-                                       &s->blocks_next))) &&
             make_buffer(gpu, FL_SNOW_STAT_WORDS * 4, FL_MEMORY_DEVICE, "stats", &s->stats) &&
-            fl_buffer_create_with(gpu, b->materials, sizeof b->materials, "snow materials", &s->materials);
+            fl_buffer_create_with(gpu, b->materials, sizeof b->materials, "snow materials", &s->materials) &&
+            create_grid_buffers(s);
   for (uint32_t k = 0; k < FL_GPU_FRAMES_IN_FLIGHT && ok; k++)
     ok = make_buffer(gpu, n * VEC4, FL_MEMORY_DEVICE, "snapshot", &s->snapshot[k]) &&
          (!volume || make_buffer(gpu, (uint64_t)b->node_count * 4, FL_MEMORY_DEVICE, "density volume",
                                  &s->density[k])) &&
          make_buffer(gpu, FL_SNOW_STAT_WORDS * 4, FL_MEMORY_READBACK, "stats readback", &s->stats_readback[k]);
-  ok = ok && fl_snow_gather_create(gpu, b->count, (uint32_t)nodes, &s->gather);
   ok = ok && fl_buffer_upload(gpu, &s->pos, 0, b->pos, n * VEC4) &&
        fl_buffer_upload(gpu, &s->vel, 0, b->vel, n * VEC4) &&
        fl_buffer_upload(gpu, &s->fe, 0, b->fe, 3 * n * VEC4) &&
@@ -115,7 +151,6 @@ static fl_snow_p2g choose_p2g(const fl_gpu *gpu)
   return gpu->props.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU ? FL_SNOW_P2G_DIRECT : FL_SNOW_P2G_GATHER;
 }
 
-static uint64_t grid_nodes(const fl_snow_system *s) { return (uint64_t)s->build.block_capacity * FL_SNOW_BLOCK_NODES; }
 
 /* Clear and block allocation of one substep (`scatter`: the accumulator is cleared for a scatter;
  * the gather writes every word; `margin`: cells added around each stencil, mpm/blocks.comp). */
@@ -220,14 +255,6 @@ static bool first_volumes(fl_snow_system *s, fl_descriptor_cache *sets)
 }
 
 /* The semi-implicit solve of step 6 (snow_implicit.h), for build.beta > 0. */
-static bool create_implicit(fl_snow_system *s)
-{
-  fl_snow_implicit_inputs in = {.pos = &s->pos, .vel = &s->vel, .fe = &s->fe, .acc = &s->acc, .gridv = &s->gridv,
-                                .colliders = s->colliders, .materials = &s->materials,
-                                .block_hash = &s->block_hash, .blocks = &s->blocks, .particles = s->build.count,
-                                .nodes = (uint32_t)grid_nodes(s), .compare_and_swap = s->fixed_point};
-  return fl_snow_implicit_create(s->gpu, &in, &s->implicit);
-}
 
 static const uint32_t STATS_RESET[FL_SNOW_STAT_WORDS] = {0u, 0x7f7fffffu, 0u, 0u, 0u, 0u, 0u, 0u};
 
@@ -246,8 +273,7 @@ bool fl_snow_create(const fl_material_env *env, const uint32_t *indices, uint32_
   bool ok = choose_atomics(gpu, &scene->sim, &out->fixed_point) && (!out->g2p2g || g2p2g_check(out->fixed_point)) &&
             fl_snow_build_create(scene, indices, count, &out->build) &&
             (!out->fixed_point || fl_snow_fixed_headroom_check(&out->build)) &&
-            fl_snow_build_set_capacity(&out->build, scene->sim.snow_grid_slack,
-                                       gpu->props.limits.maxStorageBufferRange / ((uint64_t)FL_SNOW_BLOCK_NODES * 32));
+            fl_snow_build_set_capacity(&out->build, scene->sim.snow_grid_slack, device_max_blocks(gpu));
   if (!ok) {
     fl_snow_build_free(&out->build);
     out->gpu = NULL;
@@ -259,7 +285,6 @@ bool fl_snow_create(const fl_material_env *env, const uint32_t *indices, uint32_
   out->key_bits = 1;
   while (out->key_bits < 32 && (1ull << out->key_bits) < (lattice_blocks << out->sort_local_bits)) out->key_bits++;
   ok = create_buffers(out) && fl_radix_sort_create(gpu, out->build.count ? out->build.count : 1, &out->sort) &&
-       (!(out->build.beta > 0) || create_implicit(out)) &&
        fl_buffer_upload(gpu, &out->stats, 0, STATS_RESET, sizeof STATS_RESET);
   /* First step (Stomakhin 2013 step 2): volumes from the grid density. */
   ok = ok && (out->build.count == 0 || first_volumes(out, env->sets));
@@ -284,9 +309,8 @@ void fl_snow_destroy(fl_snow_system *s)
 {
   if (!s->gpu) return;
   fl_gpu *gpu = s->gpu;
-  fl_buffer *buffers[] = {&s->pos, &s->vel, &s->fe, &s->stress, &s->affine, &s->acc, &s->gridv, &s->stats,
-                          &s->materials, &s->scratch, &s->block_hash, &s->blocks, &s->block_hash_next,
-                          &s->blocks_next};
+  destroy_grid_buffers(s);
+  fl_buffer *buffers[] = {&s->pos, &s->vel, &s->fe, &s->stress, &s->affine, &s->stats, &s->materials, &s->scratch};
   for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++) fl_buffer_destroy(gpu, buffers[i]);
   for (uint32_t k = 0; k < FL_GPU_FRAMES_IN_FLIGHT; k++) {
     fl_buffer_destroy(gpu, &s->snapshot[k]);
@@ -294,8 +318,6 @@ void fl_snow_destroy(fl_snow_system *s)
     fl_buffer_destroy(gpu, &s->stats_readback[k]);
   }
   fl_radix_sort_destroy(gpu, &s->sort);
-  fl_snow_gather_destroy(&s->gather);
-  fl_snow_implicit_destroy(&s->implicit);
   fl_snow_build_free(&s->build);
   memset(s, 0, sizeof *s);
 }
@@ -487,6 +509,28 @@ void fl_snow_collect(fl_snow_system *s, uint32_t slot)
                                   w[FL_SNOW_STAT_GRID_FULL], true};
   /* The other slot may hold a later frame; a frame never counts as older than one. */
   s->frames_since_stats = 1;
+}
+
+bool fl_snow_wants_grow(const fl_snow_system *s)
+{
+  return s->gpu && s->last.valid && 2ull * s->last.blocks_peak > s->build.block_capacity &&
+         s->build.block_capacity < fl_snow_build_max_blocks(&s->build, device_max_blocks(s->gpu));
+}
+
+bool fl_snow_grow(fl_snow_system *s)
+{
+  uint32_t before = s->build.block_capacity;
+  float slack = s->sim->snow_grid_slack > 2.0f ? s->sim->snow_grid_slack : 2.0f;
+  destroy_grid_buffers(s);
+  uint32_t need = s->last.blocks_peak > before ? s->last.blocks_peak : before; /* at least doubles */
+  fl_snow_build_fit_capacity(&s->build, need, slack, device_max_blocks(s->gpu));
+  if (!create_grid_buffers(s)) return fl_error_wrap("snow: growing the grid from %u to %u blocks", before,
+                                                    s->build.block_capacity);
+  s->grid_grown++;
+  fl_info("snow: the grid grew from %u to %u blocks of 4x4x4 nodes (%.1f MiB) after frame %llu, %u in use at "
+          "its peak", before, s->build.block_capacity, (double)fl_snow_grid_memory(s) / 1048576.0,
+          (unsigned long long)s->frames_total, s->last.blocks_peak);
+  return true;
 }
 
 bool fl_snow_read_state(fl_snow_system *s, fl_snow_cpu_particles *out)

@@ -85,6 +85,7 @@ typedef struct {
   uint64_t substeps_total;
   uint64_t frames_total;             /* frames recorded */
   fl_snow_implicit implicit;         /* the semi-implicit solve (build.beta > 0), else zeroed */
+  uint32_t grid_grown;               /* times the grid grew (fl_snow_grow) */
   bool grabbed;                      /* the mouse holds the snow this frame (mpm/grab every substep) */
   float grab_target[3];              /* where it pulls */
   /* Called each substep after the grid update (and the implicit solve), before G2P, to change the
@@ -112,6 +113,13 @@ void fl_snow_record_substep(fl_snow_system *s, fl_rec *r, float dt, float t);
  * (and no grab), P2G and the grid update, then n - 1 times the fused G2P + next P2G (mpm/g2p2g) and the
  * grid update, then G2P: the same sums (tests compare it with n CPU substeps). */
 void fl_snow_record_substeps(fl_snow_system *s, fl_rec *r, uint32_t n, float dt, float t0);
+/* Whether the latest collected frame's busiest substep used over half the grid's blocks, and the grid
+ * can still grow: the snow spread (a splash, a ball flattened on a wall) past the slack guessed at load. */
+bool fl_snow_wants_grow(const fl_snow_system *s);
+/* Reallocates the grid's buffers for max(2, sim.snow_grid_slack) x the blocks allocated (at most what the
+ * lattice and the device hold); nothing of the grid outlives a frame, so nothing is copied. No frame
+ * may be in flight, and descriptor sets naming the old buffers must be dropped (fl_world_grow). */
+bool fl_snow_grow(fl_snow_system *s);
 /* Reads every particle array back into malloc'd arrays (free with fl_snow_state_free); waits. */
 bool fl_snow_read_state(fl_snow_system *s, fl_snow_cpu_particles *out);
 /* Frees what fl_snow_read_state allocated; accepts a zeroed struct. */

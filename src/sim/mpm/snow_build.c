@@ -208,21 +208,30 @@ static bool count_blocks(fl_snow_build *b)
 
 bool fl_snow_build_set_capacity(fl_snow_build *b, float slack, uint64_t device_max_blocks)
 {
-  uint64_t lattice_blocks = (uint64_t)b->block_dims[0] * b->block_dims[1] * b->block_dims[2];
   uint64_t need = b->blocks_at_load;
   if (need > device_max_blocks)
     return fl_error_set("snow grid: the snow touches %llu blocks of 4x4x4 nodes (%.1f MiB of grid), more than this "
                         "device's storage buffers hold (%llu blocks); raise grid_spacing or make the snow smaller",
                         (unsigned long long)need, (double)need * FL_SNOW_BLOCK_NODES * 64 / 1048576.0,
                         (unsigned long long)device_max_blocks);
-  uint64_t cap = (uint64_t)ceil((double)need * slack);
+  fl_snow_build_fit_capacity(b, need, slack, device_max_blocks);
+  return true;
+}
+
+uint64_t fl_snow_build_max_blocks(const fl_snow_build *b, uint64_t device_max_blocks)
+{
+  uint64_t lattice_blocks = (uint64_t)b->block_dims[0] * b->block_dims[1] * b->block_dims[2];
+  return lattice_blocks < device_max_blocks ? lattice_blocks : device_max_blocks;
+}
+
+void fl_snow_build_fit_capacity(fl_snow_build *b, uint64_t need, float slack, uint64_t device_max_blocks)
+{
+  uint64_t cap = (uint64_t)ceil((double)need * slack), most = fl_snow_build_max_blocks(b, device_max_blocks);
   if (cap < need + FL_SNOW_BLOCK_SPARE) cap = need + FL_SNOW_BLOCK_SPARE;
-  if (cap > lattice_blocks) cap = lattice_blocks;
-  if (cap > device_max_blocks) cap = device_max_blocks;
+  if (cap > most) cap = most;
   b->block_capacity = (uint32_t)cap;
   b->hash_entries = 1;
   while (b->hash_entries < 2 * cap) b->hash_entries *= 2;
-  return true;
 }
 
 bool fl_snow_build_create(const fl_scene *scene, const uint32_t *indices, uint32_t count, fl_snow_build *out)

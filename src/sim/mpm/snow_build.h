@@ -55,6 +55,11 @@ bool fl_snow_fixed_headroom_check(const fl_snow_build *b);
  * more, at most the lattice's blocks and device_max_blocks) and hash_entries; false (fl_error_set,
  * naming what to lower) when the snow at load already needs more than device_max_blocks. */
 bool fl_snow_build_set_capacity(fl_snow_build *b, float slack, uint64_t device_max_blocks);
+/* Sets block_capacity for `need` blocks in use the same way (slack x need, at least FL_SNOW_BLOCK_SPARE
+ * more, at most fl_snow_build_max_blocks) and hash_entries: the grid growing at run time (snow.h). */
+void fl_snow_build_fit_capacity(fl_snow_build *b, uint64_t need, float slack, uint64_t device_max_blocks);
+/* The most blocks the grid can have: the lattice's, or what device_max_blocks allows. */
+uint64_t fl_snow_build_max_blocks(const fl_snow_build *b, uint64_t device_max_blocks);
 /* Frees the arrays; accepts a zeroed build. */
 void fl_snow_build_free(fl_snow_build *b);
 /* The push constants of one substep of length dt ending at time t (flags from the build and

@@ -160,6 +160,7 @@ static bool stats(void *m, uint32_t object, const float (*pos)[4], uint32_t coun
     fl_stats_text(st, sys, "p2g_tile_adds", s->tile_shared_float ? "shared float atomics" : "compare-and-swap");
   fl_stats_number(st, sys, "grid_blocks_at_load", s->build.blocks_at_load);
   fl_stats_number(st, sys, "grid_blocks_capacity", s->build.block_capacity);
+  fl_stats_number(st, sys, "grid_grown", s->grid_grown);
   fl_stats_number(st, sys, "grid_blocks_peak_last_frame", s->last.blocks_peak);
   fl_stats_number(st, sys, "grid_memory_mib", (double)fl_snow_grid_memory(s) / 1048576.0);
   fl_stats_number(st, sys, "grid_lattice_nodes", (double)s->build.dims[0] * s->build.dims[1] * s->build.dims[2]);

@@ -24,9 +24,11 @@
  * 64 s + l of the accumulator and grid velocity buffers. Slots: block_capacity
  * = sim.snow_grid_slack (default 4) x the blocks the seeded snow touches, at least
  * FL_SNOW_BLOCK_SPARE (64) more, at most what maxStorageBufferRange holds (a
- * clear error at load when the seeded snow alone needs more). A block beyond
- * the capacity gets no slot: its particles' contributions are dropped and the
- * health watch names the snow (FL_HEALTH_GRID_FULL). The CPU reference keeps
+ * clear error at load when the seeded snow alone needs more). When a frame's
+ * busiest substep used over half the slots, the grid grows before the next
+ * frame (fl_snow_grow: at least twice the slots). A block beyond the capacity
+ * gets no slot: its particles' contributions are dropped and the health watch
+ * names the snow (FL_HEALTH_GRID_FULL). The CPU reference keeps
  * the dense lattice, linear node index (k n_y + j) n_x + i; the tests map the
  * GPU's blocks onto it (fl_snow_read_grid_dense).
  *
