@@ -104,11 +104,11 @@ static void hook(void *ctx, fl_rec *r, float h, float t)
   fl_coupling_push push;
   c->xpbd_time = t;
   fl_coupling_push_fill(c, h, t, &push);
-  for (int a = 0; a < 3; a++) push.gravity_h[a] = f->sim->gravity[a] * (float)covered;
+  for (int a = 0; a < 3; a++) push.gravity_h[a] *= (float)(run[1] - run[0]); /* g h per snow substep covered */
   fl_coupling_record_contact(c, r, &push);
   for (uint32_t j = 0; j < m; j++) {
     fl_step step = fl_step_sub(f, first + j, of);
-    if (m == 1) { /* the run's one substep: its exact span (runs may differ by one snow substep) */
+    if (of != snow * m) { /* a run's one substep: its exact span (runs may differ by one snow substep) */
       step.h = (float)covered;
       step.inv_h = 1.0f / step.h;
       step.t = (float)t_end;
