@@ -15,7 +15,9 @@
  *                     its parcel (its inverse mass becomes 1 / (m_p + M)), the parcel keeping its
  *                     slip; a pinned one gives
  *                     the parcel the impulse J of an immovable boundary
- *   XPBD substeps     those covering the snow substep's time (the world leaves them to the coupling)
+ *   XPBD substeps     those covering the snow substep's time (the world leaves them to the coupling);
+ *                     with sim.coupling_substeps "xpbd", one covering a run of snow substeps, and the
+ *                     run's other snow substeps do not couple (fl_coupling_xpbd_substeps)
  *   coupling/release  each carried parcel gets back the velocity change the XPBD
  *                     substeps gave the pair; the particle its own mass
  *   coupling/apply    each node: v_i += dP_i / m_i
