@@ -21,7 +21,7 @@ static const char *const TOP_KEYS[] = {"name", "sim", "camera", "objects", NULL}
 static const char *const SIM_KEYS[] = {"dt",     "substeps", "iterations", "gravity",
                                         "domain", "solver",   "relaxation", "collider_normals",
                                         "mpm_atomics", "max_speed", "integrator", "snow_grid_slack",
-                                        "collider_triangles", "snow_transfer", NULL};
+                                        "collider_triangles", "snow_transfer", "coupling_substeps", NULL};
 /* Indexed by fl_solver. */
 static const char *const SOLVER_NAMES[] = {"coloring", "jacobi", NULL};
 static const char *const DOMAIN_KEYS[] = {"min", "max", NULL};
@@ -77,16 +77,19 @@ static bool parse_sim(const fl_jr *top, const cJSON *root, fl_sim_desc *sim)
   if (!v) return true;
   fl_jr r = fl_jr_child(top, "sim");
   int solver = (int)sim->solver, normals = (int)sim->collider_normals, atomics = (int)sim->mpm_atomics,
-      integrator = (int)sim->integrator, fuse = (int)sim->snow_transfer;
+      integrator = (int)sim->integrator, fuse = (int)sim->snow_transfer,
+      coupling = (int)sim->coupling_substeps;
   static const char *const INTEGRATOR_NAMES[] = {"euler", "bdf2", NULL}; /* fl_xpbd_integrator */
   static const char *const NORMAL_NAMES[] = {"analytic", "tetrahedral", NULL};
   static const char *const ATOMICS_NAMES[] = {"auto", "float", "fixed", NULL}; /* fl_mpm_atomics */
   static const char *const FUSE_NAMES[] = {"separate", "g2p2g", NULL}; /* fl_snow_fuse */
+  static const char *const COUPLING_NAMES[] = {"snow", "xpbd", NULL}; /* fl_coupling_substeps */
   if (!fl_jr_object(&r, v, SIM_KEYS, NULL) ||
       !fl_jr_enum(&r, v, "solver", SOLVER_NAMES, &solver) ||
       !fl_jr_enum(&r, v, "collider_normals", NORMAL_NAMES, &normals) ||
       !fl_jr_enum(&r, v, "mpm_atomics", ATOMICS_NAMES, &atomics) ||
       !fl_jr_enum(&r, v, "snow_transfer", FUSE_NAMES, &fuse) ||
+      !fl_jr_enum(&r, v, "coupling_substeps", COUPLING_NAMES, &coupling) ||
       !fl_jr_enum(&r, v, "integrator", INTEGRATOR_NAMES, &integrator) ||
       !fl_jr_bool(&r, v, "collider_triangles", &sim->collider_triangles) ||
       !fl_jr_number(&r, v, "relaxation", FL_JR_CLOSED(1, 2), &sim->relaxation) ||
@@ -102,6 +105,7 @@ static bool parse_sim(const fl_jr *top, const cJSON *root, fl_sim_desc *sim)
   sim->mpm_atomics = (fl_mpm_atomics)atomics;
   sim->snow_transfer = (fl_snow_fuse)fuse;
   sim->integrator = (fl_xpbd_integrator)integrator;
+  sim->coupling_substeps = (fl_coupling_substeps)coupling;
   const cJSON *d = cJSON_GetObjectItemCaseSensitive(v, "domain");
   if (!d) return true;
   fl_jr rd = fl_jr_child(&r, "domain");

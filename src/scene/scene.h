@@ -268,6 +268,7 @@ typedef enum { FL_MPM_ATOMICS_AUTO, FL_MPM_ATOMICS_FLOAT, FL_MPM_ATOMICS_FIXED }
 typedef enum { FL_SNOW_FUSE_SEPARATE, FL_SNOW_FUSE_G2P2G } fl_snow_fuse;
 typedef enum { FL_NORMALS_ANALYTIC, FL_NORMALS_TETRAHEDRAL } fl_collider_normals;
 typedef enum { FL_INTEGRATOR_EULER, FL_INTEGRATOR_BDF2 } fl_xpbd_integrator;
+typedef enum { FL_COUPLING_SUBSTEPS_SNOW, FL_COUPLING_SUBSTEPS_XPBD } fl_coupling_substeps;
 
 typedef struct {
   float dt;                     /* seconds per frame, default 1/60, 0 < dt <= 0.1 */
@@ -292,6 +293,10 @@ typedef struct {
                                  * "float" (an error without them) or "fixed" (int32 fixed point) */
   fl_snow_fuse snow_transfer;   /* snow: "separate" (default: P2G and G2P passes) or "g2p2g" (each G2P
                                  * fused with the next substep's P2G, docs/SNOW.md; needs float atomics) */
+  fl_coupling_substeps coupling_substeps; /* coupled snow and XPBD: "snow" (default: a coupling substep and
+                                 * XPBD substep per snow substep) or "xpbd" (XPBD keeps `substeps`, each
+                                 * covering a run of snow substeps, coupled at the run's first;
+                                 * docs/COUPLING.md, substep order) */
 } fl_sim_desc;
 
 typedef struct {

@@ -54,31 +54,65 @@ static bool snow_couples(const fl_scene *scene, bool *couples)
   return true;
 }
 
-uint32_t fl_coupling_xpbd_per_snow(float dt, float h, uint32_t substeps)
+/* The XPBD substeps of snow substep k of `snow` in a frame with `substeps` fixed XPBD substeps
+ * (docs/COUPLING.md, substep order). "snow": m = ceil(substeps / snow) (1 when snow >= substeps) per snow
+ * substep, the snow substep's time cut in m. "xpbd" (with snow >= substeps): the snow substeps are cut into
+ * `substeps` runs, run g = [floor(g snow / substeps), floor((g + 1) snow / substeps)), and run g's
+ * one XPBD substep covers the whole run's time, recorded in the run's first snow substep; the
+ * others get none (count 0). Returns the count; *first the substep index of the first, *of the
+ * frame's XPBD substeps; run[0..1] the snow substeps the range covers, [run[0], run[1]). */
+uint32_t fl_coupling_xpbd_substeps(fl_coupling_substeps mode, uint32_t snow, uint32_t substeps, uint32_t k,
+                                   uint32_t *first, uint32_t *of, uint32_t run[2])
 {
-  uint32_t snow = (uint32_t)lroundf(dt / h);
   if (snow < 1) snow = 1;
-  return substeps > snow ? (substeps + snow - 1) / snow : 1;
+  if (mode == FL_COUPLING_SUBSTEPS_XPBD && snow >= substeps && substeps >= 1) {
+    uint32_t g = (uint32_t)(((uint64_t)k * substeps + substeps - 1) / snow); /* least g: floor(g snow / substeps) >= k */
+    *of = substeps;
+    *first = g;
+    run[0] = (uint32_t)((uint64_t)g * snow / substeps);
+    run[1] = (uint32_t)((uint64_t)(g + 1) * snow / substeps);
+    return run[0] == k ? 1 : 0;
+  }
+  uint32_t m = substeps > snow ? (substeps + snow - 1) / snow : 1;
+  *of = snow * m;
+  *first = k * m;
+  run[0] = k;
+  run[1] = k + 1;
+  return m;
 }
 
-/* The snow's hook, once per snow substep [t - h, t], after its grid update: the contact at the
- * substep's start (the XPBD state is there: lag 0), the XPBD substeps covering the same time with
- * the parcels carried, then the release (docs/COUPLING.md, substep order). */
+/* The snow's hook, once per snow substep [t - h, t], after its grid update. A substep that records
+ * XPBD substeps couples: the contact at the substep's start (the XPBD state is there: lag 0), the
+ * XPBD substeps covering their time T with the parcels carried (the contact takes g T back from a
+ * carried parcel: the XPBD substeps give the pair g T), then the release. A snow substep inside an
+ * XPBD substep's run ("xpbd") records nothing: the snow moves on its own grid there
+ * (docs/COUPLING.md, substep order). */
 static void hook(void *ctx, fl_rec *r, float h, float t)
 {
   fl_coupling *c = ctx;
   const fl_step *f = &c->frame;
-  uint32_t snow = (uint32_t)lroundf(f->dt / h), m = fl_coupling_xpbd_per_snow(f->dt, h, f->sim->substeps);
+  uint32_t snow = (uint32_t)lroundf(f->dt / h);
   if (snow < 1) snow = 1;
   long k = lround(((double)t - f->t0) / (double)h) - 1;
   if (k < 0) k = 0;
   if (k >= (long)snow) k = snow - 1;
+  uint32_t first, of, run[2];
+  uint32_t m = fl_coupling_xpbd_substeps(f->sim->coupling_substeps, snow, f->sim->substeps, (uint32_t)k, &first, &of,
+                                         run);
+  if (!m) return;
+  double t_end = f->t0 + (double)f->dt * run[1] / snow, covered = (double)f->dt * (run[1] - run[0]) / snow;
   fl_coupling_push push;
   c->xpbd_time = t;
   fl_coupling_push_fill(c, h, t, &push);
+  for (int a = 0; a < 3; a++) push.gravity_h[a] *= (float)(run[1] - run[0]); /* g h per snow substep covered */
   fl_coupling_record_contact(c, r, &push);
   for (uint32_t j = 0; j < m; j++) {
-    fl_step step = fl_step_sub(f, (uint32_t)k * m + j, snow * m);
+    fl_step step = fl_step_sub(f, first + j, of);
+    if (of != snow * m) { /* a run's one substep: its exact span (runs may differ by one snow substep) */
+      step.h = (float)covered;
+      step.inv_h = 1.0f / step.h;
+      step.t = (float)t_end;
+    }
     fl_xpbd_record_substep(c->xpbd, r, &step);
   }
   c->xpbd_substeps += m;

@@ -15,7 +15,9 @@
  *                     its parcel (its inverse mass becomes 1 / (m_p + M)), the parcel keeping its
  *                     slip; a pinned one gives
  *                     the parcel the impulse J of an immovable boundary
- *   XPBD substeps     those covering the snow substep's time (the world leaves them to the coupling)
+ *   XPBD substeps     those covering the snow substep's time (the world leaves them to the coupling);
+ *                     with sim.coupling_substeps "xpbd", one covering a run of snow substeps, and the
+ *                     run's other snow substeps do not couple (fl_coupling_xpbd_substeps)
  *   coupling/release  each carried parcel gets back the velocity change the XPBD
  *                     substeps gave the pair; the particle its own mass
  *   coupling/apply    each node: v_i += dP_i / m_i
@@ -78,9 +80,11 @@ void fl_coupling_record_begin(fl_coupling *c, fl_rec *r, const fl_step *frame);
 /* Whether the coupling records the substeps of the material instance `m` (the XPBD system's,
  * inside the snow's), so the world's fixed substeps leave them out. */
 bool fl_coupling_records_substeps(const fl_coupling *c, const void *m);
-/* XPBD substeps per snow substep of length h in a frame of length dt with `substeps` fixed
- * substeps: the least m with (dt / h) m >= substeps, at least 1. */
-uint32_t fl_coupling_xpbd_per_snow(float dt, float h, uint32_t substeps);
+/* The XPBD substeps recorded in snow substep k of `snow` (sim.coupling_substeps `mode`, `substeps` the
+ * scene's fixed count): their count (0: none in this snow substep), the first's index among the
+ * frame's `of`, and the snow substeps [run[0], run[1]) whose time they cover (coupling.c). */
+uint32_t fl_coupling_xpbd_substeps(fl_coupling_substeps mode, uint32_t snow, uint32_t substeps, uint32_t k,
+                                   uint32_t *first, uint32_t *of, uint32_t run[2]);
 /* After the frame's materials: sums the frame's impulses and copies the sums to the slot's readback. */
 void fl_coupling_record_end(fl_coupling *c, fl_rec *r);
 /* The push of a coupling substep of length h ending at time t (lag = xpbd_time - t: the boundary is
