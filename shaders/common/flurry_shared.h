@@ -398,6 +398,8 @@ FL_STRUCT_END(fl_gpu_skin)
 #define FL_MS_STATUS_DIVERGED 0  /* set by check (atomicOr): the object is frozen; cleared by hold at its reset */
 #define FL_MS_STATUS_RESETS 1    /* resets so far */
 #define FL_MS_STATUS_HOLD 2      /* frames the object has been frozen since it diverged */
+#define FL_MS_STATUS_FOUND 3     /* E: fl_ms_push.step of the step after the one whose kernel found a
+                                  * divergence in the state it started from (atomicMax) */
 #define FL_MS_STATUS_WORDS 4
 /* A diverged object is shown frozen, as it blew up, for this many frames, then reset. */
 #define FL_MS_RESET_HOLD_FRAMES 90
@@ -415,16 +417,15 @@ FL_STRUCT_BEGIN(fl_ms_push)
   uint cg_rr_old;   /* IM: result slot of r.r before the iteration */
   uint cg_rr_new;   /* IM: and after it */
   uint cg_iteration; /* IM: this CG iteration */
+  uint nx, ny;      /* E on a grid (explicit_offset.comp): particles per row, rows (k = j nx + i) */
+  uint classes;     /* E on a grid: bit c, the springs of class c (FL_MS_CLASS_*) exist */
+  vec4 rest0;       /* E on a grid: rest lengths of classes 0..3 */
+  vec4 rest1;       /* E on a grid: rest lengths of classes 4, 5 (zw unused) */
+  uint step;        /* E: this step's number, from 1 (fl_ms_gpu.steps_recorded) */
   uint unused0, unused1, unused2;
 FL_STRUCT_END(fl_ms_push)
 
-/* E on a regular grid, several steps per dispatch (shaders/massspring/explicit_grid.comp):
- * each workgroup, one thread a particle, loads a square of FL_MS_GRID_SIDE^2
- * particles (its tile and a halo of `halo` cells) into shared memory, runs
- * `steps` steps there and writes the tile back. */
-#define FL_MS_GRID_SIDE 16
-#define FL_MS_GRID_WORKGROUP (FL_MS_GRID_SIDE * FL_MS_GRID_SIDE)
-/* Spring classes of the grid kernel (fl_ms_grid_push.classes bits, rest[] index): the
+/* Spring classes of the grid kernel (fl_ms_push.classes bits, rest0/rest1 index): the
  * groups of ms_spec.h, each seen from a particle as two neighbours at opposite offsets. */
 #define FL_MS_CLASS_X 0      /* structural (i,j)-(i+1,j) */
 #define FL_MS_CLASS_Y 1      /* structural (i,j)-(i,j+1) */
@@ -433,22 +434,5 @@ FL_STRUCT_END(fl_ms_push)
 #define FL_MS_CLASS_X2 4     /* bend (i,j)-(i+2,j) */
 #define FL_MS_CLASS_Y2 5     /* bend (i,j)-(i,j+2) */
 #define FL_MS_CLASS_COUNT 6
-
-FL_STRUCT_BEGIN(fl_ms_grid_push)
-  vec3 gravity;     /* m/s^2 */
-  float h;          /* step length (s) */
-  float kappa;      /* spring stiffness (N/m) */
-  float damping;    /* spring damping c_d (N s/m) */
-  float divergence_strain; /* |l - l0| / l0 above this is a divergence */
-  uint steps;       /* steps this dispatch, 1..halo / reach */
-  uint nx, ny;      /* particles per row, rows (k = j nx + i) */
-  uint tiles_x;     /* tiles per row of tiles */
-  uint classes;     /* bit c: the springs of class c (FL_MS_CLASS_*) exist */
-  uint tile;        /* tile side, tile + 2 halo <= FL_MS_GRID_SIDE */
-  uint halo;        /* halo width: steps x reach (reach 2 with bend springs, else 1) */
-  uint unused0, unused1;
-  vec4 rest0;       /* rest lengths of classes 0..3 */
-  vec4 rest1;       /* rest lengths of classes 4, 5 (zw unused) */
-FL_STRUCT_END(fl_ms_grid_push)
 
 #endif

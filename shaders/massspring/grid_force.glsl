@@ -1,9 +1,8 @@
 // massspring/grid_force.glsl: E's spring force on one particle of a regular grid
-// (ms_spec.h), its neighbours found by index offset (no links): the part that
-// explicit_grid.comp (shared memory, k steps) and explicit_offset.comp (global
-// buffers, one step) share. The includer declares `pc` (fl_ms_grid_push),
-// x_at(int) and v_at(int) (a neighbour's x and v by index) and defines
-// FL_MS_GRID_STRIDE (the index step of one row: the square's side, or nx).
+// (ms_spec.h), its neighbours found by index offset (no links), for
+// explicit_offset.comp. The includer declares `pc` (fl_ms_push: nx, ny, classes,
+// rest0, rest1), x_at(int) and v_at(int) (a neighbour's x and v by index) and
+// defines FL_MS_GRID_STRIDE (the index step of one row).
 #ifndef FL_MS_GRID_FORCE_GLSL
 #define FL_MS_GRID_FORCE_GLSL
 #include "spring.glsl"

@@ -66,17 +66,18 @@ OFFSET(fl_pick_push, index, 60);
 SIZE(fl_health_push, 16);
 OFFSET(fl_health_push, max_speed, 12);
 
-SIZE(fl_ms_push, 64);
+SIZE(fl_ms_push, 112);
 OFFSET(fl_ms_push, h, 12);
 OFFSET(fl_ms_push, kappa, 16);
 OFFSET(fl_ms_push, cg_tolerance2, 28);
 OFFSET(fl_ms_push, count, 32);
 OFFSET(fl_ms_push, cg_rr_old, 40);
 OFFSET(fl_ms_push, cg_iteration, 48);
-SIZE(fl_ms_grid_push, 96);
-OFFSET(fl_ms_grid_push, steps, 28);
-OFFSET(fl_ms_grid_push, classes, 44);
-OFFSET(fl_ms_grid_push, rest0, 64);
+OFFSET(fl_ms_push, nx, 52);
+OFFSET(fl_ms_push, classes, 60);
+OFFSET(fl_ms_push, rest0, 64);
+OFFSET(fl_ms_push, rest1, 80);
+OFFSET(fl_ms_push, step, 96);
 
 SIZE(fl_mpm_push, 128);
 OFFSET(fl_mpm_push, h, 12);

@@ -109,17 +109,16 @@ static bool upload_state(fl_ms_gpu *s, const fl_ms_system *c)
 /* E on a grid: whether the links are exactly those of an nx x ny grid of
  * ms_spec.h (each particle's neighbours at the offsets of grid_force.glsl, in
  * its order, every spring of a class of one rest length to 1e-6), and then the
- * grid kernels' constants, with the steps per dispatch (block_steps within the
- * square and the device's limits; 0: no blocks). */
-static bool grid_layout(const fl_ms_system *c, const fl_ms_gpu_params *p, const VkPhysicalDeviceLimits *limits,
-                        fl_ms_grid_push *g, uint32_t *block)
+ * classes present and their rest lengths. */
+static bool grid_layout(const fl_ms_system *c, const fl_ms_gpu_params *p, uint32_t *classes_out,
+                        float rest_out[FL_MS_CLASS_COUNT])
 {
   static const int OFFSETS[12][2] = {{-1, 0}, {1, 0},  {0, -1}, {0, 1},  {-1, -1}, {1, 1},
                                      {1, -1}, {-1, 1}, {-2, 0}, {2, 0}, {0, -2},  {0, 2}};
   uint32_t nx = p->grid[0], ny = p->grid[1], n = c->particle_count;
   if (p->method != FL_MS_E || nx < 2 || ny < 2 || (uint64_t)nx * ny != n) return false;
-  float rest[FL_MS_CLASS_COUNT] = {0};
   uint32_t classes = 0;
+  float rest[FL_MS_CLASS_COUNT] = {0};
   for (uint32_t k = 0; k < n; k++) /* the classes present and their rest lengths */
     for (uint32_t a = c->particle_first[k]; a < c->particle_first[k + 1]; a++) {
       const fl_ms_spring *sp = &c->springs[c->particle_springs[a]];
@@ -143,16 +142,8 @@ static bool grid_layout(const fl_ms_system *c, const fl_ms_gpu_params *p, const 
     }
     if (a != c->particle_first[k + 1]) return false;
   }
-  uint32_t reach = classes >> FL_MS_CLASS_X2 ? 2 : 1, most = (FL_MS_GRID_SIDE - 4) / (2 * reach);
-  uint32_t steps = p->block_steps < most ? p->block_steps : most;
-  bool fits = limits->maxComputeWorkGroupInvocations >= FL_MS_GRID_WORKGROUP &&
-              limits->maxComputeSharedMemorySize >= 32 * FL_MS_GRID_WORKGROUP + 4; /* the square's x and v */
-  *block = steps >= 2 && fits ? steps : 0;
-  *g = (fl_ms_grid_push){.gravity = {p->gravity[0], p->gravity[1], p->gravity[2]}, .kappa = p->kappa,
-                         .damping = p->damping, .divergence_strain = p->divergence_strain, .nx = nx, .ny = ny,
-                         .classes = classes, .halo = steps * reach, .tile = FL_MS_GRID_SIDE - 2 * steps * reach,
-                         .rest0 = {rest[0], rest[1], rest[2], rest[3]}, .rest1 = {rest[4], rest[5], 0, 0}};
-  g->tiles_x = (nx + g->tile - 1) / g->tile;
+  *classes_out = classes;
+  memcpy(rest_out, rest, sizeof rest);
   return true;
 }
 
@@ -187,7 +178,7 @@ bool fl_ms_gpu_create(fl_gpu *gpu, const fl_ms_system *initial, const fl_ms_gpu_
             device_buffer(out, NULL, im ? (uint64_t)n * 16 : 0, "cg p", &out->cg_p) &&
             device_buffer(out, NULL, im ? (uint64_t)n * 16 : 0, "cg q", &out->cg_q) &&
             device_buffer(out, NULL, FL_MS_STATUS_WORDS * 4, "status", &out->status);
-  if (ok) out->offsets = grid_layout(initial, params, &gpu->props.limits, &out->grid, &out->block);
+  if (ok) out->offsets = grid_layout(initial, params, &out->grid_classes, out->grid_rest);
   if (ok && im)
     ok = fl_reduce_create(gpu, n, FL_MS_SLOT_COUNT, &out->reduce) &&
          fl_reduce_bind_dot(&out->reduce, &out->rhs, &out->rhs, FL_MS_SLOT_BB, &out->dot_bb) &&
@@ -221,9 +212,13 @@ static fl_ms_push push_for(const fl_ms_gpu *s, float h)
                    (p->split == FL_MS_SPLIT_MOMENTUM ? FL_MS_FLAG_MOMENTUM : 0u) |
                    (p->definite ? FL_MS_FLAG_DEFINITE : 0u) | (p->method == FL_MS_IM ? FL_MS_FLAG_CG : 0u) |
                    (p->explicit_start ? FL_MS_FLAG_EXPLICIT_START : 0u);
+  const float *rest = s->grid_rest; /* zero unless the links are a grid's */
   return (fl_ms_push){.gravity = {p->gravity[0], p->gravity[1], p->gravity[2]}, .h = h, .kappa = p->kappa,
                       .damping = p->damping, .divergence_strain = p->divergence_strain,
-                      .cg_tolerance2 = p->cg_tolerance * p->cg_tolerance, .count = s->particle_count, .flags = flags};
+                      .cg_tolerance2 = p->cg_tolerance * p->cg_tolerance, .count = s->particle_count, .flags = flags,
+                      .nx = s->offsets ? p->grid[0] : 0, .ny = s->offsets ? p->grid[1] : 0,
+                      .classes = s->grid_classes, .rest0 = {rest[0], rest[1], rest[2], rest[3]},
+                      .rest1 = {rest[4], rest[5], 0, 0}};
 }
 
 fl_ms_pass_bytes fl_ms_gpu_pass_bytes(const fl_ms_gpu *s)
@@ -307,18 +302,10 @@ void fl_ms_gpu_record_step(fl_ms_gpu *s, fl_rec *r, float h, const char *prefix)
   fl_ms_pass_bytes bytes = fl_ms_gpu_pass_bytes(s);
   uint32_t final_dv = 0; /* 0: dv, 1: dv_next */
   switch (s->params.method) {
-  case FL_MS_E: /* one fused pass, then the ping-pong pair swaps: pos and vel name the new state */
+  case FL_MS_E: /* one fused pass (the check of its start inside), then the ping-pong pair swaps */
+    push.step = ++s->steps_recorded;
     scope(r, prefix, "explicit", bytes.method);
-    if (s->offsets) { /* a grid: neighbours by index offset */
-      fl_ms_grid_push grid = s->grid;
-      grid.h = h;
-      const fl_buffer *table[FL_MS_B_COUNT];
-      fill_table(s, false, table);
-      fl_rec_pass(r, &(fl_pass){.kernel = "massspring/explicit_offset", FL_PUSH(grid), .threads = s->particle_count,
-                                .table = table, .table_count = FL_MS_B_COUNT});
-    } else {
-      pass(s, r, "massspring/explicit", 0, &push);
-    }
+    pass(s, r, s->offsets ? "massspring/explicit_offset" : "massspring/explicit", 0, &push); /* a grid: by offset */
     fl_rec_end(r);
     swap_state(s);
     return;
@@ -349,20 +336,7 @@ void fl_ms_gpu_record_step(fl_ms_gpu *s, fl_rec *r, float h, const char *prefix)
   fl_rec_end(r);
 }
 
-void fl_ms_gpu_record_block(fl_ms_gpu *s, fl_rec *r, float h, uint32_t steps, const char *prefix)
-{
-  fl_ms_grid_push push = s->grid;
-  push.h = h;
-  push.steps = steps < 1 ? 1 : steps > s->block ? s->block : steps;
-  const fl_buffer *table[FL_MS_B_COUNT];
-  fill_table(s, false, table);
-  uint32_t tiles = push.tiles_x * ((push.ny + push.tile - 1) / push.tile);
-  scope(r, prefix, "block", (uint64_t)s->particle_count * 64); /* x, v in and out once; the halo re-read is not counted */
-  fl_rec_pass(r, &(fl_pass){.kernel = "massspring/explicit_grid", .workgroup = FL_MS_GRID_WORKGROUP, FL_PUSH(push),
-                            .groups = tiles, .table = table, .table_count = FL_MS_B_COUNT});
-  fl_rec_end(r);
-  swap_state(s);
-}
+bool fl_ms_gpu_checks_in_step(const fl_ms_gpu *s) { return s->params.method == FL_MS_E; }
 
 void fl_ms_gpu_record_check(fl_ms_gpu *s, fl_rec *r)
 {

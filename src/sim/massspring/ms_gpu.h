@@ -8,10 +8,8 @@
  *   E   explicit (force, v and x fused: reads pos/vel, writes pos_next/vel_next;
  *       on a grid of ms_spec.h, explicit_offset.comp: neighbours by index offset,
  *       no links), then the pair swaps on the CPU while recording, so pos/vel always name
- *       the current state for every pass recorded after it); on a grid whose
- *       params ask for it, k steps in one dispatch instead (fl_ms_gpu_record_block:
- *       explicit_grid.comp, neighbours by index offset, a tile and halo in shared
- *       memory, the check inside; off by default, slower on lavapipe)
+ *       the current state for every pass recorded after it; the divergence check
+ *       of the state it starts from is inside (fl_ms_gpu_checks_in_step)
  *   HO  ho                                         then advance
  *   JI  setup (A_ii, b, first Jacobi iterate), (iterations - 1) x jacobi, advance
  *       (explicit start: setup writes the start dv = b / m, then iterations x jacobi)
@@ -21,7 +19,11 @@
  *       readback); a converged solve makes the remaining iterations no-ops, and
  *       the iterations used and the final residual stay on the GPU for reports.
  * Divergence: check (a NaN, or a spring strain above divergence_strain) sets
- * a flag, which freezes the object as it blew up (advance moves nothing);
+ * a flag, which freezes the object as it blew up (advance moves nothing); E's
+ * step runs the same test on the state it starts from and freezes the particles
+ * that fail it at once; the next step freezes the rest of the object and puts
+ * the particles that moved back to that state (the other buffer of the pair
+ * still holds it), so E freezes where the check would have;
  * once a frame, reset zeroes a frozen object's velocities and, after
  * FL_MS_RESET_HOLD_FRAMES frozen frames, puts it back to its initial state,
  * and hold counts the frames, unfreezes it and counts the reset
@@ -44,19 +46,8 @@ typedef struct {
   float gravity[3];
   float divergence_strain;     /* check: |l - l0| / l0 above this is a divergence */
   uint32_t grid[2];            /* E: particles per row and rows when the object is a grid of ms_spec.h
-                                * ({0, 0}: unknown); with block_steps >= 2 and links that are the grid's,
-                                * steps run block_steps at a time in one dispatch (explicit_grid.comp) */
-  uint32_t block_steps;        /* E on a grid: steps per dispatch (FL_MS_BLOCK_STEPS; <= 1: one per dispatch) */
+                                * ({0, 0}: unknown); links that are the grid's run explicit_offset.comp */
 } fl_ms_gpu_params;
-
-/* Steps per dispatch of E on a grid, for a caller that asks for blocks: a halo of 4
- * cells leaves an 8 x 8 tile of the 16 x 16 square in shared memory (with bend springs,
- * at most 3 steps: a halo of 6, a 4 x 4 tile); 256 threads a workgroup, which
- * SwiftShader allows (not 1024). fl_ms_object_params asks for 1 (off): on lavapipe the
- * blocked kernel measured several times slower than one dispatch a step, its shared
- * memory loads costing more than the global ones they replace (docs/PERFORMANCE.md,
- * issue 17 item 8); unmeasured on a GPU. */
-#define FL_MS_BLOCK_STEPS 4
 
 typedef struct {
   fl_gpu *gpu;
@@ -69,9 +60,9 @@ typedef struct {
   fl_buffer pos, vel, first, links, dv, dv_next, rhs, diag, cg_r, cg_p, cg_q, initial, status;
   fl_buffer pos_next, vel_next; /* E: the ping-pong twins of pos and vel (fl_ms_gpu_record_step swaps them) */
   bool offsets;                /* E: the links are those of params.grid: explicit_offset.comp, no links read */
-  uint32_t block;              /* E on a grid: the most steps one dispatch of fl_ms_gpu_record_block runs
-                                * (0: not a grid of ms_spec.h, or blocking off: fl_ms_gpu_record_step only) */
-  fl_ms_grid_push grid;        /* E on a grid: the grid kernel's constants (h and steps set per dispatch) */
+  uint32_t grid_classes;       /* E on a grid: the spring classes present (bit FL_MS_CLASS_*) ... */
+  float grid_rest[FL_MS_CLASS_COUNT]; /* ... and their rest lengths */
+  uint32_t steps_recorded;     /* E: steps recorded so far (fl_ms_push.step of the last) */
   fl_reduce reduce;            /* IM only */
   fl_reduce_binding dot_bb, dot_pq, dot_rr[2];
 } fl_ms_gpu;
@@ -92,12 +83,12 @@ bool fl_ms_gpu_params_check(const fl_ms_gpu_params *p, const char *name);
 /* Records one step of length h (every pass followed by a barrier); each
  * pass is a scope named "<prefix>/<pass>" (prefix e.g. "ms/HY"). */
 void fl_ms_gpu_record_step(fl_ms_gpu *s, fl_rec *r, float h, const char *prefix);
-/* E on a grid (s->block > 0): records `steps` (1..s->block) steps of length h in one
- * dispatch, scope "<prefix>/block", the divergence check of each step inside
- * (explicit_grid.comp: a divergence freezes the tile that found it at once, the
- * others at the next dispatch); then the ping-pong pair swaps. The same
- * positions as `steps` x fl_ms_gpu_record_step, with nothing recorded between them. */
-void fl_ms_gpu_record_block(fl_ms_gpu *s, fl_rec *r, float h, uint32_t steps, const char *prefix);
+/* Whether the step checks the state it starts from (E: the check is inside its
+ * kernel), so that no fl_ms_gpu_record_check is needed between steps: a
+ * divergence then freezes the particles that show it in the next step, the
+ * rest of the object one step later, and the watch after the last step checks
+ * the state the steps end in. */
+bool fl_ms_gpu_checks_in_step(const fl_ms_gpu *s);
 /* Records the divergence check alone (after a step: a divergence freezes the object at once). */
 void fl_ms_gpu_record_check(fl_ms_gpu *s, fl_rec *r);
 /* Records the divergence check; with `reset`, then a frozen object's frame of

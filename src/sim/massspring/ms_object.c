@@ -47,8 +47,7 @@ fl_ms_gpu_params fl_ms_object_params(const fl_mass_spring_desc *d, const fl_sim_
                             .damping = d->damping,
                             .gravity = {sim->gravity[0], sim->gravity[1], sim->gravity[2]},
                             .divergence_strain = d->divergence_strain,
-                            .grid = {d->resolution[0], d->resolution[1]},
-                            .block_steps = 1}; /* off: slower on lavapipe (FL_MS_BLOCK_STEPS) */
+                            .grid = {d->resolution[0], d->resolution[1]}};
 }
 
 bool fl_ms_object_create(fl_gpu *gpu, const fl_mass_spring_desc *d, const fl_sim_desc *sim, const char *name,
@@ -115,24 +114,10 @@ static void record_watch(fl_ms_object *o, fl_rec *r, const char *prefix, bool la
   fl_rec_end(r);
 }
 
-/* Whether this frame's substeps run in blocks (E on a grid): only when nothing
- * touches the object between them, so neither collisions nor the drag. */
-static bool blocked(const fl_ms_object *o, const fl_step *step)
-{
-  return o->sim.block > 1 && o->thickness <= 0.0f && !(step->picker && fl_picker_holds(step->picker, &o->sim.pos));
-}
-
 void fl_ms_object_record_step(fl_ms_object *o, fl_rec *r, const fl_step *step)
 {
   char prefix[16];
   snprintf(prefix, sizeof prefix, "ms/%s", fl_ms_method_name(o->sim.params.method));
-  if (blocked(o, step)) { /* a block at every block-th substep, the check inside; the frame's watch at the end */
-    uint32_t left = step->substep_count - step->substep;
-    if (step->substep % o->sim.block == 0)
-      fl_ms_gpu_record_block(&o->sim, r, step->h, left < o->sim.block ? left : o->sim.block, prefix);
-    if (left == 1) record_watch(o, r, prefix, true);
-    return;
-  }
   fl_ms_gpu_record_step(&o->sim, r, step->h, prefix);
   if (o->thickness > 0.0f) { /* after the step moved x: project out of the colliders, Coulomb friction, no bounce */
     const fl_sim_desc *sim = step->sim;
@@ -147,10 +132,13 @@ void fl_ms_object_record_step(fl_ms_object *o, fl_rec *r, const fl_step *step)
                               FL_BUFFERS(&o->sim.pos, &o->sim.vel, step->colliders, step->colliders)});
   }
   if (step->picker && fl_picker_holds(step->picker, &o->sim.pos)) fl_picker_record_drag(step->picker, r, step->h);
-  /* A divergence freezes the object within the substep it happened in, before it runs
-   * to NaN; after the frame's last substep, a frozen object's frame of the hold (or its
-   * reset): simulated frames only, so a paused object stays as it is. */
-  record_watch(o, r, prefix, step->substep + 1 == step->substep_count);
+  /* A divergence freezes the object within the substep it happened in (E: in the
+   * next substep, whose kernel checks the state it starts from), before it runs
+   * to NaN; after the frame's last substep, the check of the state the frame ends
+   * in and a frozen object's frame of the hold (or its reset): simulated frames
+   * only, so a paused object stays as it is. */
+  bool last = step->substep + 1 == step->substep_count;
+  if (last || !fl_ms_gpu_checks_in_step(&o->sim)) record_watch(o, r, prefix, last);
 }
 
 void fl_ms_object_record_publish(fl_ms_object *o, fl_rec *r)

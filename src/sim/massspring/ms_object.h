@@ -1,7 +1,8 @@
 /* sim/massspring/ms_object: a scene's "mass_spring" object in the world: the
  * grid built from its scene desc (ms_cpu.c), its GPU simulation (ms_gpu.h),
  * the render snapshot of each frame slot (a grid mesh with GPU normals), and
- * the divergence watch: after every substep the object is checked, and one
+ * the divergence watch: every substep the object is checked (E: inside the
+ * step, on the state it starts from; after the frame's last substep), and one
  * that diverged is frozen as it blew up (drawn red) for FL_MS_RESET_HOLD_FRAMES
  * frames, then reset on the GPU; the status words are copied to a per-slot
  * readback buffer and read after the slot's fence (no stall), so the app can
@@ -46,11 +47,8 @@ void fl_ms_object_destroy(fl_ms_object *o);
 /* Records one substep (profiler scopes "ms/<integrator>/<pass>"), then, with a thickness, the
  * collisions ("ms/collide": the colliders every material shares, through the shared
  * particles/collide kernel, and the domain walls), the drag when the grabbed particle is its,
- * and the divergence check (after the frame's last substep, the whole watch: fl_ms_gpu_record_watch).
- * E on a grid whose params ask for blocks (fl_ms_gpu.block > 1; fl_ms_object_params does
- * not: FL_MS_BLOCK_STEPS), with neither collisions nor the drag, runs its substeps in blocks
- * instead (fl_ms_gpu_record_block at every block-th substep, "ms/E/block", the check inside;
- * the watch after the last). */
+ * and the divergence check ("ms/<integrator>/watch"; E: inside the next substep's kernel, none
+ * between substeps), after the frame's last substep the whole watch (fl_ms_gpu_record_watch). */
 void fl_ms_object_record_step(fl_ms_object *o, fl_rec *r, const fl_step *step);
 /* Once a frame: the status copy, the slot's snapshot and normals. */
 void fl_ms_object_record_publish(fl_ms_object *o, fl_rec *r);
