@@ -2,11 +2,13 @@
  * "Tearing", "Triangle contacts"). A 16x16 sheet with self_collision
  * "triangles", held at its left and right edges, is torn in two by a bar
  * pushed down through it; its halves fall onto a second sheet lying on the
- * ground, and fold onto it and onto themselves. At several moments (frame 28,
+ * ground, and fold onto it, onto themselves, and (the left one) onto a small
+ * balloon lying on that sheet (cloth against body triangles in the scene). At several moments (frame 28,
  * as it tears, then every 10 frames), from the GPU's triangles and positions:
  *   - no edge of either sheet passes through a triangle of the same sheet (bar
- *     the triangles sharing a vertex with it) or of the other one (the exact
- *     segment-triangle test, contact_checks.h);
+ *     the triangles sharing a vertex with it), of the other one or of the
+ *     balloon, nor a balloon edge through a sheet (the exact segment-triangle
+ *     test, contact_checks.h);
  *   - the contact edge list and triangle edge owners the GPU uses equal a CPU
  *     rebuild (fl_tri_contacts_create) from the triangles read back, and the
  *     list has grown past the load's (the tear copied edges along the cut);
@@ -33,7 +35,9 @@ static const char *const TORN_ONTO_SHEET =
     "   \"tear_strain\": 0.3, \"self_collision\": \"triangles\"},"
     "  {\"type\": \"cloth\", \"name\": \"bottom\", \"resolution\": [12, 12], \"size\": [1.2, 1.2],"
     "   \"center\": [0, 0.02, 0], \"mass\": 0.3, \"bend_compliance\": 1e-2, \"thickness\": 0.01,"
-    "   \"friction\": [0.5, 0.4], \"self_collision\": \"triangles\"}]}";
+    "   \"friction\": [0.5, 0.4], \"self_collision\": \"triangles\"},"
+    "  {\"type\": \"balloon\", \"name\": \"ball\", \"center\": [-0.25, 0.11, 0], \"radius\": 0.09,"
+    "   \"subdivisions\": 1, \"pressure\": 1.2, \"thickness\": 0.02}]}";
 
 static uint32_t find_root(uint32_t *parent, uint32_t p)
 {
@@ -116,8 +120,9 @@ static void torn_onto_sheet(fl_gpu *gpu)
   uint32_t load_edges = s->tri.edge_count, t = s->build.triangle_count, edges = 0;
   uint32_t(*tri)[3] = malloc((size_t)t * sizeof *tri);
   ENSURE(tri);
-  sheet top = {0}, bottom = {0};
+  sheet top = {0}, bottom = {0}, ball = {0};
   int frame = 0;
+  float touch = INFINITY; /* the closest the torn sheet came to the balloon at a check */
   for (int check = 0; check < 5; check++) {
     ENSURE_MSG(fl_fixture_step_frames(gpu, world, &prof, check ? 10 : 28, true, NULL), "%s", fl_error_message());
     frame += check ? 10 : 28;
@@ -129,17 +134,22 @@ static void torn_onto_sheet(fl_gpu *gpu)
     contact_topology_matches(gpu, s, (const uint32_t(*)[3])tri, &edges);
     sheet_free(&top);
     sheet_free(&bottom);
+    sheet_free(&ball);
     ENSURE(torn_read(world, s, (const uint32_t(*)[3])tri, 0, &top) &&
-           torn_read(world, s, (const uint32_t(*)[3])tri, 1, &bottom));
+           torn_read(world, s, (const uint32_t(*)[3])tri, 1, &bottom) &&
+           torn_read(world, s, (const uint32_t(*)[3])tri, 2, &ball));
     uint32_t self_top = crossings(&top, &top, true), self_bottom = crossings(&bottom, &bottom, true),
-             across = crossings(&top, &bottom, false) + crossings(&bottom, &top, false);
+             across = crossings(&top, &bottom, false) + crossings(&bottom, &top, false),
+             body = crossings(&top, &ball, false) + crossings(&ball, &top, false) + crossings(&bottom, &ball, false) +
+                    crossings(&ball, &bottom, false);
     float low = INFINITY;
     for (uint32_t v = 0; v < top.count; v++) low = fminf(low, top.pos[v][1]);
+    touch = fminf(touch, fminf(min_distance(&top, &ball), min_distance(&ball, &top)));
     fprintf(stderr, "  frame %d: %u splits, %u contact edges (%u at load); edges through triangles: %u top/top, %u "
-            "bottom/bottom, %u across; torn sheet's lowest point %.3f m, %u components\n", frame,
-            s->tear.splits_done, (unsigned)edges, (unsigned)load_edges, self_top, self_bottom, across, (double)low,
+            "bottom/bottom, %u across, %u sheets/balloon; torn sheet's lowest point %.3f m, %u components\n", frame,
+            s->tear.splits_done, (unsigned)edges, (unsigned)load_edges, self_top, self_bottom, across, body, (double)low,
             components(&top));
-    ENSURE(self_top == 0 && self_bottom == 0 && across == 0);
+    ENSURE(self_top == 0 && self_bottom == 0 && across == 0 && body == 0);
   }
   /* It tore (the edge list grew with the cut), in two, and its halves came down onto the lower sheet. */
   ENSURE(edges > load_edges && s->tear.splits_done > 0);
@@ -147,8 +157,11 @@ static void torn_onto_sheet(fl_gpu *gpu)
   float low = INFINITY;
   for (uint32_t v = 0; v < top.count; v++) low = fminf(low, top.pos[v][1]);
   ENSURE(low < 0.06f);
+  fprintf(stderr, "  torn sheet to balloon: %.4f m at the closest check\n", (double)touch);
+  ENSURE(touch < 0.025f); /* the balloon took part: within reach (0.01 + 0.02) / 2 and 1 cm */
   sheet_free(&top);
   sheet_free(&bottom);
+  sheet_free(&ball);
   free(tri);
   fl_profiler_destroy(&prof);
   fl_world_destroy(world);
