@@ -551,8 +551,6 @@ static bool parse_cloth(const fl_jr *r, const cJSON *o, fl_cloth_desc *c)
   if (c->hierarchy_levels > 1 && c->tear_strain > 0) /* the coarse levels are built once, at load */
     return fl_jr_fail(r, "hierarchy_levels", "a tearing cloth (tear_strain) cannot have coarse levels");
   c->area = cJSON_GetObjectItemCaseSensitive(o, "area_compliance") != NULL; /* the key turns them on */
-  if (c->tear_strain > 0 && c->triangle_contacts) /* the contact edge list is built once, at load */
-    return fl_jr_fail(r, "tear_strain", "a tearing cloth cannot have self_collision \"triangles\" (use \"particles\")");
   c->bending = (fl_bending_model)bending;
   c->damping_model = (fl_damping_model)damping_model;
   return true;

@@ -33,6 +33,8 @@ typedef struct {
   double cpu_ms_total, cpu_ms_max;                /* CPU time of the batches: splits, recolouring, vertex lists */
   double cpu_ms_batch;                            /* the batch not yet uploaded, so far */
   uint64_t upload_bytes_max;                      /* the largest topology upload */
+  double contact_ms_total, contact_ms_max;        /* of the CPU time: the triangle contacts' edge rebuild */
+  uint64_t contact_bytes_max;                     /* of the upload: the largest contact edges + owners */
 } fl_tear;
 
 /* Makes the buffers when some object of b has tear_strain > 0 (t->on); else leaves t off. */

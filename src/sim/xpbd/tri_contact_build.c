@@ -50,6 +50,38 @@ static uint32_t pairs_per(const fl_xpbd_build *b, const fl_tri_contacts *t)
   return (uint32_t)ceil(FL_TRI_PAIRS_PER * (ratio < 16.0 ? ratio : 16.0));
 }
 
+/* The edges and owners of b's colliding triangles into t's arrays (room for 3
+ * edges a triangle), with `refs` (3 per triangle) as scratch; e_max: the
+ * longest edge of a colliding triangle in b->positions, when asked. */
+static void build_edges(const fl_xpbd_build *b, fl_tri_contacts *t, edge_ref *refs, float *e_max)
+{
+  size_t n = 0;
+  t->edge_count = 0;
+  for (uint32_t tr = 0; tr < b->triangle_count; tr++) {
+    t->owned[tr] = 0;
+    if (!fl_tri_object_collides(&b->objects[b->triangle_object[tr]], true)) continue;
+    const uint32_t *v = b->triangles + 3 * (size_t)tr;
+    t->owned[tr] = FL_TRI_COLLIDES;
+    for (int k = 0; e_max && k < 3; k++) { /* the longest edge bounds the box's extent on every axis, turned any way */
+      const float *p = b->positions[v[k]], *q = b->positions[v[(k + 1) % 3]];
+      *e_max = fmaxf(*e_max, sqrtf((p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) +
+                                   (p[2] - q[2]) * (p[2] - q[2])));
+    }
+    for (uint32_t k = 0; k < 3; k++) {
+      uint32_t c = v[k], d = v[(k + 1) % 3];
+      refs[n++] = (edge_ref){c < d ? c : d, c < d ? d : c, tr, k};
+    }
+  }
+  qsort(refs, n, sizeof *refs, edge_ref_cmp);
+  for (size_t i = 0; i < n; i++) {
+    if (i > 0 && refs[i].a == refs[i - 1].a && refs[i].b == refs[i - 1].b) continue;
+    t->owned[refs[i].t] |= 1u << refs[i].k;
+    t->edges[t->edge_count][0] = refs[i].a;
+    t->edges[t->edge_count][1] = refs[i].b;
+    t->edge_count++;
+  }
+}
+
 bool fl_tri_contacts_create(const fl_xpbd_build *b, fl_tri_contacts *out)
 {
   memset(out, 0, sizeof *out);
@@ -57,42 +89,26 @@ bool fl_tri_contacts_create(const fl_xpbd_build *b, fl_tri_contacts *out)
     out->any |= b->objects[o].body == 0 && b->objects[o].self_collision == FL_SELF_TRIANGLES;
   if (!out->any) return true;
   size_t t_count = b->triangle_count;
-  edge_ref *refs = malloc((t_count ? t_count : 1) * 3 * sizeof *refs);
+  out->refs = malloc((t_count ? t_count : 1) * 3 * sizeof(edge_ref));
   out->owned = calloc(t_count ? t_count : 1, sizeof *out->owned);
-  out->edges = malloc((t_count ? t_count : 1) * 3 * sizeof *out->edges);
-  if (!refs || !out->owned || !out->edges) {
-    free(refs);
+  out->edges = calloc((t_count ? t_count : 1) * 3, sizeof *out->edges);
+  if (!out->refs || !out->owned || !out->edges) {
     fl_tri_contacts_destroy(out);
     return fl_error_set("triangle contacts: out of host memory for %zu triangles", t_count);
   }
-  size_t n = 0;
   float e_max = 0, reach_max = 0;
   for (uint32_t o = 0; o < b->object_count; o++)
     if (fl_tri_object_collides(&b->objects[o], true) && b->objects[o].thickness > reach_max)
       reach_max = b->objects[o].thickness;
-  for (uint32_t t = 0; t < t_count; t++) {
-    if (!fl_tri_object_collides(&b->objects[b->triangle_object[t]], true)) continue;
-    const uint32_t *v = b->triangles + 3 * (size_t)t;
-    out->owned[t] = FL_TRI_COLLIDES;
-    for (int k = 0; k < 3; k++) { /* the longest edge bounds the box's extent on every axis, turned any way */
-      const float *p = b->positions[v[k]], *q = b->positions[v[(k + 1) % 3]];
-      e_max = fmaxf(e_max, sqrtf((p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) +
-                                 (p[2] - q[2]) * (p[2] - q[2])));
+  build_edges(b, out, out->refs, &e_max);
+  /* A tearing object's splits copy the edges along a cut: room for every colliding triangle's three. */
+  out->edge_capacity = out->edge_count;
+  for (uint32_t o = 0; o < b->object_count; o++)
+    if (b->tear_strain[o] > 0 && fl_tri_object_collides(&b->objects[o], true)) {
+      out->edge_capacity = 0;
+      for (uint32_t t = 0; t < t_count; t++) out->edge_capacity += (out->owned[t] & FL_TRI_COLLIDES) ? 3u : 0u;
+      break;
     }
-    for (uint32_t k = 0; k < 3; k++) {
-      uint32_t c = v[k], d = v[(k + 1) % 3];
-      refs[n++] = (edge_ref){c < d ? c : d, c < d ? d : c, t, k};
-    }
-  }
-  qsort(refs, n, sizeof *refs, edge_ref_cmp);
-  for (size_t i = 0; i < n; i++) {
-    if (i > 0 && refs[i].a == refs[i - 1].a && refs[i].b == refs[i - 1].b) continue;
-    out->owned[refs[i].t] |= 1u << refs[i].k;
-    out->edges[out->edge_count][0] = refs[i].a;
-    out->edges[out->edge_count][1] = refs[i].b;
-    out->edge_count++;
-  }
-  free(refs);
   out->pairs_per = pairs_per(b, out);
   out->margin = reach_max; /* reach <= r_max: tri_contact_build.h */
   out->cell_size = FL_TRI_STRETCH * e_max + 2.0f * out->margin;
@@ -100,9 +116,15 @@ bool fl_tri_contacts_create(const fl_xpbd_build *b, fl_tri_contacts *out)
   return true;
 }
 
+void fl_tri_contacts_rebuild(const fl_xpbd_build *b, fl_tri_contacts *t)
+{
+  if (t->any) build_edges(b, t, t->refs, NULL);
+}
+
 void fl_tri_contacts_destroy(fl_tri_contacts *t)
 {
   free(t->edges);
   free(t->owned);
+  free(t->refs);
   memset(t, 0, sizeof *t);
 }

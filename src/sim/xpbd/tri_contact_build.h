@@ -18,6 +18,13 @@
  * reach, so the cells of the edge's box hold them. Only xpbd/tri_pairs reads
  * the hash, from the positions it was built from, so no second margin covers
  * later motion (it was 2 r_max while the contact passes walked the hash).
+ *
+ * A tear (tear.h) re-indexes triangles and adds particles: the edges and
+ * owners are then rebuilt from the new triangles (fl_tri_contacts_rebuild, on
+ * the CPU in the tear batch; xpbd_tear.c uploads them with the topology). The
+ * cell size, margin and pair room stay the load's (the triangles' rest shape
+ * does not change); the edge buffers have room for every colliding triangle's
+ * three edges when an object tears (a cut copies the edges along it).
  */
 #pragma once
 #include <stdbool.h>
@@ -34,12 +41,14 @@
 typedef struct {
   bool any;                     /* some object has self_collision "triangles" */
   uint32_t edge_count;
+  uint32_t edge_capacity;       /* the room of edges (and of the GPU's edge buffer and pair list) */
   uint32_t (*edges)[2];         /* unique edges (a < b) of the colliding triangles, ascending */
   uint32_t *owned;              /* per triangle (all of the build's): bit k when it owns edge (v[k], v[k+1]),
                                  * FL_TRI_COLLIDES when it takes part */
   float cell_size;              /* of the triangle hash (m) */
   float margin;                 /* the growth of a triangle's box before it is hashed (m) */
   uint32_t pairs_per;           /* the pair list's room per particle and per edge (pairs; xpbd/tri_pairs) */
+  void *refs;                   /* scratch of a rebuild: 3 edge references a triangle */
 } fl_tri_contacts;
 
 /* True when object o takes part in triangle contacts (`any`: some cloth has "triangles"). */
@@ -47,5 +56,7 @@ bool fl_tri_object_collides(const fl_gpu_xpbd_object *o, bool any);
 /* Builds the edges, owners and cell size for the build; all empty when no
  * object has self_collision "triangles". False (an error set) when out of memory. */
 bool fl_tri_contacts_create(const fl_xpbd_build *b, fl_tri_contacts *out);
+/* Rebuilds the edges and owners from b's triangles (after a tear), in place; nothing when !t->any. */
+void fl_tri_contacts_rebuild(const fl_xpbd_build *b, fl_tri_contacts *t);
 /* Frees the arrays and zeroes *t. */
 void fl_tri_contacts_destroy(fl_tri_contacts *t);

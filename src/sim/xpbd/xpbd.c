@@ -183,9 +183,9 @@ static bool create_buffers(fl_xpbd_system *s)
   if (ok && (s->tri.any || has_cloth(s))) ok = device_buffer(s->gpu, NULL, n * 16, "contact sums", &s->accum);
   if (ok && s->tri.any)
     ok = device_buffer(s->gpu, NULL, t * 32, "triangle boxes", &s->tri_box) &&
-         device_buffer(s->gpu, s->tri.edges, (size_t)s->tri.edge_count * 8, "contact edges", &s->edges) &&
+         device_buffer(s->gpu, s->tri.edges, (size_t)s->tri.edge_capacity * 8, "contact edges", &s->edges) &&
          device_buffer(s->gpu, s->tri.owned, t * 4, "triangle edge owners", &s->tri_owned) &&
-         device_buffer(s->gpu, NULL, FL_TRI_LIST_HEAD * 4 + ((size_t)n + s->tri.edge_count) * s->tri.pairs_per * 8,
+         device_buffer(s->gpu, NULL, FL_TRI_LIST_HEAD * 4 + ((size_t)n + s->tri.edge_capacity) * s->tri.pairs_per * 8,
                        "contact pairs", &s->tri_list) &&
          fl_spatial_hash_create(s->gpu, 8 * b->triangle_count, &s->tri_hash);
   return ok;
@@ -296,8 +296,6 @@ bool fl_xpbd_create(fl_gpu *gpu, const fl_cloth_desc *descs, const char (*names)
   out->any_body_solve = any_body_solve(&out->build);
   out->any_body_velocity = any_body_velocity(&out->build);
   bool ok = create_buffers(out) && create_skins(out, bodies, body_count) && fl_tear_create(gpu, &out->build, &out->tear);
-  if (ok && out->tear.on && out->tri.any) /* the contact edges are built once, at load */
-    ok = fl_error_set("cloth tearing (tear_strain) does not work yet in a scene with self_collision \"triangles\"");
   if (!ok) fl_xpbd_destroy(out);
   return ok;
 }

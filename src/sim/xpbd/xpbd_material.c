@@ -284,12 +284,23 @@ static bool summary(void *m, const fl_profiler *prof, bool bench, fl_material_su
     fl_stats_number(&out->report, "tearing", "cpu_ms_per_batch", tear->batches ? tear->cpu_ms_total / tear->batches : 0);
     fl_stats_number(&out->report, "tearing", "cpu_ms_max", tear->cpu_ms_max);
     fl_stats_number(&out->report, "tearing", "upload_bytes_max", (double)tear->upload_bytes_max);
+    if (xm->system.tri.any) { /* of those: the triangle contacts' edges and owners */
+      fl_stats_number(&out->report, "tearing", "contact_ms_per_batch", tear->batches ? tear->contact_ms_total / tear->batches : 0);
+      fl_stats_number(&out->report, "tearing", "contact_ms_max", tear->contact_ms_max);
+      fl_stats_number(&out->report, "tearing", "contact_upload_bytes_max", (double)tear->contact_bytes_max);
+    }
     size_t used = strlen(out->run_line); /* after the volume line, when there is one */
     snprintf(out->run_line + used, sizeof out->run_line - used,
                "%stearing: %u vertex splits in %u batches, CPU %.3f ms a batch (split, recolour, vertex lists; "
                "max %.3f ms), upload up to %.0f KiB",
                used ? "; " : "", tear->splits_done, tear->batches, tear->batches ? tear->cpu_ms_total / tear->batches : 0,
                tear->cpu_ms_max, tear->upload_bytes_max / 1024.0);
+    used = strlen(out->run_line);
+    if (xm->system.tri.any)
+      snprintf(out->run_line + used, sizeof out->run_line - used,
+               "; of which contact edges %.3f ms a batch (max %.3f ms), %.0f KiB",
+               tear->batches ? tear->contact_ms_total / tear->batches : 0, tear->contact_ms_max,
+               tear->contact_bytes_max / 1024.0);
   }
   const fl_profile_stat *st = bench ? fl_profiler_find(prof, "softbody/tets") : NULL;
   double ms = st ? fl_profile_summary(st).median : 0;

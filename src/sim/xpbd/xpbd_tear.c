@@ -1,6 +1,7 @@
 /* sim/xpbd/xpbd_tear: cloth tearing wired into the XPBD system (tear.h, tear_gpu.h):
- * the slot's report read after its fence, and the upload of a changed topology at
- * the start of the next frame recorded. */
+ * the slot's report read after its fence (with the triangle contacts' edges and
+ * owners rebuilt from the new triangles, tri_contact_build.h), and the upload of a
+ * changed topology at the start of the next frame recorded. */
 #include "sim/xpbd/xpbd.h"
 
 #include "core/log.h"
@@ -10,7 +11,17 @@
 
 uint32_t fl_xpbd_collect_tears(fl_xpbd_system *s, uint32_t slot)
 {
-  return s->tear.on ? fl_tear_collect(&s->tear, &s->build, slot) : 0;
+  uint32_t made = s->tear.on ? fl_tear_collect(&s->tear, &s->build, slot) : 0;
+  if (made && s->tri.any) { /* the contact edges and owners of the new triangles (uploaded with them) */
+    double t0 = fl_tear_now_ms();
+    fl_tri_contacts_rebuild(&s->build, &s->tri);
+    double ms = fl_tear_now_ms() - t0;
+    s->tear.cpu_ms_total += ms;
+    s->tear.cpu_ms_batch += ms;
+    s->tear.contact_ms_total += ms;
+    if (ms > s->tear.contact_ms_max) s->tear.contact_ms_max = ms;
+  }
+  return made;
 }
 
 /* A family's records and CSR (the counts may have shrunk: the buffers keep the load's size). */
@@ -49,6 +60,8 @@ void fl_xpbd_record_topology(fl_xpbd_system *s, fl_rec *r)
   bytes += (uint64_t)b->distance.count * sizeof(fl_gpu_distance) + ((uint64_t)n + 1) * 4 + b->distance.count * 8ull;
   bytes += (uint64_t)b->bend.count * sizeof(fl_gpu_bend) + ((uint64_t)n + 1) * 4 + b->bend.count * 16ull;
   bytes += b->area.count ? (uint64_t)b->area.count * sizeof(fl_gpu_area) + ((uint64_t)n + 1) * 4 + b->area.count * 12ull : 0;
+  uint64_t contact_bytes = s->tri.any ? (uint64_t)s->tri.edge_count * 8 + (uint64_t)tris * 4 : 0; /* edges, owners */
+  bytes += contact_bytes;
   fl_rec_begin(r, "xpbd/tear_upload", bytes + (uint64_t)t->queued_count * 16 * 10);
   fl_rec_barrier(r); /* after every earlier read of these buffers (the frames before, on this queue) */
   fl_tear_update_buffer(r->cmd, &s->triangles, b->triangles, (uint64_t)tris * 12);
@@ -60,6 +73,11 @@ void fl_xpbd_record_topology(fl_xpbd_system *s, fl_rec *r)
   upload_family(r->cmd, &s->distance, &b->distance, b->distances, sizeof(fl_gpu_distance), 2, n);
   upload_family(r->cmd, &s->bend, &b->bend, b->bends, sizeof(fl_gpu_bend), 4, n);
   upload_family(r->cmd, &s->area, &b->area, b->areas, sizeof(fl_gpu_area), 3, n);
+  if (s->tri.any) { /* the edge list may have grown: the push constant's edge count is read at each substep */
+    fl_tear_update_buffer(r->cmd, &s->edges, s->tri.edges, (uint64_t)s->tri.edge_count * 8);
+    fl_tear_update_buffer(r->cmd, &s->tri_owned, s->tri.owned, (uint64_t)tris * 4);
+    if (contact_bytes > t->contact_bytes_max) t->contact_bytes_max = contact_bytes;
+  }
   fl_tear_record_split(t, r, &s->pos, &s->prev, &s->vel, &s->older, &s->vel_old); /* its barriers: before and after */
   fl_rec_barrier(r);
   fl_rec_end(r);
