@@ -55,7 +55,8 @@ FL_STRUCT_END(fl_coupling_push)
 /* Surface samples (docs/COUPLING.md, "Surface samples"): a closed body's (soft body's) surface
  * triangles are sampled at the centroids of the n x n sub-triangles of each (a quadrature of the
  * triangle, after Jiang et al. 2017's cloth-in-MPM quadrature points), n = ceil(longest rest edge /
- * (FL_COUPLING_SAMPLE_SPACING h)), at most FL_COUPLING_SAMPLE_MAX_N. A sample is a uvec4: the triangle,
+ * (FL_COUPLING_SAMPLE_SPACING h)), at most FL_COUPLING_SAMPLE_MAX_N (sub-triangle edges at most a cell:
+ * the centroids about half a cell apart). A sample is a uvec4: the triangle,
  * the bits of its barycentric weights b0 and b1 (b2 = 1 - b0 - b1) and of its scale. It meets its
  * parcel like a particle; its 3 vertices carry the parcel by b_k through the XPBD substeps (the
  * surface accumulator: 4 int32 per XPBD particle, the added mass and momentum, FL_COUPLING_MOMENTUM_BITS
@@ -64,7 +65,7 @@ FL_STRUCT_END(fl_coupling_push)
  * A sample stands for its share A_s of its triangle's area as a particle stands for a cell: its
  * B-spline weights count A_s / h^2 of a particle's (its scale), with the soft body's volume share, so
  * the samples of a cell's area of surface add up to one particle's weight however finely they split it. */
-#define FL_COUPLING_SAMPLE_SPACING 0.5f
+#define FL_COUPLING_SAMPLE_SPACING 1.0f
 #define FL_COUPLING_SAMPLE_MAX_N 8u
 #define FL_COUPLING_SAMPLE_VEC4S 2u
 
