@@ -38,7 +38,7 @@ FL_STRUCT_BEGIN(fl_coupling_push)
   uint hash_mask;     /* the snow block hash's entries - 1 */
   uint block_grid_x;  /* blocks per axis of the snow block lattice */
   uint block_grid_y;
-  uint pad0;
+  uint sample_count;  /* surface samples (coupling/surface_*) */
   uint pad1;
   vec3 gravity_h;     /* g h of the snow substep: the grid's gravity, taken back from an attached parcel
                        * because the XPBD substeps give it to the particle that carries it */
@@ -46,11 +46,28 @@ FL_STRUCT_BEGIN(fl_coupling_push)
 FL_STRUCT_END(fl_coupling_push)
 
 /* The attachment of XPBD particle p for one snow substep (3 vec4s, contact.comp -> release.comp):
- *   [0] xyz: the stencil's point, w: the parcel's mass M (0: not attached)
+ *   [0] xyz: the stencil's point, w: its own parcel's mass M (0: none)
  *   [1] xyz: the particle's own velocity offset from the carried velocity (0: it moves with the
- *       pair), w: its own 1/m
+ *       pair), w: its own 1/m (0: it carries nothing, neither its own parcel nor its samples')
  *   [2] xyz: the parcel's offset from the pair (its slip u'), less its velocity before the contact */
 #define FL_COUPLING_ATTACH_VEC4S 3u
+
+/* Surface samples (docs/COUPLING.md, "Surface samples"): a closed body's (soft body's) surface
+ * triangles are sampled at the centroids of the n x n sub-triangles of each (a quadrature of the
+ * triangle, after Jiang et al. 2017's cloth-in-MPM quadrature points), n = ceil(longest rest edge /
+ * (FL_COUPLING_SAMPLE_SPACING h)), at most FL_COUPLING_SAMPLE_MAX_N (sub-triangle edges at most a cell:
+ * the centroids about half a cell apart). A sample is a uvec4: the triangle,
+ * the bits of its barycentric weights b0 and b1 (b2 = 1 - b0 - b1) and of its scale. It meets its
+ * parcel like a particle; its 3 vertices carry the parcel by b_k through the XPBD substeps (the
+ * surface accumulator: 4 int32 per XPBD particle, the added mass and momentum, FL_COUPLING_MOMENTUM_BITS
+ * units), and its attachment (FL_COUPLING_SAMPLE_VEC4S vec4s: [0] the stencil's point and the parcel's
+ * mass, [1] its slip less its velocity before the contact) gives it its velocity back at the release.
+ * A sample stands for its share A_s of its triangle's area as a particle stands for a cell: its
+ * B-spline weights count A_s / h^2 of a particle's (its scale), with the soft body's volume share, so
+ * the samples of a cell's area of surface add up to one particle's weight however finely they split it. */
+#define FL_COUPLING_SAMPLE_SPACING 1.0f
+#define FL_COUPLING_SAMPLE_MAX_N 8u
+#define FL_COUPLING_SAMPLE_VEC4S 2u
 
 #define FL_COUPLING_SUM_GROUP 64u       /* coupling/sum: one workgroup of this many threads */
 

@@ -19,6 +19,10 @@
 //            to the pair (attach[p], for release.comp), so the cloth feels the friction of the
 //            slip (mu times the normal load) and the snow slides when gravity beats it. No node
 //            changes here.
+//   surface samples: the parcels coupling/surface_contact gave p to carry (by the samples'
+//            barycentric weights; surface_accum: added mass Ms, momentum Ps) join the pair: it
+//            moves at (m_p v_p + M (v_s - g h - u') + Ps) / (m_p + M + Ms), with inverse mass
+//            1 / (m_p + M + Ms), also when p has no parcel of its own.
 //   pinned particle (w_p = 0): an immovable boundary; the rule turns u into u',
 //            node i gains s_ip m_i J / M with J = (u' - u) M (int32 fixed point,
 //            atomics; apply.comp adds them), impulse[p] records -J and |J|.
@@ -35,46 +39,49 @@ void main()
 {
   uint p = fl_thread_index();
   if (p >= pc.particle_count || coupled[p] == 0u) return;
-  attach[FL_COUPLING_ATTACH_VEC4S * p] = vec4(0.0);
+  uint o = FL_COUPLING_ATTACH_VEC4S * p;
+  attach[o] = vec4(0.0);
+  attach[o + 1u] = vec4(0.0);
   vec4 xp = pos[p];
   vec3 vp = vel[p].xyz;
   vec3 x = fl_coupling_point(xp, vp);
-  if (!fl_coupling_inside(x)) return;
-  fl_mpm_push m = fl_coupling_mpm_push();
-  fl_mpm_stencil s = fl_mpm_stencil_of(x, m, true);
-  float M = 0.0;
-  vec3 P = vec3(0.0), C = vec3(0.0);
-  FL_MPM_FOR_STENCIL(3, {
-    uint i = fl_mpm_node(s, a, b, c, m);
-    int wq = fl_mpm_fixed(fl_mpm_weight(s, a, b, c), pc.weight_scale);
-    vec4 g = i != FL_SNOW_NO_NODE ? gridv[2u * i] : vec4(0.0);
-    if (wq > 0 && g.w > 0.0) {
-      float sm = fl_coupling_share(wq, i, coupled[p]) * g.w;
-      M += sm;
-      P += sm * g.xyz;
-      C += sm * (fl_mpm_node_position(s, a, b, c, m) - x);
+  // what the surface samples on p's triangles gave it to carry (coupling/surface_contact)
+  float Ms = float(surface_accum[4u * p]) / pc.momentum_scale;
+  vec3 Ps = vec3(surface_accum[4u * p + 1u], surface_accum[4u * p + 2u], surface_accum[4u * p + 3u]) /
+            pc.momentum_scale;
+  float Mo = 0.0;              // its own parcel's mass, when it carries it
+  vec3 Po = vec3(0.0), offset = vec3(0.0);
+  if (fl_coupling_inside(x)) {
+    fl_mpm_push m = fl_coupling_mpm_push();
+    fl_mpm_stencil s = fl_mpm_stencil_of(x, m, true);
+    fl_coupling_parcel q = fl_coupling_parcel_of(s, m, x, 1.0, coupled[p]);
+    float M = q.M;
+    if (M > pc.min_mass) {
+      vec3 vs = q.P / M, u = vs - vp, d = -q.C / M;  // d = x_p - c
+      vec3 n = fl_coupling_normal(p, d, length(d));
+      bool touching = n != vec3(0.0);
+      vec3 slip = touching ? fl_mpm_collide_rule(u, vec3(0.0), n, pc.friction) : vec3(0.0);
+      if (xp.w > 0.0) {
+        if (!(touching && dot(u, n) >= 0.0)) {
+          Mo = M;
+          Po = M * (vs - pc.gravity_h - slip);
+          offset = slip - vs;
+        }
+      } else {
+        vec3 du = slip - u;
+        if (du != vec3(0.0)) {
+          vec3 J = du * M;
+          fl_coupling_spread(s, m, J / M, 1.0, coupled[p]);
+          impulse[p] += vec4(-J, length(J));
+        }
+      }
     }
-  })
-  if (!(M > pc.min_mass)) return;
-  vec3 u = P / M - vp, d = -C / M;  // d = x_p - c
-  vec3 n = fl_coupling_normal(p, d, length(d));
-  bool touching = n != vec3(0.0);
-  vec3 slip = touching ? fl_mpm_collide_rule(u, vec3(0.0), n, pc.friction) : vec3(0.0);
-  if (xp.w > 0.0) {
-    if (touching && dot(u, n) >= 0.0) return;
-    vec3 vs = P / M;
-    vec3 vc = (vp + M * xp.w * (vs - pc.gravity_h - slip)) / (1.0 + M * xp.w);
-    uint o = FL_COUPLING_ATTACH_VEC4S * p;
-    attach[o] = vec4(x, M);
-    attach[o + 1u] = vec4(0.0, 0.0, 0.0, xp.w);
-    attach[o + 2u] = vec4(slip - vs, 0.0);
-    vel[p] = vec4(vc, vel[p].w);
-    pos[p].w = xp.w / (1.0 + M * xp.w);
-    return;
   }
-  vec3 du = slip - u;
-  if (du == vec3(0.0)) return;
-  vec3 J = du * M;
-  fl_coupling_spread(s, m, J / M, coupled[p]);
-  impulse[p] += vec4(-J, length(J));
+  // a free particle carries its own parcel and its samples' shares as one pair
+  if (!(xp.w > 0.0) || !(Mo > 0.0 || Ms > 0.0)) return;
+  attach[o] = vec4(x, Mo);
+  attach[o + 1u] = vec4(0.0, 0.0, 0.0, xp.w);
+  attach[o + 2u] = vec4(offset, 0.0);
+  vel[p] = vec4((vp + xp.w * (Po + Ps)) / (1.0 + xp.w * (Mo + Ms)), vel[p].w);
+  pos[p].w = xp.w / (1.0 + xp.w * (Mo + Ms));
 }

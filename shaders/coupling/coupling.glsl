@@ -34,6 +34,24 @@ bool fl_coupling_inside(vec3 x)
   return all(greaterThanEqual(f, vec3(1.0))) && all(lessThan(f, vec3(pc.grid_dims) - 2.0));
 }
 
+#if defined(FL_COUPLING_NODES) || defined(FL_COUPLING_WEIGHTS)  // kernels that declare accum (binding 4, int)
+// Adds the quadratic B-spline weights w_ip of point x, times its scale (1 for a particle; a surface
+// sample's area / h^2, coupling_shared.h), to W_i of the nodes it reaches (int32 fixed point,
+// integer atomics; coupling/weights, coupling/surface_weights). Nodes whose block is not allocated
+// hold no snow and are skipped; a point outside the lattice reaches none.
+void fl_coupling_add_weights(vec3 x, float scale)
+{
+  if (!fl_coupling_inside(x)) return;
+  fl_mpm_push m = fl_coupling_mpm_push();
+  fl_mpm_stencil s = fl_mpm_stencil_of(x, m, true);
+  FL_MPM_FOR_STENCIL(3, {
+    uint i = fl_mpm_node(s, a, b, c, m);
+    if (i != FL_SNOW_NO_NODE)
+      atomicAdd(accum[FL_COUPLING_NODE_WORDS * i + 3u], fl_mpm_fixed(scale * fl_mpm_weight(s, a, b, c), pc.weight_scale));
+  })
+}
+#endif
+
 #ifdef FL_COUPLING_NODES  // kernels that also declare accum (binding 4, int) and gridv (binding 5)
 // A particle's share s_ip of node i (wq: w_ip fixed point; W_i in accum; kind: its coupled word):
 // the particles reaching a node share its mass by weight, w_ip / W_i; a VOLUME particle takes at
@@ -45,28 +63,64 @@ float fl_coupling_share(int wq, uint i, uint kind)
   return float(wq) / float(kind == FL_COUPLING_VOLUME ? max(W, int(pc.weight_scale)) : W);
 }
 
+// The parcel of a contact point x (stencil s, weights times `scale` as fl_coupling_add_weights) of
+// share kind `kind`: M = sum_i s_ip m_i, its
+// momentum P = sum_i s_ip m_i v_i and the mass-weighted offset C = sum_i s_ip m_i (x_i - x).
+struct fl_coupling_parcel {
+  float M;
+  vec3 P;
+  vec3 C;
+};
+
+fl_coupling_parcel fl_coupling_parcel_of(fl_mpm_stencil s, fl_mpm_push m, vec3 x, float scale, uint kind)
+{
+  fl_coupling_parcel q;
+  q.M = 0.0;
+  q.P = vec3(0.0);
+  q.C = vec3(0.0);
+  FL_MPM_FOR_STENCIL(3, {
+    uint i = fl_mpm_node(s, a, b, c, m);
+    int wq = fl_mpm_fixed(scale * fl_mpm_weight(s, a, b, c), pc.weight_scale);
+    vec4 g = i != FL_SNOW_NO_NODE ? gridv[2u * i] : vec4(0.0);
+    if (wq > 0 && g.w > 0.0) {
+      float sm = fl_coupling_share(wq, i, kind) * g.w;
+      q.M += sm;
+      q.P += sm * g.xyz;
+      q.C += sm * (fl_mpm_node_position(s, a, b, c, m) - x);
+    }
+  })
+  return q;
+}
+
+// A sheet's normal ns turned to the parcel's side (nd = -d / |d|, from the point towards the parcel).
+vec3 fl_coupling_turned(vec3 ns, vec3 nd)
+{
+  float side = dot(ns, nd);
+  return side > 0.0 ? ns : side < 0.0 ? -ns : nd;
+}
+
 // The contact's normal at particle p, from p towards its parcel (d = x_p - c, dl = |d|; zero when
 // the parcel's centre is at the particle: no direction, the pair sticks). A sheet's particle (cloth,
 // balloon) takes its surface's own normal (the vertex normal of this substep), turned to the
 // parcel's side: in a sag or at a slab's edge the parcel's centre is off the normal, and a slip
 // tangential to d would cross the sheet (docs/COUPLING.md). A soft body's particle takes -d / dl.
+#ifdef FL_COUPLING_PARTICLES  // contact.comp and release.comp (coupling_bindings.glsl: coupled, normal)
 vec3 fl_coupling_normal(uint p, vec3 d, float dl)
 {
   if (!(dl > 1e-3 * pc.h)) return vec3(0.0);
   vec3 nd = -d / dl;
   if (coupled[p] != FL_COUPLING_SURFACE) return nd;
-  vec3 ns = normal[p].xyz;
-  float side = dot(ns, nd);
-  return side > 0.0 ? ns : side < 0.0 ? -ns : nd;
+  return fl_coupling_turned(normal[p].xyz, nd);
 }
+#endif
 
 // Adds s_ip m_i dv to the impulse words of the parcel's nodes (stencil s; the shares of
-// contact.comp, fl_coupling_share), int32 fixed point with integer atomics.
-void fl_coupling_spread(fl_mpm_stencil s, fl_mpm_push m, vec3 dv, uint kind)
+// contact.comp, fl_coupling_share; scale as fl_coupling_add_weights), int32 fixed point with integer atomics.
+void fl_coupling_spread(fl_mpm_stencil s, fl_mpm_push m, vec3 dv, float scale, uint kind)
 {
   FL_MPM_FOR_STENCIL(3, {
     uint i = fl_mpm_node(s, a, b, c, m);
-    int wq = fl_mpm_fixed(fl_mpm_weight(s, a, b, c), pc.weight_scale);
+    int wq = fl_mpm_fixed(scale * fl_mpm_weight(s, a, b, c), pc.weight_scale);
     vec4 g = i != FL_SNOW_NO_NODE ? gridv[2u * i] : vec4(0.0);
     if (wq > 0 && g.w > 0.0) {
       vec3 dP = fl_coupling_share(wq, i, kind) * g.w * dv;

@@ -3,7 +3,9 @@
 // fl_coupling_record_release): the XPBD particles' positions (w = 1/m) and velocities, the coupled
 // word per particle, the snow's block hash, the node accumulator (impulse words, W_i), the snow's
 // grid velocities (w = node mass), the impulses the snow gave each particle, the attachments, and
-// the XPBD surface's vertex normals of this substep (common/vertex_normals on the live positions).
+// the XPBD surface's vertex normals of this substep (common/vertex_normals on the live positions),
+// and the surface accumulator (the added mass and momentum the surface samples gave each particle to
+// carry, coupling/surface_contact; coupling_shared.h).
 // A kernel declares the push `pc` before including it.
 #ifndef FL_COUPLING_BINDINGS_GLSL
 #define FL_COUPLING_BINDINGS_GLSL
@@ -16,6 +18,8 @@ layout(std430, binding = 5) readonly buffer GridVelocity { vec4 gridv[]; };
 layout(std430, binding = 6) buffer Impulse { vec4 impulse[]; };
 layout(std430, binding = 7) buffer Attach { vec4 attach[]; };
 layout(std430, binding = 8) readonly buffer Normal { vec4 normal[]; };
+layout(std430, binding = 9) readonly buffer SurfaceAccum { int surface_accum[]; };
 #define FL_COUPLING_NODES
+#define FL_COUPLING_PARTICLES
 #include "coupling.glsl"
 #endif

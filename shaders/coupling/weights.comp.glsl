@@ -14,19 +14,12 @@ layout(std430, binding = 1) readonly buffer Vel { vec4 vel[]; };
 layout(std430, binding = 2) readonly buffer Coupled { uint coupled[]; };
 layout(std430, binding = 3) readonly buffer BlockHash { uint block_hash[]; };
 layout(std430, binding = 4) buffer Accum { int accum[]; };
+#define FL_COUPLING_WEIGHTS
 #include "coupling.glsl"
 
 void main()
 {
   uint p = fl_thread_index();
   if (p >= pc.particle_count || coupled[p] == 0u) return;
-  vec3 x = fl_coupling_point(pos[p], vel[p].xyz);
-  if (!fl_coupling_inside(x)) return;
-  fl_mpm_push m = fl_coupling_mpm_push();
-  fl_mpm_stencil s = fl_mpm_stencil_of(x, m, true);
-  FL_MPM_FOR_STENCIL(3, {
-    uint i = fl_mpm_node(s, a, b, c, m);
-    if (i != FL_SNOW_NO_NODE)
-      atomicAdd(accum[FL_COUPLING_NODE_WORDS * i + 3u], fl_mpm_fixed(fl_mpm_weight(s, a, b, c), pc.weight_scale));
-  })
+  fl_coupling_add_weights(fl_coupling_point(pos[p], vel[p].xyz), 1.0);
 }

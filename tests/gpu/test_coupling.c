@@ -1,9 +1,10 @@
 /* tests/gpu/test_coupling.c: the snow <-> cloth coupling (issue 18, docs/COUPLING.md):
  *   kernel_vs_cpu    one coupling substep's two halves (weights and contact; release and apply) on
  *                    the GPU against the CPU reference coupling_cpu.c from the same inputs (every
- *                    other particle takes a soft body's volume share): the sheet's normals, the
- *                    carried particles' w and velocity, the attachments, then the particle
- *                    velocities, restored w, impulses and grid velocities agree; snow + cloth
+ *                    other particle of the first 10 rows and all of the rest take a soft body's
+ *                    volume share, and the rest's triangles carry surface samples): the sheet's normals, the
+ *                    carried particles' w and velocity, the attachments (the samples' too), then
+ *                    the particle velocities, restored w, impulses and grid velocities agree; snow + cloth
  *                    momentum changes by the parcels' gravity only (to 1e-3)
  *   free_momentum    no gravity, no pins: a snowball hits a free cloth; the total momentum of
  *                    snow + cloth is kept within 1 %, the cloth took a real share of it, and the
@@ -18,6 +19,11 @@
  *   crater           the built-in snow-bank: the soft ball thrown into the bank goes below the
  *                    snow's surface and, after 40 frames, rests in a crater on the bank: the snow
  *                    that was in its footprint (top 0.6 cells) was pushed out of it
+ *   jelly_catch      a snowball dropped on a coarse soft-body sphere (resolution 6, its particles 1.3
+ *                    grid cells apart): after 45 frames no snow particle is inside the body's closed
+ *                    surface deeper than one grid cell (winding number against its surface triangles,
+ *                    then the distance to the nearest); the vertex-only scheme before the surface
+ *                    samples let the snow in (docs/COUPLING.md)
  *   opt_out          "coupling": false on the cloth: the snowball passes through it untouched;
  *                    "coupling" on only some snow objects, or not a boolean, is a clear error
  * The snow sliding off snow-roof: test_coupling_roof.c (its own CTest, for time). */
@@ -83,19 +89,27 @@ static void kernel_vs_cpu_body(fl_gpu *gpu)
   uint64_t nodes = b->node_count;
   float(*grid)[8] = malloc(nodes * 32), (*grid_gpu)[8] = malloc(nodes * 32), (*grid_before)[8] = malloc(nodes * 32);
   float(*pos)[4], (*vel)[4], (*imp)[4], (*vel_gpu)[4], (*imp_gpu)[4], (*pos_gpu)[4], (*att_gpu)[4];
-  float(*pos0)[4] = malloc((size_t)n * 16), (*vel0)[4] = malloc((size_t)n * 16), (*imp0)[4] = malloc((size_t)n * 16);
+  float(*pos0)[4] = malloc((size_t)n * 16), (*vel0)[4] = malloc((size_t)n * 16), (*imp0)[4] = NULL;
   uint32_t *coupled = malloc((size_t)n * 4);
-  ENSURE(grid && grid_gpu && grid_before && coupled && pos0 && vel0 && imp0);
+  ENSURE(grid && grid_gpu && grid_before && coupled && pos0 && vel0);
   ENSURE(fl_snow_read_grid_dense(c->snow, &c->snow->gridv, 8, (uint32_t *)grid));
-  ENSURE(read_vec4s(gpu, &c->xpbd->pos, n, &pos) && read_vec4s(gpu, &c->xpbd->vel, n, &vel) &&
-         read_vec4s(gpu, &c->impulse, n, &imp));
   ENSURE(fl_buffer_readback(gpu, &c->coupled, 0, coupled, (uint64_t)n * 4));
-  for (uint32_t p = 1; p < n; p += 2) coupled[p] = FL_COUPLING_VOLUME; /* both kinds of share (soft-body particles) */
+  /* both kinds of share: every other particle of the sheet's first 10 rows and all of the others take
+   * a soft body's volume share, and the triangles of those rows are sampled (surface samples) */
+  for (uint32_t p = 0; p < n; p++)
+    if (p % 2 || p >= 200) coupled[p] = FL_COUPLING_VOLUME;
   ENSURE(fl_buffer_upload(gpu, &c->coupled, 0, coupled, (uint64_t)n * 4));
+  ENSURE(fl_coupling_set_samples(c, (const float(*)[4])c->xpbd->build.positions, coupled));
+  uint32_t ns = c->sample_count, (*samples)[4] = malloc(((size_t)ns + 1) * 16);
+  ENSURE(ns > 0 && samples && fl_buffer_readback(gpu, &c->samples, 0, samples, (uint64_t)ns * 16));
+  ENSURE(read_vec4s(gpu, &c->xpbd->pos, n, &pos) && read_vec4s(gpu, &c->xpbd->vel, n, &vel) &&
+         read_vec4s(gpu, &c->impulse, n + ns, &imp));
   memcpy(grid_before, grid, nodes * 32);
   memcpy(pos0, pos, (size_t)n * 16);
   memcpy(vel0, vel, (size_t)n * 16);
-  memcpy(imp0, imp, (size_t)n * 16);
+  imp0 = malloc(((size_t)n + ns) * 16);
+  ENSURE(imp0);
+  memcpy(imp0, imp, ((size_t)n + ns) * 16);
   /* The first half on the GPU and the CPU, from the same inputs, with a 1 ms substep's gravity and
    * the boundary lagging 4 ms; the attachments compared as well. */
   fl_coupling_push push;
@@ -110,9 +124,23 @@ static void kernel_vs_cpu_body(fl_gpu *gpu)
   fl_mesh_normals_cpu(&(fl_cpu_mesh){.positions = pos, .indices = c->xpbd->build.triangles, .vertex_count = n,
                                      .triangle_count = c->xpbd->build.triangle_count},
                       normals);
+  /* the triangles' face normals (common/face_normals: cross(b - a, c - a)) for the samples */
+  uint32_t nt = c->xpbd->build.triangle_count, *tri = c->xpbd->build.triangles;
+  float(*faces)[4] = calloc(nt, 16), (*faces_gpu)[4];
+  ENSURE(faces && read_vec4s(gpu, &c->face_normals, nt, &faces_gpu));
+  for (uint32_t t = 0; t < nt; t++) {
+    const float *a = pos[tri[3 * t]], *bb = pos[tri[3 * t + 1]], *cc = pos[tri[3 * t + 2]];
+    float e[3] = {bb[0] - a[0], bb[1] - a[1], bb[2] - a[2]}, f[3] = {cc[0] - a[0], cc[1] - a[1], cc[2] - a[2]};
+    faces[t][0] = e[1] * f[2] - e[2] * f[1];
+    faces[t][1] = e[2] * f[0] - e[0] * f[2];
+    faces[t][2] = e[0] * f[1] - e[1] * f[0];
+  }
+  double worst_f = worst_of((const float(*)[4])faces_gpu, (const float(*)[4])faces, nt, 4);
+  fl_coupling_cpu_surface surface = {.samples = (const uint32_t(*)[4])samples, .count = ns, .triangles = tri,
+                                     .face_normals = (const float(*)[4])faces};
   fl_coupling_cpu state;
   ENSURE(fl_coupling_cpu_contact(&push, n, pos, vel, coupled, (const float(*)[4])normals, imp,
-                                 (const float(*)[8])grid, &state));
+                                 (const float(*)[8])grid, &surface, &state));
   ENSURE(read_vec4s(gpu, &c->xpbd->pos, n, &pos_gpu) && read_vec4s(gpu, &c->xpbd->vel, n, &vel_gpu) &&
          read_vec4s(gpu, &c->attach, n * FL_COUPLING_ATTACH_VEC4S, &att_gpu) && read_vec4s(gpu, &c->normals, n, &normals_gpu));
   double worst_n = worst_of((const float(*)[4])normals_gpu, (const float(*)[4])normals, n, 4);
@@ -121,22 +149,46 @@ static void kernel_vs_cpu_body(fl_gpu *gpu)
   double worst_w = worst_of((const float(*)[4])pos_gpu, (const float(*)[4])pos, n, 4);
   double worst_vc = worst_of((const float(*)[4])vel_gpu, (const float(*)[4])vel, n, 3);
   double worst_att = worst_of((const float(*)[4])att_gpu, (const float(*)[4])state.attach, n * FL_COUPLING_ATTACH_VEC4S, 4);
-  uint32_t attached = 0;
+  float(*satt_gpu)[4];
+  ENSURE(read_vec4s(gpu, &c->sample_attach, ns * FL_COUPLING_SAMPLE_VEC4S, &satt_gpu));
+  worst_att = fmax(worst_att, worst_of((const float(*)[4])satt_gpu, (const float(*)[4])state.sample_attach,
+                                       ns * FL_COUPLING_SAMPLE_VEC4S, 4));
+  free(satt_gpu);
+  uint32_t attached = 0, samples_attached = 0;
   double carried = 0, gravity_momentum[3] = {0};
   for (uint32_t p = 0; p < n; p++)
     if (state.attach[FL_COUPLING_ATTACH_VEC4S * p][3] > 0) {
       attached++;
       carried += state.attach[FL_COUPLING_ATTACH_VEC4S * p][3];
     }
-  for (int a = 0; a < 3; a++) gravity_momentum[a] = carried * push.gravity_h[a];
+  /* the samples' parcels: their free vertices' shares lose the gravity too; a pinned vertex's share
+   * (corner:10,10 and corner:9,10 are in rows 10-19) rides on the pin, which takes the reaction
+   * -b_k M (v_pin + u' - v_parcel) */
+  double sample_free = 0, pin_reaction[3] = {0};
+  for (uint32_t k = 0; k < ns; k++) {
+    const float *sa = state.sample_attach[FL_COUPLING_SAMPLE_VEC4S * k];
+    if (!(sa[3] > 0)) continue;
+    samples_attached++;
+    float bw[3];
+    memcpy(&bw[0], &samples[k][1], 4);
+    memcpy(&bw[1], &samples[k][2], 4);
+    bw[2] = 1.0f - bw[0] - bw[1];
+    for (int j = 0; j < 3; j++) {
+      uint32_t v = tri[3 * samples[k][0] + j];
+      if (pos0[v][3] > 0) sample_free += bw[j] * sa[3];
+      else
+        for (int a = 0; a < 3; a++) pin_reaction[a] -= bw[j] * sa[3] * (vel0[v][a] + sa[4 + a]);
+    }
+  }
+  for (int a = 0; a < 3; a++) gravity_momentum[a] = (carried + sample_free) * push.gravity_h[a];
   free(pos_gpu);
   free(vel_gpu);
   /* The second half, with nothing between (an XPBD substep that leaves the pairs as they are). */
   gpu_half(gpu, world, c, &push, false);
-  fl_coupling_cpu_release(&push, n, pos, vel, coupled, imp, grid, &state);
+  fl_coupling_cpu_release(&push, n, pos, vel, coupled, imp, grid, &surface, &state);
   fl_coupling_cpu_free(&state);
   ENSURE(fl_snow_read_grid_dense(c->snow, &c->snow->gridv, 8, (uint32_t *)grid_gpu));
-  ENSURE(read_vec4s(gpu, &c->impulse, n, &imp_gpu) && read_vec4s(gpu, &c->xpbd->vel, n, &vel_gpu) &&
+  ENSURE(read_vec4s(gpu, &c->impulse, n + ns, &imp_gpu) && read_vec4s(gpu, &c->xpbd->vel, n, &vel_gpu) &&
          read_vec4s(gpu, &c->xpbd->pos, n, &pos_gpu));
   double worst_v = worst_of((const float(*)[4])vel_gpu, (const float(*)[4])vel, n, 3), worst_j = 0, worst_g = 0;
   double dp_snow[3] = {0}, dp_cloth[3] = {0}, magnitude = 0, w_back = 0;
@@ -150,6 +202,8 @@ static void kernel_vs_cpu_body(fl_gpu *gpu)
     w_back = fmax(w_back, fabs(pos_gpu[p][3] - pos0[p][3]));
     touched += imp[p][3] != imp0[p][3];
   }
+  for (uint32_t k = n; k < n + ns; k++)
+    for (int a = 0; a < 4; a++) worst_j = fmax(worst_j, fabs(imp_gpu[k][a] - imp[k][a]) / (1e-4 + fabs(imp[k][a])));
   /* Grid velocities node by node, as momentum: a light node's v = p / m carries the rounding of p
    * (FMA contraction on a GPU, not on the CPU) over a tiny m, so each difference is weighed by the
    * node's share of the heaviest node's mass (on an H100 unweighted light nodes differed by 2.2e-4). */
@@ -167,15 +221,17 @@ static void kernel_vs_cpu_body(fl_gpu *gpu)
   /* Momentum: with no XPBD substep between, the pairs lose only the gravity the contact took back
    * from the parcels (the XPBD substeps give it), so snow + cloth gain -sum(M) g h. */
   double residual[3];
-  for (int a = 0; a < 3; a++) residual[a] = dp_snow[a] + dp_cloth[a] + gravity_momentum[a];
-  printf("  %u particles in contact (%u pinned), %u carrying %.4g kg of snow; worst difference: normal %.2g, w %.2g, carried velocity %.2g, "
+  for (int a = 0; a < 3; a++) residual[a] = dp_snow[a] + dp_cloth[a] + pin_reaction[a] + gravity_momentum[a];
+  printf("  %u surface samples, %u carrying; ", ns, samples_attached);
+  printf("  %u particles in contact (%u pinned), %u carrying %.4g kg of snow; worst difference: normal %.2g, face %.2g, w %.2g, carried velocity %.2g, "
          "attachment %.2g, velocity %.2g, impulse %.2g (relative), grid velocity %.2g; w restored to %.2g; snow "
          "gained (%.4g, %.4g, %.4g) N s, cloth (%.4g, %.4g, %.4g)\n",
-         touched, pins, attached, carried, worst_n, worst_w, worst_vc, worst_att, worst_v, worst_j, worst_g, w_back, dp_snow[0],
+         touched, pins, attached, carried, worst_n, worst_f, worst_w, worst_vc, worst_att, worst_v, worst_j, worst_g, w_back, dp_snow[0],
          dp_snow[1], dp_snow[2], dp_cloth[0], dp_cloth[1], dp_cloth[2]);
   ENSURE_MSG(touched >= 20 && attached >= 20 && pins >= 1, "only %u particles met the snow, %u carried it, %u pinned",
              touched, attached, pins);
-  ENSURE(worst_n <= 1e-5 && worst_w <= 1e-5 && worst_vc <= 1e-4 && worst_att <= 1e-4);
+  ENSURE_MSG(samples_attached >= 20, "only %u of %u surface samples carried snow", samples_attached, ns);
+  ENSURE(worst_n <= 1e-5 && worst_f <= 1e-5 && worst_w <= 1e-5 && worst_vc <= 1e-4 && worst_att <= 1e-4);
   ENSURE(worst_v <= 1e-4 && worst_j <= 1e-3 && worst_g <= 1e-4 && w_back == 0.0);
   ENSURE_MSG(len3(residual) <= 1e-3 * magnitude, "the exchange left %.3g N s of %.3g", len3(residual), magnitude);
   free(grid);
@@ -192,6 +248,9 @@ static void kernel_vs_cpu_body(fl_gpu *gpu)
   free(imp_gpu);
   free(pos_gpu);
   free(att_gpu);
+  free(samples);
+  free(faces);
+  free(faces_gpu);
   fl_world_destroy(world);
 }
 FL_GPU_TEST(test_kernel_vs_cpu, kernel_vs_cpu_body)
@@ -450,6 +509,127 @@ static void crater_body(fl_gpu *gpu)
 }
 FL_GPU_TEST(test_crater, crater_body)
 
+/* The closest point of triangle abc to p (Ericson, Real-Time Collision Detection, 5.1.5): its distance. */
+static double triangle_distance(const double p[3], const double a[3], const double b[3], const double c[3])
+{
+  double ab[3], ac[3], ap[3], q[3];
+  for (int k = 0; k < 3; k++) {
+    ab[k] = b[k] - a[k];
+    ac[k] = c[k] - a[k];
+    ap[k] = p[k] - a[k];
+  }
+#define DOT(u, v) ((u)[0] * (v)[0] + (u)[1] * (v)[1] + (u)[2] * (v)[2])
+  double d1 = DOT(ab, ap), d2 = DOT(ac, ap), v = 0, w = 0;
+  double bp[3] = {p[0] - b[0], p[1] - b[1], p[2] - b[2]}, cp[3] = {p[0] - c[0], p[1] - c[1], p[2] - c[2]};
+  double d3 = DOT(ab, bp), d4 = DOT(ac, bp), d5 = DOT(ab, cp), d6 = DOT(ac, cp);
+  double va = d3 * d6 - d5 * d4, vb = d5 * d2 - d1 * d6, vc = d1 * d4 - d3 * d2;
+#undef DOT
+  if (d1 <= 0 && d2 <= 0) v = w = 0;                                   /* vertex a */
+  else if (d3 >= 0 && d4 <= d3) v = 1, w = 0;                          /* vertex b */
+  else if (d6 >= 0 && d5 <= d6) v = 0, w = 1;                          /* vertex c */
+  else if (vc <= 0 && d1 >= 0 && d3 <= 0) v = d1 / (d1 - d3), w = 0;   /* edge ab */
+  else if (vb <= 0 && d2 >= 0 && d6 <= 0) v = 0, w = d2 / (d2 - d6);   /* edge ac */
+  else if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {                  /* edge bc */
+    w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+    v = 1 - w;
+  } else {
+    double den = 1 / (va + vb + vc);
+    v = vb * den;
+    w = vc * den;
+  }
+  for (int k = 0; k < 3; k++) q[k] = a[k] + v * ab[k] + w * ac[k] - p[k];
+  return len3(q);
+}
+
+/* The winding number of the closed mesh (tri: n triangles of x) around p: the sum of the
+ * triangles' signed solid angles (Van Oosterom and Strackee 1983) over 4 pi; about +-1 inside, 0 outside. */
+static double winding_number(const float (*x)[4], const uint32_t *tri, uint32_t n, const double p[3])
+{
+  double sum = 0;
+  for (uint32_t t = 0; t < n; t++) {
+    double r[3][3], l[3];
+    for (int j = 0; j < 3; j++) {
+      for (int k = 0; k < 3; k++) r[j][k] = x[tri[3 * t + j]][k] - p[k];
+      l[j] = len3(r[j]);
+    }
+    double det = r[0][0] * (r[1][1] * r[2][2] - r[1][2] * r[2][1]) - r[0][1] * (r[1][0] * r[2][2] - r[1][2] * r[2][0]) +
+                 r[0][2] * (r[1][0] * r[2][1] - r[1][1] * r[2][0]);
+    double d01 = r[0][0] * r[1][0] + r[0][1] * r[1][1] + r[0][2] * r[1][2];
+    double d12 = r[1][0] * r[2][0] + r[1][1] * r[2][1] + r[1][2] * r[2][2];
+    double d20 = r[2][0] * r[0][0] + r[2][1] * r[0][1] + r[2][2] * r[0][2];
+    sum += 2 * atan2(det, l[0] * l[1] * l[2] + d01 * l[2] + d12 * l[0] + d20 * l[1]);
+  }
+  return sum / (4 * 3.14159265358979323846);
+}
+
+#define JELLY_SCENE                                                                                               \
+  "{\"sim\": {\"dt\": 0.0166666667, \"substeps\": 6, \"gravity\": [0, -9.81, 0], \"domain\": {\"min\":"          \
+  " [-0.5, 0, -0.5], \"max\": [0.5, 1.0, 0.5]}}, \"objects\": ["                                                   \
+  "{\"type\": \"collider\", \"name\": \"ground\", \"shape\": \"plane\", \"normal\": [0, 1, 0], \"offset\": 0,"      \
+  " \"friction\": 0.6},"                                                                                          \
+  "{\"type\": \"softbody\", \"name\": \"jelly\", \"shape\": \"sphere\", \"center\": [0, 0.201, 0], \"radius\": 0.2,"   \
+  " \"resolution\": 6, \"density\": 1000, \"edge_compliance\": 1e-3, \"volume_compliance\": 0, \"damping\": 0.5},"  \
+  "{\"type\": \"snow\", \"name\": \"snow\", \"shape\": \"sphere\", \"center\": [0.03, 0.56, 0], \"radius\": 0.1,"   \
+  " \"grid_spacing\": 0.05, \"particles_per_cell\": 4, \"E0\": 1e4, \"xi\": 3, \"friction\": 0.6,"               \
+  " \"velocity\": [0, -1, 0]}]}"
+
+static void jelly_catch_body(fl_gpu *gpu)
+{
+  fl_scene scene;
+  fl_world *world = NULL;
+  fl_profiler prof;
+  ENSURE(fl_fixture_make_world(gpu, JELLY_SCENE, &scene, &world) && fl_profiler_create(gpu, &prof));
+  fl_coupling *c = fl_world_coupling(world);
+  ENSURE(c->gpu);
+  const fl_xpbd_build *b = &c->xpbd->build;
+  float cell = c->snow->build.h;
+  uint32_t first = b->objects[0].first, nt = c->xpbd->object_triangles[0], *tri = malloc((size_t)nt * 12 + 12);
+  ENSURE(tri);
+  for (uint32_t k = 0; k < 3 * nt; k++) tri[k] = b->triangles[3 * c->xpbd->object_first_triangle[0] + k] - first;
+  int frames = fl_fixture_trim(45, 20); /* SwiftShader: the landing (about frame 12) */
+  float(*snow)[4] = NULL, (*sv)[4] = NULL, (*body)[4] = NULL, (*bv)[4] = NULL;
+  uint32_t ns = 0, nb = 0, inside = 0, deep = 0;
+  ENSURE(fl_fixture_step_frames(gpu, world, &prof, frames, true, NULL));
+  ENSURE(fl_world_read_state(world, 0, &body, &bv, &nb) && fl_world_read_state(world, 1, &snow, &sv, &ns));
+  double deepest = 0, top = -1e30, low = 1e30, snow_low = 1e30;
+  for (uint32_t i = 0; i < nb; i++) {
+    top = fmax(top, body[i][1]);
+    low = fmin(low, body[i][1]);
+  }
+  for (uint32_t i = 0; i < ns; i++) {
+    double p[3] = {snow[i][0], snow[i][1], snow[i][2]};
+    snow_low = fmin(snow_low, p[1]);
+    if (fabs(winding_number((const float(*)[4])body, tri, nt, p)) < 0.5) continue;
+    inside++;
+    double depth = 1e30;
+    for (uint32_t t = 0; t < nt; t++) {
+      double v[3][3];
+      for (int j = 0; j < 3; j++)
+        for (int k = 0; k < 3; k++) v[j][k] = body[tri[3 * t + j]][k];
+      depth = fmin(depth, triangle_distance(p, v[0], v[1], v[2]));
+    }
+    deepest = fmax(deepest, depth);
+    deep += depth > cell;
+  }
+  fl_object_stats st[2];
+  ENSURE(fl_world_stats(world, 0, &st[0]) && fl_world_stats(world, 1, &st[1]));
+  printf("  %d frames, %u surface samples: the jelly between y %.3f and %.3f m; the snow's lowest particle %.3f m; "
+         "%u of %u snow particles inside its surface, %u deeper than a cell (%.3f m), the deepest %.3f m\n",
+         frames, c->sample_count, low, top, snow_low, inside, ns, deep, cell, deepest);
+  ENSURE(st[0].nan_count == 0 && st[1].nan_count == 0 && !st[0].unstable && !st[1].unstable);
+  ENSURE_MSG(deep == 0, "%u snow particles ended inside the soft body deeper than a cell (deepest %.3f m)", deep,
+             deepest);
+  ENSURE_MSG(snow_low > 0.2, "the snow fell past the jelly (lowest %.3f m)", snow_low);
+  free(tri);
+  free(snow);
+  free(sv);
+  free(body);
+  free(bv);
+  fl_profiler_destroy(&prof);
+  fl_world_destroy(world);
+}
+FL_GPU_TEST(test_jelly_catch, jelly_catch_body)
+
 static void opt_out_body(fl_gpu *gpu)
 {
   double p0[3] = {0}, p1[3] = {0}, cloth[3] = {0}, low = 0, e[2];
@@ -478,6 +658,7 @@ static const fl_test_case cases[] = {
     {"free_momentum", test_free_momentum},
     {"hammock", test_hammock},
     {"crater", test_crater},
+    {"jelly_catch", test_jelly_catch},
     {"opt_out", test_opt_out},
 };
 FL_TEST_MAIN(cases)

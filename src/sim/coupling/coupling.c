@@ -1,5 +1,6 @@
 /* sim/coupling/coupling: snow <-> XPBD coupling on the GPU (see coupling.h, docs/COUPLING.md). */
 #include "sim/coupling/coupling.h"
+#include "sim/coupling/surface_samples.h"
 
 #include "core/log.h"
 
@@ -157,13 +158,15 @@ bool fl_coupling_create(fl_gpu *gpu, const fl_scene *scene, fl_snow_system *snow
                                            snow->build.momentum_scale)};
   bool ok = fl_buffer_create_with(gpu, on, (uint64_t)n * 4, "coupling particles", &out->coupled) &&
             fl_buffer_create(gpu, accum_bytes(snow), FL_MEMORY_DEVICE, "coupling accumulator", &out->accum) &&
-            fl_buffer_create(gpu, (uint64_t)n * VEC4, FL_MEMORY_DEVICE, "coupling impulses", &out->impulse) &&
             fl_buffer_create(gpu, (uint64_t)n * FL_COUPLING_ATTACH_VEC4S * VEC4, FL_MEMORY_DEVICE,
                              "coupling attachments", &out->attach) &&
             fl_buffer_create(gpu, 2 * VEC4, FL_MEMORY_DEVICE, "coupling sums", &out->sums) &&
             fl_buffer_create(gpu, (uint64_t)n * VEC4, FL_MEMORY_DEVICE, "coupling normals", &out->normals) &&
             fl_buffer_create(gpu, (uint64_t)(b->triangle_count ? b->triangle_count : 1) * VEC4, FL_MEMORY_DEVICE,
-                             "coupling face normals", &out->face_normals);
+                             "coupling face normals", &out->face_normals) &&
+            fl_buffer_create(gpu, (uint64_t)n * VEC4, FL_MEMORY_DEVICE, "coupling surface accumulator",
+                             &out->surface_accum) &&
+            fl_coupling_set_samples(out, (const float(*)[4])b->positions, on);
   for (uint32_t k = 0; k < FL_GPU_FRAMES_IN_FLIGHT && ok; k++)
     ok = fl_buffer_create(gpu, 2 * VEC4, FL_MEMORY_READBACK, "coupling sums readback", &out->readback[k]);
   free(on);
@@ -173,8 +176,33 @@ bool fl_coupling_create(fl_gpu *gpu, const fl_scene *scene, fl_snow_system *snow
   }
   snow->couple = hook;
   snow->couple_ctx = out;
-  fl_info("coupling: %u of %u XPBD particles meet the snow's grid", count, n);
+  fl_info("coupling: %u of %u XPBD particles and %u surface samples meet the snow's grid", count, n,
+          out->sample_count);
   return true;
+}
+
+bool fl_coupling_set_samples(fl_coupling *c, const float (*pos)[4], const uint32_t *coupled)
+{
+  const fl_xpbd_build *b = &c->xpbd->build;
+  uint32_t(*s)[4] = NULL, count = 0;
+  if (!fl_coupling_surface_samples(pos, b->triangles, b->triangle_count, coupled, c->snow->build.h, &s, &count))
+    return fl_error_set("out of host memory");
+  uint64_t impulses = ((uint64_t)c->particle_count + count) * VEC4;
+  void *zero = calloc(1, impulses);
+  fl_buffer_destroy(c->gpu, &c->samples);
+  fl_buffer_destroy(c->gpu, &c->sample_attach);
+  fl_buffer_destroy(c->gpu, &c->impulse);
+  c->sample_count = count;
+  bool ok = zero &&
+            fl_buffer_create_with(c->gpu, s ? (const void *)s : zero, (uint64_t)(count ? count : 1) * VEC4,
+                                  "coupling surface samples", &c->samples) &&
+            fl_buffer_create(c->gpu, (uint64_t)(count ? count : 1) * FL_COUPLING_SAMPLE_VEC4S * VEC4,
+                             FL_MEMORY_DEVICE, "coupling sample attachments", &c->sample_attach) &&
+            fl_buffer_create_with(c->gpu, zero, impulses, "coupling impulses", &c->impulse);
+  if (!zero) fl_error_set("out of host memory");
+  free(s);
+  free(zero);
+  return ok;
 }
 
 void fl_coupling_destroy(fl_coupling *c)
@@ -191,6 +219,9 @@ void fl_coupling_destroy(fl_coupling *c)
   fl_buffer_destroy(c->gpu, &c->sums);
   fl_buffer_destroy(c->gpu, &c->normals);
   fl_buffer_destroy(c->gpu, &c->face_normals);
+  fl_buffer_destroy(c->gpu, &c->samples);
+  fl_buffer_destroy(c->gpu, &c->sample_attach);
+  fl_buffer_destroy(c->gpu, &c->surface_accum);
   for (uint32_t k = 0; k < FL_GPU_FRAMES_IN_FLIGHT; k++) fl_buffer_destroy(c->gpu, &c->readback[k]);
   memset(c, 0, sizeof *c);
 }
@@ -208,7 +239,7 @@ void fl_coupling_push_fill(const fl_coupling *c, float h, float t, fl_coupling_p
   const float *g = c->frame.sim ? c->frame.sim->gravity : (const float[3]){0, 0, 0};
   *out = (fl_coupling_push){.h = b->h, .particle_count = c->particle_count, .inv_h = 1.0f / b->h,
                             .lag = (float)(c->xpbd_time - (double)t), .friction = c->friction,
-                            .weight_scale = ldexpf(1.0f, FL_COUPLING_WEIGHT_BITS),
+                            .weight_scale = ldexpf(1.0f, FL_COUPLING_WEIGHT_BITS), .sample_count = c->sample_count,
                             .momentum_scale = c->momentum_scale, .min_mass = c->min_mass,
                             .node_count = b->block_capacity * FL_SNOW_BLOCK_NODES, .hash_mask = b->hash_entries - 1,
                             .block_grid_x = b->block_dims[0], .block_grid_y = b->block_dims[1]};
@@ -266,6 +297,26 @@ uint64_t fl_coupling_apply_bytes(const fl_coupling *c)
   return nodes * FL_COUPLING_NODE_WORDS * 4 + nodes_in_use(c) * 32;
 }
 
+uint64_t fl_coupling_surface_weights_bytes(const fl_coupling *c)
+{
+  /* Each sample reads itself, its triangle and its 3 vertices' x and v; each node in use gets its weight word. */
+  return (uint64_t)c->sample_count * (16 + 12 + 3 * 32) + nodes_in_use(c) * 4;
+}
+
+uint64_t fl_coupling_surface_bytes(const fl_coupling *c)
+{
+  /* surface_contact: each sample as in surface_weights, and its attachment written; each node in use
+   * read (velocity and mass, weight); each particle's surface words added to. surface_release reads
+   * the same and adds to the nodes' impulse words instead (the same count, within its impulse). */
+  return (uint64_t)c->sample_count * (16 + 12 + 3 * 32 + 32) + nodes_in_use(c) * (16 + 16) +
+         (uint64_t)c->coupled_count * 16;
+}
+
+/* The buffers of the surface kernels: shaders/coupling/surface_bindings.glsl's bindings 0-10, in order. */
+#define SURFACE_BUFFERS(c, s, x)                                                                                    \
+  FL_BUFFERS(&(x)->pos, &(x)->vel, &(c)->samples, &(s)->block_hash, &(c)->accum, &(s)->gridv, &(c)->impulse,       \
+             &(c)->sample_attach, &(c)->face_normals, &(x)->triangles, &(c)->surface_accum)
+
 bool fl_coupling_records_substeps(const fl_coupling *c, const void *m) { return c->gpu && m == c->xpbd; }
 
 void fl_coupling_record_contact(fl_coupling *c, fl_rec *r, const fl_coupling_push *push)
@@ -280,29 +331,42 @@ void fl_coupling_record_contact(fl_coupling *c, fl_rec *r, const fl_coupling_pus
                                                                &x->tri_items, &c->normals, x->build.triangle_count,
                                                                c->particle_count});
   fl_rec_end(r);
-  fl_rec_begin(r, "coupling/clear", c->accum.size);
+  fl_rec_begin(r, "coupling/clear", c->accum.size + c->surface_accum.size);
   vkCmdFillBuffer(r->cmd, c->accum.buffer, 0, VK_WHOLE_SIZE, 0);
+  vkCmdFillBuffer(r->cmd, c->surface_accum.buffer, 0, VK_WHOLE_SIZE, 0);
   fl_rec_end(r);
   fl_rec_barrier(r);
   fl_rec_pass(r, &(fl_pass){.name = "coupling/weights", .bytes = fl_coupling_weights_bytes(c),
                             .kernel = "coupling/weights", FL_PUSH(*push), .threads = c->particle_count,
                             FL_BUFFERS(&x->pos, &x->vel, &c->coupled, &s->block_hash, &c->accum)});
-  /* contact and release: bindings 0-8 of shaders/coupling/coupling_bindings.glsl, in this order */
+  if (c->sample_count) {
+    fl_rec_pass(r, &(fl_pass){.name = "coupling/surface_weights", .bytes = fl_coupling_surface_weights_bytes(c),
+                              .kernel = "coupling/surface_weights", FL_PUSH(*push), .threads = c->sample_count,
+                              SURFACE_BUFFERS(c, s, x)});
+    fl_rec_pass(r, &(fl_pass){.name = "coupling/surface_contact", .bytes = fl_coupling_surface_bytes(c),
+                              .kernel = "coupling/surface_contact", FL_PUSH(*push), .threads = c->sample_count,
+                              SURFACE_BUFFERS(c, s, x)});
+  }
+  /* contact and release: bindings 0-9 of shaders/coupling/coupling_bindings.glsl, in this order */
   fl_rec_pass(r, &(fl_pass){.name = "coupling/contact", .bytes = fl_coupling_particle_bytes(c),
                             .kernel = "coupling/contact", FL_PUSH(*push), .threads = c->particle_count,
                             FL_BUFFERS(&x->pos, &x->vel, &c->coupled, &s->block_hash, &c->accum, &s->gridv,
-                                       &c->impulse, &c->attach, &c->normals)});
+                                       &c->impulse, &c->attach, &c->normals, &c->surface_accum)});
 }
 
 void fl_coupling_record_release(fl_coupling *c, fl_rec *r, const fl_coupling_push *push)
 {
   fl_snow_system *s = c->snow;
   fl_xpbd_system *x = c->xpbd;
-  /* bindings 0-8 of shaders/coupling/coupling_bindings.glsl, as in fl_coupling_record_contact */
+  /* bindings 0-9 of shaders/coupling/coupling_bindings.glsl, as in fl_coupling_record_contact */
   fl_rec_pass(r, &(fl_pass){.name = "coupling/release", .bytes = fl_coupling_release_bytes(c),
                             .kernel = "coupling/release", FL_PUSH(*push), .threads = c->particle_count,
                             FL_BUFFERS(&x->pos, &x->vel, &c->coupled, &s->block_hash, &c->accum, &s->gridv,
-                                       &c->impulse, &c->attach, &c->normals)});
+                                       &c->impulse, &c->attach, &c->normals, &c->surface_accum)});
+  if (c->sample_count)
+    fl_rec_pass(r, &(fl_pass){.name = "coupling/surface_release", .bytes = fl_coupling_surface_bytes(c),
+                              .kernel = "coupling/surface_release", FL_PUSH(*push), .threads = c->sample_count,
+                              SURFACE_BUFFERS(c, s, x)});
   fl_rec_pass(r, &(fl_pass){.name = "coupling/apply", .bytes = fl_coupling_apply_bytes(c), .kernel = "coupling/apply",
                             FL_PUSH(*push), .threads = push->node_count, FL_BUFFERS(&c->accum, &s->gridv)});
   c->substeps++;
@@ -313,7 +377,8 @@ void fl_coupling_record_end(fl_coupling *c, fl_rec *r)
   if (!c->gpu) return;
   fl_coupling_push push;
   fl_coupling_push_fill(c, c->frame.dt, (float)c->xpbd_time, &push);
-  fl_rec_pass(r, &(fl_pass){.name = "coupling/sum", .bytes = (uint64_t)c->particle_count * VEC4 + 2 * VEC4,
+  push.particle_count += c->sample_count; /* the samples' impulses follow the particles' */
+  fl_rec_pass(r, &(fl_pass){.name = "coupling/sum", .bytes = (uint64_t)push.particle_count * VEC4 + 2 * VEC4,
                             .kernel = "coupling/sum", .workgroup = FL_COUPLING_SUM_GROUP, FL_PUSH(push), .groups = 1,
                             FL_BUFFERS(&c->impulse, &c->sums)});
   VkBufferCopy copy = {0, 0, 2 * VEC4};

@@ -10,6 +10,9 @@
  * substep is
  *   coupling/normals  the sheets' vertex normals at the XPBD state (common/face_normals, vertex_normals)
  *   coupling/weights  each coupled XPBD particle adds its B-spline weights to W_i
+ *   coupling/surface_weights  so does each surface sample of a soft body's triangles (when it has any)
+ *   coupling/surface_contact  each sample meets its parcel; the triangle's free vertices carry it by
+ *                     their barycentric weights (added mass and momentum, coupling/contact joins them)
  *   coupling/contact  each particle meets its share of the nearby snow mass (a parcel):
  *                     the snow's friction rule against the sheet's normal; a free particle carries
  *                     its parcel (its inverse mass becomes 1 / (m_p + M)), the parcel keeping its
@@ -20,6 +23,7 @@
  *                     run's other snow substeps do not couple (fl_coupling_xpbd_substeps)
  *   coupling/release  each carried parcel gets back the velocity change the XPBD
  *                     substeps gave the pair; the particle its own mass
+ *   coupling/surface_release  each carried sample's parcel gets its triangle's velocity there back
  *   coupling/apply    each node: v_i += dP_i / m_i
  * Once a frame, coupling/sum totals the impulses of the frame (the report's
  * momentum exchanged per frame), read back after the slot's fence. */
@@ -45,6 +49,7 @@ typedef struct fl_coupling {
   fl_xpbd_system *xpbd;
   uint32_t particle_count;    /* XPBD particles */
   uint32_t coupled_count;     /* of them, those whose object couples */
+  uint32_t sample_count;      /* surface samples of the soft bodies' triangles (surface_samples.h) */
   float friction;             /* the snow's (first material's) Coulomb coefficient */
   float momentum_scale;       /* accumulator units per kg m/s */
   float min_mass;             /* kg */
@@ -52,7 +57,10 @@ typedef struct fl_coupling {
   fl_step frame;              /* the frame being recorded (its XPBD substeps are recorded in the snow's) */
   fl_buffer coupled;          /* uint per XPBD particle: 1 where its object couples */
   fl_buffer accum;            /* FL_COUPLING_NODE_WORDS int32 per snow grid node */
-  fl_buffer impulse;          /* vec4 per XPBD particle: the frame's -J (xyz) and |J| (w) */
+  fl_buffer impulse;          /* vec4 per XPBD particle, then per surface sample: the frame's -J (xyz) and |J| (w) */
+  fl_buffer samples;          /* uvec4 per surface sample (coupling_shared.h) */
+  fl_buffer sample_attach;    /* FL_COUPLING_SAMPLE_VEC4S vec4 per surface sample */
+  fl_buffer surface_accum;    /* 4 int32 per XPBD particle: the added mass and momentum its samples give it */
   fl_buffer attach;           /* FL_COUPLING_ATTACH_VEC4S vec4 per XPBD particle (coupling_shared.h) */
   fl_buffer sums;             /* 2 vec4: coupling/sum's output */
   fl_buffer normals;          /* vec4 per XPBD particle: its surface's normal at the substep (coupling/normals) */
@@ -69,6 +77,10 @@ typedef struct fl_coupling {
  * Hooks itself into the snow's substeps; `snow` and `xpbd` must outlive it. */
 bool fl_coupling_create(fl_gpu *gpu, const fl_scene *scene, fl_snow_system *snow, fl_xpbd_system *xpbd,
                         fl_coupling *out);
+/* (Re)builds the surface samples from the coupled word of every XPBD particle (FL_COUPLING_VOLUME
+ * triangles are sampled) at the rest positions `pos`, and the buffers sized by them (the impulses
+ * zeroed). fl_coupling_create calls it; a test may again with other words. */
+bool fl_coupling_set_samples(fl_coupling *c, const float (*pos)[4], const uint32_t *coupled);
 /* Unhooks and frees; accepts a zeroed coupling. */
 void fl_coupling_destroy(fl_coupling *c);
 /* Makes the node accumulator as large as the snow's grid again after the grid grew (fl_snow_grow);
@@ -103,3 +115,5 @@ uint64_t fl_coupling_weights_bytes(const fl_coupling *c);
 uint64_t fl_coupling_particle_bytes(const fl_coupling *c);
 uint64_t fl_coupling_release_bytes(const fl_coupling *c);
 uint64_t fl_coupling_apply_bytes(const fl_coupling *c);
+uint64_t fl_coupling_surface_weights_bytes(const fl_coupling *c);
+uint64_t fl_coupling_surface_bytes(const fl_coupling *c); /* surface_contact and surface_release, each */

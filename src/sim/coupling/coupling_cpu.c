@@ -1,5 +1,6 @@
 /* sim/coupling/coupling_cpu: the CPU reference of a coupling substep (see coupling_cpu.h); it
- * follows shaders/coupling/{weights,contact,release,apply}.comp.glsl step by step, in the same float
+ * follows shaders/coupling/{weights,surface_weights,surface_contact,contact,release,surface_release,apply}.comp.glsl
+ * step by step, in the same float
  * arithmetic, with the same int32 fixed-point sums. */
 #include "sim/coupling/coupling_cpu.h"
 
@@ -75,8 +76,8 @@ typedef struct {
   float share[27], M, P[3], C[3];
 } parcel;
 
-static void parcel_of(const fl_coupling_push *pc, const float x[3], int32_t (*acc)[4], const float (*grid)[8],
-                      uint32_t kind, parcel *q)
+static void parcel_of(const fl_coupling_push *pc, const float x[3], float scale, int32_t (*acc)[4],
+                      const float (*grid)[8], uint32_t kind, parcel *q)
 {
   stencil s;
   stencil_of(pc, x, &s);
@@ -86,7 +87,7 @@ static void parcel_of(const fl_coupling_push *pc, const float x[3], int32_t (*ac
       for (int a = 0; a < 3; a++) {
         int k = (c * 3 + b) * 3 + a;
         q->node[k] = node_of(pc, &s, a, b, c);
-        int32_t wq = fixed(s.w[0][a] * s.w[1][b] * s.w[2][c], pc->weight_scale);
+        int32_t wq = fixed(scale * (s.w[0][a] * s.w[1][b] * s.w[2][c]), pc->weight_scale);
         const float *g = grid[q->node[k]];
         if (wq > 0 && g[3] > 0.0f) {
           int32_t W = acc[q->node[k]][3], one = (int32_t)pc->weight_scale; /* fl_coupling_share */
@@ -109,6 +110,47 @@ static void spread(const fl_coupling_push *pc, const parcel *q, const float dv[3
       for (int a = 0; a < 3; a++) acc[q->node[k]][a] += fixed(q->share[k] * dv[a], pc->momentum_scale);
 }
 
+/* Adds the stencil weights of point x to W_i (coupling/weights, surface_weights). */
+static void add_weights(const fl_coupling_push *pc, const float x[3], float scale, int32_t (*acc)[4])
+{
+  stencil s;
+  stencil_of(pc, x, &s);
+  for (int c = 0; c < 3; c++)
+    for (int b = 0; b < 3; b++)
+      for (int a = 0; a < 3; a++)
+        acc[node_of(pc, &s, a, b, c)][3] += fixed(scale * (s.w[0][a] * s.w[1][b] * s.w[2][c]), pc->weight_scale);
+}
+
+/* Sample k: its vertices, barycentric weights, kind and the velocity and boundary point
+ * (surface_bindings.glsl fl_coupling_sample_of, _velocity, _point); false when outside the lattice. */
+typedef struct {
+  uint32_t v[3], tri;
+  float b[3], vel[3], x[3], scale;
+} sample;
+
+static bool sample_of(const fl_coupling_push *pc, const fl_coupling_cpu_surface *sf, uint32_t k,
+                      const float (*pos)[4], const float (*vel)[4], sample *q)
+{
+  const uint32_t *r = sf->samples[k];
+  float b0, b1, xs[4] = {0, 0, 0, 0}, vs[4] = {0, 0, 0, 0};
+  memcpy(&b0, &r[1], 4);
+  memcpy(&b1, &r[2], 4);
+  q->tri = r[0];
+  memcpy(&q->scale, &r[3], 4);
+  q->b[0] = b0;
+  q->b[1] = b1;
+  q->b[2] = 1.0f - b0 - b1;
+  for (int j = 0; j < 3; j++) q->v[j] = sf->triangles[3 * r[0] + j];
+  for (int a = 0; a < 3; a++) {
+    for (int j = 0; j < 3; j++) {
+      vs[a] += q->b[j] * vel[q->v[j]][a];
+      xs[a] += q->b[j] * pos[q->v[j]][a];
+    }
+    q->vel[a] = vs[a];
+  }
+  return point(pc, xs, vs, q->x);
+}
+
 static float len3f(const float v[3]) { return sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
 
 /* The contact's normal at particle p, from it towards its parcel (coupling.glsl fl_coupling_normal):
@@ -129,12 +171,15 @@ static void contact_normal(const fl_coupling_push *pc, uint32_t kind, const floa
 
 bool fl_coupling_cpu_contact(const fl_coupling_push *pc, uint32_t particle_count, float (*pos)[4], float (*vel)[4],
                              const uint32_t *coupled, const float (*normals)[4], float (*impulse)[4],
-                             const float (*grid)[8], fl_coupling_cpu *out)
+                             const float (*grid)[8], const fl_coupling_cpu_surface *surface, fl_coupling_cpu *out)
 {
   uint64_t nodes = (uint64_t)pc->grid_dims[0] * pc->grid_dims[1] * pc->grid_dims[2];
   out->acc = calloc(nodes, sizeof *out->acc);
   out->attach = calloc((size_t)particle_count * FL_COUPLING_ATTACH_VEC4S + 1, sizeof *out->attach);
-  if (!out->acc || !out->attach) {
+  out->surface_acc = calloc((size_t)particle_count + 1, sizeof *out->surface_acc);
+  out->sample_attach = calloc((size_t)(surface ? surface->count : 0) * FL_COUPLING_SAMPLE_VEC4S + 1,
+                              sizeof *out->sample_attach);
+  if (!out->acc || !out->attach || !out->surface_acc || !out->sample_attach) {
     fl_coupling_cpu_free(out);
     return false;
   }
@@ -142,80 +187,154 @@ bool fl_coupling_cpu_contact(const fl_coupling_push *pc, uint32_t particle_count
   /* coupling/weights */
   for (uint32_t p = 0; p < particle_count; p++) {
     float x[3];
-    stencil s;
-    if (!coupled[p] || !point(pc, pos[p], vel[p], x)) continue;
-    stencil_of(pc, x, &s);
-    for (int c = 0; c < 3; c++)
-      for (int b = 0; b < 3; b++)
-        for (int a = 0; a < 3; a++) acc[node_of(pc, &s, a, b, c)][3] += fixed(s.w[0][a] * s.w[1][b] * s.w[2][c], pc->weight_scale);
+    if (coupled[p] && point(pc, pos[p], vel[p], x)) add_weights(pc, x, 1.0f, acc);
+  }
+  /* coupling/surface_weights */
+  uint32_t samples = surface ? surface->count : 0;
+  for (uint32_t k = 0; k < samples; k++) {
+    sample q;
+    if (sample_of(pc, surface, k, (const float(*)[4])pos, (const float(*)[4])vel, &q)) add_weights(pc, q.x, q.scale, acc);
+  }
+  /* coupling/surface_contact */
+  for (uint32_t k = 0; k < samples; k++) {
+    sample q;
+    parcel pq;
+    if (!sample_of(pc, surface, k, (const float(*)[4])pos, (const float(*)[4])vel, &q)) continue;
+    parcel_of(pc, q.x, q.scale, acc, grid, FL_COUPLING_VOLUME, &pq);
+    float M = pq.M;
+    if (!(M > pc->min_mass)) continue;
+    float u[3], d[3], n[3] = {0, 0, 0}, slip[3], carried[3];
+    for (int a = 0; a < 3; a++) {
+      u[a] = pq.P[a] / M - q.vel[a];
+      d[a] = -pq.C[a] / M;
+    }
+    float dl = len3f(d);
+    if (dl > 1e-3f * pc->h) { /* the face normal turned to the parcel's side (fl_coupling_turned) */
+      const float *g = surface->face_normals[q.tri];
+      float fl = len3f(g), f[3], side = 0;
+      for (int a = 0; a < 3; a++) f[a] = fl > 0.0f ? g[a] / fl : 0.0f;
+      for (int a = 0; a < 3; a++) side += f[a] * (-d[a] / dl);
+      for (int a = 0; a < 3; a++) n[a] = side > 0.0f ? f[a] : side < 0.0f ? -f[a] : -d[a] / dl;
+    }
+    bool touching = n[0] != 0.0f || n[1] != 0.0f || n[2] != 0.0f;
+    if (touching && u[0] * n[0] + u[1] * n[1] + u[2] * n[2] >= 0.0f) continue;
+    for (int a = 0; a < 3; a++) slip[a] = touching ? u[a] : 0.0f;
+    if (touching) collide_rule(slip, n, pc->friction);
+    for (int a = 0; a < 3; a++) carried[a] = pq.P[a] / M - pc->gravity_h[a] - slip[a];
+    for (int j = 0; j < 3; j++) {
+      uint32_t v = q.v[j];
+      if (!(pos[v][3] > 0.0f)) continue;
+      float mk = q.b[j] * M;
+      out->surface_acc[v][0] += fixed(mk, pc->momentum_scale);
+      for (int a = 0; a < 3; a++) out->surface_acc[v][1 + a] += fixed(mk * carried[a], pc->momentum_scale);
+    }
+    float *sa = out->sample_attach[FL_COUPLING_SAMPLE_VEC4S * k];
+    for (int a = 0; a < 3; a++) {
+      sa[a] = q.x[a];
+      sa[4 + a] = slip[a] - pq.P[a] / M;
+    }
+    sa[3] = M;
   }
   /* coupling/contact */
   for (uint32_t p = 0; p < particle_count; p++) {
     float x[3];
+    if (!coupled[p]) continue;
+    bool inside = point(pc, pos[p], vel[p], x);
+    const int32_t *sacc = out->surface_acc[p];
+    float w = pos[p][3], Ms = (float)sacc[0] / pc->momentum_scale, Mo = 0.0f, Ps[3], Po[3] = {0, 0, 0},
+          offset[3] = {0, 0, 0};
+    for (int a = 0; a < 3; a++) Ps[a] = (float)sacc[1 + a] / pc->momentum_scale;
     parcel q;
-    if (!coupled[p] || !point(pc, pos[p], vel[p], x)) continue;
-    parcel_of(pc, x, acc, grid, coupled[p], &q);
-    float M = q.M;
-    if (!(M > pc->min_mass)) continue;
-    float u[3], d[3], n[3], slip[3], w = pos[p][3];
-    for (int a = 0; a < 3; a++) {
-      u[a] = q.P[a] / M - vel[p][a];
-      d[a] = -q.C[a] / M;
-    }
-    contact_normal(pc, coupled[p], normals ? normals[p] : NULL, d, n);
-    bool touching = n[0] != 0.0f || n[1] != 0.0f || n[2] != 0.0f;
-    for (int a = 0; a < 3; a++) slip[a] = touching ? u[a] : 0.0f;
-    if (touching) collide_rule(slip, n, pc->friction);
-    if (w > 0.0f) { /* carried through the XPBD substeps, the parcel keeping its slip */
-      if (touching && u[0] * n[0] + u[1] * n[1] + u[2] * n[2] >= 0.0f) continue;
-      float *a1 = out->attach[FL_COUPLING_ATTACH_VEC4S * p];
+    if (inside) parcel_of(pc, x, 1.0f, acc, grid, coupled[p], &q);
+    if (inside && q.M > pc->min_mass) {
+      float M = q.M, u[3], d[3], n[3], slip[3], vs[3];
       for (int a = 0; a < 3; a++) {
-        float vs = q.P[a] / M;
-        a1[a] = x[a];
-        a1[4 + a] = 0.0f;
-        a1[8 + a] = slip[a] - vs;
-        vel[p][a] = (vel[p][a] + M * w * (vs - pc->gravity_h[a] - slip[a])) / (1.0f + M * w);
+        vs[a] = q.P[a] / M;
+        u[a] = vs[a] - vel[p][a];
+        d[a] = -q.C[a] / M;
       }
-      a1[3] = M;
-      a1[7] = w;
-      pos[p][3] = w / (1.0f + M * w);
-      continue;
+      contact_normal(pc, coupled[p], normals ? normals[p] : NULL, d, n);
+      bool touching = n[0] != 0.0f || n[1] != 0.0f || n[2] != 0.0f;
+      for (int a = 0; a < 3; a++) slip[a] = touching ? u[a] : 0.0f;
+      if (touching) collide_rule(slip, n, pc->friction);
+      if (w > 0.0f) { /* carried through the XPBD substeps, the parcel keeping its slip */
+        if (!(touching && u[0] * n[0] + u[1] * n[1] + u[2] * n[2] >= 0.0f)) {
+          Mo = M;
+          for (int a = 0; a < 3; a++) {
+            Po[a] = M * (vs[a] - pc->gravity_h[a] - slip[a]);
+            offset[a] = slip[a] - vs[a];
+          }
+        }
+      } else {
+        float J[3], du[3], dv[3]; /* a pinned particle: an immovable boundary */
+        for (int a = 0; a < 3; a++) {
+          du[a] = slip[a] - u[a];
+          J[a] = du[a] * M;
+          dv[a] = J[a] / M;
+        }
+        if (du[0] != 0.0f || du[1] != 0.0f || du[2] != 0.0f) {
+          spread(pc, &q, dv, acc);
+          for (int a = 0; a < 3; a++) impulse[p][a] -= J[a];
+          impulse[p][3] += len3f(J);
+        }
+      }
     }
-    float J[3], du[3], dv[3]; /* a pinned particle: an immovable boundary */
+    /* a free particle carries its own parcel and its samples' shares as one pair */
+    if (!(w > 0.0f) || !(Mo > 0.0f || Ms > 0.0f)) continue;
+    float *a1 = out->attach[FL_COUPLING_ATTACH_VEC4S * p];
     for (int a = 0; a < 3; a++) {
-      du[a] = slip[a] - u[a];
-      J[a] = du[a] * M;
-      dv[a] = J[a] / M;
+      a1[a] = x[a];
+      a1[4 + a] = 0.0f;
+      a1[8 + a] = offset[a];
+      vel[p][a] = (vel[p][a] + w * (Po[a] + Ps[a])) / (1.0f + w * (Mo + Ms));
     }
-    if (du[0] == 0.0f && du[1] == 0.0f && du[2] == 0.0f) continue;
-    spread(pc, &q, dv, acc);
-    for (int a = 0; a < 3; a++) impulse[p][a] -= J[a];
-    impulse[p][3] += len3f(J);
+    a1[3] = Mo;
+    a1[7] = w;
+    pos[p][3] = w / (1.0f + w * (Mo + Ms));
   }
   return true;
 }
 
 void fl_coupling_cpu_release(const fl_coupling_push *pc, uint32_t particle_count, float (*pos)[4], float (*vel)[4],
-                             const uint32_t *coupled, float (*impulse)[4], float (*grid)[8], fl_coupling_cpu *state)
+                             const uint32_t *coupled, float (*impulse)[4], float (*grid)[8],
+                             const fl_coupling_cpu_surface *surface, fl_coupling_cpu *state)
 {
   int32_t(*acc)[4] = state->acc;
   uint64_t nodes = (uint64_t)pc->grid_dims[0] * pc->grid_dims[1] * pc->grid_dims[2];
   /* coupling/release */
   for (uint32_t p = 0; p < particle_count; p++) {
     const float *a1 = state->attach[FL_COUPLING_ATTACH_VEC4S * p];
-    if (!coupled[p] || !(a1[3] > 0.0f)) continue;
-    parcel q;
-    parcel_of(pc, a1, acc, (const float(*)[8])grid, coupled[p], &q);
+    if (!coupled[p] || !(a1[7] > 0.0f)) continue;
     float delta[3], J[3];
     for (int a = 0; a < 3; a++) {
       delta[a] = vel[p][a] + a1[8 + a];
       vel[p][a] += a1[4 + a];
       J[a] = a1[3] * delta[a];
-      impulse[p][a] -= J[a];
     }
     pos[p][3] = a1[7];
+    if (!(a1[3] > 0.0f)) continue; /* only its samples' shares: the surface release gives those back */
+    parcel q;
+    parcel_of(pc, a1, 1.0f, acc, (const float(*)[8])grid, coupled[p], &q);
+    for (int a = 0; a < 3; a++) impulse[p][a] -= J[a];
     impulse[p][3] += len3f(J);
     spread(pc, &q, delta, acc);
+  }
+  /* coupling/surface_release */
+  for (uint32_t k = 0; surface && k < surface->count; k++) {
+    const float *sa = state->sample_attach[FL_COUPLING_SAMPLE_VEC4S * k];
+    if (!(sa[3] > 0.0f)) continue;
+    sample q;
+    parcel pq;
+    sample_of(pc, surface, k, (const float(*)[4])pos, (const float(*)[4])vel, &q);
+    parcel_of(pc, sa, q.scale, acc, (const float(*)[8])grid, FL_COUPLING_VOLUME, &pq);
+    float delta[3], J[3];
+    for (int a = 0; a < 3; a++) {
+      delta[a] = q.vel[a] + sa[4 + a];
+      J[a] = sa[3] * delta[a];
+      impulse[particle_count + k][a] -= J[a];
+    }
+    impulse[particle_count + k][3] += len3f(J);
+    spread(pc, &pq, delta, acc);
   }
   /* coupling/apply */
   for (uint64_t i = 0; i < nodes; i++) {
@@ -229,6 +348,7 @@ void fl_coupling_cpu_free(fl_coupling_cpu *state)
 {
   free(state->acc);
   free(state->attach);
-  state->acc = NULL;
-  state->attach = NULL;
+  free(state->surface_acc);
+  free(state->sample_attach);
+  *state = (fl_coupling_cpu){0};
 }

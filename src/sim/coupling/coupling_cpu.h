@@ -15,17 +15,29 @@
 typedef struct {
   int32_t (*acc)[4];
   float (*attach)[4];
+  int32_t (*surface_acc)[4];  /* per particle: the added mass and momentum of its samples (coupling_shared.h) */
+  float (*sample_attach)[4];  /* FL_COUPLING_SAMPLE_VEC4S per surface sample */
 } fl_coupling_cpu;
 
-/* The first half (weights, contact): reads pos (xyz, w = 1/m), coupled (flag per particle), the
+/* The surface samples of a substep (coupling/surface_*): the samples (uvec4, surface_samples.h), the
+ * XPBD triangles (3 indices each) and their face normals at the contact's state (coupling/normals). */
+typedef struct {
+  const uint32_t (*samples)[4];
+  uint32_t count;
+  const uint32_t *triangles;
+  const float (*face_normals)[4];
+} fl_coupling_cpu_surface;
+
+/* The first half (weights, surface weights, surface contact, contact): reads pos (xyz, w = 1/m), coupled (flag per particle), the
  * sheets' vertex normals (vec4 per particle, coupling/normals; NULL: every particle takes -d / |d|) and the
- * grid; updates vel, pos's w of the attached particles, impulse (the pinned contacts' -J and |J|),
- * and fills *out. Returns false (out of memory) only; free *out with fl_coupling_cpu_free. */
+ * grid, and the surface samples (NULL: none); updates vel, pos's w of the attached particles, impulse
+ * (particle_count entries, then one per sample: the pinned contacts' -J and |J|), and fills *out. Returns false (out of memory) only; free *out with fl_coupling_cpu_free. */
 bool fl_coupling_cpu_contact(const fl_coupling_push *push, uint32_t particle_count, float (*pos)[4], float (*vel)[4],
                              const uint32_t *coupled, const float (*normals)[4], float (*impulse)[4],
-                             const float (*grid)[8], fl_coupling_cpu *out);
-/* The second half (release, apply): parts the attached particles from their
- * parcels (vel, pos's w, impulse) and adds the nodes' impulses to the grid's v_{n+1}. */
+                             const float (*grid)[8], const fl_coupling_cpu_surface *surface, fl_coupling_cpu *out);
+/* The second half (release, surface release, apply): parts the attached particles and samples from
+ * their parcels (vel, pos's w, impulse) and adds the nodes' impulses to the grid's v_{n+1}. */
 void fl_coupling_cpu_release(const fl_coupling_push *push, uint32_t particle_count, float (*pos)[4], float (*vel)[4],
-                             const uint32_t *coupled, float (*impulse)[4], float (*grid)[8], fl_coupling_cpu *state);
+                             const uint32_t *coupled, float (*impulse)[4], float (*grid)[8],
+                             const fl_coupling_cpu_surface *surface, fl_coupling_cpu *state);
 void fl_coupling_cpu_free(fl_coupling_cpu *state);
