@@ -136,11 +136,16 @@ const char *fl_snow_p2g_name(fl_snow_p2g p2g)
   return p2g == FL_SNOW_P2G_TILE ? "tile" : p2g == FL_SNOW_P2G_GATHER ? "gather" : "direct";
 }
 
-/* The P2G path: atomics straight into the grid on GPUs, the gather on CPU drivers (measured faster
- * there), or FLURRY_SNOW_P2G ("tile", "direct" or "gather"). The tile with compare-and-swap adds was
- * the GPU default until the first GPU run: on an H100 its P2G took 100x G2P's time (docs/PERFORMANCE.md,
- * "First run on a GPU"), so GPUs take the direct scatter until the paths are measured side by side. */
-static fl_snow_p2g choose_p2g(const fl_gpu *gpu)
+/* The P2G path: atomics straight into the grid on GPUs; on CPU drivers the gather from
+ * FL_SNOW_GATHER_MIN_PARTICLES particles up and the scatter below (measured on lavapipe, quiet, 2026-11-27:
+ * at 448 particles a substep's P2G took 0.81 ms scattered against 1.45 gathered, at 1 331 2.8 against
+ * 3.0, at 3 840 the same, at 7 600 10.7 against 9.4: the gather's five dispatches a substep cost more
+ * than the scatter's atomics until about 4 000 particles); or FLURRY_SNOW_P2G ("tile", "direct" or
+ * "gather"). The tile with compare-and-swap adds was the GPU default until the first GPU run: on an
+ * H100 its P2G took 100x G2P's time (docs/PERFORMANCE.md, "First run on a GPU"), so GPUs take the
+ * direct scatter until the paths are measured side by side. */
+#define FL_SNOW_GATHER_MIN_PARTICLES 4096u
+static fl_snow_p2g choose_p2g(const fl_gpu *gpu, uint32_t particles)
 {
   switch (fl_env_get()->snow_p2g) { /* checked at start with the other FLURRY_* variables */
   case 1: return FL_SNOW_P2G_TILE;
@@ -148,7 +153,8 @@ static fl_snow_p2g choose_p2g(const fl_gpu *gpu)
   case 3: return FL_SNOW_P2G_GATHER;
   default: break;
   }
-  return gpu->props.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU ? FL_SNOW_P2G_DIRECT : FL_SNOW_P2G_GATHER;
+  bool cpu = gpu->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  return cpu && particles >= FL_SNOW_GATHER_MIN_PARTICLES ? FL_SNOW_P2G_GATHER : FL_SNOW_P2G_DIRECT;
 }
 
 
@@ -267,7 +273,6 @@ bool fl_snow_create(const fl_material_env *env, const uint32_t *indices, uint32_
   out->sim = &scene->sim;
   out->colliders = env->colliders;
   out->collider_count = env->collider_count;
-  out->p2g = choose_p2g(gpu);
   out->tile_shared_float = gpu->has_shared_float_atomic_add;
   out->g2p2g = scene->sim.snow_transfer == FL_SNOW_FUSE_G2P2G;
   bool ok = choose_atomics(gpu, &scene->sim, &out->fixed_point) && (!out->g2p2g || g2p2g_check(out->fixed_point)) &&
@@ -279,6 +284,7 @@ bool fl_snow_create(const fl_material_env *env, const uint32_t *indices, uint32_
     out->gpu = NULL;
     return false;
   }
+  out->p2g = choose_p2g(gpu, out->build.count);
   const fl_snow_build *b = &out->build;
   uint64_t lattice_blocks = (uint64_t)b->block_dims[0] * b->block_dims[1] * b->block_dims[2];
   out->sort_local_bits = lattice_blocks * FL_SNOW_BLOCK_NODES <= (1ull << 32) ? 6 : 0;

@@ -57,7 +57,8 @@ typedef struct {
   fl_gpu *gpu;
   fl_snow_build build;               /* metadata; the CPU particle arrays are freed after upload */
   bool fixed_point;                  /* P2G through int32 fixed point */
-  fl_snow_p2g p2g;                   /* the P2G path: direct on GPUs, the gather on CPU drivers;
+  fl_snow_p2g p2g;                   /* the P2G path: direct on GPUs, on CPU drivers the gather from 4 096
+                                        particles (snow.c choose_p2g);
                                         FLURRY_SNOW_P2G=tile|direct|gather overrides (tests set it) */
   bool tile_shared_float;            /* the float tile adds with shared-memory float atomics (the device
                                         has them), else by compare-and-swap (tests may clear it) */
