@@ -256,7 +256,12 @@ void fl_panel_imgui_build(const fl_panel_model *m, float width, float height, fl
   if (!g || !g->vulkan) return;
   ImGuiIO &io = ImGui::GetIO();
   if (g->glfw) ImGui_ImplGlfw_NewFrame();
+  /* width x height is the swapchain's extent in pixels. GLFW's backend sets the framebuffer scale from the
+   * window's size and its framebuffer's, which disagree for a moment while the window is resized (window
+   * 1x1, framebuffer 100 wide: a scale of 100 and a 32 000-pixel viewport, window.resize_storm): X11 has
+   * no scale, and the panel draws in the extent's pixels. */
   io.DisplaySize = ImVec2(width, height);
+  io.DisplayFramebufferScale = ImVec2(1.0f, 1.0f);
   io.DeltaTime = dt > 0.0f ? dt : 1.0f / 60.0f;
   if (g->click.pending) { /* a scripted click: press over the widget now, release next frame */
     io.MousePos = g->click.at;
