@@ -760,7 +760,9 @@ static void balloon_catch_body(fl_gpu *gpu)
                runs[r].name, f.energy_ratio);
     ENSURE_MSG(f.low > 0.05, "%s: the snow fell past the balloon (lowest %.3f m)", runs[r].name, f.low);
   }
-  /* for comparison, the scheme before the balloons' samples (their vertices only), not asserted */
+  /* for comparison, the scheme before the balloons' samples (their vertices only), not asserted; its
+   * snow gets in after frame 30, so not in a trimmed run */
+  if (fl_fixture_trim(0, 1)) return;
   balloon_figures f;
   ENSURE(balloon_run(gpu, runs[0].json, fl_fixture_trim(45, 20), true, &f));
   printf("  %s, vertices only: inside the membrane at most %u (first at frame %d), %u at the end; K / (K0 + fall) at "

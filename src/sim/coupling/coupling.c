@@ -300,8 +300,9 @@ uint64_t fl_coupling_apply_bytes(const fl_coupling *c)
 
 uint64_t fl_coupling_surface_weights_bytes(const fl_coupling *c)
 {
-  /* Each sample reads itself, its triangle and its 3 vertices' x and v; each node in use gets its weight word. */
-  return (uint64_t)c->sample_count * (16 + 12 + 3 * 32) + nodes_in_use(c) * 4;
+  /* Each sample reads itself, its triangle, its first vertex's coupled word (its share rule) and its 3
+   * vertices' x and v; each node in use gets its weight word. */
+  return (uint64_t)c->sample_count * (16 + 12 + 4 + 3 * 32) + nodes_in_use(c) * 4;
 }
 
 uint64_t fl_coupling_surface_bytes(const fl_coupling *c)
@@ -309,7 +310,7 @@ uint64_t fl_coupling_surface_bytes(const fl_coupling *c)
   /* surface_contact: each sample as in surface_weights, and its attachment written; each node in use
    * read (velocity and mass, weight); each particle's surface words added to. surface_release reads
    * the same and adds to the nodes' impulse words instead (the same count, within its impulse). */
-  return (uint64_t)c->sample_count * (16 + 12 + 3 * 32 + 32) + nodes_in_use(c) * (16 + 16) +
+  return (uint64_t)c->sample_count * (16 + 12 + 4 + 3 * 32 + 32) + nodes_in_use(c) * (16 + 16) +
          (uint64_t)c->coupled_count * 16;
 }
 
