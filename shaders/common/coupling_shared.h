@@ -14,12 +14,14 @@
 #define FL_COUPLING_WEIGHT_BITS 22      /* W_i units per unit weight: 2^22 (W_i < 512 fits) */
 #define FL_COUPLING_MOMENTUM_BITS 18    /* impulse units per (kg m/s / snow particle mass) */
 #define FL_COUPLING_MIN_SHARE 1e-6      /* a parcel lighter than this x the snow particle mass: no contact */
-/* The per-particle word of the coupled buffer: 0 does not couple; a SURFACE particle (cloth,
- * balloon: a sheet with no thickness) takes s_ip = w_ip / W_i of each node it reaches; a VOLUME
- * particle (soft body: it stands for one cell of material) at most w_ip, s_ip = w_ip / max(W_i, 1)
- * (docs/COUPLING.md, shares). */
+/* The per-particle word of the coupled buffer: 0 does not couple; a SURFACE particle (cloth: a
+ * sheet with no thickness) takes s_ip = w_ip / W_i of each node it reaches; a VOLUME particle (soft
+ * body: it stands for one cell of material) at most w_ip, s_ip = w_ip / max(W_i, 1); a CLOSED particle
+ * (balloon: a closed sheet) is a sheet's (its own normal, w_ip / W_i) whose triangles are also
+ * sampled, as a soft body's are (docs/COUPLING.md, shares and surface samples). */
 #define FL_COUPLING_SURFACE 1u
 #define FL_COUPLING_VOLUME 2u
+#define FL_COUPLING_CLOSED 3u
 
 /* Push constants of every coupling kernel. */
 FL_STRUCT_BEGIN(fl_coupling_push)

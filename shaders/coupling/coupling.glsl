@@ -109,7 +109,7 @@ vec3 fl_coupling_normal(uint p, vec3 d, float dl)
 {
   if (!(dl > 1e-3 * pc.h)) return vec3(0.0);
   vec3 nd = -d / dl;
-  if (coupled[p] != FL_COUPLING_SURFACE) return nd;
+  if (coupled[p] == FL_COUPLING_VOLUME) return nd;
   return fl_coupling_turned(normal[p].xyz, nd);
 }
 #endif

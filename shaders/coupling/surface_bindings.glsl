@@ -20,6 +20,7 @@ layout(std430, binding = 7) buffer SampleAttach { vec4 sample_attach[]; };
 layout(std430, binding = 8) readonly buffer FaceNormal { vec4 face_normal[]; };
 layout(std430, binding = 9) readonly buffer Triangles { uint triangles[]; };
 layout(std430, binding = 10) buffer SurfaceAccum { int surface_accum[]; };
+layout(std430, binding = 11) readonly buffer Coupled { uint coupled[]; };
 #define FL_COUPLING_NODES
 #include "coupling.glsl"
 
@@ -29,6 +30,7 @@ struct fl_coupling_sample {
   vec3 b;
   float scale;
   uint tri;
+  uint kind;  // its share rule: its body's coupled word (fl_coupling_share)
 };
 
 fl_coupling_sample fl_coupling_sample_of(uint s)
@@ -40,6 +42,7 @@ fl_coupling_sample fl_coupling_sample_of(uint s)
   float b0 = uintBitsToFloat(r.y), b1 = uintBitsToFloat(r.z);
   q.b = vec3(b0, b1, 1.0 - b0 - b1);
   q.scale = uintBitsToFloat(r.w);
+  q.kind = coupled[q.v.x];
   return q;
 }
 

@@ -1,7 +1,8 @@
 // coupling/surface_contact.comp: pass 2a of a coupling substep (docs/COUPLING.md, "Surface
 // samples"), before coupling/contact. One thread per surface sample s (a quadrature point of a
 // closed body's surface triangle, barycentric weights b_k of its vertices k):
-//   parcel:  as a soft-body particle's (contact.comp, the volume share), its weights scaled by the
+//   parcel:  as a particle's of its body (contact.comp: a soft body's volume share, a balloon's the
+//            sheet's, fl_coupling_share with the vertices' coupled word), its weights scaled by the
 //            sample's area / h^2, at the point x_s = sum b_k x_k moving at v_s' = sum b_k v_k;
 //            u = v_parcel - v_s'.
 //   normal:  the triangle's own unit face normal (coupling/normals' face normals) turned to the
@@ -36,7 +37,7 @@ void main()
   if (!fl_coupling_inside(x)) return;
   fl_mpm_push m = fl_coupling_mpm_push();
   fl_mpm_stencil s = fl_mpm_stencil_of(x, m, true);
-  fl_coupling_parcel pq = fl_coupling_parcel_of(s, m, x, q.scale, FL_COUPLING_VOLUME);
+  fl_coupling_parcel pq = fl_coupling_parcel_of(s, m, x, q.scale, q.kind);
   float M = pq.M;
   if (!(M > pc.min_mass)) return;
   vec3 vs = pq.P / M, u = vs - vp, d = -pq.C / M;

@@ -23,7 +23,7 @@ void main()
   vec3 delta = fl_coupling_sample_velocity(q) + sample_attach[o + 1u].xyz;
   fl_mpm_push m = fl_coupling_mpm_push();
   fl_mpm_stencil s = fl_mpm_stencil_of(a0.xyz, m, true);
-  fl_coupling_spread(s, m, delta, q.scale, FL_COUPLING_VOLUME);
+  fl_coupling_spread(s, m, delta, q.scale, q.kind);
   vec3 J = a0.w * delta;
   impulse[pc.particle_count + t] += vec4(-J, length(J));
 }

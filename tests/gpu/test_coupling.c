@@ -1,8 +1,9 @@
 /* tests/gpu/test_coupling.c: the snow <-> cloth coupling (issue 18, docs/COUPLING.md):
  *   kernel_vs_cpu    one coupling substep's two halves (weights and contact; release and apply) on
  *                    the GPU against the CPU reference coupling_cpu.c from the same inputs (every
- *                    other particle of the first 10 rows and all of the rest take a soft body's
- *                    volume share, and the rest's triangles carry surface samples): the sheet's normals, the
+ *                    other particle of the first 10 rows and the right half of the rest take a soft
+ *                    body's volume share, the left half of the rest a balloon's, and the triangles of
+ *                    either half carry surface samples, with their share): the sheet's normals, the
  *                    carried particles' w and velocity, the attachments (the samples' too), then
  *                    the particle velocities, restored w, impulses and grid velocities agree; snow + cloth
  *                    momentum changes by the parcels' gravity only (to 1e-3)
@@ -24,6 +25,13 @@
  *                    surface deeper than one grid cell (winding number against its surface triangles,
  *                    then the distance to the nearest); the vertex-only scheme before the surface
  *                    samples let the snow in (docs/COUPLING.md)
+ *   balloon_catch    a snowball dropped on a coarse balloon (subdivisions 2; then 1 with dihedral bending),
+ *                    checked every frame: no snow particle inside its membrane (winding number against its
+ *                    read-back triangles) over the first 45 frames, none deeper than a quarter cell
+ *                    until frame 90; none above the snow's top at the drop, and the snow's kinetic energy
+ *                    after the landing below what its fall gave it (no spray); the balloons' vertices
+ *                    alone (the scheme before their surface samples) let about 100 of 280 in
+ *                    (docs/COUPLING.md)
  *   opt_out          "coupling": false on the cloth: the snowball passes through it untouched;
  *                    "coupling" on only some snow objects, or not a boolean, is a clear error
  * The snow sliding off snow-roof: test_coupling_roof.c (its own CTest, for time). */
@@ -94,10 +102,11 @@ static void kernel_vs_cpu_body(fl_gpu *gpu)
   ENSURE(grid && grid_gpu && grid_before && coupled && pos0 && vel0);
   ENSURE(fl_snow_read_grid_dense(c->snow, &c->snow->gridv, 8, (uint32_t *)grid));
   ENSURE(fl_buffer_readback(gpu, &c->coupled, 0, coupled, (uint64_t)n * 4));
-  /* both kinds of share: every other particle of the sheet's first 10 rows and all of the others take
-   * a soft body's volume share, and the triangles of those rows are sampled (surface samples) */
+  /* every kind of share: every other particle of the sheet's first 10 rows and the right half of the
+   * rest take a soft body's volume share, the left half of the rest a balloon's (a closed sheet's), and
+   * the triangles of either half are sampled (surface samples, with the volume and the sheet's share) */
   for (uint32_t p = 0; p < n; p++)
-    if (p % 2 || p >= 200) coupled[p] = FL_COUPLING_VOLUME;
+    if (p % 2 || p >= 200) coupled[p] = p >= 200 && p % 20 < 10 ? FL_COUPLING_CLOSED : FL_COUPLING_VOLUME;
   ENSURE(fl_buffer_upload(gpu, &c->coupled, 0, coupled, (uint64_t)n * 4));
   ENSURE(fl_coupling_set_samples(c, (const float(*)[4])c->xpbd->build.positions, coupled));
   uint32_t ns = c->sample_count, (*samples)[4] = malloc(((size_t)ns + 1) * 16);
@@ -154,7 +163,7 @@ static void kernel_vs_cpu_body(fl_gpu *gpu)
   worst_att = fmax(worst_att, worst_of((const float(*)[4])satt_gpu, (const float(*)[4])state.sample_attach,
                                        ns * FL_COUPLING_SAMPLE_VEC4S, 4));
   free(satt_gpu);
-  uint32_t attached = 0, samples_attached = 0;
+  uint32_t attached = 0, samples_attached = 0, closed_attached = 0;
   double carried = 0, gravity_momentum[3] = {0};
   for (uint32_t p = 0; p < n; p++)
     if (state.attach[FL_COUPLING_ATTACH_VEC4S * p][3] > 0) {
@@ -169,6 +178,7 @@ static void kernel_vs_cpu_body(fl_gpu *gpu)
     const float *sa = state.sample_attach[FL_COUPLING_SAMPLE_VEC4S * k];
     if (!(sa[3] > 0)) continue;
     samples_attached++;
+    closed_attached += coupled[tri[3 * samples[k][0]]] == FL_COUPLING_CLOSED; /* a balloon's: the sheet's share */
     float bw[3];
     memcpy(&bw[0], &samples[k][1], 4);
     memcpy(&bw[1], &samples[k][2], 4);
@@ -222,7 +232,7 @@ static void kernel_vs_cpu_body(fl_gpu *gpu)
    * from the parcels (the XPBD substeps give it), so snow + cloth gain -sum(M) g h. */
   double residual[3];
   for (int a = 0; a < 3; a++) residual[a] = dp_snow[a] + dp_cloth[a] + pin_reaction[a] + gravity_momentum[a];
-  printf("  %u surface samples, %u carrying; ", ns, samples_attached);
+  printf("  %u surface samples, %u carrying (%u a balloon's); ", ns, samples_attached, closed_attached);
   printf("  %u particles in contact (%u pinned), %u carrying %.4g kg of snow; worst difference: normal %.2g, face %.2g, w %.2g, carried velocity %.2g, "
          "attachment %.2g, velocity %.2g, impulse %.2g (relative), grid velocity %.2g; w restored to %.2g; snow "
          "gained (%.4g, %.4g, %.4g) N s, cloth (%.4g, %.4g, %.4g)\n",
@@ -231,6 +241,9 @@ static void kernel_vs_cpu_body(fl_gpu *gpu)
   ENSURE_MSG(touched >= 20 && attached >= 20 && pins >= 1, "only %u particles met the snow, %u carried it, %u pinned",
              touched, attached, pins);
   ENSURE_MSG(samples_attached >= 20, "only %u of %u surface samples carried snow", samples_attached, ns);
+  ENSURE_MSG(closed_attached >= 10 && samples_attached - closed_attached >= 10,
+             "only %u of the balloon's and %u of the soft body's surface samples carried snow", closed_attached,
+             samples_attached - closed_attached);
   ENSURE(worst_n <= 1e-5 && worst_f <= 1e-5 && worst_w <= 1e-5 && worst_vc <= 1e-4 && worst_att <= 1e-4);
   ENSURE(worst_v <= 1e-4 && worst_j <= 1e-3 && worst_g <= 1e-4 && w_back == 0.0);
   ENSURE_MSG(len3(residual) <= 1e-3 * magnitude, "the exchange left %.3g N s of %.3g", len3(residual), magnitude);
@@ -562,6 +575,19 @@ static double winding_number(const float (*x)[4], const uint32_t *tri, uint32_t 
   return sum / (4 * 3.14159265358979323846);
 }
 
+/* The distance from p to the nearest of the mesh's n triangles (tri, of x). */
+static double mesh_distance(const float (*x)[4], const uint32_t *tri, uint32_t n, const double p[3])
+{
+  double depth = 1e30;
+  for (uint32_t t = 0; t < n; t++) {
+    double v[3][3];
+    for (int j = 0; j < 3; j++)
+      for (int k = 0; k < 3; k++) v[j][k] = x[tri[3 * t + j]][k];
+    depth = fmin(depth, triangle_distance(p, v[0], v[1], v[2]));
+  }
+  return depth;
+}
+
 #define JELLY_SCENE                                                                                               \
   "{\"sim\": {\"dt\": 0.0166666667, \"substeps\": 6, \"gravity\": [0, -9.81, 0], \"domain\": {\"min\":"          \
   " [-0.5, 0, -0.5], \"max\": [0.5, 1.0, 0.5]}}, \"objects\": ["                                                   \
@@ -601,13 +627,7 @@ static void jelly_catch_body(fl_gpu *gpu)
     snow_low = fmin(snow_low, p[1]);
     if (fabs(winding_number((const float(*)[4])body, tri, nt, p)) < 0.5) continue;
     inside++;
-    double depth = 1e30;
-    for (uint32_t t = 0; t < nt; t++) {
-      double v[3][3];
-      for (int j = 0; j < 3; j++)
-        for (int k = 0; k < 3; k++) v[j][k] = body[tri[3 * t + j]][k];
-      depth = fmin(depth, triangle_distance(p, v[0], v[1], v[2]));
-    }
+    double depth = mesh_distance((const float(*)[4])body, tri, nt, p);
     deepest = fmax(deepest, depth);
     deep += depth > cell;
   }
@@ -629,6 +649,157 @@ static void jelly_catch_body(fl_gpu *gpu)
   fl_world_destroy(world);
 }
 FL_GPU_TEST(test_jelly_catch, jelly_catch_body)
+
+#define BALLOON_SCENE(subdivisions, extra)                                                                        \
+  "{\"sim\": {\"dt\": 0.0166666667, \"substeps\": 8, \"iterations\": 2, \"gravity\": [0, -9.81, 0], \"domain\":"   \
+  " {\"min\": [-0.4, 0, -0.4], \"max\": [0.4, 1.0, 0.4]}}, \"objects\": ["                                         \
+  "{\"type\": \"collider\", \"name\": \"ground\", \"shape\": \"plane\", \"normal\": [0, 1, 0], \"offset\": 0,"      \
+  " \"friction\": 0.8},"                                                                                          \
+  "{\"type\": \"balloon\", \"name\": \"balloon\", \"center\": [0, 0.2, 0], \"radius\": 0.2, \"subdivisions\": "     \
+  subdivisions ", \"pressure\": 1.2, \"pressure_compliance\": 5e-4" extra "},"                                    \
+  "{\"type\": \"snow\", \"name\": \"snow\", \"shape\": \"sphere\", \"center\": [0, 0.75, 0], \"radius\": 0.1,"      \
+  " \"grid_spacing\": 0.05, \"particles_per_cell\": 8, \"E0\": 1e4, \"xi\": 3, \"friction\": 0.6}]}"
+
+/* The figures of a snowball dropped on a balloon (balloon_run). */
+typedef struct {
+  uint32_t snow, samples, inside_max, inside_end; /* snow particles inside the membrane: most at a check, at the end */
+  int inside_frame;                               /* the first frame with snow inside, -1: none */
+  double deepest;                                 /* the deepest of them under the membrane, at any check (m) */
+  double rise;                                    /* the snow's highest point over its top at the drop (m) */
+  double energy_ratio;      /* after the landing, the snow's most kinetic energy over what its fall had given it */
+  double low, balloon_top;  /* the snow's lowest point and the balloon's top at frame `settled` (m) */
+  bool healthy;             /* no NaN, no blow-up in either (the health watch) */
+} balloon_figures;
+
+/* Drops the snowball of BALLOON_SCENE on the balloon for `frames` frames (the low and top figures at
+ * frame `settled`), checking every frame:
+ * the snow particles inside the balloon's membrane (the winding number of its read-back triangles),
+ * their rise above where they started, and the snow's kinetic energy K against K0 + g sum m (y0 - y),
+ * what the fall has given it (the snow's particles are of equal mass: per unit mass). `vertices_only`:
+ * the balloon couples as a plain sheet, its vertices only (the scheme before the balloon's samples). */
+static bool balloon_run(fl_gpu *gpu, const char *json, int frames, int settled, bool vertices_only,
+                        balloon_figures *f)
+{
+  fl_scene scene;
+  fl_world *world = NULL;
+  fl_profiler prof;
+  if (!fl_fixture_make_world(gpu, json, &scene, &world) || !fl_profiler_create(gpu, &prof)) return false;
+  fl_coupling *c = fl_world_coupling(world);
+  const fl_xpbd_build *b = &c->xpbd->build;
+  uint32_t first = b->objects[0].first, nt = c->xpbd->object_triangles[0], *tri = malloc((size_t)nt * 12 + 12);
+  uint32_t *coupled = malloc((size_t)c->particle_count * 4);
+  bool ok = c->gpu && tri && coupled;
+  for (uint32_t k = 0; ok && k < 3 * nt; k++) tri[k] = b->triangles[3 * c->xpbd->object_first_triangle[0] + k] - first;
+  if (ok && vertices_only) {
+    for (uint32_t p = 0; p < c->particle_count; p++) coupled[p] = FL_COUPLING_SURFACE;
+    ok = fl_buffer_upload(gpu, &c->coupled, 0, coupled, (uint64_t)c->particle_count * 4) &&
+         fl_coupling_set_samples(c, (const float(*)[4])b->positions, coupled);
+  }
+  float(*snow)[4] = NULL, (*sv)[4] = NULL, (*body)[4] = NULL, (*bv)[4] = NULL, (*snow0)[4] = NULL;
+  uint32_t ns = 0, nb = 0;
+  ok = ok && fl_world_read_state(world, 1, &snow0, &sv, &ns);
+  double k0 = 0, drop = -1e30; /* the snow's kinetic energy and its top at the start */
+  for (uint32_t i = 0; ok && i < ns; i++) {
+    k0 += 0.5 * (sv[i][0] * sv[i][0] + sv[i][1] * sv[i][1] + sv[i][2] * sv[i][2]);
+    drop = fmax(drop, snow0[i][1]);
+  }
+  free(sv);
+  sv = NULL;
+  *f = (balloon_figures){.snow = ns, .samples = c->sample_count, .inside_frame = -1, .rise = -1e30};
+  bool landed = false;
+  for (int frame = 1; ok && frame <= frames; frame++) {
+    free(snow);
+    free(sv);
+    free(body);
+    free(bv);
+    snow = sv = body = bv = NULL;
+    ok = fl_fixture_step_frames(gpu, world, &prof, 1, true, NULL) && fl_world_read_state(world, 0, &body, &bv, &nb) &&
+         fl_world_read_state(world, 1, &snow, &sv, &ns);
+    double top = -1e30, low = 1e30, kin = 0, fall = 0;
+    uint32_t inside = 0;
+    for (uint32_t i = 0; ok && i < nb; i++) top = fmax(top, body[i][1]);
+    for (uint32_t i = 0; ok && i < ns; i++) {
+      double p[3] = {snow[i][0], snow[i][1], snow[i][2]};
+      low = fmin(low, p[1]);
+      f->rise = fmax(f->rise, p[1] - drop);
+      kin += 0.5 * (sv[i][0] * sv[i][0] + sv[i][1] * sv[i][1] + sv[i][2] * sv[i][2]);
+      fall += 9.81 * (snow0[i][1] - p[1]); /* the MPM sorts its particles: i is not the same one, the sum is */
+      if (fabs(winding_number((const float(*)[4])body, tri, nt, p)) < 0.5) continue;
+      inside++;
+      f->deepest = fmax(f->deepest, mesh_distance((const float(*)[4])body, tri, nt, p));
+    }
+    landed = landed || low < top + 2 * c->snow->build.h; /* within the parcels' reach of the membrane */
+    if (landed) f->energy_ratio = fmax(f->energy_ratio, kin / (k0 + fall));
+    if (inside && f->inside_frame < 0) f->inside_frame = frame;
+    f->inside_max = inside > f->inside_max ? inside : f->inside_max;
+    f->inside_end = inside;
+    if (frame == settled) {
+      f->low = low;
+      f->balloon_top = top;
+    }
+  }
+  fl_object_stats st[2];
+  ok = ok && fl_world_stats(world, 0, &st[0]) && fl_world_stats(world, 1, &st[1]);
+  f->healthy = ok && !st[0].nan_count && !st[1].nan_count && !st[0].unstable && !st[1].unstable;
+  if (ok && !f->healthy)
+    printf("  the balloon: %u NaNs, health bits %#x; the snow: %u NaNs, health bits %#x\n", st[0].nan_count,
+           st[0].unstable, st[1].nan_count, st[1].unstable);
+  free(tri);
+  free(coupled);
+  free(snow);
+  free(sv);
+  free(snow0);
+  free(body);
+  free(bv);
+  fl_profiler_destroy(&prof);
+  fl_world_destroy(world);
+  return ok;
+}
+
+static void balloon_catch_body(fl_gpu *gpu)
+{
+  /* the lead's coarse balloon (default bending), then the coarsest (its 42 vertices 2.4 cells apart) with
+   * dihedral bending: an isometric-bent subdivision-1 balloon shakes on its own (docs/COUPLING.md) */
+  static const struct {
+    const char *json, *name;
+  } runs[] = {{BALLOON_SCENE("2", ""), "subdivisions 2"},
+              {BALLOON_SCENE("1", ", \"bending\": \"dihedral\""), "subdivisions 1, dihedral bending"}};
+  /* the landing (about frame 13) and settling: no snow inside at all; then until frame 90 none deeper
+   * than a quarter cell (the crushed membrane's folds sweep over a few particles on it: 1.3 to 3.8 mm) */
+  const int frames = fl_fixture_trim(90, 20), settled = fl_fixture_trim(45, 20);
+  const double cell = 0.05; /* the scene's grid_spacing */
+  for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+    balloon_figures f;
+    ENSURE(balloon_run(gpu, runs[r].json, frames, settled, false, &f));
+    printf("  %s, %u surface samples, %u snow particles, %d frames: inside the membrane at most %u (first at frame "
+           "%d), %u at the end, the deepest %.4f m under it; the snow's top %.4f m over its top at the drop; K / (K0 "
+           "+ fall) at most %.3f after the landing; at frame %d the snow's lowest point %.3f m, the balloon's top "
+           "%.3f m\n",
+           runs[r].name, f.samples, f.snow, frames, f.inside_max, f.inside_frame, f.inside_end, f.deepest, f.rise,
+           f.energy_ratio, settled, f.low, f.balloon_top);
+    ENSURE(f.samples > 0 && f.healthy);
+    ENSURE_MSG(f.inside_frame < 0 || f.inside_frame > settled,
+               "%s: snow inside the balloon's membrane at frame %d (%u at most)", runs[r].name, f.inside_frame,
+               f.inside_max);
+    ENSURE_MSG(f.deepest <= 0.25 * cell, "%s: snow %.4f m inside the balloon's membrane (a quarter cell: %.4f m)",
+               runs[r].name, f.deepest, 0.25 * cell);
+    ENSURE_MSG(f.rise <= 0, "%s: the snow sprayed %.4f m above its drop height", runs[r].name, f.rise);
+    ENSURE_MSG(f.energy_ratio < 1, "%s: the snow's kinetic energy reached %.3f times what its fall gave it",
+               runs[r].name, f.energy_ratio);
+    ENSURE_MSG(f.low > 0.05, "%s: the snow fell past the balloon (lowest %.3f m at frame %d)", runs[r].name, f.low,
+               settled);
+  }
+  /* for comparison, the scheme before the balloons' samples (their vertices only), not asserted; its
+   * snow gets in after frame 30, so not in a trimmed run */
+  if (fl_fixture_trim(0, 1)) return;
+  balloon_figures f;
+  ENSURE(balloon_run(gpu, runs[0].json, settled, settled, true, &f));
+  printf("  %s, vertices only: inside the membrane at most %u (first at frame %d), %u at the end; K / (K0 + fall) at "
+         "most %.3f; the snow's lowest point %.3f m%s\n",
+         runs[0].name, f.inside_max, f.inside_frame, f.inside_end, f.energy_ratio, f.low,
+         f.healthy ? "" : " (the health watch flagged the run)");
+}
+FL_GPU_TEST(test_balloon_catch, balloon_catch_body)
 
 static void opt_out_body(fl_gpu *gpu)
 {
@@ -659,6 +830,7 @@ static const fl_test_case cases[] = {
     {"hammock", test_hammock},
     {"crater", test_crater},
     {"jelly_catch", test_jelly_catch},
+    {"balloon_catch", test_balloon_catch},
     {"opt_out", test_opt_out},
 };
 FL_TEST_MAIN(cases)

@@ -21,9 +21,9 @@ _Static_assert(offsetof(fl_coupling_push, grid_dims) == 16 && offsetof(fl_coupli
 
 static bool is_xpbd(fl_object_type t) { return t == FL_OBJECT_CLOTH || t == FL_OBJECT_SOFTBODY || t == FL_OBJECT_BALLOON; }
 
-/* How each XPBD system object couples (0: not; FL_COUPLING_SURFACE: cloth and balloons, sheets;
- * FL_COUPLING_VOLUME: soft bodies, coupling_shared.h). The system orders its objects as the XPBD
- * row builds them (sim/xpbd/xpbd_material.c): the cloth objects in scene order, then the soft
+/* How each XPBD system object couples (0: not; FL_COUPLING_SURFACE: cloth, a sheet; FL_COUPLING_VOLUME:
+ * soft bodies; FL_COUPLING_CLOSED: balloons, closed sheets; coupling_shared.h). The system orders its
+ * objects as the XPBD row builds them (sim/xpbd/xpbd_material.c): the cloth objects in scene order, then the soft
  * bodies and balloons in scene order. */
 static uint32_t coupled_objects(const fl_scene *scene, uint8_t *coupled)
 {
@@ -34,6 +34,7 @@ static uint32_t coupled_objects(const fl_scene *scene, uint8_t *coupled)
       if (is_xpbd(o->type) && (o->type != FL_OBJECT_CLOTH) == bodies)
         coupled[n++] = o->no_coupling              ? 0
                        : o->type == FL_OBJECT_SOFTBODY ? FL_COUPLING_VOLUME
+                       : o->type == FL_OBJECT_BALLOON  ? FL_COUPLING_CLOSED
                                                        : FL_COUPLING_SURFACE;
     }
   return n;
@@ -299,8 +300,9 @@ uint64_t fl_coupling_apply_bytes(const fl_coupling *c)
 
 uint64_t fl_coupling_surface_weights_bytes(const fl_coupling *c)
 {
-  /* Each sample reads itself, its triangle and its 3 vertices' x and v; each node in use gets its weight word. */
-  return (uint64_t)c->sample_count * (16 + 12 + 3 * 32) + nodes_in_use(c) * 4;
+  /* Each sample reads itself, its triangle, its first vertex's coupled word (its share rule) and its 3
+   * vertices' x and v; each node in use gets its weight word. */
+  return (uint64_t)c->sample_count * (16 + 12 + 4 + 3 * 32) + nodes_in_use(c) * 4;
 }
 
 uint64_t fl_coupling_surface_bytes(const fl_coupling *c)
@@ -308,14 +310,14 @@ uint64_t fl_coupling_surface_bytes(const fl_coupling *c)
   /* surface_contact: each sample as in surface_weights, and its attachment written; each node in use
    * read (velocity and mass, weight); each particle's surface words added to. surface_release reads
    * the same and adds to the nodes' impulse words instead (the same count, within its impulse). */
-  return (uint64_t)c->sample_count * (16 + 12 + 3 * 32 + 32) + nodes_in_use(c) * (16 + 16) +
+  return (uint64_t)c->sample_count * (16 + 12 + 4 + 3 * 32 + 32) + nodes_in_use(c) * (16 + 16) +
          (uint64_t)c->coupled_count * 16;
 }
 
-/* The buffers of the surface kernels: shaders/coupling/surface_bindings.glsl's bindings 0-10, in order. */
+/* The buffers of the surface kernels: shaders/coupling/surface_bindings.glsl's bindings 0-11, in order. */
 #define SURFACE_BUFFERS(c, s, x)                                                                                    \
   FL_BUFFERS(&(x)->pos, &(x)->vel, &(c)->samples, &(s)->block_hash, &(c)->accum, &(s)->gridv, &(c)->impulse,       \
-             &(c)->sample_attach, &(c)->face_normals, &(x)->triangles, &(c)->surface_accum)
+             &(c)->sample_attach, &(c)->face_normals, &(x)->triangles, &(c)->surface_accum, &(c)->coupled)
 
 bool fl_coupling_records_substeps(const fl_coupling *c, const void *m) { return c->gpu && m == c->xpbd; }
 

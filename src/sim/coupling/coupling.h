@@ -78,8 +78,8 @@ typedef struct fl_coupling {
 bool fl_coupling_create(fl_gpu *gpu, const fl_scene *scene, fl_snow_system *snow, fl_xpbd_system *xpbd,
                         fl_coupling *out);
 /* (Re)builds the surface samples from the coupled word of every XPBD particle (FL_COUPLING_VOLUME
- * triangles are sampled) at the rest positions `pos`, and the buffers sized by them (the impulses
- * zeroed). fl_coupling_create calls it; a test may again with other words. */
+ * and FL_COUPLING_CLOSED triangles are sampled) at the rest positions `pos`, and the buffers sized
+ * by them (the impulses zeroed). fl_coupling_create calls it; a test may again with other words. */
 bool fl_coupling_set_samples(fl_coupling *c, const float (*pos)[4], const uint32_t *coupled);
 /* Unhooks and frees; accepts a zeroed coupling. */
 void fl_coupling_destroy(fl_coupling *c);

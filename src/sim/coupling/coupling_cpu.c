@@ -163,7 +163,7 @@ static void contact_normal(const fl_coupling_push *pc, uint32_t kind, const floa
   n[0] = n[1] = n[2] = 0.0f;
   if (!(dl > 1e-3f * pc->h)) return;
   for (int a = 0; a < 3; a++) n[a] = -d[a] / dl;
-  if (kind != FL_COUPLING_SURFACE || !surface) return;
+  if (kind == FL_COUPLING_VOLUME || !surface) return;
   float side = surface[0] * n[0] + surface[1] * n[1] + surface[2] * n[2];
   if (side != 0.0f)
     for (int a = 0; a < 3; a++) n[a] = side > 0.0f ? surface[a] : -surface[a];
@@ -200,7 +200,7 @@ bool fl_coupling_cpu_contact(const fl_coupling_push *pc, uint32_t particle_count
     sample q;
     parcel pq;
     if (!sample_of(pc, surface, k, (const float(*)[4])pos, (const float(*)[4])vel, &q)) continue;
-    parcel_of(pc, q.x, q.scale, acc, grid, FL_COUPLING_VOLUME, &pq);
+    parcel_of(pc, q.x, q.scale, acc, grid, coupled[q.v[0]], &pq);
     float M = pq.M;
     if (!(M > pc->min_mass)) continue;
     float u[3], d[3], n[3] = {0, 0, 0}, slip[3], carried[3];
@@ -326,7 +326,7 @@ void fl_coupling_cpu_release(const fl_coupling_push *pc, uint32_t particle_count
     sample q;
     parcel pq;
     sample_of(pc, surface, k, (const float(*)[4])pos, (const float(*)[4])vel, &q);
-    parcel_of(pc, sa, q.scale, acc, (const float(*)[8])grid, FL_COUPLING_VOLUME, &pq);
+    parcel_of(pc, sa, q.scale, acc, (const float(*)[8])grid, coupled[q.v[0]], &pq);
     float delta[3], J[3];
     for (int a = 0; a < 3; a++) {
       delta[a] = q.vel[a] + sa[4 + a];

@@ -10,11 +10,13 @@ static float edge(const float *a, const float *b)
   return sqrtf((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
 }
 
-/* The subdivision of triangle t, 0 when it is not sampled. */
+/* The subdivision of triangle t, 0 when it is not sampled (its vertices not all of one closed body's). */
 static uint32_t subdivision(const float (*pos)[4], const uint32_t *tri, const uint32_t *coupled, float h)
 {
-  for (int k = 0; k < 3; k++)
-    if (coupled[tri[k]] != FL_COUPLING_VOLUME) return 0;
+  uint32_t kind = coupled[tri[0]];
+  if (kind != FL_COUPLING_VOLUME && kind != FL_COUPLING_CLOSED) return 0;
+  for (int k = 1; k < 3; k++)
+    if (coupled[tri[k]] != kind) return 0;
   float longest = fmaxf(edge(pos[tri[0]], pos[tri[1]]), fmaxf(edge(pos[tri[1]], pos[tri[2]]), edge(pos[tri[2]], pos[tri[0]])));
   float n = ceilf(longest / (FL_COUPLING_SAMPLE_SPACING * h));
   return n < 1.0f ? 1u : n > (float)FL_COUPLING_SAMPLE_MAX_N ? FL_COUPLING_SAMPLE_MAX_N : (uint32_t)n;

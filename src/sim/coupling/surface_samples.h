@@ -7,8 +7,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* The samples of every triangle whose three vertices are soft-body particles (coupled word
- * FL_COUPLING_VOLUME): the centroids of the n x n sub-triangles, n = ceil(longest edge at `pos` /
+/* The samples of every triangle whose three vertices are all soft-body particles (coupled word
+ * FL_COUPLING_VOLUME) or all balloon particles (FL_COUPLING_CLOSED): the centroids of the n x n
+ * sub-triangles, n = ceil(longest edge at `pos` /
  * (FL_COUPLING_SAMPLE_SPACING h)) in [1, FL_COUPLING_SAMPLE_MAX_N]; each a uvec4 (triangle, bits of
  * b0, bits of b1, bits of its scale: its rest area / h^2; coupling_shared.h). *out is malloc'd (NULL when there are none);
  * false: out of memory. */
