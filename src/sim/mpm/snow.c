@@ -341,7 +341,7 @@ uint32_t fl_snow_plan_substeps(const fl_snow_system *s, float frame_dt)
   float dt = fl_snow_stable_dt(&s->build, speed, jp_min);
   double n = ceil(frame_dt / dt);
   if (!(n >= s->sim->substeps)) n = s->sim->substeps;
-  return n > FL_SNOW_MAX_SUBSTEPS ? FL_SNOW_MAX_SUBSTEPS : (uint32_t)n;
+  return n > UINT32_MAX / 2 ? UINT32_MAX / 2 : (uint32_t)n;
 }
 
 /* Sorts the particles by cell and permutes every array into that order. */
@@ -467,7 +467,14 @@ void fl_snow_record_substeps(fl_snow_system *s, fl_rec *r, uint32_t n, float dt,
 void fl_snow_record_frame(fl_snow_system *s, fl_rec *r, float frame_dt, float t0)
 {
   uint32_t n = fl_snow_plan_substeps(s, frame_dt);
-  if (n == FL_SNOW_MAX_SUBSTEPS) s->capped_frames++;
+  if (n > FL_SNOW_MAX_SUBSTEPS) { /* each substep is then longer than the CFL limit allows: say so */
+    s->capped_frames++;
+    fl_warn_repeated("snow substeps capped", "snow",
+                     "snow: a frame needs %u substeps (its CFL limits of speed and stiffness) and runs at most %d, each "
+                     "longer than its stable step, so the snow may gain energy; lower sim.dt",
+                     n, FL_SNOW_MAX_SUBSTEPS);
+    n = FL_SNOW_MAX_SUBSTEPS;
+  }
   float dt = frame_dt / (float)n;
   fl_mpm_push push;
   push_for(s, dt, t0, &push);

@@ -82,7 +82,7 @@ typedef struct {
   fl_snow_frame_stats last;          /* of the latest collected frame */
   uint32_t frames_since_stats;       /* frames recorded since the stats in `last` */
   uint32_t substeps_last;            /* substeps of the latest recorded frame */
-  uint32_t capped_frames;            /* frames whose substeps hit FL_SNOW_MAX_SUBSTEPS */
+  uint32_t capped_frames;            /* frames that needed more than FL_SNOW_MAX_SUBSTEPS (run at it, over the CFL limit) */
   uint64_t substeps_total;
   uint64_t frames_total;             /* frames recorded */
   fl_snow_implicit implicit;         /* the semi-implicit solve (build.beta > 0), else zeroed */
@@ -100,7 +100,8 @@ typedef struct {
 bool fl_snow_create(const fl_material_env *env, const uint32_t *indices, uint32_t count, fl_snow_system *out);
 /* Frees everything; accepts a zeroed system. */
 void fl_snow_destroy(fl_snow_system *s);
-/* The substeps the next frame of length frame_dt takes (snow_spec.h SUBSTEPS). */
+/* The substeps the next frame of length frame_dt needs (snow_spec.h SUBSTEPS); fl_snow_record_frame
+ * runs at most FL_SNOW_MAX_SUBSTEPS of them, and warns when it must. */
 uint32_t fl_snow_plan_substeps(const fl_snow_system *s, float frame_dt);
 /* Records one frame of length frame_dt starting at time t0 (profiler scopes "snow/<pass>"). */
 void fl_snow_record_frame(fl_snow_system *s, fl_rec *r, float frame_dt, float t0);
