@@ -238,6 +238,10 @@ FL_STRUCT_END(fl_xpbd_push)
  * distance of every listed pair it is in, and of the smallest listing radius. */
 #define FL_TRI_GUARD_LIST 2.0
 #define FL_TRI_GUARD_SHARE 0.45
+/* ... less FL_TRI_GUARD_ULPS float epsilons of the vertex's largest coordinate:
+ * the rounding of the distances and of the clamp (a pair closer than that is
+ * held still). */
+#define FL_TRI_GUARD_ULPS 8.0
 
 /* Push constants of common/pick.comp and common/drag.comp (any vec4 positions). */
 FL_STRUCT_BEGIN(fl_pick_push)

@@ -3,7 +3,9 @@
 // before the velocity update (which then follows the clamped position): a
 // particle of a triangle-colliding object that lies in some triangle and is not
 // kinematic (w > 0) moves at most b = min(pc.tri_guard, its bound from
-// tri_guard_bound) from its start: x = prev + (x - prev) min(1, b / |x - prev|).
+// tri_guard_bound) from its start, less FL_TRI_GUARD_ULPS float epsilons of its
+// largest coordinate for rounding (at least 0: a pair that close is held still):
+// x = prev + (x - prev) min(1, b / |x - prev|).
 // pc.tri_guard is FL_TRI_GUARD_SHARE of the smallest listing radius, so that a
 // pair left out of the list (farther apart than that at the start) cannot
 // meet either. Resets the bound to +inf for the next substep.
@@ -31,9 +33,11 @@ void main()
   if (first[k + 1u] == first[k]) return;                                 // in no triangle: a body's inside
   vec4 x = pos[k];
   if (!(x.w > 0.0)) return;  // pinned or kinematic
-  float b = min(pc.tri_guard, uintBitsToFloat(u));
-  vec3 d = x.xyz - prev[k].xyz;
+  vec3 p = prev[k].xyz, m = abs(p);
+  float ulps = float(FL_TRI_GUARD_ULPS) * 1.1920929e-7 * max(max(m.x, m.y), m.z);
+  float b = max(min(pc.tri_guard, uintBitsToFloat(u)) - ulps, 0.0);
+  vec3 d = x.xyz - p;
   float l2 = dot(d, d);
   if (!(l2 > b * b)) return;
-  pos[k].xyz = prev[k].xyz + d * (b / sqrt(l2));
+  pos[k].xyz = p + d * (b / sqrt(l2));
 }

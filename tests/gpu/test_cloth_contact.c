@@ -83,7 +83,7 @@ static void stack(fl_gpu *gpu, const placement *at, uint32_t count, int res, int
       uint32_t order = out_of_order(&s[m], &s[k], 1.0) + out_of_order(&s[k], &s[m], -1.0);
       float d = fminf(min_distance(&s[k], &s[m]), min_distance(&s[m], &s[k]));
       closest = fminf(closest, d);
-      fprintf(stderr, "  sheets %u/%u: %u edge-triangle crossings, %u vertices on the wrong side, closest %.4f m\n", k, m,
+      fprintf(stderr, "  sheets %u/%u: %u edge-triangle crossings, %u vertices on the wrong side, closest %.6f m\n", k, m,
               cross, order, (double)d);
       ENSURE(cross == 0 && order == 0);
     }

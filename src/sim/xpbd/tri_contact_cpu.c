@@ -334,7 +334,9 @@ void fl_tri_guard_cpu(const fl_xpbd_build *b, const fl_tri_contacts *tc, float (
     bool in_triangle = false;
     for (uint32_t t = 0; t < 3 * b->triangle_count && !in_triangle; t++) in_triangle = tri[t] == k;
     if (!in_triangle) continue;
-    float bk = fminf(tc->guard, bound[k]), d[3];
+    float m = fmaxf(fmaxf(fabsf(prev[k][0]), fabsf(prev[k][1])), fabsf(prev[k][2]));
+    float ulps = (float)FL_TRI_GUARD_ULPS * 1.1920929e-7f * m;
+    float bk = fmaxf(fminf(tc->guard, bound[k]) - ulps, 0.0f), d[3];
     sub3f(x[k], prev[k], d);
     float l2 = dot3f(d, d);
     if (!(l2 > bk * bk)) continue;

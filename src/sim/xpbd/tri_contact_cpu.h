@@ -46,7 +46,8 @@ void fl_tri_contacts_cpu_pass(const fl_xpbd_build *b, const fl_tri_contacts *tc,
  * tc->guard is 0): every pair within the listing radius at prev (the GPU's
  * list) bounds its four particles' moves by FL_TRI_GUARD_SHARE x its distance
  * there, and each colliding particle in a triangle with w > 0 moves at most
- * min(tc->guard, its bound) from prev. bound: particle_count floats of scratch. */
+ * min(tc->guard, its bound) - FL_TRI_GUARD_ULPS float epsilons of its largest coordinate (at least 0) from
+ * prev. bound: particle_count floats of scratch. */
 void fl_tri_guard_cpu(const fl_xpbd_build *b, const fl_tri_contacts *tc, float (*x)[4], const float (*prev)[4],
                       float *bound);
 /* Adds a contact's corrections dx (of particles idx, inverse masses w; w = 0 or
