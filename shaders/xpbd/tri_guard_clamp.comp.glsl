@@ -2,13 +2,12 @@
 // contact guard"), one thread a particle, after the last contact pass and
 // before the velocity update (which then follows the clamped position): a
 // particle of a triangle-colliding object that lies in some triangle and is not
-// kinematic (w > 0) moves at most b = min(pc.tri_guard, its bound from
-// tri_guard_bound) from its start, less FL_TRI_GUARD_ULPS float epsilons of its
-// largest coordinate for rounding (at least 0: a pair that close is held still):
-// x = prev + (x - prev) min(1, b / |x - prev|).
-// pc.tri_guard is FL_TRI_GUARD_SHARE of the smallest listing radius, so that a
-// pair left out of the list (farther apart than that at the start) cannot
-// meet either. Resets the bound to +inf for the next substep.
+// kinematic (w > 0) has its move d = x - prev scaled by
+// lambda = min(1, its bound from tri_guard_bound, b / |d|), b = pc.tri_guard
+// less FL_TRI_GUARD_ULPS float epsilons of its largest coordinate:
+// x = prev + lambda d. pc.tri_guard is FL_TRI_GUARD_SHARE of the smallest
+// listing radius, so that a pair left out of the list (farther apart than that
+// at the start) cannot meet either. Resets the bound to +inf for the next substep.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "compute.glsl"
@@ -33,11 +32,10 @@ void main()
   if (first[k + 1u] == first[k]) return;                                 // in no triangle: a body's inside
   vec4 x = pos[k];
   if (!(x.w > 0.0)) return;  // pinned or kinematic
-  vec3 p = prev[k].xyz, m = abs(p);
+  vec3 p = prev[k].xyz, m = abs(p), d = x.xyz - p;
   float ulps = float(FL_TRI_GUARD_ULPS) * 1.1920929e-7 * max(max(m.x, m.y), m.z);
-  float b = max(min(pc.tri_guard, uintBitsToFloat(u)) - ulps, 0.0);
-  vec3 d = x.xyz - p;
-  float l2 = dot(d, d);
-  if (!(l2 > b * b)) return;
-  pos[k].xyz = p + d * (b / sqrt(l2));
+  float b = max(pc.tri_guard - ulps, 0.0), l2 = dot(d, d);
+  float lambda = min(1.0, uintBitsToFloat(u));
+  if (l2 > b * b) lambda = min(lambda, b / sqrt(l2));
+  if (lambda < 1.0) pos[k].xyz = p + d * lambda;
 }

@@ -65,7 +65,7 @@ static void set_defaults(fl_scene *s, const char *source)
       .solver = FL_SOLVER_COLORING,
       .relaxation = 1.5f,
       .collider_triangles = true,
-      .contact_guard = true,
+      .contact_guard = false,
       .max_speed = 500.0f,
       .snow_grid_slack = 4.0f,
   };

@@ -286,7 +286,7 @@ typedef struct {
                                  * (xpbd/tri_collider, docs/CLOTH.md), default true; false: the
                                  * vertices only */
   bool contact_guard;           /* XPBD "triangles" cloth: the contact guard (docs/CLOTH.md "The contact
-                                 * guard"): no edge passes through a triangle in a substep; default true */
+                                 * guard"): no edge passes through a triangle in a substep; default false */
   float max_speed;              /* m/s: a particle faster than this is a blow-up (the health watch,
                                  * sim/common/health.h), default 500, 0 < v <= 3e8 */
   float snow_grid_slack;        /* snow grid blocks allocated: this x those the snow touches at load,

@@ -281,11 +281,32 @@ void fl_tri_contacts_cpu_pass(const fl_xpbd_build *b, const fl_tri_contacts *tc,
   fl_tri_apply_cpu(b->particle_count, accum, x, contact);
 }
 
-/* Folds FL_TRI_GUARD_SHARE g into the bounds of the four particles of a pair at start distance^2 g2. */
-static void guard_fold(float *bound, const uint32_t idx[4], float g2)
+/* The largest |coordinate| of four points, times FL_TRI_GUARD_ULPS float epsilons (tri_guard_bound.comp). */
+static float guard_ulps(const float *p0, const float *p1, const float *p2, const float *p3)
 {
-  float v = (float)FL_TRI_GUARD_SHARE * sqrtf(g2);
-  for (int k = 0; k < 4; k++) bound[idx[k]] = fminf(bound[idx[k]], v);
+  float m[3];
+  for (int a = 0; a < 3; a++)
+    m[a] = fmaxf(fmaxf(fabsf(p0[a]), fabsf(p1[a])), fmaxf(fabsf(p2[a]), fabsf(p3[a])));
+  return (float)FL_TRI_GUARD_ULPS * 1.1920929e-7f * fmaxf(fmaxf(m[0], m[1]), m[2]);
+}
+
+/* A listed pair of particles idx (side 1: idx[0] and, for an edge pair, idx[1]) whose nearest points at the
+ * start are sep apart (tri_guard_bound.comp's main and fold). */
+static void guard_pair(float (*x)[4], const float (*prev)[4], const uint32_t idx[4], const float sep[3],
+                       bool vertex, float *bound)
+{
+  float g = sqrtf(dot3f(sep, sep));
+  if (!(g > 0)) return;
+  float n[3] = {sep[0] / g, sep[1] / g, sep[2] / g};
+  float ulps = guard_ulps(prev[idx[0]], prev[idx[1]], prev[idx[2]], prev[idx[3]]);
+  float beta = fmaxf((float)FL_TRI_GUARD_SHARE * g - ulps, 0.0f);
+  const float side[4] = {1.0f, vertex ? -1.0f : 1.0f, -1.0f, -1.0f};
+  for (int k = 0; k < 4; k++) {
+    float d[3];
+    sub3f(x[idx[k]], prev[idx[k]], d);
+    float c = -side[k] * dot3f(n, d);
+    if (c > beta) bound[idx[k]] = fminf(bound[idx[k]], beta / c);
+  }
 }
 
 void fl_tri_guard_cpu(const fl_xpbd_build *b, const fl_tri_contacts *tc, float (*x)[4], const float (*prev)[4],
@@ -307,7 +328,7 @@ void fl_tri_guard_cpu(const fl_xpbd_build *b, const fl_tri_contacts *tc, float (
       for (int a = 0; a < 3; a++)
         d[a] = prev[i][a] - (bary[0] * prev[idx[1]][a] + bary[1] * prev[idx[2]][a] + bary[2] * prev[idx[3]][a]);
       float r = list_radius(tc, 0.5f * (oi->thickness + ot->thickness));
-      if (dot3f(d, d) < r * r) guard_fold(bound, idx, dot3f(d, d));
+      if (dot3f(d, d) < r * r) guard_pair(x, prev, idx, d, true, bound);
     }
   }
   for (uint32_t e = 0; e < tc->edge_count; e++) {
@@ -324,7 +345,7 @@ void fl_tri_guard_cpu(const fl_xpbd_build *b, const fl_tri_contacts *tc, float (
                  (prev[cd[0]][a] + (prev[cd[1]][a] - prev[cd[0]][a]) * st[1]);
       float r = list_radius(tc, 0.5f * (oi->thickness + ot->thickness));
       uint32_t idx[4] = {ab[0], ab[1], cd[0], cd[1]};
-      if (dot3f(sep, sep) < r * r) guard_fold(bound, idx, dot3f(sep, sep));
+      if (dot3f(sep, sep) < r * r) guard_pair(x, prev, idx, sep, false, bound);
     }
   }
   /* The clamp (tri_guard_clamp.comp). */
@@ -334,13 +355,14 @@ void fl_tri_guard_cpu(const fl_xpbd_build *b, const fl_tri_contacts *tc, float (
     bool in_triangle = false;
     for (uint32_t t = 0; t < 3 * b->triangle_count && !in_triangle; t++) in_triangle = tri[t] == k;
     if (!in_triangle) continue;
-    float m = fmaxf(fmaxf(fabsf(prev[k][0]), fabsf(prev[k][1])), fabsf(prev[k][2]));
+    float m = fmaxf(fmaxf(fabsf(prev[k][0]), fabsf(prev[k][1])), fabsf(prev[k][2])), d[3];
     float ulps = (float)FL_TRI_GUARD_ULPS * 1.1920929e-7f * m;
-    float bk = fmaxf(fminf(tc->guard, bound[k]) - ulps, 0.0f), d[3];
+    float bk = fmaxf(tc->guard - ulps, 0.0f);
     sub3f(x[k], prev[k], d);
-    float l2 = dot3f(d, d);
-    if (!(l2 > bk * bk)) continue;
-    for (int a = 0; a < 3; a++) x[k][a] = prev[k][a] + d[a] * (bk / sqrtf(l2));
+    float l2 = dot3f(d, d), lambda = fminf(1.0f, bound[k]);
+    if (l2 > bk * bk) lambda = fminf(lambda, bk / sqrtf(l2));
+    if (lambda < 1.0f)
+      for (int a = 0; a < 3; a++) x[k][a] = prev[k][a] + d[a] * lambda;
   }
 }
 

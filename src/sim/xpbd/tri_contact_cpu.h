@@ -44,10 +44,10 @@ void fl_tri_contacts_cpu_pass(const fl_xpbd_build *b, const fl_tri_contacts *tc,
                               const float (*x_list)[4], int32_t (*accum)[4], uint32_t *contact);
 /* The contact guard (tri_guard_bound.comp, tri_guard_clamp.comp; nothing when
  * tc->guard is 0): every pair within the listing radius at prev (the GPU's
- * list) bounds its four particles' moves by FL_TRI_GUARD_SHARE x its distance
- * there, and each colliding particle in a triangle with w > 0 moves at most
- * min(tc->guard, its bound) - FL_TRI_GUARD_ULPS float epsilons of its largest coordinate (at least 0) from
- * prev. bound: particle_count floats of scratch. */
+ * list), g apart there along n, limits each of its particles' approach along
+ * n to FL_TRI_GUARD_SHARE g (less rounding) by scaling its move x - prev, and
+ * each colliding particle in a triangle with w > 0 moves at most tc->guard
+ * (less rounding) from prev. bound: particle_count floats of scratch. */
 void fl_tri_guard_cpu(const fl_xpbd_build *b, const fl_tri_contacts *tc, float (*x)[4], const float (*prev)[4],
                       float *bound);
 /* Adds a contact's corrections dx (of particles idx, inverse masses w; w = 0 or
