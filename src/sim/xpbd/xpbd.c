@@ -401,8 +401,8 @@ void fl_xpbd_push_fill(const fl_xpbd_system *s, const fl_step *step, fl_xpbd_pus
  * index and record, three indices and three positions (the colliders are a
  * uniform; a contact's previous positions and atomics are rare). The contact
  * guard's bound pass (bytes[7]) reads per listed pair (the same guess) the
- * pair, its indices (vertex: three; edge: two and two) and four previous
- * positions, and makes four atomics (4 bytes each); its clamp (bytes[8]) reads
+ * pair, its indices (vertex: three; edge: two and two), four previous
+ * positions and four positions, and makes up to four atomics (4 bytes each); its clamp (bytes[8]) reads
  * per particle its bound (and writes it back), object index, object, CSR
  * words, position and previous position, and writes the position. */
 static void tri_contact_bytes(const fl_xpbd_system *s, uint64_t bytes[9])
@@ -419,7 +419,7 @@ static void tri_contact_bytes(const fl_xpbd_system *s, uint64_t bytes[9])
   bytes[3] = e * near_e * (8 + 8 + 8 + 64 + 8 + 24);
   bytes[4] = n * (16 + 16 + 16);
   bytes[5] = t * (4 + obj + 12 + 48);
-  bytes[7] = n * near * (8 + 12 + 64 + 16) + e * near_e * (8 + 16 + 64 + 16);
+  bytes[7] = n * near * (8 + 12 + 128 + 16) + e * near_e * (8 + 16 + 128 + 16);
   bytes[8] = n * (8 + 4 + obj + 8 + 16 + 16 + 16);
 }
 
