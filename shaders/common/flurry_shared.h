@@ -163,7 +163,7 @@ FL_STRUCT_BEGIN(fl_gpu_xpbd_object)
   float gust;       /* gust amplitude a (0: steady wind), gust_shared.h */
   float gust_inv_period; /* 1 / gust period (1/s) */
   float gust_inv_length; /* 1 / gust length (1/m) */
-  uint unused0;
+  uint contact_guard; /* 1: sim.contact_guard asked for the contact guard (docs/CLOTH.md "The contact guard") */
 FL_STRUCT_END(fl_gpu_xpbd_object)
 /* Its size in vec4 rows (xpbd/contact_rows.glsl reads it as rows). */
 #define FL_XPBD_OBJECT_ROWS 5u
@@ -197,7 +197,8 @@ FL_STRUCT_BEGIN(fl_xpbd_push)
   float solve_h;    /* the step of the compliance term alpha / solve_h^2: h for Euler, 2 h / 3 for BDF2 */
   uint tri_pairs_per; /* triangle contacts: the pair list's room per particle and per edge (fl_tri_contacts) */
   uint distance_mode; /* xpbd/distance_gs: FL_DISTANCE_* below (0: the fine solve) */
-  uint unused_push0, unused_push1, unused_push2; /* to 128 bytes, the guaranteed push-constant size */
+  uint unused_push0, unused_push1; /* to 128 bytes, the guaranteed push-constant size */
+  float tri_guard;  /* triangle contacts: the contact guard's bound on every vertex's move in a substep (m), 0: off */
 FL_STRUCT_END(fl_xpbd_push)
 
 /* fl_xpbd_push.distance_mode: what xpbd/distance_gs does with a colour of constraints. */
@@ -231,6 +232,16 @@ FL_STRUCT_END(fl_xpbd_push)
 #define FL_TRI_LIST_VERTEX_COUNT 6u /* vertex-triangle pairs found this substep (may exceed the room) */
 #define FL_TRI_LIST_EDGE_COUNT 7u  /* edge-edge pairs found */
 #define FL_TRI_LIST_OVERFLOW 8u    /* sticky: nonzero once a list had more pairs than room */
+/* The contact guard (docs/CLOTH.md "The contact guard"; Wu, Wang and Wang 2021):
+ * the pair list is found at the substep's start within FL_TRI_GUARD_LIST x
+ * reach, and each vertex moves at most FL_TRI_GUARD_SHARE (< 1/2) of the start
+ * distance of every listed pair it is in, and of the smallest listing radius. */
+#define FL_TRI_GUARD_LIST 2.0
+#define FL_TRI_GUARD_SHARE 0.45
+/* ... less FL_TRI_GUARD_ULPS float epsilons of the vertex's largest coordinate:
+ * the rounding of the distances and of the clamp (a pair closer than that is
+ * held still). */
+#define FL_TRI_GUARD_ULPS 8.0
 
 /* Push constants of common/pick.comp and common/drag.comp (any vec4 positions). */
 FL_STRUCT_BEGIN(fl_pick_push)

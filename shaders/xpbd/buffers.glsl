@@ -7,7 +7,7 @@
 #define FL_XPBD_B_PREV 1         // vec4: position at the start of the substep
 #define FL_XPBD_B_VEL 2          // vec4
 #define FL_XPBD_B_ACCEL 3        // vec4: wind acceleration of this substep
-#define FL_XPBD_B_DELTA 4        // vec4: Jacobi corrections (xyz), w: count
+#define FL_XPBD_B_DELTA 4        // vec4: Jacobi corrections (xyz), w: count; or the contact guard's bound (uint per particle)
 #define FL_XPBD_B_OBJECT 5       // uint per particle: cloth object index
 #define FL_XPBD_B_OBJECTS 6      // fl_gpu_xpbd_object per object
 #define FL_XPBD_B_CONSTRAINTS 7  // fl_gpu_distance[] or fl_gpu_bend[]

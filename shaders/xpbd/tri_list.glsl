@@ -20,4 +20,7 @@ layout(std430, binding = FL_XPBD_B_TRI_LIST) buffer TriList
 // The room of each part of the list (pairs).
 uint fl_tri_vertex_room() { return pc.particle_count * pc.tri_pairs_per; }
 uint fl_tri_edge_room() { return pc.edge_count * pc.tri_pairs_per; }
+// How far apart a pair with contact distance `reach` is listed: reach, or with
+// the contact guard FL_TRI_GUARD_LIST reach at the substep's start (docs/CLOTH.md).
+float fl_tri_list_radius(float reach) { return pc.tri_guard > 0.0 ? FL_TRI_GUARD_LIST * reach : reach; }
 #endif

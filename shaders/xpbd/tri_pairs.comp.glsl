@@ -20,6 +20,9 @@
 // The list is the contacts at the positions the first contact pass reads; the
 // later passes of the substep solve its pairs again (those the averaging
 // left: docs/CLOTH.md "The guarantee"; the CPU reference keeps the same rule).
+// With the contact guard (pc.tri_guard > 0) the positions bound as POS are the
+// substep's start (prev) and "within reach" is within FL_TRI_GUARD_LIST reach
+// (fl_tri_list_radius; the hash margin covers it): the pairs the guard bounds.
 // A list with more pairs than room keeps its first ones; tri_pair_args sets the
 // head's overflow word and the health watch reports it (never silent).
 #version 450
@@ -74,7 +77,7 @@ void vertex_pairs(uint i)
     if (t == last) continue;
     last = t;
     vec4 blo = tri_box[2u * t], bhi = tri_box[2u * t + 1u];
-    float reach = 0.5 * (obi.thickness + blo.w);
+    float reach = fl_tri_list_radius(0.5 * (obi.thickness + blo.w));
     vec3 g = vec3(reach);
     if (any(lessThan(pi, blo.xyz - g)) || any(greaterThan(pi, bhi.xyz + g))) continue;
     if (obi.body != 0u && uint(bhi.w) >= FL_TRI_BODY) continue;  // two bodies: particles only (fl_tri_pair)
@@ -112,7 +115,7 @@ void edge_pairs(uint e)
       if (t == last) continue;
       last = t;
       vec4 blo = tri_box[2u * t], bhi = tri_box[2u * t + 1u];
-      float reach = 0.5 * (obi.thickness + blo.w);
+      float reach = fl_tri_list_radius(0.5 * (obi.thickness + blo.w));
       if (any(greaterThan(emin - reach, bhi.xyz)) || any(lessThan(emax + reach, blo.xyz))) continue;
       uint meta = uint(bhi.w), owned = meta & 7u;
       if (owned == 0u || (body_i && meta >= FL_TRI_BODY)) continue;  // no edge; two bodies (fl_tri_pair)

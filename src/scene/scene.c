@@ -21,7 +21,7 @@ static const char *const TOP_KEYS[] = {"name", "sim", "camera", "objects", NULL}
 static const char *const SIM_KEYS[] = {"dt",     "substeps", "iterations", "gravity",
                                         "domain", "solver",   "relaxation", "collider_normals",
                                         "mpm_atomics", "max_speed", "integrator", "snow_grid_slack",
-                                        "collider_triangles", "snow_transfer", "coupling_substeps", NULL};
+                                        "collider_triangles", "snow_transfer", "coupling_substeps", "contact_guard", NULL};
 /* Indexed by fl_solver. */
 static const char *const SOLVER_NAMES[] = {"coloring", "jacobi", NULL};
 static const char *const DOMAIN_KEYS[] = {"min", "max", NULL};
@@ -65,6 +65,7 @@ static void set_defaults(fl_scene *s, const char *source)
       .solver = FL_SOLVER_COLORING,
       .relaxation = 1.5f,
       .collider_triangles = true,
+      .contact_guard = false,
       .max_speed = 500.0f,
       .snow_grid_slack = 4.0f,
   };
@@ -92,6 +93,7 @@ static bool parse_sim(const fl_jr *top, const cJSON *root, fl_sim_desc *sim)
       !fl_jr_enum(&r, v, "coupling_substeps", COUPLING_NAMES, &coupling) ||
       !fl_jr_enum(&r, v, "integrator", INTEGRATOR_NAMES, &integrator) ||
       !fl_jr_bool(&r, v, "collider_triangles", &sim->collider_triangles) ||
+      !fl_jr_bool(&r, v, "contact_guard", &sim->contact_guard) ||
       !fl_jr_number(&r, v, "relaxation", FL_JR_CLOSED(1, 2), &sim->relaxation) ||
       !fl_jr_number(&r, v, "max_speed", (fl_jr_range){0.0, 3e8, true, false}, &sim->max_speed) ||
       !fl_jr_number(&r, v, "snow_grid_slack", FL_JR_CLOSED(1, 64), &sim->snow_grid_slack) ||
@@ -252,6 +254,8 @@ static bool parse_text(const char *text, const char *source, const char *const *
        fl_jr_string(&top, root, "name", s->name, sizeof s->name) &&
        parse_sim(&top, root, &s->sim) && parse_camera(&top, root, &s->camera) &&
        parse_objects(&top, root, s);
+  for (uint32_t k = 0; ok && k < s->object_count; k++) /* the cloth build sees the sim's choice */
+    if (s->objects[k].type == FL_OBJECT_CLOTH) s->objects[k].cloth.contact_guard = s->sim.contact_guard;
   if (ok) *out = *s;
   free(s);
   cJSON_Delete(root);

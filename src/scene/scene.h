@@ -108,6 +108,7 @@ typedef struct {
   float friction[2];            /* [static, kinetic], default [0.5, 0.4], >= 0 */
   bool self_collision;          /* default false; true, "particles" or "triangles" turn it on */
   bool triangle_contacts;       /* self_collision "triangles": vertex-triangle and edge-edge contacts too */
+  bool contact_guard;           /* "triangles": the contact guard, a copy of sim.contact_guard (set by the parser) */
   float wind[3];                /* m/s, default 0 */
   float drag, lift;             /* default 0, >= 0 */
   float gust;                   /* gust amplitude, a fraction of the wind, 0..1, default 0 (shaders/common/gust_shared.h) */
@@ -284,6 +285,8 @@ typedef struct {
   bool collider_triangles;      /* XPBD cloth: colliders against the insides of its triangles
                                  * (xpbd/tri_collider, docs/CLOTH.md), default true; false: the
                                  * vertices only */
+  bool contact_guard;           /* XPBD "triangles" cloth: the contact guard (docs/CLOTH.md "The contact
+                                 * guard"): no edge passes through a triangle in a substep; default false */
   float max_speed;              /* m/s: a particle faster than this is a blow-up (the health watch,
                                  * sim/common/health.h), default 500, 0 < v <= 3e8 */
   float snow_grid_slack;        /* snow grid blocks allocated: this x those the snow touches at load,

@@ -391,6 +391,25 @@ static void triangles_body(fl_gpu *gpu)
 }
 FL_GPU_TEST(test_gpu_vs_cpu_triangles, triangles_body)
 
+/* The contact guard (docs/CLOTH.md "The contact guard"): the same two sheets
+ * with velocities scattered by 8 m/s (33 mm a substep against approaches of
+ * 9 mm allowed for pairs 2 cm apart at a substep's start, and 27 mm in all),
+ * so that the clamp binds; with sim.contact_guard false the discrete contacts alone. */
+static void contact_guard_body(fl_gpu *gpu)
+{
+  static const compare_case cc = {
+      .json = "{ " SIM(", \"iterations\": 2, \"contact_guard\": true") ", \"objects\": [\n"
+              "  { \"type\": \"cloth\", \"name\": \"a\", \"resolution\": [10, 10], \"mass\": 0.5,\n"
+              "    \"thickness\": 0.03, \"self_collision\": \"triangles\" },\n"
+              "  { \"type\": \"cloth\", \"name\": \"b\", \"resolution\": [9, 11], \"size\": [0.9, 1.1],\n"
+              "    \"center\": [0.03, 1.02, 0.04], \"mass\": 0.3, \"thickness\": 0.03,\n"
+              "    \"self_collision\": \"triangles\" } ] }",
+      .steps = 4, .bump = 0.03f, .v0 = {0, -1.0f, 0}, .vjitter = 8.0f,
+      .without = {"sim.contact_guard=false"}};
+  compare(gpu, &cc, "contact guard");
+}
+FL_GPU_TEST(test_gpu_vs_cpu_contact_guard, contact_guard_body)
+
 /* Colliders against triangles (xpbd/tri_collider, docs/CLOTH.md): a coarse sheet
  * on a ball whose top bulges 3 cm between its vertices (spacing 0.2 m), and a
  * box edge under it; with sim.collider_triangles false only the vertices meet
@@ -1267,6 +1286,7 @@ static const fl_test_case cases[] = {
     {"gpu_vs_cpu_colouring_dihedral", test_gpu_vs_cpu_colouring_dihedral},
     {"gpu_vs_cpu_jacobi", test_gpu_vs_cpu_jacobi},
     {"gpu_vs_cpu_triangles", test_gpu_vs_cpu_triangles},
+    {"gpu_vs_cpu_contact_guard", test_gpu_vs_cpu_contact_guard},
     {"gpu_vs_cpu_triangle_colliders", test_gpu_vs_cpu_triangle_colliders},
     {"gpu_vs_cpu_particle_cloth_colliders", test_gpu_vs_cpu_particle_cloth_colliders},
     {"gpu_vs_cpu_wind", test_gpu_vs_cpu_wind},

@@ -26,11 +26,14 @@ static int edge_ref_cmp(const void *pa, const void *pb)
 }
 
 /* The pair list's room per particle and per edge: FL_TRI_PAIRS_PER, times
- * 4 (thickness / mean rest edge)^2 of the thickest "triangles" cloth relative
+ * 4 (radius / mean rest edge)^2 of the thickest "triangles" cloth relative
  * to its edges when that exceeds 1 (a particle has about 2 pi (thickness /
- * edge)^2 pairs within reach with its own sheet's triangles), at most 16 times. */
+ * edge)^2 pairs within reach with its own sheet's triangles), at most 16 times;
+ * the radius is the thickness, or FL_TRI_GUARD_LIST times it when the contact
+ * guard lists pairs that far (its room up to 16 FL_TRI_GUARD_LIST^2 times). */
 static uint32_t pairs_per(const fl_xpbd_build *b, const fl_tri_contacts *t)
 {
+  double list = t->guard > 0 ? FL_TRI_GUARD_LIST : 1.0, cap = 16.0 * list * list;
   double length[FL_SCENE_MAX_OBJECTS] = {0}, ratio = 1.0;
   uint32_t count[FL_SCENE_MAX_OBJECTS] = {0};
   for (uint32_t e = 0; e < t->edge_count; e++) {
@@ -44,10 +47,10 @@ static uint32_t pairs_per(const fl_xpbd_build *b, const fl_tri_contacts *t)
   for (uint32_t o = 0; o < b->object_count && o < FL_SCENE_MAX_OBJECTS; o++) {
     const fl_gpu_xpbd_object *ob = &b->objects[o];
     if (ob->body != 0 || ob->self_collision != FL_SELF_TRIANGLES || !count[o] || !(length[o] > 0)) continue;
-    double r = ob->thickness / (length[o] / count[o]);
+    double r = list * ob->thickness / (length[o] / count[o]);
     if (4.0 * r * r > ratio) ratio = 4.0 * r * r;
   }
-  return (uint32_t)ceil(FL_TRI_PAIRS_PER * (ratio < 16.0 ? ratio : 16.0));
+  return (uint32_t)ceil(FL_TRI_PAIRS_PER * (ratio < cap ? ratio : cap));
 }
 
 /* The edges and owners of b's colliding triangles into t's arrays (room for 3
@@ -96,10 +99,17 @@ bool fl_tri_contacts_create(const fl_xpbd_build *b, fl_tri_contacts *out)
     fl_tri_contacts_destroy(out);
     return fl_error_set("triangle contacts: out of host memory for %zu triangles", t_count);
   }
-  float e_max = 0, reach_max = 0;
-  for (uint32_t o = 0; o < b->object_count; o++)
-    if (fl_tri_object_collides(&b->objects[o], true) && b->objects[o].thickness > reach_max)
-      reach_max = b->objects[o].thickness;
+  float e_max = 0, reach_max = 0, reach_min = INFINITY;
+  bool guard = false; /* some "triangles" cloth asks for the contact guard (sim.contact_guard copied to each) */
+  for (uint32_t o = 0; o < b->object_count; o++) {
+    const fl_gpu_xpbd_object *ob = &b->objects[o];
+    if (!fl_tri_object_collides(ob, true)) continue;
+    reach_max = fmaxf(reach_max, ob->thickness);
+    reach_min = fminf(reach_min, ob->thickness);
+    guard |= ob->body == 0 && ob->contact_guard != 0;
+  }
+  /* A pair left out of the list was FL_TRI_GUARD_LIST reach >= FL_TRI_GUARD_LIST reach_min apart at the start. */
+  out->guard = guard ? (float)(FL_TRI_GUARD_SHARE * FL_TRI_GUARD_LIST) * reach_min : 0.0f;
   build_edges(b, out, out->refs, &e_max);
   /* A tearing object's splits copy the edges along a cut: room for every colliding triangle's three. */
   out->edge_capacity = out->edge_count;
@@ -110,7 +120,7 @@ bool fl_tri_contacts_create(const fl_xpbd_build *b, fl_tri_contacts *out)
       break;
     }
   out->pairs_per = pairs_per(b, out);
-  out->margin = reach_max; /* reach <= r_max: tri_contact_build.h */
+  out->margin = (guard ? (float)FL_TRI_GUARD_LIST : 1.0f) * reach_max; /* the listing radius <= margin */
   out->cell_size = FL_TRI_STRETCH * e_max + 2.0f * out->margin;
   if (!(out->cell_size > 0)) out->cell_size = 1.0f;
   return true;

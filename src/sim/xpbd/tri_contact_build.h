@@ -5,7 +5,8 @@
  * cell size of the triangle hash.
  *
  * The triangle hash: each colliding triangle is entered in every cell its
- * bounding box, grown by margin = r_max (r_max the largest thickness),
+ * bounding box, grown by margin = r_max (r_max the largest thickness; with the
+ * contact guard FL_TRI_GUARD_LIST r_max, its listing radius),
  * overlaps (xpbd/tri_keys.comp). With
  *   cell = FL_TRI_STRETCH e_max + 2 margin,
  * e_max the longest edge of a colliding triangle at rest (it bounds the box's
@@ -48,6 +49,9 @@ typedef struct {
   float cell_size;              /* of the triangle hash (m) */
   float margin;                 /* the growth of a triangle's box before it is hashed (m) */
   uint32_t pairs_per;           /* the pair list's room per particle and per edge (pairs; xpbd/tri_pairs) */
+  float guard;                  /* the contact guard (docs/CLOTH.md): the bound on every colliding vertex's move
+                                 * in a substep, FL_TRI_GUARD_SHARE x FL_TRI_GUARD_LIST x the smallest thickness
+                                 * (m); 0: off (sim.contact_guard false) */
   void *refs;                   /* scratch of a rebuild: 3 edge references a triangle */
 } fl_tri_contacts;
 

@@ -177,6 +177,12 @@ static void outward_normal(float (*x)[4], const uint32_t v[3], float out[3])
   for (int a = 0; a < 3; a++) out[a] = lf > 1e-12f ? f[a] / lf : 0.0f;
 }
 
+/* How far apart a pair with contact distance `reach` is listed (fl_tri_list_radius, tri_list.glsl). */
+static float list_radius(const fl_tri_contacts *tc, float reach)
+{
+  return tc->guard > 0 ? (float)FL_TRI_GUARD_LIST * reach : reach;
+}
+
 /* True when p lies within r of triangle (a, b, c) (tri_pairs.comp's list test). */
 static bool within(const float p[3], const float a[3], const float b[3], const float c[3], float r)
 {
@@ -216,7 +222,7 @@ void fl_tri_contacts_cpu_pass(const fl_xpbd_build *b, const fl_tri_contacts *tc,
         d[a] = x[i][a] - (bary[0] * x[idx[1]][a] + bary[1] * x[idx[2]][a] + bary[2] * x[idx[3]][a]);
       float reach = 0.5f * (oi->thickness + ot->thickness);
       if (!(dot3f(d, d) < reach * reach)) continue;
-      if (x_list && !within(x_list[i], x_list[idx[1]], x_list[idx[2]], x_list[idx[3]], reach))
+      if (x_list && !within(x_list[i], x_list[idx[1]], x_list[idx[2]], x_list[idx[3]], list_radius(tc, reach)))
         continue; /* not in the pair list of the substep */
       float c[4] = {1.0f, -bary[0], -bary[1], -bary[2]}, outward[3] = {0, 0, 0};
       if (ot->body != 0) outward_normal(x, tri + 3 * (size_t)t, outward); /* tri_vertex.comp */
@@ -255,7 +261,8 @@ void fl_tri_contacts_cpu_pass(const fl_xpbd_build *b, const fl_tri_contacts *tc,
       }
       float reach = 0.5f * (oi->thickness + ot->thickness);
       if (!(dot3f(sep, sep) < reach * reach)) continue;
-      if (x_list && !segments_within(x_list[ab[0]], x_list[ab[1]], x_list[cd[0]], x_list[cd[1]], reach))
+      if (x_list &&
+          !segments_within(x_list[ab[0]], x_list[ab[1]], x_list[cd[0]], x_list[cd[1]], list_radius(tc, reach)))
         continue; /* not in the pair list of the substep */
       uint32_t idx[4] = {ab[0], ab[1], cd[0], cd[1]};
       float c[4] = {1.0f - st[0], st[0], -(1.0f - st[1]), -st[1]}, outward[3] = {0, 0, 0};
@@ -272,6 +279,91 @@ void fl_tri_contacts_cpu_pass(const fl_xpbd_build *b, const fl_tri_contacts *tc,
   }
   fl_tri_colliders_cpu(b, cols, x, prev, accum);
   fl_tri_apply_cpu(b->particle_count, accum, x, contact);
+}
+
+/* The largest |coordinate| of four points, times FL_TRI_GUARD_ULPS float epsilons (tri_guard_bound.comp). */
+static float guard_ulps(const float *p0, const float *p1, const float *p2, const float *p3)
+{
+  float m[3];
+  for (int a = 0; a < 3; a++)
+    m[a] = fmaxf(fmaxf(fabsf(p0[a]), fabsf(p1[a])), fmaxf(fabsf(p2[a]), fabsf(p3[a])));
+  return (float)FL_TRI_GUARD_ULPS * 1.1920929e-7f * fmaxf(fmaxf(m[0], m[1]), m[2]);
+}
+
+/* A listed pair of particles idx (side 1: idx[0] and, for an edge pair, idx[1]) whose nearest points at the
+ * start are sep apart (tri_guard_bound.comp's main and fold). */
+static void guard_pair(float (*x)[4], const float (*prev)[4], const uint32_t idx[4], const float sep[3],
+                       bool vertex, float *bound)
+{
+  float g = sqrtf(dot3f(sep, sep));
+  if (!(g > 0)) return;
+  float n[3] = {sep[0] / g, sep[1] / g, sep[2] / g};
+  float ulps = guard_ulps(prev[idx[0]], prev[idx[1]], prev[idx[2]], prev[idx[3]]);
+  float beta = fmaxf((float)FL_TRI_GUARD_SHARE * g - ulps, 0.0f);
+  const float side[4] = {1.0f, vertex ? -1.0f : 1.0f, -1.0f, -1.0f};
+  for (int k = 0; k < 4; k++) {
+    float d[3];
+    sub3f(x[idx[k]], prev[idx[k]], d);
+    float c = -side[k] * dot3f(n, d);
+    if (c > beta) bound[idx[k]] = fminf(bound[idx[k]], beta / c);
+  }
+}
+
+void fl_tri_guard_cpu(const fl_xpbd_build *b, const fl_tri_contacts *tc, float (*x)[4], const float (*prev)[4],
+                      float *bound)
+{
+  if (!tc->any || !(tc->guard > 0)) return;
+  const uint32_t *tri = b->triangles;
+  for (uint32_t k = 0; k < b->particle_count; k++) bound[k] = INFINITY;
+  /* The pair list at the start (tri_pairs.comp with the guard): vertex-triangle, then edge-edge. */
+  for (uint32_t i = 0; i < b->particle_count; i++) {
+    const fl_gpu_xpbd_object *oi = &b->objects[b->particle_object[i]];
+    if (oi->body == 0 && oi->self_collision != FL_SELF_TRIANGLES) continue;
+    for (uint32_t t = 0; t < b->triangle_count; t++) {
+      const fl_gpu_xpbd_object *ot = &b->objects[b->triangle_object[t]];
+      uint32_t idx[4] = {i, tri[3 * t], tri[3 * t + 1], tri[3 * t + 2]};
+      if (!tri_pair(oi, ot) || idx[1] == i || idx[2] == i || idx[3] == i) continue;
+      float bary[3], d[3];
+      fl_tri_closest_on_triangle(prev[i], prev[idx[1]], prev[idx[2]], prev[idx[3]], bary);
+      for (int a = 0; a < 3; a++)
+        d[a] = prev[i][a] - (bary[0] * prev[idx[1]][a] + bary[1] * prev[idx[2]][a] + bary[2] * prev[idx[3]][a]);
+      float r = list_radius(tc, 0.5f * (oi->thickness + ot->thickness));
+      if (dot3f(d, d) < r * r) guard_pair(x, prev, idx, d, true, bound);
+    }
+  }
+  for (uint32_t e = 0; e < tc->edge_count; e++) {
+    const uint32_t *ab = tc->edges[e];
+    const fl_gpu_xpbd_object *oi = &b->objects[b->particle_object[ab[0]]];
+    for (uint32_t f = e + 1; f < tc->edge_count; f++) {
+      const uint32_t *cd = tc->edges[f];
+      const fl_gpu_xpbd_object *ot = &b->objects[b->particle_object[cd[0]]];
+      if (!tri_pair(oi, ot) || cd[0] == ab[0] || cd[0] == ab[1] || cd[1] == ab[0] || cd[1] == ab[1]) continue;
+      float st[2], sep[3];
+      fl_tri_closest_on_segments(prev[ab[0]], prev[ab[1]], prev[cd[0]], prev[cd[1]], st);
+      for (int a = 0; a < 3; a++)
+        sep[a] = (prev[ab[0]][a] + (prev[ab[1]][a] - prev[ab[0]][a]) * st[0]) -
+                 (prev[cd[0]][a] + (prev[cd[1]][a] - prev[cd[0]][a]) * st[1]);
+      float r = list_radius(tc, 0.5f * (oi->thickness + ot->thickness));
+      uint32_t idx[4] = {ab[0], ab[1], cd[0], cd[1]};
+      if (dot3f(sep, sep) < r * r) guard_pair(x, prev, idx, sep, false, bound);
+    }
+  }
+  /* The clamp (tri_guard_clamp.comp). */
+  for (uint32_t k = 0; k < b->particle_count; k++) {
+    const fl_gpu_xpbd_object *ok = &b->objects[b->particle_object[k]];
+    if ((ok->body == 0 && ok->self_collision != FL_SELF_TRIANGLES) || !(x[k][3] > 0)) continue;
+    bool in_triangle = false;
+    for (uint32_t t = 0; t < 3 * b->triangle_count && !in_triangle; t++) in_triangle = tri[t] == k;
+    if (!in_triangle) continue;
+    float m = fmaxf(fmaxf(fabsf(prev[k][0]), fabsf(prev[k][1])), fabsf(prev[k][2])), d[3];
+    float ulps = (float)FL_TRI_GUARD_ULPS * 1.1920929e-7f * m;
+    float bk = fmaxf(tc->guard - ulps, 0.0f);
+    sub3f(x[k], prev[k], d);
+    float l2 = dot3f(d, d), lambda = fminf(1.0f, bound[k]);
+    if (l2 > bk * bk) lambda = fminf(lambda, bk / sqrtf(l2));
+    if (lambda < 1.0f)
+      for (int a = 0; a < 3; a++) x[k][a] = prev[k][a] + d[a] * lambda;
+  }
 }
 
 void fl_tri_apply_cpu(uint32_t particle_count, int32_t (*accum)[4], float (*x)[4], uint32_t *contact)

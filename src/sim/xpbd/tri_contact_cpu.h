@@ -34,13 +34,22 @@ typedef struct {
  * the substep's start prev: vertex-triangle (every pair, or when x_list is not
  * NULL only those the GPU's pair list holds: the vertex within reach of the
  * triangle at x_list, xpbd/tri_pairs.comp), then edge-edge contacts (with
- * x_list, those within reach there), then colliders against the triangles of every cloth
+ * x_list, those within reach there; with the contact guard x_list is the substep's start and
+ * "within reach" within FL_TRI_GUARD_LIST reach, the list's rule), then colliders against the triangles of every cloth
  * (fl_tri_colliders_cpu, tri_collider.comp), summed in accum (4 int32 per particle, zero on entry
  * and on return), then applied as x += (sum / FL_TRI_FIXED) / count;
  * contact[p] = 1 for every corrected particle. */
 void fl_tri_contacts_cpu_pass(const fl_xpbd_build *b, const fl_tri_contacts *tc,
                               const fl_tri_colliders *cols, float (*x)[4], const float (*prev)[4],
                               const float (*x_list)[4], int32_t (*accum)[4], uint32_t *contact);
+/* The contact guard (tri_guard_bound.comp, tri_guard_clamp.comp; nothing when
+ * tc->guard is 0): every pair within the listing radius at prev (the GPU's
+ * list), g apart there along n, limits each of its particles' approach along
+ * n to FL_TRI_GUARD_SHARE g (less rounding) by scaling its move x - prev, and
+ * each colliding particle in a triangle with w > 0 moves at most tc->guard
+ * (less rounding) from prev. bound: particle_count floats of scratch. */
+void fl_tri_guard_cpu(const fl_xpbd_build *b, const fl_tri_contacts *tc, float (*x)[4], const float (*prev)[4],
+                      float *bound);
 /* Adds a contact's corrections dx (of particles idx, inverse masses w; w = 0 or
  * dx = 0: none) to the fixed-point sums accum (tri_accumulate.glsl). */
 void fl_tri_accumulate_cpu(int32_t (*accum)[4], const uint32_t idx[4], const float w[4], float dx[4][3]);

@@ -188,6 +188,13 @@ static bool create_buffers(fl_xpbd_system *s)
          device_buffer(s->gpu, NULL, FL_TRI_LIST_HEAD * 4 + ((size_t)n + s->tri.edge_capacity) * s->tri.pairs_per * 8,
                        "contact pairs", &s->tri_list) &&
          fl_spatial_hash_create(s->gpu, 8 * b->triangle_count, &s->tri_hash);
+  if (ok && s->tri.guard > 0) { /* +inf bits: no listed pair yet (xpbd/tri_guard_clamp resets them so) */
+    uint32_t *inf = malloc((n ? n : 1) * sizeof *inf);
+    if (!inf) return fl_error_set("out of host memory for %zu contact-guard bounds", n);
+    for (size_t k = 0; k < n; k++) inf[k] = 0x7F800000u;
+    ok = device_buffer(s->gpu, inf, n * 4, "contact guard bounds", &s->guard);
+    free(inf);
+  }
   return ok;
 }
 
@@ -334,7 +341,7 @@ void fl_xpbd_destroy(fl_xpbd_system *s)
                           &s->tri_first,    &s->tri_items, &s->face_normals, &s->contact, &s->bodies,
                           &s->body_state,   &s->scratch,   &s->tri_box,    &s->edges,     &s->tri_owned,
                           &s->accum,        &s->older,     &s->vel_old,    &s->opposite, &s->contact_corrections,
-                          &s->tri_list, &s->load};
+                          &s->tri_list, &s->load,         &s->guard};
   for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++) fl_buffer_destroy(gpu, buffers[i]);
   fl_xpbd_build_destroy(&s->build);
   memset(s, 0, sizeof *s);
@@ -364,6 +371,7 @@ void fl_xpbd_push_fill(const fl_xpbd_system *s, const fl_step *step, fl_xpbd_pus
     out->tri_margin = s->tri.margin;
     out->edge_count = s->tri.edge_count;
     out->tri_pairs_per = s->tri.pairs_per;
+    out->tri_guard = s->tri.guard;
   }
 }
 
@@ -391,8 +399,13 @@ void fl_xpbd_push_fill(const fl_xpbd_system *s, const fl_step *step, fl_xpbd_pus
  * triangles). Apply reads and clears the sums
  * and moves the positions. The collider pass reads per triangle its object
  * index and record, three indices and three positions (the colliders are a
- * uniform; a contact's previous positions and atomics are rare). */
-static void tri_contact_bytes(const fl_xpbd_system *s, uint64_t bytes[7])
+ * uniform; a contact's previous positions and atomics are rare). The contact
+ * guard's bound pass (bytes[7]) reads per listed pair (the same guess) the
+ * pair, its indices (vertex: three; edge: two and two), four previous
+ * positions and four positions, and makes up to four atomics (4 bytes each); its clamp (bytes[8]) reads
+ * per particle its bound (and writes it back), object index, object, CSR
+ * words, position and previous position, and writes the position. */
+static void tri_contact_bytes(const fl_xpbd_system *s, uint64_t bytes[9])
 {
   const uint64_t cand = 40, box = 6, box_e = 5, near = 2, near_e = 1, obj = sizeof(fl_gpu_xpbd_object);
   const uint64_t t = s->build.triangle_count, n = s->build.particle_count, e = s->tri.edge_count;
@@ -406,6 +419,8 @@ static void tri_contact_bytes(const fl_xpbd_system *s, uint64_t bytes[7])
   bytes[3] = e * near_e * (8 + 8 + 8 + 64 + 8 + 24);
   bytes[4] = n * (16 + 16 + 16);
   bytes[5] = t * (4 + obj + 12 + 48);
+  bytes[7] = n * near * (8 + 12 + 128 + 16) + e * near_e * (8 + 16 + 128 + 16);
+  bytes[8] = n * (8 + 4 + obj + 8 + 16 + 16 + 16);
 }
 
 /* One dispatch of a contact kernel over the pair list, its groups from the
@@ -429,6 +444,29 @@ static void record_collider_triangles(const fl_xpbd_system *s, fl_rec *r, const 
   fl_rec_end(r);
 }
 
+/* The contact guard (docs/CLOTH.md "The contact guard"): the bounds from the
+ * substep's pair list (its vertex pairs, then its edge pairs), then the clamp
+ * of every particle's move to its bound, before the velocity update. */
+static void record_contact_guard(fl_xpbd_system *s, fl_rec *r, const fl_xpbd_push *push, const uint64_t bytes[2])
+{
+  uint32_t n = s->build.particle_count;
+  bind_choice bound = {.first = &s->tri_first, .items = &s->tri_items, .delta = &s->guard};
+  const fl_buffer *table[FL_XPBD_B_COUNT];
+  fill_table(s, &bound, table);
+  fl_rec_begin(r, "xpbd/tri_guard_bound", bytes[0]);
+  for (uint32_t kind = 0; kind < 2; kind++) { /* 0: vertex-triangle pairs, 1: edge-edge pairs */
+    fl_xpbd_push p = *push;
+    p.first = kind;
+    fl_rec_pass(r, &(fl_pass){.kernel = "xpbd/tri_guard_bound", FL_PUSH(p), .indirect = &s->tri_list,
+                              .indirect_offset = 4ull * (kind ? FL_TRI_LIST_EDGE_ARGS : FL_TRI_LIST_VERTEX_ARGS),
+                              .table = table, .table_count = FL_XPBD_B_COUNT});
+  }
+  fl_rec_end(r);
+  fl_rec_begin(r, "xpbd/tri_guard_clamp", bytes[1]);
+  pass(s, r, "xpbd/tri_guard_clamp", &bound, *push, 0, n, n);
+  fl_rec_end(r);
+}
+
 /* Triangle contacts of one substep: the keys, the hash build, the candidate
  * pairs, then the contact passes over them, each followed by the collider
  * contacts again (docs/CLOTH.md: a sheet pressed onto a collider by another
@@ -438,19 +476,21 @@ static void record_triangle_contacts(fl_xpbd_system *s, fl_rec *r, const fl_xpbd
 {
   const fl_xpbd_build *b = &s->build;
   uint32_t n = b->particle_count, t = b->triangle_count, e = s->tri.edge_count;
-  uint64_t bytes[7];
+  uint64_t bytes[9];
   tri_contact_bytes(s, bytes);
   bind_choice plain = {0};
+  bool guard = s->tri.guard > 0;
+  bind_choice listed = {.target = guard ? &s->prev : NULL}; /* the guard lists the pairs at the substep's start */
   fl_rec_begin(r, "xpbd/tri_keys", bytes[0]);
-  pass(s, r, "xpbd/tri_keys", &plain, *push, 0, t, t);
+  pass(s, r, "xpbd/tri_keys", &listed, *push, 0, t, t);
   fl_rec_end(r);
   fl_spatial_hash_record_from_keys(&s->tri_hash, r, 8 * t);
   fl_rec_barrier(r);
   fl_rec_begin(r, "xpbd/tri_pairs_vertex", bytes[1]);
-  pass(s, r, "xpbd/tri_pairs", &plain, *push, 0, n, n);
+  pass(s, r, "xpbd/tri_pairs", &listed, *push, 0, n, n);
   fl_rec_end(r);
   fl_rec_begin(r, "xpbd/tri_pairs_edge", bytes[6]);
-  pass(s, r, "xpbd/tri_pairs", &plain, *push, n, e, e);
+  pass(s, r, "xpbd/tri_pairs", &listed, *push, n, e, e);
   pass(s, r, "xpbd/tri_pair_args", &plain, *push, 0, 1, 1);
   fl_rec_end(r);
   for (uint32_t k = 0; k < FL_TRI_CONTACT_PASSES; k++) {
@@ -465,6 +505,7 @@ static void record_triangle_contacts(fl_xpbd_system *s, fl_rec *r, const fl_xpbd
     pass(s, r, "xpbd/tri_apply", &plain, *push, 0, n, n);
     fl_rec_end(r);
   }
+  if (guard) record_contact_guard(s, r, push, bytes + 7);
 }
 
 /* Cloth without triangle contacts: the colliders against its triangles once a
@@ -473,7 +514,7 @@ static void record_cloth_colliders(fl_xpbd_system *s, fl_rec *r, const fl_xpbd_p
                                    const bind_choice *with_colliders)
 {
   uint32_t n = s->build.particle_count;
-  uint64_t bytes[7];
+  uint64_t bytes[9];
   tri_contact_bytes(s, bytes);
   record_collider_triangles(s, r, push, with_colliders, bytes[5]);
   fl_rec_begin(r, "xpbd/tri_apply", bytes[4]);

@@ -74,6 +74,7 @@ typedef struct {
   fl_spatial_hash tri_hash;      /* triangles by the cells their grown boxes overlap */
   fl_buffer tri_box, edges, tri_owned, accum;
   fl_buffer tri_list;            /* the candidate pairs of a substep (xpbd/tri_pairs, tri_list.glsl) */
+  fl_buffer guard;               /* the contact guard's bound per particle (float bits, +inf between substeps) */
   fl_buffer older, vel_old;      /* BDF2: positions and velocities one substep before prev and vel */
   bool bdf2_history;             /* BDF2: a substep has recorded older and vel_old (the next may use them) */
   fl_tear tear;                  /* cloth tearing (tear_gpu.h): off unless a cloth has tear_strain */

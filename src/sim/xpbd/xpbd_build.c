@@ -195,6 +195,7 @@ static void make_particles(const fl_cloth_desc *d, uint32_t o, uint32_t first, f
                       : d->damping_model == FL_DAMPING_GLOBAL ? FL_DAMPING_MODEL_GLOBAL
                                                               : FL_DAMPING_MODEL_POINT;
   ob->self_collision = !d->self_collision ? 0u : d->triangle_contacts ? FL_SELF_TRIANGLES : FL_SELF_PARTICLES;
+  ob->contact_guard = d->contact_guard ? 1u : 0u;
   ob->first = first;
   ob->count = n;
   ob->nx = nx;

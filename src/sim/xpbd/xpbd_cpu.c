@@ -1090,10 +1090,13 @@ void fl_xpbd_cpu_substep(fl_xpbd_cpu *s, const fl_sim_desc *sim, const fl_gpu_co
   bool collider_triangles = sim->collider_triangles && collider_count && b->object_count > b->body_count;
   fl_tri_colliders cols = {colliders, collider_triangles ? collider_count : 0, t,
                            sim->collider_normals == FL_NORMALS_TETRAHEDRAL, h};
-  if (s->tri.any) memcpy(s->tri_list_x, s->x, (size_t)b->particle_count * sizeof *s->x);
+  bool guard = s->tri.any && s->tri.guard > 0; /* the list at the start, within 2 reach (docs/CLOTH.md) */
+  if (s->tri.any) memcpy(s->tri_list_x, guard ? s->prev : s->x, (size_t)b->particle_count * sizeof *s->x);
   for (uint32_t pass = 0; s->tri.any && pass < FL_TRI_CONTACT_PASSES; pass++)
     fl_tri_contacts_cpu_pass(b, &s->tri, &cols, s->x, (const float(*)[4])s->prev,
-                             pass == 0 ? NULL : (const float(*)[4])s->tri_list_x, s->tri_accum, s->contact);
+                             pass == 0 && !guard ? NULL : (const float(*)[4])s->tri_list_x, s->tri_accum,
+                             s->contact);
+  if (guard) fl_tri_guard_cpu(b, &s->tri, s->x, (const float(*)[4])s->prev, s->tri_guard_bound);
   if (!s->tri.any && collider_triangles) { /* cloth triangles against the colliders (tri_collider.comp) */
     fl_tri_colliders_cpu(b, &cols, s->x, (const float(*)[4])s->prev, s->tri_accum);
     fl_tri_apply_cpu(b->particle_count, s->tri_accum, s->x, s->contact);
@@ -1162,7 +1165,9 @@ bool fl_xpbd_cpu_create(const fl_xpbd_build *b, fl_xpbd_cpu *out)
   }
   if (ok) ok = fl_tri_contacts_create(b, &out->tri);
   if (ok) ok = (out->tri_accum = alloc_n(n, sizeof *out->tri_accum)) != NULL; /* triangle and collider contacts */
-  if (ok && out->tri.any) ok = (out->tri_list_x = alloc_n(n, sizeof *out->tri_list_x)) != NULL;
+  if (ok && out->tri.any)
+    ok = (out->tri_list_x = alloc_n(n, sizeof *out->tri_list_x)) != NULL &&
+         (out->tri_guard_bound = alloc_n(n, sizeof *out->tri_guard_bound)) != NULL;
   if (!ok) {
     fl_xpbd_cpu_destroy(out);
     return fl_error_set("cloth CPU reference: out of memory for %zu particles", n);
@@ -1184,7 +1189,7 @@ void fl_xpbd_cpu_destroy(fl_xpbd_cpu *c)
                     c->body_state, c->contact, c->accel, c->delta, c->friction, c->dlambda, c->corr,
                     c->body_grad, c->body_weight, c->tri_first, c->tri_items, c->cell_first, c->cell_items,
                     c->cell_of, c->tri_accum, c->older, c->v_old, c->area_lambda, c->tri_list_x, c->load,
-                    c->hier_x0, c->hier_lambda};
+                    c->hier_x0, c->hier_lambda, c->tri_guard_bound};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
   fl_tri_contacts_destroy(&c->tri);
   memset(c, 0, sizeof *c);

@@ -35,7 +35,9 @@ typedef struct {
   uint32_t hash_size;           /* power of two */
   fl_tri_contacts tri;          /* triangle contacts (tri_contact_build.h) */
   int32_t (*tri_accum)[4];      /* their fixed-point sums per particle */
-  float (*tri_list_x)[4];       /* the positions their pair list was found from (the first pass's) */
+  float (*tri_list_x)[4];       /* the positions their pair list was found from (the first pass's; the
+                                 * start's with the contact guard) */
+  float *tri_guard_bound;       /* the contact guard's bound per particle (scratch) */
   float (*hier_x0)[4];          /* hierarchical PBD: the positions before the coarse levels */
   float *hier_lambda;           /* hierarchical PBD: a lambda per coarse constraint */
 } fl_xpbd_cpu;
