@@ -5,7 +5,8 @@
  *
  *   create          from the scene objects it owns (scene order)
  *   record_substep  each of the world's fixed substeps (sim.substeps)
- *   record_frame    once a frame, for materials that plan their own substeps (snow)
+ *   record_frame    once a frame, for materials that plan their own substeps (snow) or
+ *                   record each object's fixed substeps together (mass-spring)
  *   record_publish  the render snapshot of the frame slot, once a frame
  *   record_health   the health check of each object, once a frame (sim/common/health.h)
  *   collect         after the slot's fence: its asynchronous readbacks

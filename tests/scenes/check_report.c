@@ -380,6 +380,15 @@ int main(int argc, char **argv)
               CHECK(fr->valuedouble <= atof(argv[i + 2]), "pass %s: %.0f %% of the copy ceiling (limit %s)", p->string,
                     100.0 * fr->valuedouble, argv[i + 2]);
         }
+      /* --executions PASS N: the pass PASS is a scope timed N times a frame (e.g. E's substeps in one scope). */
+      for (int i = 2; passes && i + 2 < argc; i++) {
+        if (strcmp(argv[i], "--executions") != 0) continue;
+        const cJSON *q = cJSON_GetObjectItemCaseSensitive(passes, argv[i + 1]);
+        const cJSON *e = q ? need(q, "executions_per_frame", is_number) : NULL;
+        CHECK(q, "no pass %s in the report", argv[i + 1]);
+        if (e) CHECK(e->valuedouble == atof(argv[i + 2]), "pass %s: %g executions a frame, expected %s", argv[i + 1],
+                     e->valuedouble, argv[i + 2]);
+      }
     }
   }
   cJSON_Delete(r);

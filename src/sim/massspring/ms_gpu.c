@@ -255,7 +255,7 @@ static void pass(const fl_ms_gpu *s, fl_rec *r, const char *kernel, uint32_t swa
 static void scope(fl_rec *r, const char *prefix, const char *what, uint64_t bytes)
 {
   char name[48];
-  snprintf(name, sizeof name, "%s/%s", prefix, what);
+  snprintf(name, sizeof name, "%s/%s", prefix ? prefix : "ms", what);
   fl_rec_begin(r, name, bytes);
 }
 
@@ -304,9 +304,9 @@ void fl_ms_gpu_record_step(fl_ms_gpu *s, fl_rec *r, float h, const char *prefix)
   switch (s->params.method) {
   case FL_MS_E: /* one fused pass (the check of its start inside), then the ping-pong pair swaps */
     push.step = ++s->steps_recorded;
-    scope(r, prefix, "explicit", bytes.method);
+    if (prefix) scope(r, prefix, "explicit", bytes.method);
     pass(s, r, s->offsets ? "massspring/explicit_offset" : "massspring/explicit", 0, &push); /* a grid: by offset */
-    fl_rec_end(r);
+    if (prefix) fl_rec_end(r);
     swap_state(s);
     return;
   case FL_MS_HO:

@@ -81,7 +81,9 @@ void fl_ms_gpu_destroy(fl_ms_gpu *s);
 /* Checks params: one line naming what is wrong. */
 bool fl_ms_gpu_params_check(const fl_ms_gpu_params *p, const char *name);
 /* Records one step of length h (every pass followed by a barrier); each
- * pass is a scope named "<prefix>/<pass>" (prefix e.g. "ms/HY"). */
+ * pass is a scope named "<prefix>/<pass>" (prefix e.g. "ms/HY"). E only: prefix
+ * NULL records its one dispatch with no scope of its own, for a caller that
+ * times several steps in one scope (fl_ms_object_record_frame). */
 void fl_ms_gpu_record_step(fl_ms_gpu *s, fl_rec *r, float h, const char *prefix);
 /* Whether the step checks the state it starts from (E: the check is inside its
  * kernel), so that no fl_ms_gpu_record_check is needed between steps: a

@@ -43,10 +43,11 @@ static bool create(const fl_material_env *env, const uint32_t *objects, uint32_t
   return true;
 }
 
-static void record_substep(void *m, fl_rec *r, const fl_step *step)
+/* Each object's substeps together (fl_ms_object_record_frame): the world's fixed substeps. */
+static void record_frame(void *m, fl_rec *r, const fl_step *frame)
 {
   ms_material *mm = m;
-  for (uint32_t i = 0; i < mm->count; i++) fl_ms_object_record_step(&mm->objects[i], r, step);
+  for (uint32_t i = 0; i < mm->count; i++) fl_ms_object_record_frame(&mm->objects[i], r, frame, frame->sim->substeps);
 }
 
 static void record_publish(void *m, fl_rec *r)
@@ -170,7 +171,7 @@ const fl_material_ops fl_material_mass_spring = {
     .owns = owns,
     .create = create,
     .destroy = destroy,
-    .record_substep = record_substep,
+    .record_frame = record_frame,
     .record_publish = record_publish,
     .record_health = record_health,
     .collect = collect,

@@ -103,6 +103,9 @@ void fl_ms_object_destroy(fl_ms_object *o)
   memset(o, 0, sizeof *o);
 }
 
+/* What a collision pass moves: x, v in and out. */
+static uint64_t collide_bytes(const fl_ms_object *o) { return (uint64_t)o->sim.particle_count * 64; }
+
 /* The divergence check, scope "<prefix>/watch"; after the frame's last substep, the whole watch. */
 static void record_watch(fl_ms_object *o, fl_rec *r, const char *prefix, bool last)
 {
@@ -114,31 +117,49 @@ static void record_watch(fl_ms_object *o, fl_rec *r, const char *prefix, bool la
   fl_rec_end(r);
 }
 
-void fl_ms_object_record_step(fl_ms_object *o, fl_rec *r, const fl_step *step)
+/* Collisions after the step moved x: project out of the colliders, Coulomb friction, no bounce; in
+ * its own scope "ms/collide" when `scoped`, else in the caller's. */
+static void record_collide(fl_ms_object *o, fl_rec *r, const fl_step *step, bool scoped)
+{
+  const fl_sim_desc *sim = step->sim;
+  fl_particles_push push = {.h = step->h, .radius = 0.5f * o->thickness, .time = step->t,
+                            .friction = o->friction,
+                            .tetrahedral_normals = sim->collider_normals == FL_NORMALS_TETRAHEDRAL,
+                            .count = o->sim.particle_count, .collider_count = step->collider_count};
+  memcpy(push.domain_min, sim->domain_min, sizeof push.domain_min);
+  memcpy(push.domain_max, sim->domain_max, sizeof push.domain_max);
+  fl_rec_pass(r, &(fl_pass){.name = scoped ? "ms/collide" : NULL, .bytes = collide_bytes(o),
+                            .kernel = "particles/collide", FL_PUSH(push), .threads = o->sim.particle_count,
+                            FL_BUFFERS(&o->sim.pos, &o->sim.vel, step->colliders, step->colliders)});
+}
+
+void fl_ms_object_record_frame(fl_ms_object *o, fl_rec *r, const fl_step *frame, uint32_t substeps)
 {
   char prefix[16];
   snprintf(prefix, sizeof prefix, "ms/%s", fl_ms_method_name(o->sim.params.method));
-  fl_ms_gpu_record_step(&o->sim, r, step->h, prefix);
-  if (o->thickness > 0.0f) { /* after the step moved x: project out of the colliders, Coulomb friction, no bounce */
-    const fl_sim_desc *sim = step->sim;
-    fl_particles_push push = {.h = step->h, .radius = 0.5f * o->thickness, .time = step->t,
-                              .friction = o->friction,
-                              .tetrahedral_normals = sim->collider_normals == FL_NORMALS_TETRAHEDRAL,
-                              .count = o->sim.particle_count, .collider_count = step->collider_count};
-    memcpy(push.domain_min, sim->domain_min, sizeof push.domain_min);
-    memcpy(push.domain_max, sim->domain_max, sizeof push.domain_max);
-    fl_rec_pass(r, &(fl_pass){.name = "ms/collide", .bytes = (uint64_t)o->sim.particle_count * 64,
-                              .kernel = "particles/collide", FL_PUSH(push), .threads = o->sim.particle_count,
-                              FL_BUFFERS(&o->sim.pos, &o->sim.vel, step->colliders, step->colliders)});
+  /* E checks the state each step starts from inside its kernel: its substeps are one scope, with
+   * no check between them (a divergence freezes the particles that show it in the next substep,
+   * the rest of the object one substep later); the others check after every substep, which
+   * freezes the object within the substep it diverged in, before it runs to NaN. */
+  bool batched = fl_ms_gpu_checks_in_step(&o->sim);
+  if (batched) {
+    char name[48];
+    snprintf(name, sizeof name, "%s/explicit", prefix);
+    uint64_t bytes = fl_ms_gpu_pass_bytes(&o->sim).method + (o->thickness > 0.0f ? collide_bytes(o) : 0);
+    fl_rec_begin(r, name, bytes * substeps);
   }
-  if (step->picker && fl_picker_holds(step->picker, &o->sim.pos)) fl_picker_record_drag(step->picker, r, step->h);
-  /* A divergence freezes the object within the substep it happened in (E: in the
-   * next substep, whose kernel checks the state it starts from), before it runs
-   * to NaN; after the frame's last substep, the check of the state the frame ends
-   * in and a frozen object's frame of the hold (or its reset): simulated frames
-   * only, so a paused object stays as it is. */
-  bool last = step->substep + 1 == step->substep_count;
-  if (last || !fl_ms_gpu_checks_in_step(&o->sim)) record_watch(o, r, prefix, last);
+  for (uint32_t s = 0; s < substeps; s++) {
+    fl_step step = fl_step_sub(frame, s, substeps);
+    fl_ms_gpu_record_step(&o->sim, r, step.h, batched ? NULL : prefix);
+    if (o->thickness > 0.0f) record_collide(o, r, &step, !batched);
+    if (step.picker && fl_picker_holds(step.picker, &o->sim.pos)) fl_picker_record_drag(step.picker, r, step.h);
+    if (!batched && s + 1 < substeps) record_watch(o, r, prefix, false);
+  }
+  if (batched) fl_rec_end(r);
+  /* After the frame's last substep: the check of the state the frame ends in and a frozen
+   * object's frame of the hold (or its reset). Simulated frames only, so a paused object stays
+   * as it is. */
+  if (substeps) record_watch(o, r, prefix, true);
 }
 
 void fl_ms_object_record_publish(fl_ms_object *o, fl_rec *r)

@@ -44,12 +44,18 @@ fl_ms_gpu_params fl_ms_object_params(const fl_mass_spring_desc *d, const fl_sim_
 bool fl_ms_object_create(fl_gpu *gpu, const fl_mass_spring_desc *d, const fl_sim_desc *sim, const char *name,
                          fl_ms_object *out);
 void fl_ms_object_destroy(fl_ms_object *o);
-/* Records one substep (profiler scopes "ms/<integrator>/<pass>"), then, with a thickness, the
- * collisions ("ms/collide": the colliders every material shares, through the shared
- * particles/collide kernel, and the domain walls), the drag when the grabbed particle is its,
- * and the divergence check ("ms/<integrator>/watch"; E: inside the next substep's kernel, none
- * between substeps), after the frame's last substep the whole watch (fl_ms_gpu_record_watch). */
-void fl_ms_object_record_step(fl_ms_object *o, fl_rec *r, const fl_step *step);
+/* Records a frame's `substeps` substeps of the object (frame: the world's frame step; each
+ * substep fl_step_sub of it), one after the other: the step (profiler scopes
+ * "ms/<integrator>/<pass>"), then, with a thickness, the collisions ("ms/collide": the
+ * colliders every material shares, through the shared particles/collide kernel, and the domain
+ * walls), the drag when the grabbed particle is its, and the divergence check between
+ * substeps ("ms/<integrator>/watch"); after the last substep the whole watch
+ * (fl_ms_gpu_record_watch). E checks inside its step and has no check between substeps: its
+ * substeps, collisions included, are one scope "ms/E/explicit" (no timestamp per step on a
+ * driver where each costs a flush), its bytes counted for every substep. Nothing else reads
+ * the object's buffers, so recording its substeps together is recording them between the
+ * other materials'. No substeps: nothing. */
+void fl_ms_object_record_frame(fl_ms_object *o, fl_rec *r, const fl_step *frame, uint32_t substeps);
 /* Once a frame: the status copy, the slot's snapshot and normals. */
 void fl_ms_object_record_publish(fl_ms_object *o, fl_rec *r);
 /* The watch state of every object of a mass-spring material instance
