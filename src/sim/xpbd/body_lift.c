@@ -6,7 +6,8 @@
 #include "sim/common/sdf_cpu.h"
 
 /* The deepest overlap of b's free particles (most negative distance minus the contact radius) and the
- * unit normal that leads out of it; 0 when there is none. */
+ * unit normal that leads out of it; 0 when there is none. Below -r a particle is inside a collider or
+ * outside the domain: a placement error, not a contact, which is left alone (the caller's check). */
 static float deepest(const fl_body_build *b, const fl_gpu_collider *colliders, uint32_t collider_count,
                      const float lo[3], const float hi[3], float n[3])
 {
@@ -34,7 +35,7 @@ double fl_body_lift_out(fl_body_build *b, const fl_gpu_collider *colliders, uint
   float shift[3] = {0, 0, 0};
   for (int round = 0; round < 8; round++) {
     float n[3] = {0, 1, 0}, d = deepest(b, colliders, collider_count, domain_min, domain_max, n);
-    if (d >= 0.0f) break;
+    if (d >= 0.0f || d < -b->body.contact_radius) break;
     float move = -d * 1.0001f + 1e-6f; /* clear of the radius after float rounding */
     for (uint32_t p = 0; p < b->particle_count; p++)
       for (int a = 0; a < 3; a++) b->positions[p][a] += move * n[a];

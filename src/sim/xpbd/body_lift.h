@@ -10,6 +10,8 @@
 
 /* Moves body b (its particles and drawn surface) along the normal of its deepest overlap at time 0,
  * by that depth, up to 8 times, until no particle with w > 0 lies within b->body.contact_radius of
- * a collider or of the box [domain_min, domain_max]'s walls. Returns the total distance moved (m). */
+ * a collider or of the box [domain_min, domain_max]'s walls. A particle inside a collider or outside
+ * the box (deeper than the radius) stops it: that is a placement error, not a contact. Returns the
+ * total distance moved (m). */
 double fl_body_lift_out(fl_body_build *b, const fl_gpu_collider *colliders, uint32_t collider_count,
                         const float domain_min[3], const float domain_max[3]);

@@ -34,9 +34,10 @@
  * the CPU reference's tests build bodies directly and place them themselves):
  * with r = thickness / 2 and d = the smallest over the free particles (w > 0)
  * of sdf_c(x, t = 0) - r over the colliders c and x_a - (min_a + r),
- * (max_a - r) - x_a over the domain walls: while d < 0 (at most 8 times),
- * every particle and drawn vertex moves by (-1.0001 d + 1e-6 m) n, n the
- * outward normal there. Without it the first contact pass (step 5) moved the
+ * (max_a - r) - x_a over the domain walls: while -r <= d < 0 (at most 8
+ * times), every particle and drawn vertex moves by (-1.0001 d + 1e-6 m) n,
+ * n the outward normal there (d < -r: inside a collider or outside the
+ * domain, a placement the load checks report, is left as it is). Without it the first contact pass (step 5) moved the
  * particle out by -d in one substep, which the velocity update turned into
  * -d / h (6 cm: 28 m/s for that particle; a subdivision-1 balloon's vertices
  * rose at 3.1 m/s on average after frame 1).
