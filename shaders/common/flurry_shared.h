@@ -129,7 +129,7 @@ FL_STRUCT_BEGIN(fl_gpu_bend)
   float rest;       /* dihedral: the rest angle (rad) | isometric: 3 / (A0 + A1) */
   float compliance;
   uint model;       /* FL_BEND_* */
-  uint unused0;
+  float rest_s;     /* isometric: |sum K_k x_k| of the rest shape (m), 0 for a flat stencil; dihedral: unused */
 FL_STRUCT_END(fl_gpu_bend)
 
 #define FL_BEND_DIHEDRAL 0u

@@ -16,7 +16,8 @@ bool fl_distance_eval(vec3 xi, vec3 xj, float rest, out float C, out vec3 n)
 }
 
 // Bending constraint on a stencil x[0..3] (edge x0-x1, opposite x2, x3).
-// Returns false when it is skipped (degenerate triangles, or a dihedral at 0 or pi).
+// Returns false when it is skipped (degenerate triangles, a dihedral at 0 or pi, or a curved-rest
+// isometric stencil pressed flat).
 bool fl_bend_eval(fl_gpu_bend b, vec3 x[4], out float C, out vec3 g[4])
 {
   g[0] = vec3(0.0); g[1] = vec3(0.0); g[2] = vec3(0.0); g[3] = vec3(0.0);
@@ -24,8 +25,18 @@ bool fl_bend_eval(fl_gpu_bend b, vec3 x[4], out float C, out vec3 g[4])
   if (b.model == FL_BEND_ISOMETRIC) {
     vec3 s = b.k.x * x[0] + b.k.y * x[1] + b.k.z * x[2] + b.k.w * x[3];
     float c = b.rest;
-    C = 0.5 * c * dot(s, s);
-    g[0] = c * b.k.x * s; g[1] = c * b.k.y * s; g[2] = c * b.k.z * s; g[3] = c * b.k.w * s;
+    if (b.rest_s == 0.0) {  // flat rest: C = c/2 |s|^2 (Bergou 2006)
+      C = 0.5 * c * dot(s, s);
+      g[0] = c * b.k.x * s; g[1] = c * b.k.y * s; g[2] = c * b.k.z * s; g[3] = c * b.k.w * s;
+      return true;
+    }
+    // curved rest: C = c/2 (|s| - |s0|)^2, grad_k C = c (|s| - |s0|) / |s| K_k s
+    float l = length(s);
+    if (l < 1e-4 * b.rest_s) return false;  // pressed flat: s has no direction
+    float dl = l - b.rest_s;
+    C = 0.5 * c * dl * dl;
+    float f = c * dl / l;
+    g[0] = f * b.k.x * s; g[1] = f * b.k.y * s; g[2] = f * b.k.z * s; g[3] = f * b.k.w * s;
     return true;
   }
   // Dihedral (Müller 2007): p_k = x_k - x0.

@@ -25,6 +25,7 @@
 #include "scene/scene.h"
 #include "sim/common/health.h"
 #include "sim/common/pick.h"
+#include "sim/common/sdf_cpu.h"
 #include "sim/stats.h"
 #include "sim/step.h"
 
@@ -34,6 +35,7 @@ typedef struct {
   fl_descriptor_cache *sets;      /* the world's: load-time passes record with it */
   const fl_scene *scene;          /* outlives the material */
   const fl_buffer *colliders;     /* the collider uniform buffer (FL_MAX_COLLIDERS records) */
+  const fl_collider_block *colliders_cpu; /* its CPU copy (sim/common/sdf_cpu.h), for load-time checks */
   uint32_t collider_count;
   fl_health *health;              /* the world's health watch ... */
   uint32_t health_word;           /* ... where the row's object k has flag word health_word + k */

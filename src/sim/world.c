@@ -125,7 +125,7 @@ static bool create_materials(fl_world *w)
     owned[row][counts[row]++] = i;
   }
   fl_material_env env = {.gpu = w->gpu, .sets = &w->sets, .scene = &w->scene, .colliders = &w->colliders,
-                         .collider_count = w->collider_count, .health = &w->health};
+                         .colliders_cpu = w->colliders_cpu, .collider_count = w->collider_count, .health = &w->health};
   uint32_t slot_of_row[MATERIAL_COUNT];
   for (uint32_t m = 0; m < MATERIAL_COUNT; m++) {
     if (!counts[m]) continue;

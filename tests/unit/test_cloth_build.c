@@ -236,6 +236,7 @@ static void test_rest_state(void)
           ENSURE_NEAR(ksum, 0, 1e-5);
           ENSURE(sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]) < 1e-5);
           ENSURE(bd->rest > 0);
+          ENSURE(bd->rest_s == 0.0f); /* a flat sheet keeps the flat-rest constraint exactly */
         }
       }
       fl_xpbd_build_destroy(&b);
@@ -267,7 +268,8 @@ static double bend_c_double(const fl_gpu_bend *bd, const double x[12])
   double s[3] = {0, 0, 0};
   for (int k = 0; k < 4; k++)
     for (int a = 0; a < 3; a++) s[a] += (double)bd->k[k] * x[3 * k + a];
-  return 0.5 * bd->rest * ddot(s, s);
+  double dl = sqrt(ddot(s, s)) - bd->rest_s; /* rest_s = 0: the flat-rest C = c/2 |s|^2 */
+  return 0.5 * bd->rest * dl * dl;
 }
 
 /* Compares the float gradient at x0 against central differences (step 1e-4) of C
@@ -317,6 +319,30 @@ static void test_bend_gradients(void)
       ENSURE_MSG(fabsf(C1) < fabsf(C0), "model %d trial %d: C %g -> %g", m, trial, (double)C0, (double)C1);
     }
   }
+  /* A curved rest (two unit equilateral triangles bent by theta0): |s0| = |e0| 2 sin(theta0 / 2), and
+   * the rest shape is at rest (C = 0, no gradient); bent further or flattened, C > 0 and one
+   * projection step goes back towards it. */
+  for (int t = 1; t <= 4; t++) {
+    const float theta0 = 0.3f * (float)t, h = 0.8660254f;
+    float curved[12] = {0, 0, 0, 1, 0, 0, 0.5f, h, 0, 0.5f, -h * cosf(theta0), -h * sinf(theta0)}, Cr, gr[12];
+    fl_gpu_bend cv = {.model = FL_BEND_ISOMETRIC};
+    fl_xpbd_bend_rest(&cv, curved);
+    ENSURE_NEAR(cv.rest_s, 2 * sin(theta0 / 2), 1e-5);
+    ENSURE(fl_xpbd_bend_eval(&cv, curved, &Cr, gr));
+    ENSURE_NEAR(Cr, 0, 1e-10);
+    for (int k = 0; k < 12; k++) ENSURE_NEAR(gr[k], 0, 1e-4);
+    for (int dir = -1; dir <= 1; dir += 2) {
+      float bent[12], C0, C1, y[12];
+      memcpy(bent, curved, sizeof bent);
+      const float theta = theta0 + 0.1f * (float)dir;
+      bent[10] = -h * cosf(theta), bent[11] = -h * sinf(theta);
+      ENSURE(fl_xpbd_bend_eval(&cv, bent, &C0, gr) && C0 > 0);
+      double gg = 0;
+      for (int k = 0; k < 12; k++) gg += (double)gr[k] * gr[k];
+      for (int k = 0; k < 12; k++) y[k] = bent[k] + gr[k] * (float)(-C0 / gg);
+      ENSURE(fl_xpbd_bend_eval(&cv, y, &C1, gr) && C1 < 0.5f * C0);
+    }
+  }
   /* Flat stencils: the dihedral gradient is skipped (1 - d^2 < 1e-8), isometric is 0. */
   float flat[12] = {0, 0, 0, 1, 0, 0, 0.3f, 0, 0.8f, 0.6f, 0, -0.7f}, C, g[12];
   fl_gpu_bend dih = {.model = FL_BEND_DIHEDRAL};
@@ -326,6 +352,7 @@ static void test_bend_gradients(void)
   ENSURE_NEAR(C, 0, 1e-6);
   fl_gpu_bend iso = {.model = FL_BEND_ISOMETRIC};
   fl_xpbd_bend_rest(&iso, flat);
+  ENSURE(iso.rest_s == 0.0f); /* the flat-rest constraint */
   ENSURE(fl_xpbd_bend_eval(&iso, flat, &C, g));
   ENSURE_NEAR(C, 0, 1e-12);
   /* A stencil that folds up along its edge: C grows with the fold. */

@@ -30,6 +30,18 @@
  *    conservation mode and alpha. Objects' contact thickness: `thickness`,
  *    or the mean edge length when 0. Initial velocity: `velocity`.
  *
+ * LOAD-TIME OVERLAP (sim/xpbd/body_lift.c, when the world makes the bodies;
+ * the CPU reference's tests build bodies directly and place them themselves):
+ * with r = thickness / 2 and d = the smallest over the free particles (w > 0)
+ * of sdf_c(x, t = 0) - r over the colliders c and x_a - (min_a + r),
+ * (max_a - r) - x_a over the domain walls: while -r <= d < 0 (at most 8
+ * times), every particle and drawn vertex moves by (-1.0001 d + 1e-6 m) n,
+ * n the outward normal there (d < -r: inside a collider or outside the
+ * domain, a placement the load checks report, is left as it is). Without it the first contact pass (step 5) moved the
+ * particle out by -d in one substep, which the velocity update turned into
+ * -d / h (6 cm: 28 m/s for that particle; a subdivision-1 balloon's vertices
+ * rose at 3.1 m/s on average after frame 1).
+ *
  * TET CONSTRAINTS (family "tet", coloured and Jacobi like distance and bend):
  *  - FL_TET_VOLUME on (x0..x3): C = ((x1-x0) x (x2-x0)) . (x3-x0) / 6 - V0;
  *    grad_1 = (x2-x0) x (x3-x0) / 6, grad_2 = (x3-x0) x (x1-x0) / 6,

@@ -104,6 +104,7 @@ static double cot3d(const double u[3], const double v[3])
 void fl_xpbd_bend_rest(fl_gpu_bend *b, const float x[12])
 {
   memset(b->k, 0, sizeof b->k);
+  b->rest_s = 0.0f;
   if (b->model == FL_BEND_DIHEDRAL) {
     double p1[3], p2[3], p3[3], c12[3], c13[3];
     sub3d(x + 3, x, p1), sub3d(x + 6, x, p2), sub3d(x + 9, x, p3);
@@ -127,6 +128,14 @@ void fl_xpbd_bend_rest(fl_gpu_bend *b, const float x[12])
   cross3d(e0, e2, c);
   double a1 = len3d(c) / 2;
   b->rest = a0 + a1 > 0 ? (float)(3.0 / (a0 + a1)) : 0.0f;
+  /* The rest curvature |s0| = |sum K_k x_k| = |e0| 2 sin(theta0 / 2), theta0 the angle between the
+   * rest normals (xpbd_spec.h); from the float K the solver uses, relative to x0 (sum K_k = 0).
+   * 0 below a bend of 1e-4 rad, so that a flat sheet keeps the flat-rest constraint exactly (the
+   * rounding of float coordinates far from the origin bends a flat stencil by up to ~1e-5 rad). */
+  double s0[3];
+  for (int a = 0; a < 3; a++) s0[a] = (double)b->k[1] * e0[a] + (double)b->k[2] * e1[a] + (double)b->k[3] * e2[a];
+  double rest_s = len3d(s0);
+  b->rest_s = rest_s > 1e-4 * len3d(e0) ? (float)rest_s : 0.0f;
 }
 
 /* ---- per object generation ---- */

@@ -178,9 +178,18 @@ static bool isometric_eval(const fl_gpu_bend *b, const float x[12], float *c_out
   for (int a = 0; a < 3; a++)
     s[a] = b->k[0] * x[a] + b->k[1] * x[3 + a] + b->k[2] * x[6 + a] + b->k[3] * x[9 + a];
   float c = b->rest;
-  *c_out = (0.5f * c) * dot3(s, s);
+  if (b->rest_s == 0.0f) { /* flat rest */
+    *c_out = (0.5f * c) * dot3(s, s);
+    for (int v = 0; v < 4; v++)
+      for (int a = 0; a < 3; a++) g[3 * v + a] = (c * b->k[v]) * s[a];
+    return true;
+  }
+  float l = sqrtf(dot3(s, s)); /* curved rest: C = c/2 (|s| - |s0|)^2 */
+  if (l < 1e-4f * b->rest_s) return false;
+  float dl = l - b->rest_s, f = c * dl / l;
+  *c_out = (0.5f * c) * dl * dl;
   for (int v = 0; v < 4; v++)
-    for (int a = 0; a < 3; a++) g[3 * v + a] = (c * b->k[v]) * s[a];
+    for (int a = 0; a < 3; a++) g[3 * v + a] = (f * b->k[v]) * s[a];
   return true;
 }
 
@@ -193,7 +202,9 @@ bool fl_xpbd_bend_eval(const fl_gpu_bend *b, const float x[12], float *c_out, fl
     memset(grad, 0, 12 * sizeof grad[0]);
     return false;
   }
-  return isometric_eval(b, x, c_out, grad);
+  if (isometric_eval(b, x, c_out, grad)) return true;
+  *c_out = 0.0f;
+  return false;
 }
 
 /* The matrix with columns u0, u1, u2 times M (given by rows, M[row][col]): out column c =

@@ -10,6 +10,7 @@
 #include "sim/common/placement.h"
 #include "sim/material.h"
 #include "sim/xpbd/body_build.h"
+#include "sim/xpbd/body_lift.h"
 #include "sim/xpbd/tetrahedralize.h"
 
 #include <math.h>
@@ -58,8 +59,16 @@ static bool create(const fl_material_env *env, const uint32_t *objects, uint32_t
       memcpy(names[cloth_count], o->name, FL_SCENE_NAME_MAX);
       xm->internal[k] = cloth_count++;
     } else {
-      ok = o->type == FL_OBJECT_SOFTBODY ? fl_softbody_build(&o->softbody, o->name, &bodies[body_count])
-                                         : fl_balloon_build(&o->balloon, o->name, &bodies[body_count]);
+      fl_body_build *b = &bodies[body_count];
+      ok = o->type == FL_OBJECT_SOFTBODY ? fl_softbody_build(&o->softbody, o->name, b)
+                                         : fl_balloon_build(&o->balloon, o->name, b);
+      double lifted = ok && env->colliders_cpu ? fl_body_lift_out(b, env->colliders_cpu->records, env->collider_count,
+                                                                  env->scene->sim.domain_min,
+                                                                  env->scene->sim.domain_max)
+                                               : 0.0;
+      if (lifted > 0)
+        fl_info("%s \"%s\" started within its contact distance of a collider or wall: moved %.3g m out at load",
+                fl_object_type_name(o->type), o->name, lifted);
       xm->internal[k] = cloth_total + body_count++;
     }
   }

@@ -42,7 +42,16 @@
  *        c03 = cot(-e0,e3), c04 = cot(-e0,e4);
  *        K = (c03 + c04, c01 + c02, -c01 - c03, -c02 - c04), coefficient
  *        c = 3/(A0 + A1) with A0 = |e0 x e1|/2, A1 = |e0 x e2|/2 (rest shape).
- *        s = sum_k K_k x_k; C = c/2 |s|^2; grad_k C = c K_k s.
+ *        s = sum_k K_k x_k, the stencil's curvature vector: |s| = |e0| 2 sin(theta/2) for the
+ *        angle theta between the two triangles' normals while the triangles keep their rest
+ *        shape (K from the rest angles; checked in tests/unit/test_cloth_build.c).
+ *        s0 = |s| of the rest shape (fl_gpu_bend.rest_s; 0 when it bends less than 1e-4 rad).
+ *        Flat rest (s0 = 0, Bergou 2006): C = c/2 |s|^2; grad_k C = c K_k s.
+ *        Curved rest (s0 > 0): C = c/2 (|s| - s0)^2; grad_k C = c (|s| - s0)/|s| K_k s;
+ *        skipped when |s| < 1e-4 s0 (pressed flat: s has no direction). C = 0 with no
+ *        gradient at the rest shape, which the flat-rest C (c/2 s0^2 > 0) is not
+ *        (docs/CLOTH.md, "Bending on a curved rest shape"; the deviation from the rest
+ *        curvature, as in Garg et al. 2007, "Cubic Shells").
  *    Compliance from bend_compliance. bending "none" makes no bend constraints.
  *
  * XPBD UPDATE of one constraint (Macklin 2016): alpha~ = compliance / h^2;
