@@ -5,6 +5,9 @@
 // friction depth also counts its contact load, the part of the volume correction
 // its weight spared that pushes into the surface (softbody_spec.h, CONTACT LOAD).
 // Each particle's contact flag says whether it touched anything here (softbody_spec.h).
+// With triangle contacts it runs again after them (contacts_again: it then only sets
+// flags): averaged with other sheets' pushes, a sheet's vertex can end inside a
+// collider, and the colliders and walls have the last word (docs/CLOTH.md).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "compute.glsl"
@@ -66,5 +69,5 @@ void main()
     if (hi < 0.0) resolve_contact(x, x_prev, -n, -hi, u, vec3(0.0), sqrt(o.static_friction), sqrt(o.kinetic_friction), h);
   }
   pos[k] = vec4(x, p.w);
-  contact[k] = touched ? 1u : 0u;
+  if (touched || pc.contacts_again == 0u) contact[k] = touched ? 1u : 0u; /* again: keep the contacts' flags */
 }

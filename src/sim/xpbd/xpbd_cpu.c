@@ -786,13 +786,13 @@ static void contact(float x[3], const float prev[3], const float n[3], float d, 
 }
 
 static void contacts(fl_xpbd_cpu *s, const fl_sim_desc *sim, const fl_gpu_collider *colliders, uint32_t count,
-                     float h, float t)
+                     float h, float t, bool again)
 {
   const fl_xpbd_build *b = s->build;
   static const float still[3] = {0, 0, 0};
   bool tetrahedral = sim->collider_normals == FL_NORMALS_TETRAHEDRAL;
   for (uint32_t p = 0; p < b->particle_count; p++) {
-    s->contact[p] = 0;
+    if (!again || s->x[p][3] <= 0.0f) s->contact[p] = 0; /* pinned: 0, as the kernel */
     if (s->x[p][3] <= 0.0f) continue;
     const fl_gpu_xpbd_object *o = &b->objects[b->particle_object[p]];
     float r = o->thickness * 0.5f, *x = s->x[p];
@@ -821,7 +821,7 @@ static void contacts(fl_xpbd_cpu *s, const fl_sim_desc *sim, const fl_gpu_collid
       touched = touched || d < 0.0f;
       if (d < 0.0f) contact(x, s->prev[p], n, d, u, still, h, mu_s, mu_k);
     }
-    s->contact[p] = touched ? 1u : 0u;
+    if (touched || !again) s->contact[p] = touched ? 1u : 0u; /* again: keep the contacts' flags */
   }
 }
 
@@ -1096,7 +1096,7 @@ void fl_xpbd_cpu_substep(fl_xpbd_cpu *s, const fl_sim_desc *sim, const fl_gpu_co
     body_solve(s, solve_h, &world); /* then the body volumes */
   }
   /* 5. contacts, 6. particle collisions, 7. velocities and damping, then the body volumes' measure. */
-  contacts(s, sim, colliders, collider_count, h, t);
+  contacts(s, sim, colliders, collider_count, h, t, false);
   self_collision(s);
   bool collider_triangles = sim->collider_triangles && collider_count && b->object_count > b->body_count;
   fl_tri_colliders cols = {colliders, collider_triangles ? collider_count : 0, t,
@@ -1107,6 +1107,7 @@ void fl_xpbd_cpu_substep(fl_xpbd_cpu *s, const fl_sim_desc *sim, const fl_gpu_co
     fl_tri_contacts_cpu_pass(b, &s->tri, &cols, s->x, (const float(*)[4])s->prev,
                              pass == 0 && !guard ? NULL : (const float(*)[4])s->tri_list_x, s->tri_accum,
                              s->contact);
+  if (s->tri.any) contacts(s, sim, colliders, collider_count, h, t, true); /* xpbd/contacts_again */
   if (guard) fl_tri_guard_cpu(b, &s->tri, s->x, (const float(*)[4])s->prev, s->tri_guard_bound);
   if (!s->tri.any && collider_triangles) { /* cloth triangles against the colliders (tri_collider.comp) */
     fl_tri_colliders_cpu(b, &cols, s->x, (const float(*)[4])s->prev, s->tri_accum);
