@@ -72,6 +72,23 @@ def main():
             f'{name or "-"} | {p.get("ms_per_frame", 0):.3f} | {p.get("gbps", 0):.1f} | {p.get("fraction_of_ceiling", 0):.2f} |'
         )
 
+    lines.append("\n## Particle self-collision (issue 15): the cloth at the size of the run, xpbd/self\n")
+    lines.append(header("scene", "result", "particles", "copy ceiling GB/s", "frame ms", "xpbd/self ms/frame",
+                        "its GB/s", "of ceiling"))
+    for r in rows:
+        if r[0] != "self":
+            continue
+        rep = load(os.path.join(out, f"self_{r[1]}.json"))
+        if not rep or r[2] != "0":
+            lines.append(f"| {r[1]} {r[3]}x{r[3]} | {status(r[2])} | | | | | | |")
+            continue
+        p = rep.get("passes", {}).get("xpbd/self", {})
+        lines.append(
+            f'| {r[1]} {r[3]}x{r[3]} | pass | {int(r[3]) ** 2} | {rep["ceiling"]["copy_gbps"]:.1f} | '
+            f'{rep["timings_ms"].get("frame", {}).get("median", 0):.3f} | {p.get("ms_per_frame", 0):.3f} | '
+            f'{p.get("gbps", 0):.1f} | {p.get("fraction_of_ceiling", 0):.2f} |'
+        )
+
     lines.append("\n## Async compute on and off: wall time per frame (ms, no validation)\n")
     lines.append(header("scene", "async", "--no-async", "async / --no-async"))
     walls = {}

@@ -44,5 +44,6 @@
 #define FL_XPBD_B_CONTACT_CORRECTIONS 38 // vec4 per particle: self_friction's pushes plus friction, then add_delta
 #define FL_XPBD_B_TRI_LIST 39    // the candidate pairs of a substep (tri_pairs): head, vertex pairs, edge pairs
 #define FL_XPBD_B_LOAD 40         // vec4 per particle: the body volume correction spared near contacts this substep (contacts' friction)
-#define FL_XPBD_B_COUNT 41
+#define FL_XPBD_B_SELF_SORTED 41  // vec4 per particle: xpbd/self_sort's positions in hash order, w the index (uintBitsToFloat)
+#define FL_XPBD_B_COUNT 42
 #endif

@@ -70,6 +70,7 @@ static void fill_table(const fl_xpbd_system *s, const bind_choice *c, const fl_b
   t[FL_XPBD_B_VEL_OLD] = &s->vel_old;
   t[FL_XPBD_B_OPPOSITE] = &s->opposite;
   t[FL_XPBD_B_CONTACT_CORRECTIONS] = &s->contact_corrections;
+  t[FL_XPBD_B_SELF_SORTED] = &s->self_sorted;
   t[FL_XPBD_B_LOAD] = &s->load;
 }
 
@@ -155,6 +156,8 @@ static bool create_buffers(fl_xpbd_system *s)
             device_buffer(s->gpu, NULL, b->body_count ? n * 16 : 0, "body contact loads", &s->load) &&
             device_buffer(s->gpu, NULL, s->any_self_collision ? n * 16 : 0, "particle contact corrections",
                           &s->contact_corrections) &&
+            device_buffer(s->gpu, NULL, s->any_self_collision ? n * 16 : 0, "particle contact positions",
+                          &s->self_sorted) &&
             device_buffer(s->gpu, b->opposite, n * 4, "opposite particles", &s->opposite) &&
             device_buffer(s->gpu, NULL, n * 16, "wind acceleration", &s->accel) &&
             device_buffer(s->gpu, NULL, n * 16, "jacobi deltas", &s->delta) &&
@@ -341,7 +344,7 @@ void fl_xpbd_destroy(fl_xpbd_system *s)
                           &s->tri_first,    &s->tri_items, &s->face_normals, &s->contact, &s->bodies,
                           &s->body_state,   &s->scratch,   &s->tri_box,    &s->edges,     &s->tri_owned,
                           &s->accum,        &s->older,     &s->vel_old,    &s->opposite, &s->contact_corrections,
-                          &s->tri_list, &s->load,         &s->guard};
+                          &s->tri_list, &s->load,         &s->guard,     &s->self_sorted};
   for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++) fl_buffer_destroy(gpu, buffers[i]);
   fl_xpbd_build_destroy(&s->build);
   memset(s, 0, sizeof *s);
@@ -680,10 +683,14 @@ void fl_xpbd_record_substep(fl_xpbd_system *s, fl_rec *r, const fl_step *step)
   if (s->any_self_collision) {
     fl_spatial_hash_record(&s->hash, r, &s->pos, n, s->self_cell_size);
     fl_rec_barrier(r);
-    /* Per particle and pass: its position, previous position and object, and about 8 neighbours'
-     * (positions, previous positions, objects) through the hash; the friction pass also reads the
-     * neighbours' pushes (16 bytes each) and its own, and writes its correction. */
-    fl_rec_begin(r, "xpbd/self", (uint64_t)n * (9 * (32 + 4 + 4) + 16) + (uint64_t)n * (9 * (32 + 4 + 4 + 16) + 32));
+    /* self_sort: per particle, its index and position read, the copy written. Then per particle and
+     * pass: its position, previous position and object, and about 8 neighbours' (the sorted copy,
+     * contiguous, and for the contacts the object and the inverse mass) through the hash; the friction
+     * pass also reads the neighbours' previous positions and pushes (32 bytes each) and its own, and
+     * writes its correction. */
+    fl_rec_begin(r, "xpbd/self", (uint64_t)n * (4 + 16 + 16) + (uint64_t)n * (9 * (16 + 4 + 4) + 32) +
+                                     (uint64_t)n * (9 * (16 + 4 + 4 + 32) + 48));
+    pass(s, r, "xpbd/self_sort", &plain, push, 0, n, n);
     fl_xpbd_push once = push;
     once.omega = 1.0f; /* contacts are averaged, not over-relaxed */
     pass(s, r, "xpbd/self_collide", &plain, push, 0, n, n);

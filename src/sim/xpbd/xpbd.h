@@ -69,6 +69,7 @@ typedef struct {
   fl_buffer opposite;            /* uint per particle: Diziol's opposite particle (opposite_pairs.h) */
   fl_buffer load; /* vec4 per particle: body_volume's spared correction, the contacts' normal load (softbody_spec.h) */
   fl_buffer contact_corrections; /* vec4 per particle: xpbd/self_friction's pushes and friction (self-collision) */
+  fl_buffer self_sorted;         /* vec4 per particle: xpbd/self_sort's positions in hash order, w the index */
   float self_cell_size;          /* the largest thickness of the colliding objects */
   fl_tri_contacts tri;           /* triangle contacts: edges, owners, cell size */
   fl_spatial_hash tri_hash;      /* triangles by the cells their grown boxes overlap */
