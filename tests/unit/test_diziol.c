@@ -174,7 +174,10 @@ static void test_velocity_correction(void)
   for (int a = 0; a < 3; a++) dp = fmax(dp, fabs(p_on[a] - p_off[a])), p = fmax(p, fabs(p_off[a]));
   fprintf(stderr, "  dV/dt / sum |g||v|: without %.3g, with %.3g; momentum change %.3g of %.3g kg m/s\n",
           off / scale_off, on / scale_on, dp, p);
-  ENSURE(fabs(off / scale_off) > 1e-3);
+  /* without the correction dV/dt is left over from the position solve, second order in the step: 6.0e-4 of
+   * the scale here (over 1e-3 while the isometric bending pulled every stencil of the balloon flat, before
+   * its rest-curvature term: docs/CLOTH.md); with it, rounding (4e-9) */
+  ENSURE(fabs(off / scale_off) > 2e-4);
   ENSURE(fabs(on / scale_on) < 1e-5);
   ENSURE(dp <= 1e-5 * fmax(p, 1e-3));
 }
