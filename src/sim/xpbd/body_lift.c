@@ -33,6 +33,10 @@ double fl_body_lift_out(fl_body_build *b, const fl_gpu_collider *colliders, uint
                         const float domain_min[3], const float domain_max[3])
 {
   float shift[3] = {0, 0, 0};
+  for (uint32_t p = 0; p < b->particle_count; p++) /* outside the domain: the caller's placement error, as it is */
+    for (int a = 0; a < 3; a++)
+      if (b->positions[p][3] > 0 && !(b->positions[p][a] >= domain_min[a] && b->positions[p][a] <= domain_max[a]))
+        return 0.0;
   for (int round = 0; round < 8; round++) {
     float n[3] = {0, 1, 0}, d = deepest(b, colliders, collider_count, domain_min, domain_max, n);
     if (d >= 0.0f || d < -b->body.contact_radius) break;
