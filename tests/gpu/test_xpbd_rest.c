@@ -43,21 +43,21 @@
   " \"center\": [" x ", 1, -1.6], \"mass\": 0.2, \"bending\": \"" bending "\" },"
 
 /* Objects 0.8 m apart (no two within a contact distance); %s: the solver. */
-static const char *const REST_JSON =
-    "{ \"sim\": { \"dt\": 0.0166666667, \"substeps\": 8, \"iterations\": 2, \"gravity\": [0, 0, 0],"
-    " \"solver\": \"%s\", \"domain\": { \"min\": [-3, -1, -3], \"max\": [3, 3, 3] } }, \"objects\": ["
-    CLOTH("cloth_isometric", "-0.8", "isometric") CLOTH("cloth_dihedral", "0", "dihedral")
-    CLOTH("cloth_none", "0.8", "none")
-    BALLOON("balloon1_isometric", "-0.8", "-0.8", "1", "isometric")
-    BALLOON("balloon1_dihedral", "0", "-0.8", "1", "dihedral") BALLOON("balloon1_none", "0.8", "-0.8", "1", "none")
-    BALLOON("balloon2_isometric", "-0.8", "0", "2", "isometric")
-    BALLOON("balloon2_dihedral", "0", "0", "2", "dihedral") BALLOON("balloon2_none", "0.8", "0", "2", "none")
-    BALLOON("balloon3_isometric", "-0.8", "0.8", "3", "isometric")
-    BALLOON("balloon3_dihedral", "0", "0.8", "3", "dihedral") BALLOON("balloon3_none", "0.8", "0.8", "3", "none")
-    "{ \"type\": \"softbody\", \"name\": \"soft_xpbd\", \"center\": [-0.4, 1, 1.6], \"radius\": 0.2,"
-    " \"resolution\": 4, \"model\": \"xpbd\" },"
-    "{ \"type\": \"softbody\", \"name\": \"soft_neohookean\", \"center\": [0.4, 1, 1.6], \"radius\": 0.2,"
-    " \"resolution\": 4, \"model\": \"neohookean\" } ] }";
+#define REST_JSON \
+    "{ \"sim\": { \"dt\": 0.0166666667, \"substeps\": 8, \"iterations\": 2, \"gravity\": [0, 0, 0]," \
+    " \"solver\": \"%s\", \"domain\": { \"min\": [-3, -1, -3], \"max\": [3, 3, 3] } }, \"objects\": [" \
+    CLOTH("cloth_isometric", "-0.8", "isometric") CLOTH("cloth_dihedral", "0", "dihedral") \
+    CLOTH("cloth_none", "0.8", "none") \
+    BALLOON("balloon1_isometric", "-0.8", "-0.8", "1", "isometric") \
+    BALLOON("balloon1_dihedral", "0", "-0.8", "1", "dihedral") BALLOON("balloon1_none", "0.8", "-0.8", "1", "none") \
+    BALLOON("balloon2_isometric", "-0.8", "0", "2", "isometric") \
+    BALLOON("balloon2_dihedral", "0", "0", "2", "dihedral") BALLOON("balloon2_none", "0.8", "0", "2", "none") \
+    BALLOON("balloon3_isometric", "-0.8", "0.8", "3", "isometric") \
+    BALLOON("balloon3_dihedral", "0", "0.8", "3", "dihedral") BALLOON("balloon3_none", "0.8", "0.8", "3", "none") \
+    "{ \"type\": \"softbody\", \"name\": \"soft_xpbd\", \"center\": [-0.4, 1, 1.6], \"radius\": 0.2," \
+    " \"resolution\": 4, \"model\": \"xpbd\" }," \
+    "{ \"type\": \"softbody\", \"name\": \"soft_neohookean\", \"center\": [0.4, 1, 1.6], \"radius\": 0.2," \
+    " \"resolution\": 4, \"model\": \"neohookean\" } ] }"
 
 /* Runs the scene under `solver`; prints every object's largest speed and move, and fails
  * when one passes the bounds. */
