@@ -20,7 +20,8 @@
  * stays short on a loaded CPU device. By hand (docs/CLOTH.md):
  * FLURRY_CONTACT_FULL=1 runs the issue's sizes (32x32 sheets, 1200 substeps),
  * FLURRY_CONTACT_BALL=1 adds a ball under the stacks of two_stacked and
- * four_stacked too (without the guard: the failure of docs/CLOTH.md). The
+ * four_stacked too (without the guard: the failure of docs/CLOTH.md),
+ * FLURRY_CONTACT_GUARD=1 turns the contact guard on in every stack. The
  * checks themselves live in contact_checks.h. */
 #include "gpu_fixture.h"
 #include "world_fixture.h"
@@ -73,7 +74,8 @@ static void stack_json(char *json, size_t size, const placement *at, uint32_t co
 static void stack(fl_gpu *gpu, const placement *at, uint32_t count, int res, int frames, bool ball)
 {
   char json[4096];
-  stack_json(json, sizeof json, at, count, res, ball || env_on("FLURRY_CONTACT_BALL"), ball);
+  stack_json(json, sizeof json, at, count, res, ball || env_on("FLURRY_CONTACT_BALL"),
+             ball || env_on("FLURRY_CONTACT_GUARD"));
   if (ball) fprintf(stderr, "  over a ball, with the contact guard (sim.contact_guard)\n");
   fl_scene scene;
   fl_world *world = NULL;
