@@ -50,7 +50,8 @@ void fl_rec_pass(fl_rec *r, const fl_pass *p)
   }
   if (p->name) fl_rec_begin(r, p->name, p->bytes);
   VkCommandBuffer cmd = r->cmd;
-  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe->pipeline);
+  if (r->bound != pipe->pipeline) vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe->pipeline);
+  r->bound = pipe->pipeline;
   if (set) vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe->layout, 0, 1, &set, 0, NULL);
   if (pipe->push_size) vkCmdPushConstants(cmd, pipe->layout, pipe->push_stages, 0, pipe->push_size, p->push);
   /* Past 65535 groups (the guaranteed maxComputeWorkGroupCount) the grid folds
@@ -90,6 +91,7 @@ bool fl_rec_bind_graphics(fl_rec *r, const fl_pipeline *pipeline, const fl_buffe
     return false;
   }
   vkCmdBindPipeline(r->cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline->pipeline);
+  r->bound = VK_NULL_HANDLE; /* its own bind point, but the next compute pass binds again all the same */
   if (set) vkCmdBindDescriptorSets(r->cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline->layout, 0, 1, &set, 0, NULL);
   return true;
 }
@@ -104,6 +106,7 @@ bool fl_rec_end_once(fl_rec *r)
 {
   bool ok = fl_gpu_end_once(r->gpu, r->cmd);
   r->cmd = VK_NULL_HANDLE;
+  r->bound = VK_NULL_HANDLE;
   if (r->failed) return false; /* the pass's error message stands */
   return ok;
 }

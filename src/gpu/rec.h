@@ -35,6 +35,10 @@ typedef struct {
   int scopes[FL_REC_MAX_DEPTH];   /* open fl_rec_begin scopes */
   uint32_t depth;
   bool failed;                    /* a pass could not be recorded: see fl_error_message() */
+  VkPipeline bound;               /* the compute pipeline fl_rec_pass last bound in cmd, which the next
+                                   * pass with the same one does not bind again; VK_NULL_HANDLE: none
+                                   * known (a rec starts so: one rec per command buffer, and every
+                                   * compute bind in it goes through fl_rec_pass) */
 } fl_rec;
 
 /* One compute pass. */

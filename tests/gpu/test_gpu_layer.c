@@ -7,7 +7,8 @@
  * kernel registry gives one pipeline per name; the pipeline-cache header
  * check accepts this device's own cache data and rejects altered or truncated
  * data; the copy-ceiling benchmark measures a finite bandwidth; the profiler
- * times a scope and summarizes it; and the fixture's validation counter works. */
+ * times a scope and summarizes it; the fixture's validation counter works; and
+ * a rec binds a pass's pipeline only when another one is bound. */
 #include "gpu_fixture.h"
 
 #include <math.h>
@@ -394,6 +395,54 @@ static void once_reuse_body(fl_gpu *gpu)
 }
 FL_GPU_TEST(test_once_reuse, once_reuse_body)
 
+/* A rec binds a compute pipeline only when the pass's differs from the one it last bound (gpu/rec.h):
+ * copy, copy again (not bound again), particles/publish, then copy once more, which must bind copy
+ * again: every pass's result is right (a stale binding would run publish, with a validation error
+ * for copy's set, and write speeds where the copy belongs), and the rec forgets the pipeline when
+ * its command buffer ends. */
+static void rec_bind_once_body(fl_gpu *gpu)
+{
+  enum { N = 256 };
+  const VkDeviceSize bytes = N * 16;
+  fl_buffer a, b, c, d, e;
+  ENSURE(fl_buffer_create(gpu, bytes, FL_MEMORY_DEVICE, "a", &a) &&
+         fl_buffer_create(gpu, bytes, FL_MEMORY_DEVICE, "b", &b) &&
+         fl_buffer_create(gpu, bytes, FL_MEMORY_DEVICE, "c", &c) &&
+         fl_buffer_create(gpu, bytes, FL_MEMORY_DEVICE, "d", &d) &&
+         fl_buffer_create(gpu, bytes, FL_MEMORY_DEVICE, "e", &e));
+  static float in[N][4], out_c[N][4], out_e[N][4];
+  for (int i = 0; i < N; i++) in[i][0] = (float)i, in[i][1] = 2.0f * i + 1.0f, in[i][2] = -(float)i, in[i][3] = 7.0f;
+  ENSURE(fl_buffer_upload(gpu, &a, 0, in, bytes) && fl_buffer_fill(gpu, &e, 0));
+  fl_descriptor_cache sets;
+  ENSURE(fl_descriptor_cache_create(gpu, "test", &sets));
+  fl_count_push push = {.count = N};
+  const fl_pipeline *copy = fl_kernel(gpu, "common/copy", sizeof push, 0);
+  ENSURE(copy != NULL);
+  fl_rec r;
+  ENSURE(fl_rec_begin_once(gpu, &sets, &r));
+  ENSURE(r.bound == VK_NULL_HANDLE);
+  fl_rec_pass(&r, &(fl_pass){.kernel = "common/copy", FL_PUSH(push), .threads = N, FL_BUFFERS(&a, &b)});
+  ENSURE(r.bound == copy->pipeline);
+  fl_rec_pass(&r, &(fl_pass){.kernel = "common/copy", FL_PUSH(push), .threads = N, FL_BUFFERS(&b, &c)});
+  fl_rec_pass(&r, &(fl_pass){.kernel = "particles/publish", FL_PUSH(push), .threads = N, FL_BUFFERS(&c, &a, &d)});
+  ENSURE(r.bound != copy->pipeline && r.bound != VK_NULL_HANDLE);
+  fl_rec_pass(&r, &(fl_pass){.kernel = "common/copy", FL_PUSH(push), .threads = N, FL_BUFFERS(&d, &e)});
+  ENSURE(r.bound == copy->pipeline);
+  ENSURE(fl_rec_end_once(&r));
+  ENSURE(r.bound == VK_NULL_HANDLE);
+  ENSURE(fl_buffer_readback(gpu, &c, 0, out_c, bytes) && fl_buffer_readback(gpu, &e, 0, out_e, bytes));
+  for (int i = 0; i < N; i++) {
+    for (int k = 0; k < 4; k++) ENSURE_MSG(out_c[i][k] == in[i][k], "c[%d][%d] = %g", i, k, (double)out_c[i][k]);
+    for (int k = 0; k < 3; k++) ENSURE_MSG(out_e[i][k] == in[i][k], "e[%d][%d] = %g", i, k, (double)out_e[i][k]);
+    double speed = sqrt((double)in[i][0] * in[i][0] + (double)in[i][1] * in[i][1] + (double)in[i][2] * in[i][2]);
+    ENSURE_NEAR(out_e[i][3], speed, 1e-5 * speed + 1e-6);
+  }
+  fl_descriptor_cache_destroy(&sets);
+  fl_buffer *all[] = {&a, &b, &c, &d, &e};
+  for (int k = 0; k < 5; k++) fl_buffer_destroy(gpu, all[k]);
+}
+FL_GPU_TEST(test_rec_bind_once, rec_bind_once_body)
+
 static const fl_test_case cases[] = {
     {"buffer_limits", test_buffer_limits},
     {"suballocation", test_suballocation},
@@ -404,5 +453,6 @@ static const fl_test_case cases[] = {
     {"profiler_growth", test_profiler_growth},
     {"validation_counts", test_validation_counts},
     {"once_reuse", test_once_reuse},
+    {"rec_bind_once", test_rec_bind_once},
 };
 FL_TEST_MAIN(cases)

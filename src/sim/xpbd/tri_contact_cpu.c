@@ -136,6 +136,20 @@ static bool tri_pair(const fl_gpu_xpbd_object *a, const fl_gpu_xpbd_object *b)
   return (ta && tb) || (ta && b->body != 0) || (a->body != 0 && tb);
 }
 
+/* Steps (*e, *f) to the next pair of contact edges e < f, in the order of two nested loops, whose
+ * objects collide (tri_pair) and which share no particle; false past the last. Start at (0, 0). */
+static bool next_edge_pair(const fl_xpbd_build *b, const fl_tri_contacts *tc, uint32_t *e, uint32_t *f)
+{
+  for (;;) {
+    if (++*f >= tc->edge_count) *f = ++*e + 1;
+    if (*f >= tc->edge_count) return false;
+    const uint32_t *ab = tc->edges[*e], *cd = tc->edges[*f];
+    if (tri_pair(&b->objects[b->particle_object[ab[0]]], &b->objects[b->particle_object[cd[0]]]) &&
+        cd[0] != ab[0] && cd[0] != ab[1] && cd[1] != ab[0] && cd[1] != ab[1])
+      return true;
+  }
+}
+
 static int32_t fixed(float v) /* fl_tri_fixed */
 {
   return (int32_t)floorf(clampf(v * (float)FL_TRI_FIXED, -2.0e9f, 2.0e9f) + 0.5f);
@@ -244,38 +258,33 @@ void fl_tri_contacts_cpu_pass(const fl_xpbd_build *b, const fl_tri_contacts *tc,
     }
   }
   /* Edge-edge (tri_edge.comp): each pair (a, b) < (c, d) once. */
-  for (uint32_t e = 0; e < tc->edge_count; e++) {
-    const uint32_t *ab = tc->edges[e];
+  for (uint32_t e = 0, f = 0; next_edge_pair(b, tc, &e, &f);) {
+    const uint32_t *ab = tc->edges[e], *cd = tc->edges[f];
     const fl_gpu_xpbd_object *oi = &b->objects[b->particle_object[ab[0]]];
-    for (uint32_t f = e + 1; f < tc->edge_count; f++) {
-      const uint32_t *cd = tc->edges[f];
-      const fl_gpu_xpbd_object *ot = &b->objects[b->particle_object[cd[0]]];
-      if (!tri_pair(oi, ot)) continue;
-      if (cd[0] == ab[0] || cd[0] == ab[1] || cd[1] == ab[0] || cd[1] == ab[1]) continue;
-      float st[2], sep[3];
-      fl_tri_closest_on_segments(x[ab[0]], x[ab[1]], x[cd[0]], x[cd[1]], st);
-      for (int a = 0; a < 3; a++) {
-        float pa = x[ab[0]][a] + (x[ab[1]][a] - x[ab[0]][a]) * st[0]; /* GLSL mix(x, y, a) = x + (y - x) a */
-        float pc = x[cd[0]][a] + (x[cd[1]][a] - x[cd[0]][a]) * st[1];
-        sep[a] = pa - pc;
-      }
-      float reach = 0.5f * (oi->thickness + ot->thickness);
-      if (!(dot3f(sep, sep) < reach * reach)) continue;
-      if (x_list &&
-          !segments_within(x_list[ab[0]], x_list[ab[1]], x_list[cd[0]], x_list[cd[1]], list_radius(tc, reach)))
-        continue; /* not in the pair list of the substep */
-      uint32_t idx[4] = {ab[0], ab[1], cd[0], cd[1]};
-      float c[4] = {1.0f - st[0], st[0], -(1.0f - st[1]), -st[1]}, outward[3] = {0, 0, 0};
-      if (ot->body != 0) /* (c, d) a body's edge: its owner's outward normal (tri_edge.comp) */
-        for (uint32_t t = 0; t < b->triangle_count; t++) {
-          const uint32_t *v = tri + 3 * (size_t)t;
-          for (uint32_t k = 0; k < 3; k++)
-            if ((tc->owned[t] & (1u << k)) && ((v[k] == cd[0] && v[(k + 1) % 3] == cd[1]) ||
-                                               (v[k] == cd[1] && v[(k + 1) % 3] == cd[0])))
-              outward_normal(x, v, outward);
-        }
-      contact_at(oi, ot, x, prev, idx, c, outward, accum);
+    const fl_gpu_xpbd_object *ot = &b->objects[b->particle_object[cd[0]]];
+    float st[2], sep[3];
+    fl_tri_closest_on_segments(x[ab[0]], x[ab[1]], x[cd[0]], x[cd[1]], st);
+    for (int a = 0; a < 3; a++) {
+      float pa = x[ab[0]][a] + (x[ab[1]][a] - x[ab[0]][a]) * st[0]; /* GLSL mix(x, y, a) = x + (y - x) a */
+      float pc = x[cd[0]][a] + (x[cd[1]][a] - x[cd[0]][a]) * st[1];
+      sep[a] = pa - pc;
     }
+    float reach = 0.5f * (oi->thickness + ot->thickness);
+    if (!(dot3f(sep, sep) < reach * reach)) continue;
+    if (x_list &&
+        !segments_within(x_list[ab[0]], x_list[ab[1]], x_list[cd[0]], x_list[cd[1]], list_radius(tc, reach)))
+      continue; /* not in the pair list of the substep */
+    uint32_t idx[4] = {ab[0], ab[1], cd[0], cd[1]};
+    float c[4] = {1.0f - st[0], st[0], -(1.0f - st[1]), -st[1]}, outward[3] = {0, 0, 0};
+    if (ot->body != 0) /* (c, d) a body's edge: its owner's outward normal (tri_edge.comp) */
+      for (uint32_t t = 0; t < b->triangle_count; t++) {
+        const uint32_t *v = tri + 3 * (size_t)t;
+        for (uint32_t k = 0; k < 3; k++)
+          if ((tc->owned[t] & (1u << k)) && ((v[k] == cd[0] && v[(k + 1) % 3] == cd[1]) ||
+                                             (v[k] == cd[1] && v[(k + 1) % 3] == cd[0])))
+            outward_normal(x, v, outward);
+      }
+    contact_at(oi, ot, x, prev, idx, c, outward, accum);
   }
   fl_tri_colliders_cpu(b, cols, x, prev, accum);
   fl_tri_apply_cpu(b->particle_count, accum, x, contact);
@@ -331,22 +340,18 @@ void fl_tri_guard_cpu(const fl_xpbd_build *b, const fl_tri_contacts *tc, float (
       if (dot3f(d, d) < r * r) guard_pair(x, prev, idx, d, true, bound);
     }
   }
-  for (uint32_t e = 0; e < tc->edge_count; e++) {
-    const uint32_t *ab = tc->edges[e];
+  for (uint32_t e = 0, f = 0; next_edge_pair(b, tc, &e, &f);) {
+    const uint32_t *ab = tc->edges[e], *cd = tc->edges[f];
     const fl_gpu_xpbd_object *oi = &b->objects[b->particle_object[ab[0]]];
-    for (uint32_t f = e + 1; f < tc->edge_count; f++) {
-      const uint32_t *cd = tc->edges[f];
-      const fl_gpu_xpbd_object *ot = &b->objects[b->particle_object[cd[0]]];
-      if (!tri_pair(oi, ot) || cd[0] == ab[0] || cd[0] == ab[1] || cd[1] == ab[0] || cd[1] == ab[1]) continue;
-      float st[2], sep[3];
-      fl_tri_closest_on_segments(prev[ab[0]], prev[ab[1]], prev[cd[0]], prev[cd[1]], st);
-      for (int a = 0; a < 3; a++)
-        sep[a] = (prev[ab[0]][a] + (prev[ab[1]][a] - prev[ab[0]][a]) * st[0]) -
-                 (prev[cd[0]][a] + (prev[cd[1]][a] - prev[cd[0]][a]) * st[1]);
-      float r = list_radius(tc, 0.5f * (oi->thickness + ot->thickness));
-      uint32_t idx[4] = {ab[0], ab[1], cd[0], cd[1]};
-      if (dot3f(sep, sep) < r * r) guard_pair(x, prev, idx, sep, false, bound);
-    }
+    const fl_gpu_xpbd_object *ot = &b->objects[b->particle_object[cd[0]]];
+    float st[2], sep[3];
+    fl_tri_closest_on_segments(prev[ab[0]], prev[ab[1]], prev[cd[0]], prev[cd[1]], st);
+    for (int a = 0; a < 3; a++)
+      sep[a] = (prev[ab[0]][a] + (prev[ab[1]][a] - prev[ab[0]][a]) * st[0]) -
+               (prev[cd[0]][a] + (prev[cd[1]][a] - prev[cd[0]][a]) * st[1]);
+    float r = list_radius(tc, 0.5f * (oi->thickness + ot->thickness));
+    uint32_t idx[4] = {ab[0], ab[1], cd[0], cd[1]};
+    if (dot3f(sep, sep) < r * r) guard_pair(x, prev, idx, sep, false, bound);
   }
   /* The clamp (tri_guard_clamp.comp). */
   for (uint32_t k = 0; k < b->particle_count; k++) {

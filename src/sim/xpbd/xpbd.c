@@ -191,13 +191,9 @@ static bool create_buffers(fl_xpbd_system *s)
          device_buffer(s->gpu, NULL, FL_TRI_LIST_HEAD * 4 + ((size_t)n + s->tri.edge_capacity) * s->tri.pairs_per * 8,
                        "contact pairs", &s->tri_list) &&
          fl_spatial_hash_create(s->gpu, 8 * b->triangle_count, &s->tri_hash);
-  if (ok && s->tri.guard > 0) { /* +inf bits: no listed pair yet (xpbd/tri_guard_clamp resets them so) */
-    uint32_t *inf = malloc((n ? n : 1) * sizeof *inf);
-    if (!inf) return fl_error_set("out of host memory for %zu contact-guard bounds", n);
-    for (size_t k = 0; k < n; k++) inf[k] = 0x7F800000u;
-    ok = device_buffer(s->gpu, inf, n * 4, "contact guard bounds", &s->guard);
-    free(inf);
-  }
+  if (ok && s->tri.guard > 0) /* +inf bits: no listed pair yet (xpbd/tri_guard_clamp resets them so) */
+    ok = device_buffer(s->gpu, NULL, n * 4, "contact guard bounds", &s->guard) &&
+         (!n || fl_buffer_fill(s->gpu, &s->guard, 0x7F800000u));
   return ok;
 }
 
