@@ -38,7 +38,16 @@ bool fl_coupling_inside(vec3 x)
 // Adds the quadratic B-spline weights w_ip of point x, times its scale (1 for a particle; a surface
 // sample's area / h^2, coupling_shared.h), to W_i of the nodes it reaches (int32 fixed point,
 // integer atomics; coupling/weights, coupling/surface_weights). Nodes whose block is not allocated
-// hold no snow and are skipped; a point outside the lattice reaches none.
+// hold no snow and are skipped; a point outside the lattice reaches none. A surface sample
+// (FL_COUPLING_MARK: a soft body's or balloon's) also marks the nodes it reaches in the unused w of
+// their second grid word, gridv[2i + 1].w = 1 (the grid update wrote 0): there the snow's G2P takes
+// the grid's velocity, not FLIP's (mpm/g2p.glsl; docs/COUPLING.md, "PIC at closed surfaces").
+#ifdef FL_COUPLING_MARK
+void fl_coupling_mark(uint i) { atomicOr(grid_bits[8u * i + 7u], 0x3f800000u); }  // gridv[2i + 1].w = 1.0
+#else
+void fl_coupling_mark(uint i) {}
+#endif
+
 void fl_coupling_add_weights(vec3 x, float scale)
 {
   if (!fl_coupling_inside(x)) return;
@@ -46,8 +55,9 @@ void fl_coupling_add_weights(vec3 x, float scale)
   fl_mpm_stencil s = fl_mpm_stencil_of(x, m, true);
   FL_MPM_FOR_STENCIL(3, {
     uint i = fl_mpm_node(s, a, b, c, m);
-    if (i != FL_SNOW_NO_NODE)
-      atomicAdd(accum[FL_COUPLING_NODE_WORDS * i + 3u], fl_mpm_fixed(scale * fl_mpm_weight(s, a, b, c), pc.weight_scale));
+    int wq = fl_mpm_fixed(scale * fl_mpm_weight(s, a, b, c), pc.weight_scale);
+    if (i != FL_SNOW_NO_NODE) atomicAdd(accum[FL_COUPLING_NODE_WORDS * i + 3u], wq);
+    if (i != FL_SNOW_NO_NODE && wq > 0) fl_coupling_mark(i);
   })
 }
 #endif

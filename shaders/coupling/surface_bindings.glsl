@@ -14,14 +14,19 @@ layout(std430, binding = 1) buffer Vel { vec4 vel[]; };
 layout(std430, binding = 2) readonly buffer Samples { uvec4 samples[]; };
 layout(std430, binding = 3) readonly buffer BlockHash { uint block_hash[]; };
 layout(std430, binding = 4) buffer Accum { int accum[]; };
+#ifdef FL_COUPLING_MARK  // coupling/surface_weights: the grid's words, to mark the nodes its samples reach
+layout(std430, binding = 5) buffer GridBits { uint grid_bits[]; };
+#define FL_COUPLING_WEIGHTS
+#else
 layout(std430, binding = 5) readonly buffer GridVelocity { vec4 gridv[]; };
+#define FL_COUPLING_NODES
+#endif
 layout(std430, binding = 6) buffer Impulse { vec4 impulse[]; };
 layout(std430, binding = 7) buffer SampleAttach { vec4 sample_attach[]; };
 layout(std430, binding = 8) readonly buffer FaceNormal { vec4 face_normal[]; };
 layout(std430, binding = 9) readonly buffer Triangles { uint triangles[]; };
 layout(std430, binding = 10) buffer SurfaceAccum { int surface_accum[]; };
 layout(std430, binding = 11) readonly buffer Coupled { uint coupled[]; };
-#define FL_COUPLING_NODES
 #include "coupling.glsl"
 
 // A sample: its triangle's vertices, their barycentric weights, and its weights' scale (its area / h^2).

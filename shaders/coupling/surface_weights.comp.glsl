@@ -8,6 +8,7 @@
 #include "compute.glsl"
 #include "coupling_shared.h"
 layout(push_constant) uniform Push { fl_coupling_push pc; };
+#define FL_COUPLING_MARK
 #include "surface_bindings.glsl"
 
 void main()

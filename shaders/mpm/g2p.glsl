@@ -50,6 +50,11 @@ void step_particle(uint p, out float speed, out float jp, out bool was_clamped, 
   // Grid to particle: velocity and its gradient.
   fl_mpm_stencil s = fl_mpm_stencil_of(x, pc, apic);
   vec3 v_pic = vec3(0.0), dv = vec3(0.0);
+  // FLIP's part per node: a node that a soft body's or balloon's surface reaches is marked (gridv[2i + 1].w = 1,
+  // coupling/surface_weights) and gives PIC; reached = sum w_i over the marked nodes, kept = sum w_i v_i^n
+  // over the others
+  float reached = 0.0;
+  vec3 kept = vec3(0.0);
   mat3 G = mat3(0.0);
   if (apic) {
     FL_MPM_FOR_STENCIL(3, {
@@ -63,9 +68,12 @@ void step_particle(uint p, out float speed, out float jp, out bool was_clamped, 
       float w = fl_mpm_weight(s, a, b, c);
       uint i = fl_mpm_node(s, a, b, c, pc);
       vec3 vi = fl_gridv(i, 0u).xyz;
+      vec4 vn = fl_gridv(i, 1u);
       v_pic += w * vi;
       G += outerProduct(vi, fl_mpm_weight_gradient(s, a, b, c, inv_h));
-      dv += w * (vi - fl_gridv(i, 1u).xyz);
+      dv += w * (vi - vn.xyz);
+      reached += w * vn.w;
+      kept += (w - w * vn.w) * vn.xyz;
     })
   }
   vec3 v;
@@ -78,7 +86,10 @@ void step_particle(uint p, out float speed, out float jp, out bool was_clamped, 
     affine[3u * p + 2u] = vec4(Ct[2], 0.0);
   } else {
     float alpha = mat.flip;
-    v = (1.0 - alpha) * v_pic + alpha * (v_old + dv);
+    if (reached > 0.0)  // PIC at the marked nodes, FLIP at the others (docs/COUPLING.md, "PIC at closed surfaces")
+      v = v_pic + alpha * ((1.0 - reached) * v_old - kept);
+    else
+      v = (1.0 - alpha) * v_pic + alpha * (v_old + dv);
   }
 
   // Deformation: F~ = (I + dt grad v) F_E, clamp its singular values (plasticity).

@@ -301,8 +301,8 @@ uint64_t fl_coupling_apply_bytes(const fl_coupling *c)
 uint64_t fl_coupling_surface_weights_bytes(const fl_coupling *c)
 {
   /* Each sample reads itself, its triangle, its first vertex's coupled word (its share rule) and its 3
-   * vertices' x and v; each node in use gets its weight word. */
-  return (uint64_t)c->sample_count * (16 + 12 + 4 + 3 * 32) + nodes_in_use(c) * 4;
+   * vertices' x and v; each node in use gets its weight word and its mark (gridv[2i + 1].w). */
+  return (uint64_t)c->sample_count * (16 + 12 + 4 + 3 * 32) + nodes_in_use(c) * 8;
 }
 
 uint64_t fl_coupling_surface_bytes(const fl_coupling *c)

@@ -110,15 +110,20 @@ static void spread(const fl_coupling_push *pc, const parcel *q, const float dv[3
       for (int a = 0; a < 3; a++) acc[q->node[k]][a] += fixed(q->share[k] * dv[a], pc->momentum_scale);
 }
 
-/* Adds the stencil weights of point x to W_i (coupling/weights, surface_weights). */
-static void add_weights(const fl_coupling_push *pc, const float x[3], float scale, int32_t (*acc)[4])
+/* Adds the stencil weights of point x to W_i (coupling/weights, surface_weights); a surface sample
+ * also marks the nodes it reaches (`reached`, NULL for a particle; coupling.glsl FL_COUPLING_MARK). */
+static void add_weights(const fl_coupling_push *pc, const float x[3], float scale, int32_t (*acc)[4], uint8_t *reached)
 {
   stencil s;
   stencil_of(pc, x, &s);
   for (int c = 0; c < 3; c++)
     for (int b = 0; b < 3; b++)
-      for (int a = 0; a < 3; a++)
-        acc[node_of(pc, &s, a, b, c)][3] += fixed(scale * (s.w[0][a] * s.w[1][b] * s.w[2][c]), pc->weight_scale);
+      for (int a = 0; a < 3; a++) {
+        uint64_t i = node_of(pc, &s, a, b, c);
+        int32_t wq = fixed(scale * (s.w[0][a] * s.w[1][b] * s.w[2][c]), pc->weight_scale);
+        acc[i][3] += wq;
+        if (reached && wq > 0) reached[i] = 1;
+      }
 }
 
 /* Sample k: its vertices, barycentric weights, kind and the velocity and boundary point
@@ -179,7 +184,8 @@ bool fl_coupling_cpu_contact(const fl_coupling_push *pc, uint32_t particle_count
   out->surface_acc = calloc((size_t)particle_count + 1, sizeof *out->surface_acc);
   out->sample_attach = calloc((size_t)(surface ? surface->count : 0) * FL_COUPLING_SAMPLE_VEC4S + 1,
                               sizeof *out->sample_attach);
-  if (!out->acc || !out->attach || !out->surface_acc || !out->sample_attach) {
+  out->reached = calloc(nodes, 1);
+  if (!out->acc || !out->attach || !out->surface_acc || !out->sample_attach || !out->reached) {
     fl_coupling_cpu_free(out);
     return false;
   }
@@ -187,13 +193,14 @@ bool fl_coupling_cpu_contact(const fl_coupling_push *pc, uint32_t particle_count
   /* coupling/weights */
   for (uint32_t p = 0; p < particle_count; p++) {
     float x[3];
-    if (coupled[p] && point(pc, pos[p], vel[p], x)) add_weights(pc, x, 1.0f, acc);
+    if (coupled[p] && point(pc, pos[p], vel[p], x)) add_weights(pc, x, 1.0f, acc, NULL);
   }
   /* coupling/surface_weights */
   uint32_t samples = surface ? surface->count : 0;
   for (uint32_t k = 0; k < samples; k++) {
     sample q;
-    if (sample_of(pc, surface, k, (const float(*)[4])pos, (const float(*)[4])vel, &q)) add_weights(pc, q.x, q.scale, acc);
+    if (sample_of(pc, surface, k, (const float(*)[4])pos, (const float(*)[4])vel, &q))
+      add_weights(pc, q.x, q.scale, acc, out->reached);
   }
   /* coupling/surface_contact */
   for (uint32_t k = 0; k < samples; k++) {
@@ -338,6 +345,7 @@ void fl_coupling_cpu_release(const fl_coupling_push *pc, uint32_t particle_count
   }
   /* coupling/apply */
   for (uint64_t i = 0; i < nodes; i++) {
+    if (state->reached[i]) grid[i][7] = 1.0f; /* reached by a surface sample: PIC there in G2P */
     if (!acc[i][0] && !acc[i][1] && !acc[i][2]) continue;
     if (grid[i][3] > 0.0f)
       for (int a = 0; a < 3; a++) grid[i][a] += (float)acc[i][a] / pc->momentum_scale / grid[i][3];
@@ -350,5 +358,6 @@ void fl_coupling_cpu_free(fl_coupling_cpu *state)
   free(state->attach);
   free(state->surface_acc);
   free(state->sample_attach);
+  free(state->reached);
   *state = (fl_coupling_cpu){0};
 }

@@ -17,6 +17,7 @@ typedef struct {
   float (*attach)[4];
   int32_t (*surface_acc)[4];  /* per particle: the added mass and momentum of its samples (coupling_shared.h) */
   float (*sample_attach)[4];  /* FL_COUPLING_SAMPLE_VEC4S per surface sample */
+  uint8_t *reached;           /* per node: a surface sample reaches it (coupling/surface_weights' mark) */
 } fl_coupling_cpu;
 
 /* The surface samples of a substep (coupling/surface_*): the samples (uvec4, surface_samples.h), the

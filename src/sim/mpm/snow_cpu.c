@@ -326,7 +326,7 @@ void fl_snow_cpu_g2p(const fl_mpm_push *push, const fl_snow_material *materials,
     bool apic = is_apic(mat);
     float x[3] = {p->pos[pi][0], p->pos[pi][1], p->pos[pi][2]};
     float vp[3] = {p->vel[pi][0], p->vel[pi][1], p->vel[pi][2]};
-    float vpic[3] = {0, 0, 0}, dflip[3] = {0, 0, 0}, G[3][3] = {{0}};
+    float vpic[3] = {0, 0, 0}, dflip[3] = {0, 0, 0}, G[3][3] = {{0}}, reached = 0.0f, kept[3] = {0, 0, 0};
     stencil s;
     if (make_stencil(push, x, apic, &s))
       for (int k = 0; k < s.width; k++)
@@ -337,16 +337,23 @@ void fl_snow_cpu_g2p(const fl_mpm_push *push, const fl_snow_material *materials,
             float gw[3], dx[3];
             float w = node_weight(push, &s, x, i, j, k, gw, dx);
             const float *v1 = gridv[2 * n], *v0 = gridv[2 * n + 1];
+            reached += w * v0[3]; /* a node the coupling reaches (coupling/apply; g2p.glsl) */
             for (int a = 0; a < 3; a++) {
               vpic[a] += w * v1[a];
               dflip[a] += w * (v1[a] - v0[a]);
+              kept[a] += (w - w * v0[3]) * v0[a];
               for (int b = 0; b < 3; b++) G[a][b] += apic ? w * v1[a] * dx[b] : v1[a] * gw[b];
             }
           }
     /* velocities; grad v = sum v_i grad w^T (Stomakhin step 7) or C_p (APIC, Hu 2018) */
     float alpha = mat->flip, v[3];
     for (int a = 0; a < 3; a++) {
-      v[a] = apic ? vpic[a] : (1.0f - alpha) * vpic[a] + alpha * (vp[a] + dflip[a]);
+      if (apic)
+        v[a] = vpic[a];
+      else if (reached > 0.0f) /* PIC at the nodes a closed surface reaches (g2p.glsl) */
+        v[a] = vpic[a] + alpha * ((1.0f - reached) * vp[a] - kept[a]);
+      else
+        v[a] = (1.0f - alpha) * vpic[a] + alpha * (vp[a] + dflip[a]);
       if (apic)
         for (int b = 0; b < 3; b++) G[a][b] *= d_inv;
     }
