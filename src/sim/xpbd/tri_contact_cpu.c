@@ -370,11 +370,13 @@ void fl_tri_apply_cpu(uint32_t particle_count, int32_t (*accum)[4], float (*x)[4
                       const fl_collide_env *priority)
 {
   for (uint32_t k = 0; k < particle_count; k++) {
-    if (accum[k][3] == 0) continue;
-    for (int a = 0; a < 3; a++) x[k][a] += ((float)accum[k][a] / (float)FL_TRI_FIXED) / (float)accum[k][3];
-    if (priority) fl_collide_particle_cpu(priority, k, x[k]); /* only particles with w > 0 are accumulated */
-    contact[k] = 1;
-    memset(accum[k], 0, sizeof accum[k]);
+    bool moved = accum[k][3] != 0;
+    if (moved) {
+      for (int a = 0; a < 3; a++) x[k][a] += ((float)accum[k][a] / (float)FL_TRI_FIXED) / (float)accum[k][3];
+      memset(accum[k], 0, sizeof accum[k]);
+    }
+    bool hit = priority && x[k][3] > 0.0f && fl_collide_particle_cpu(priority, k, x[k]); /* pinned: kept */
+    if (moved || hit) contact[k] = 1;
   }
 }
 

@@ -401,8 +401,9 @@ void fl_xpbd_push_fill(const fl_xpbd_system *s, const fl_step *step, fl_xpbd_pus
  * bytes; the triangles around all body particles are 3 x the bodies'
  * triangles). Apply reads and clears the sums
  * and moves the positions; with the colliders' priority (bytes[9], the
- * triangle-contact passes) it also reads per particle its object index and
- * record, previous position and (bodies) contact load. The collider pass reads per triangle its object
+ * last triangle-contact pass) it also reads every particle's position, object
+ * index and record, previous position and (bodies) contact load, and writes its
+ * contact flag. The collider pass reads per triangle its object
  * index and record, three indices and three positions (the colliders are a
  * uniform; a contact's previous positions and atomics are rare). The contact
  * guard's bound pass (bytes[7]) reads per listed pair (the same guess) the
@@ -426,7 +427,7 @@ static void tri_contact_bytes(const fl_xpbd_system *s, uint64_t bytes[10])
   bytes[5] = t * (4 + obj + 12 + 48);
   bytes[7] = n * near * (8 + 12 + 128 + 16) + e * near_e * (8 + 16 + 128 + 16);
   bytes[8] = n * (8 + 4 + obj + 8 + 16 + 16 + 16);
-  bytes[9] = bytes[4] + n * (4 + obj + 16) + body_n * 16;
+  bytes[9] = bytes[4] + n * (4 + obj + 16 + 4) + body_n * 16;
 }
 
 /* One dispatch of a contact kernel over the pair list, its groups from the
@@ -474,10 +475,10 @@ static void record_contact_guard(fl_xpbd_system *s, fl_rec *r, const fl_xpbd_pus
 }
 
 /* Triangle contacts of one substep: the keys, the hash build, the candidate
- * pairs, then the contact passes over them, each applied with the colliders'
- * priority (docs/CLOTH.md: tri_apply projects every particle it moves out of
- * the colliders and walls, so a sheet pressed onto one by another is held
- * out of it). */
+ * pairs, then the contact passes over them, the last applied with the
+ * colliders' priority (docs/CLOTH.md: tri_apply then projects every particle
+ * out of the colliders and walls, so a sheet pressed onto one by another is
+ * held out of it). */
 static void record_triangle_contacts(fl_xpbd_system *s, fl_rec *r, const fl_xpbd_push *push,
                                      const bind_choice *with_colliders, bool collider_triangles)
 {
@@ -510,8 +511,9 @@ static void record_triangle_contacts(fl_xpbd_system *s, fl_rec *r, const fl_xpbd
     pass_over_pairs(s, r, "xpbd/tri_edge", push, FL_TRI_LIST_EDGE_ARGS);
     fl_rec_end(r);
     if (collider_triangles) record_collider_triangles(s, r, push, with_colliders, bytes[5]);
-    fl_rec_begin(r, "xpbd/tri_apply", bytes[9]);
-    pass(s, r, "xpbd/tri_apply", with_colliders, priority, 0, n, n);
+    bool last = k + 1 == FL_TRI_CONTACT_PASSES;
+    fl_rec_begin(r, "xpbd/tri_apply", last ? bytes[9] : bytes[4]);
+    pass(s, r, "xpbd/tri_apply", with_colliders, last ? priority : *push, 0, n, n);
     fl_rec_end(r);
   }
   if (guard) record_contact_guard(s, r, push, bytes + 7);

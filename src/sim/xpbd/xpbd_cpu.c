@@ -1054,7 +1054,7 @@ void fl_xpbd_cpu_substep(fl_xpbd_cpu *s, const fl_sim_desc *sim, const fl_gpu_co
   for (uint32_t pass = 0; s->tri.any && pass < FL_TRI_CONTACT_PASSES; pass++)
     fl_tri_contacts_cpu_pass(b, &s->tri, &cols, s->x, (const float(*)[4])s->prev,
                              pass == 0 && !guard ? NULL : (const float(*)[4])s->tri_list_x, s->tri_accum,
-                             s->contact, &env); /* the colliders' priority in the apply */
+                             s->contact, pass + 1 == FL_TRI_CONTACT_PASSES ? &env : NULL); /* the colliders' priority */
   if (guard) fl_tri_guard_cpu(b, &s->tri, s->x, (const float(*)[4])s->prev, s->tri_guard_bound);
   if (!s->tri.any && collider_triangles) { /* cloth triangles against the colliders (tri_collider.comp) */
     fl_tri_colliders_cpu(b, &cols, s->x, (const float(*)[4])s->prev, s->tri_accum);
