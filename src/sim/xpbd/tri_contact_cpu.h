@@ -55,7 +55,7 @@ void fl_tri_guard_cpu(const fl_xpbd_build *b, const fl_tri_contacts *tc, float (
  * dx = 0: none) to the fixed-point sums accum (tri_accumulate.glsl). */
 void fl_tri_accumulate_cpu(int32_t (*accum)[4], const uint32_t idx[4], const float w[4], float dx[4][3]);
 /* Applies the sums (tri_apply.comp): x += (sum / FL_TRI_FIXED) / count, contact = 1, sums cleared.
- * priority (NULL: none; tri_apply_colliders, the last pass): every particle with w > 0 is then
+ * priority (NULL: none; tri_apply_colliders.comp, the last pass): every particle with w > 0 is then
  * projected out of the colliders and walls (fl_collide_particle_cpu), contact = 1 where it touched. */
 void fl_tri_apply_cpu(uint32_t particle_count, int32_t (*accum)[4], float (*x)[4], uint32_t *contact,
                       const fl_collide_env *priority);

@@ -400,9 +400,9 @@ void fl_xpbd_push_fill(const fl_xpbd_system *s, const fl_step *step, fl_xpbd_pus
  * and, per triangle around it, the item, three indices and three positions (64
  * bytes; the triangles around all body particles are 3 x the bodies'
  * triangles). Apply reads and clears the sums
- * and moves the positions; with the colliders' priority (bytes[9], the
- * last triangle-contact pass) it also reads every particle's position, object
- * index and record, previous position and (bodies) contact load, and writes its
+ * and moves the positions; tri_apply_colliders (bytes[9], the last
+ * triangle-contact pass) also reads every particle's position, object index
+ * and record, previous position and (bodies) contact load, and writes its
  * contact flag. The collider pass reads per triangle its object
  * index and record, three indices and three positions (the colliders are a
  * uniform; a contact's previous positions and atomics are rare). The contact
@@ -487,8 +487,6 @@ static void record_triangle_contacts(fl_xpbd_system *s, fl_rec *r, const fl_xpbd
   uint64_t bytes[10];
   tri_contact_bytes(s, bytes);
   bind_choice plain = {0};
-  fl_xpbd_push priority = *push;
-  priority.tri_apply_colliders = 1;
   bool guard = s->tri.guard > 0;
   bind_choice listed = {.target = guard ? &s->prev : NULL}; /* the guard lists the pairs at the substep's start */
   fl_rec_begin(r, "xpbd/tri_keys", bytes[0]);
@@ -511,9 +509,9 @@ static void record_triangle_contacts(fl_xpbd_system *s, fl_rec *r, const fl_xpbd
     pass_over_pairs(s, r, "xpbd/tri_edge", push, FL_TRI_LIST_EDGE_ARGS);
     fl_rec_end(r);
     if (collider_triangles) record_collider_triangles(s, r, push, with_colliders, bytes[5]);
-    bool last = k + 1 == FL_TRI_CONTACT_PASSES;
-    fl_rec_begin(r, "xpbd/tri_apply", last ? bytes[9] : bytes[4]);
-    pass(s, r, "xpbd/tri_apply", with_colliders, last ? priority : *push, 0, n, n);
+    const char *apply = k + 1 == FL_TRI_CONTACT_PASSES ? "xpbd/tri_apply_colliders" : "xpbd/tri_apply";
+    fl_rec_begin(r, apply, k + 1 == FL_TRI_CONTACT_PASSES ? bytes[9] : bytes[4]);
+    pass(s, r, apply, with_colliders, *push, 0, n, n);
     fl_rec_end(r);
   }
   if (guard) record_contact_guard(s, r, push, bytes + 7);
@@ -529,7 +527,7 @@ static void record_cloth_colliders(fl_xpbd_system *s, fl_rec *r, const fl_xpbd_p
   tri_contact_bytes(s, bytes);
   record_collider_triangles(s, r, push, with_colliders, bytes[5]);
   fl_rec_begin(r, "xpbd/tri_apply", bytes[4]);
-  pass(s, r, "xpbd/tri_apply", with_colliders, *push, 0, n, n); /* tri_apply_colliders 0: the sums only */
+  pass(s, r, "xpbd/tri_apply", &(bind_choice){0}, *push, 0, n, n);
   fl_rec_end(r);
 }
 
