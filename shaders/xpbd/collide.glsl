@@ -1,7 +1,7 @@
 // xpbd/collide.glsl: one particle's contacts with the colliders (through the common SDF interface) and
 // the domain walls, with position-level static and kinetic friction (Macklin 2014; xpbd_spec.h step 5).
-// Shared by xpbd/contacts (step 5) and xpbd/tri_apply (the colliders' priority over the averaged
-// triangle contacts, docs/CLOTH.md); mirrored by src/sim/xpbd/collide_cpu.c. Include after sdf.glsl,
+// Shared by xpbd/contacts (step 5) and xpbd/tri_apply_colliders (the colliders' priority over the
+// averaged triangle contacts, docs/CLOTH.md); mirrored by src/sim/xpbd/collide_cpu.c. Include after sdf.glsl,
 // with the push constant `pc` declared.
 #ifndef FL_XPBD_COLLIDE_GLSL
 #define FL_XPBD_COLLIDE_GLSL
@@ -39,13 +39,14 @@ bool fl_collide(inout vec3 x, vec3 x_prev, fl_gpu_xpbd_object o, vec3 u)
     }
   }
   const vec3 axes[3] = vec3[](vec3(1, 0, 0), vec3(0, 1, 0), vec3(0, 0, 1));
+  float mu_s = sqrt(o.static_friction), mu_k = sqrt(o.kinetic_friction);
   for (int a = 0; a < 3; a++) {
     vec3 n = axes[a];
     float lo = dot(x, n) - (dot(pc.domain_min, n) + r);
-    if (lo < 0.0) fl_resolve_contact(x, x_prev, n, -lo, u, vec3(0.0), sqrt(o.static_friction), sqrt(o.kinetic_friction), h);
+    if (lo < 0.0) fl_resolve_contact(x, x_prev, n, -lo, u, vec3(0.0), mu_s, mu_k, h);
     float hi = (dot(pc.domain_max, n) - r) - dot(x, n);
     touched = touched || lo < 0.0 || hi < 0.0;
-    if (hi < 0.0) fl_resolve_contact(x, x_prev, -n, -hi, u, vec3(0.0), sqrt(o.static_friction), sqrt(o.kinetic_friction), h);
+    if (hi < 0.0) fl_resolve_contact(x, x_prev, -n, -hi, u, vec3(0.0), mu_s, mu_k, h);
   }
   return touched;
 }

@@ -4,8 +4,8 @@
 // friction depth also counts its contact load, the part of the volume correction
 // its weight spared that pushes into the surface (softbody_spec.h, CONTACT LOAD).
 // Each particle's contact flag says whether it touched anything here (softbody_spec.h).
-// With triangle contacts, xpbd/tri_apply projects every particle it moves the
-// same way (the colliders' priority, docs/CLOTH.md).
+// With triangle contacts, the last contact pass's apply (xpbd/tri_apply_colliders)
+// runs the same contacts on every particle again (the colliders' priority, docs/CLOTH.md).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "compute.glsl"

@@ -407,7 +407,8 @@ static void triangles_ground_body(fl_gpu *gpu)
               "  { \"type\": \"collider\", \"shape\": \"plane\", \"normal\": [0, 1, 0], \"offset\": 0,\n"
               "    \"friction\": 0.5 },\n"
               "  { \"type\": \"cloth\", \"name\": \"a\", \"resolution\": [8, 8], \"size\": [0.8, 0.8],\n"
-              "    \"center\": [0, 0.016, 0], \"mass\": 0.2, \"thickness\": 0.03, \"self_collision\": \"triangles\" },\n"
+              "    \"center\": [0, 0.016, 0], \"mass\": 0.2, \"thickness\": 0.03,\n"
+              "    \"self_collision\": \"triangles\" },\n"
               "  { \"type\": \"cloth\", \"name\": \"b\", \"resolution\": [7, 9], \"size\": [0.6, 0.7],\n"
               "    \"center\": [0.03, 0.06, 0.04], \"mass\": 0.6, \"thickness\": 0.03,\n"
               "    \"self_collision\": \"triangles\" } ] }",

@@ -476,7 +476,7 @@ static void record_contact_guard(fl_xpbd_system *s, fl_rec *r, const fl_xpbd_pus
 
 /* Triangle contacts of one substep: the keys, the hash build, the candidate
  * pairs, then the contact passes over them, the last applied with the
- * colliders' priority (docs/CLOTH.md: tri_apply then projects every particle
+ * colliders' priority (docs/CLOTH.md: tri_apply_colliders projects every particle
  * out of the colliders and walls, so a sheet pressed onto one by another is
  * held out of it). */
 static void record_triangle_contacts(fl_xpbd_system *s, fl_rec *r, const fl_xpbd_push *push,

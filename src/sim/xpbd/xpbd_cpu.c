@@ -854,7 +854,7 @@ static void particle_contacts(const fl_xpbd_cpu *s, float cell, float gpu_cell, 
         float D[3], fr[3];
         for (int a = 0; a < 3; a++) D[a] = Di[a] - ((s->x[q][a] + pushed(s, q, a)) - s->prev[q][a]);
         fl_friction_corr_cpu(D, n, depth, sqrtf(obi->static_friction * obj->static_friction),
-                      sqrtf(obi->kinetic_friction * obj->kinetic_friction), fr);
+                             sqrtf(obi->kinetic_friction * obj->kinetic_friction), fr);
         for (int a = 0; a < 3; a++) acc[a] += sc * fr[a];
       }
       acc[3] += 1.0f;
@@ -1054,7 +1054,7 @@ void fl_xpbd_cpu_substep(fl_xpbd_cpu *s, const fl_sim_desc *sim, const fl_gpu_co
   for (uint32_t pass = 0; s->tri.any && pass < FL_TRI_CONTACT_PASSES; pass++)
     fl_tri_contacts_cpu_pass(b, &s->tri, &cols, s->x, (const float(*)[4])s->prev,
                              pass == 0 && !guard ? NULL : (const float(*)[4])s->tri_list_x, s->tri_accum,
-                             s->contact, pass + 1 == FL_TRI_CONTACT_PASSES ? &env : NULL); /* the colliders' priority */
+                             s->contact, pass + 1 == FL_TRI_CONTACT_PASSES ? &env : NULL); /* colliders first */
   if (guard) fl_tri_guard_cpu(b, &s->tri, s->x, (const float(*)[4])s->prev, s->tri_guard_bound);
   if (!s->tri.any && collider_triangles) { /* cloth triangles against the colliders (tri_collider.comp) */
     fl_tri_colliders_cpu(b, &cols, s->x, (const float(*)[4])s->prev, s->tri_accum);
