@@ -197,7 +197,7 @@ FL_STRUCT_BEGIN(fl_xpbd_push)
   float solve_h;    /* the step of the compliance term alpha / solve_h^2: h for Euler, 2 h / 3 for BDF2 */
   uint tri_pairs_per; /* triangle contacts: the pair list's room per particle and per edge (fl_tri_contacts) */
   uint distance_mode; /* xpbd/distance_gs: FL_DISTANCE_* below (0: the fine solve) */
-  uint contacts_again; /* xpbd/contacts: 1 for its run after the triangle contacts (flags set, never cleared) */
+  uint unused_push2; /* free (was contacts_again) */
   uint unused_push1; /* to 128 bytes, the guaranteed push-constant size */
   float tri_guard;  /* triangle contacts: the contact guard's bound on every vertex's move in a substep (m), 0: off */
 FL_STRUCT_END(fl_xpbd_push)

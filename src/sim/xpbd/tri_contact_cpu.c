@@ -217,7 +217,7 @@ static bool segments_within(const float a[3], const float b[3], const float c[3]
 
 void fl_tri_contacts_cpu_pass(const fl_xpbd_build *b, const fl_tri_contacts *tc, const fl_tri_colliders *cols,
                               float (*x)[4], const float (*prev)[4], const float (*x_list)[4], int32_t (*accum)[4],
-                              uint32_t *contact)
+                              uint32_t *contact, const fl_collide_env *priority)
 {
   if (!tc->any) return;
   const uint32_t *tri = b->triangles;
@@ -287,7 +287,7 @@ void fl_tri_contacts_cpu_pass(const fl_xpbd_build *b, const fl_tri_contacts *tc,
     contact_at(oi, ot, x, prev, idx, c, outward, accum);
   }
   fl_tri_colliders_cpu(b, cols, x, prev, accum);
-  fl_tri_apply_cpu(b->particle_count, accum, x, contact);
+  fl_tri_apply_cpu(b->particle_count, accum, x, contact, priority);
 }
 
 /* The largest |coordinate| of four points, times FL_TRI_GUARD_ULPS float epsilons (tri_guard_bound.comp). */
@@ -371,13 +371,17 @@ void fl_tri_guard_cpu(const fl_xpbd_build *b, const fl_tri_contacts *tc, float (
   }
 }
 
-void fl_tri_apply_cpu(uint32_t particle_count, int32_t (*accum)[4], float (*x)[4], uint32_t *contact)
+void fl_tri_apply_cpu(uint32_t particle_count, int32_t (*accum)[4], float (*x)[4], uint32_t *contact,
+                      const fl_collide_env *priority)
 {
   for (uint32_t k = 0; k < particle_count; k++) {
-    if (accum[k][3] == 0) continue;
-    for (int a = 0; a < 3; a++) x[k][a] += ((float)accum[k][a] / (float)FL_TRI_FIXED) / (float)accum[k][3];
-    contact[k] = 1;
-    memset(accum[k], 0, sizeof accum[k]);
+    bool moved = accum[k][3] != 0;
+    if (moved) {
+      for (int a = 0; a < 3; a++) x[k][a] += ((float)accum[k][a] / (float)FL_TRI_FIXED) / (float)accum[k][3];
+      memset(accum[k], 0, sizeof accum[k]);
+    }
+    bool hit = priority && x[k][3] > 0.0f && fl_collide_particle_cpu(priority, k, x[k]); /* pinned: kept */
+    if (moved || hit) contact[k] = 1;
   }
 }
 

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "sim/xpbd/collide_cpu.h"
 #include "sim/xpbd/tri_contact_build.h"
 
 /* Barycentric weights of the point of triangle (a, b, c) nearest p (Ericson 2005, 5.1.5). */
@@ -37,11 +38,11 @@ typedef struct {
  * x_list, those within reach there; with the contact guard x_list is the substep's start and
  * "within reach" within FL_TRI_GUARD_LIST reach, the list's rule), then colliders against the triangles of every cloth
  * (fl_tri_colliders_cpu, tri_collider.comp), summed in accum (4 int32 per particle, zero on entry
- * and on return), then applied as x += (sum / FL_TRI_FIXED) / count;
- * contact[p] = 1 for every corrected particle. */
+ * and on return), then applied by fl_tri_apply_cpu with the colliders' priority `priority`. */
 void fl_tri_contacts_cpu_pass(const fl_xpbd_build *b, const fl_tri_contacts *tc,
                               const fl_tri_colliders *cols, float (*x)[4], const float (*prev)[4],
-                              const float (*x_list)[4], int32_t (*accum)[4], uint32_t *contact);
+                              const float (*x_list)[4], int32_t (*accum)[4], uint32_t *contact,
+                              const fl_collide_env *priority);
 /* The contact guard (tri_guard_bound.comp, tri_guard_clamp.comp; nothing when
  * tc->guard is 0): every pair within the listing radius at prev (the GPU's
  * list), g apart there along n, limits each of its particles' approach along
@@ -53,8 +54,11 @@ void fl_tri_guard_cpu(const fl_xpbd_build *b, const fl_tri_contacts *tc, float (
 /* Adds a contact's corrections dx (of particles idx, inverse masses w; w = 0 or
  * dx = 0: none) to the fixed-point sums accum (tri_accumulate.glsl). */
 void fl_tri_accumulate_cpu(int32_t (*accum)[4], const uint32_t idx[4], const float w[4], float dx[4][3]);
-/* Applies the sums (tri_apply.comp): x += (sum / FL_TRI_FIXED) / count, contact = 1, sums cleared. */
-void fl_tri_apply_cpu(uint32_t particle_count, int32_t (*accum)[4], float (*x)[4], uint32_t *contact);
+/* Applies the sums (tri_apply.comp): x += (sum / FL_TRI_FIXED) / count, contact = 1, sums cleared.
+ * priority (NULL: none; tri_apply_colliders.comp, the last pass): every particle with w > 0 is then
+ * projected out of the colliders and walls (fl_collide_particle_cpu), contact = 1 where it touched. */
+void fl_tri_apply_cpu(uint32_t particle_count, int32_t (*accum)[4], float (*x)[4], uint32_t *contact,
+                      const fl_collide_env *priority);
 /* True when the closed segment p-q meets the closed triangle (a, b, c) (in double;
  * a segment lying in the triangle's plane never counts). */
 bool fl_segment_hits_triangle(const double p[3], const double q[3], const double a[3], const double b[3],

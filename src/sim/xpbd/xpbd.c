@@ -396,7 +396,10 @@ void fl_xpbd_push_fill(const fl_xpbd_system *s, const fl_step *step, fl_xpbd_pus
  * and, per triangle around it, the item, three indices and three positions (64
  * bytes; the triangles around all body particles are 3 x the bodies'
  * triangles). Apply reads and clears the sums
- * and moves the positions. The collider pass reads per triangle its object
+ * and moves the positions; tri_apply_colliders (bytes[9], the last
+ * triangle-contact pass) also reads every particle's position, object index
+ * and record, previous position and (bodies) contact load, and writes its
+ * contact flag. The collider pass reads per triangle its object
  * index and record, three indices and three positions (the colliders are a
  * uniform; a contact's previous positions and atomics are rare). The contact
  * guard's bound pass (bytes[7]) reads per listed pair (the same guess) the
@@ -404,7 +407,7 @@ void fl_xpbd_push_fill(const fl_xpbd_system *s, const fl_step *step, fl_xpbd_pus
  * positions and four positions, and makes up to four atomics (4 bytes each); its clamp (bytes[8]) reads
  * per particle its bound (and writes it back), object index, object, CSR
  * words, position and previous position, and writes the position. */
-static void tri_contact_bytes(const fl_xpbd_system *s, uint64_t bytes[9])
+static void tri_contact_bytes(const fl_xpbd_system *s, uint64_t bytes[10])
 {
   const uint64_t cand = 40, box = 6, box_e = 5, near = 2, near_e = 1, obj = sizeof(fl_gpu_xpbd_object);
   const uint64_t t = s->build.triangle_count, n = s->build.particle_count, e = s->tri.edge_count;
@@ -420,6 +423,7 @@ static void tri_contact_bytes(const fl_xpbd_system *s, uint64_t bytes[9])
   bytes[5] = t * (4 + obj + 12 + 48);
   bytes[7] = n * near * (8 + 12 + 128 + 16) + e * near_e * (8 + 16 + 128 + 16);
   bytes[8] = n * (8 + 4 + obj + 8 + 16 + 16 + 16);
+  bytes[9] = bytes[4] + n * (4 + obj + 16 + 4) + body_n * 16;
 }
 
 /* One dispatch of a contact kernel over the pair list, its groups from the
@@ -467,15 +471,16 @@ static void record_contact_guard(fl_xpbd_system *s, fl_rec *r, const fl_xpbd_pus
 }
 
 /* Triangle contacts of one substep: the keys, the hash build, the candidate
- * pairs, then the contact passes over them, each followed by the collider
- * contacts again (docs/CLOTH.md: a sheet pressed onto a collider by another
- * is held out of it within the passes). */
+ * pairs, then the contact passes over them, the last applied with the
+ * colliders' priority (docs/CLOTH.md: tri_apply_colliders projects every particle
+ * out of the colliders and walls, so a sheet pressed onto one by another is
+ * held out of it). */
 static void record_triangle_contacts(fl_xpbd_system *s, fl_rec *r, const fl_xpbd_push *push,
                                      const bind_choice *with_colliders, bool collider_triangles)
 {
   const fl_xpbd_build *b = &s->build;
   uint32_t n = b->particle_count, t = b->triangle_count, e = s->tri.edge_count;
-  uint64_t bytes[9];
+  uint64_t bytes[10];
   tri_contact_bytes(s, bytes);
   bind_choice plain = {0};
   bool guard = s->tri.guard > 0;
@@ -500,17 +505,11 @@ static void record_triangle_contacts(fl_xpbd_system *s, fl_rec *r, const fl_xpbd
     pass_over_pairs(s, r, "xpbd/tri_edge", push, FL_TRI_LIST_EDGE_ARGS);
     fl_rec_end(r);
     if (collider_triangles) record_collider_triangles(s, r, push, with_colliders, bytes[5]);
-    fl_rec_begin(r, "xpbd/tri_apply", bytes[4]);
-    pass(s, r, "xpbd/tri_apply", &plain, *push, 0, n, n);
+    const char *apply = k + 1 == FL_TRI_CONTACT_PASSES ? "xpbd/tri_apply_colliders" : "xpbd/tri_apply";
+    fl_rec_begin(r, apply, k + 1 == FL_TRI_CONTACT_PASSES ? bytes[9] : bytes[4]);
+    pass(s, r, apply, with_colliders, *push, 0, n, n);
     fl_rec_end(r);
   }
-  /* The colliders and walls once more (xpbd/contacts.comp): averaged with the sheets above it, a vertex
-   * under a pile could end inside the ground (cloth-pile: 9 mm under it at frame 60 without this). */
-  fl_xpbd_push again = *push;
-  again.contacts_again = 1;
-  fl_rec_begin(r, "xpbd/contacts_again", (uint64_t)n * (32 + 16 + 4));
-  pass(s, r, "xpbd/contacts", with_colliders, again, 0, n, n);
-  fl_rec_end(r);
   if (guard) record_contact_guard(s, r, push, bytes + 7);
 }
 
@@ -520,7 +519,7 @@ static void record_cloth_colliders(fl_xpbd_system *s, fl_rec *r, const fl_xpbd_p
                                    const bind_choice *with_colliders)
 {
   uint32_t n = s->build.particle_count;
-  uint64_t bytes[9];
+  uint64_t bytes[10];
   tri_contact_bytes(s, bytes);
   record_collider_triangles(s, r, push, with_colliders, bytes[5]);
   fl_rec_begin(r, "xpbd/tri_apply", bytes[4]);

@@ -16,7 +16,8 @@
  *   triangle contacts         (self_collision "triangles": tri_keys, a hash of the
  *     triangles by cell, tri_pairs (the candidate pairs, once a substep), then
  *     FL_TRI_CONTACT_PASSES x tri_vertex + tri_edge
- *     + tri_collider (when the scene has colliders) + tri_apply; docs/CLOTH.md)
+ *     + tri_collider (when the scene has colliders) + tri_apply (the last pass: tri_apply_colliders,
+ *     where the colliders and walls have priority: every particle projected out of them); docs/CLOTH.md)
  *   collider triangles        (other cloth, when the scene has colliders and sim.collider_triangles:
  *     tri_collider + tri_apply once; docs/CLOTH.md "Colliders against triangles")
  *   velocity (+ edge_damping, add_delta for the momentum-conserving model)

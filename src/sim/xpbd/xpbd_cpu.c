@@ -90,6 +90,7 @@
  *  - measure (after the velocities): per body V as above; state = (V, 0, z, w) with,
  *    when t >= conserve.z, z = min(z, V / target), w = max(w, V / target). */
 #include "sim/xpbd/xpbd_cpu.h"
+#include "sim/xpbd/collide_cpu.h"
 #include "sim/xpbd/tri_collider_cpu.h"
 #include "sim/xpbd/tri_contact_cpu.h"
 
@@ -761,68 +762,11 @@ static void wind_accel(fl_xpbd_cpu *s, float time)
     for (int a = 0; a < 3; a++) s->accel[p][a] *= s->x[p][3];
 }
 
-/* The friction correction of xpbd_spec.h step 5 on displacement D against normal n. */
-static void friction_corr(const float D[3], const float n[3], float depth, float mu_s, float mu_k, float out[3])
+/* The collider and wall contacts of step 5 (collide_cpu.c; the contact flags, pinned particles 0). */
+static void contacts(fl_xpbd_cpu *s, const fl_collide_env *env)
 {
-  float dn = dot3(D, n), dt[3];
-  for (int a = 0; a < 3; a++) dt[a] = D[a] - dn * n[a];
-  float lt = sqrtf(dot3(dt, dt));
-  out[0] = out[1] = out[2] = 0.0f;
-  if (lt == 0.0f) return;
-  float factor = lt < mu_s * depth ? 1.0f : fminf(mu_k * depth / lt, 1.0f);
-  for (int a = 0; a < 3; a++) out[a] = -dt[a] * factor;
-}
-
-/* Pushes x out by -d along n, then applies friction against a surface moving at vc, with the
- * depth -d plus the part of the body load u (zero for cloth) that pushes into the surface. */
-static void contact(float x[3], const float prev[3], const float n[3], float d, const float u[3], const float vc[3],
-                    float h, float mu_s, float mu_k)
-{
-  for (int a = 0; a < 3; a++) x[a] -= d * n[a];
-  float D[3], corr[3];
-  for (int a = 0; a < 3; a++) D[a] = (x[a] - prev[a]) - h * vc[a];
-  friction_corr(D, n, -d + fmaxf(0.0f, -dot3(u, n)), mu_s, mu_k, corr);
-  for (int a = 0; a < 3; a++) x[a] += corr[a];
-}
-
-static void contacts(fl_xpbd_cpu *s, const fl_sim_desc *sim, const fl_gpu_collider *colliders, uint32_t count,
-                     float h, float t, bool again)
-{
-  const fl_xpbd_build *b = s->build;
-  static const float still[3] = {0, 0, 0};
-  bool tetrahedral = sim->collider_normals == FL_NORMALS_TETRAHEDRAL;
-  for (uint32_t p = 0; p < b->particle_count; p++) {
-    if (!again || s->x[p][3] <= 0.0f) s->contact[p] = 0; /* pinned: 0, as the kernel */
-    if (s->x[p][3] <= 0.0f) continue;
-    const fl_gpu_xpbd_object *o = &b->objects[b->particle_object[p]];
-    float r = o->thickness * 0.5f, *x = s->x[p];
-    const float *u = o->body ? s->load[p] : still;
-    bool touched = false;
-    for (uint32_t c = 0; c < count; c++) {
-      const fl_gpu_collider *col = &colliders[c];
-      float d = fl_collider_sdf_cpu(col, x, t) - r;
-      if (!(d < 0.0f)) continue;
-      touched = true;
-      float n[3];
-      fl_collider_normal_select_cpu(col, x, t, tetrahedral, n);
-      float mu = col->friction, v_c[3];
-      fl_collider_velocity_cpu(col, x, t, v_c);
-      contact(x, s->prev[p], n, d, u, v_c, h, sqrtf(o->static_friction * mu), sqrtf(o->kinetic_friction * mu));
-    }
-    float mu_s = sqrtf(o->static_friction), mu_k = sqrtf(o->kinetic_friction);
-    for (int a = 0; a < 3; a++) {
-      float n[3] = {0, 0, 0};
-      n[a] = 1.0f;
-      float d = x[a] - (sim->domain_min[a] + r);
-      touched = touched || d < 0.0f;
-      if (d < 0.0f) contact(x, s->prev[p], n, d, u, still, h, mu_s, mu_k);
-      n[a] = -1.0f;
-      d = (sim->domain_max[a] - r) - x[a];
-      touched = touched || d < 0.0f;
-      if (d < 0.0f) contact(x, s->prev[p], n, d, u, still, h, mu_s, mu_k);
-    }
-    if (touched || !again) s->contact[p] = touched ? 1u : 0u; /* again: keep the contacts' flags */
-  }
+  for (uint32_t p = 0; p < s->build->particle_count; p++)
+    s->contact[p] = s->x[p][3] > 0.0f && fl_collide_particle_cpu(env, p, s->x[p]) ? 1u : 0u;
 }
 
 static int32_t cell_coord(float v, float cell)
@@ -909,8 +853,8 @@ static void particle_contacts(const fl_xpbd_cpu *s, float cell, float gpu_cell, 
       if (with_friction) {
         float D[3], fr[3];
         for (int a = 0; a < 3; a++) D[a] = Di[a] - ((s->x[q][a] + pushed(s, q, a)) - s->prev[q][a]);
-        friction_corr(D, n, depth, sqrtf(obi->static_friction * obj->static_friction),
-                      sqrtf(obi->kinetic_friction * obj->kinetic_friction), fr);
+        fl_friction_corr_cpu(D, n, depth, sqrtf(obi->static_friction * obj->static_friction),
+                             sqrtf(obi->kinetic_friction * obj->kinetic_friction), fr);
         for (int a = 0; a < 3; a++) acc[a] += sc * fr[a];
       }
       acc[3] += 1.0f;
@@ -1096,7 +1040,11 @@ void fl_xpbd_cpu_substep(fl_xpbd_cpu *s, const fl_sim_desc *sim, const fl_gpu_co
     body_solve(s, solve_h, &world); /* then the body volumes */
   }
   /* 5. contacts, 6. particle collisions, 7. velocities and damping, then the body volumes' measure. */
-  contacts(s, sim, colliders, collider_count, h, t, false);
+  fl_collide_env env = {.b = b, .colliders = colliders, .count = collider_count, .t = t, .h = h,
+                        .tetrahedral = sim->collider_normals == FL_NORMALS_TETRAHEDRAL,
+                        .domain_min = sim->domain_min, .domain_max = sim->domain_max,
+                        .prev = (const float(*)[4])s->prev, .load = (const float(*)[4])s->load};
+  contacts(s, &env);
   self_collision(s);
   bool collider_triangles = sim->collider_triangles && collider_count && b->object_count > b->body_count;
   fl_tri_colliders cols = {colliders, collider_triangles ? collider_count : 0, t,
@@ -1106,12 +1054,11 @@ void fl_xpbd_cpu_substep(fl_xpbd_cpu *s, const fl_sim_desc *sim, const fl_gpu_co
   for (uint32_t pass = 0; s->tri.any && pass < FL_TRI_CONTACT_PASSES; pass++)
     fl_tri_contacts_cpu_pass(b, &s->tri, &cols, s->x, (const float(*)[4])s->prev,
                              pass == 0 && !guard ? NULL : (const float(*)[4])s->tri_list_x, s->tri_accum,
-                             s->contact);
-  if (s->tri.any) contacts(s, sim, colliders, collider_count, h, t, true); /* xpbd/contacts_again */
+                             s->contact, pass + 1 == FL_TRI_CONTACT_PASSES ? &env : NULL); /* colliders first */
   if (guard) fl_tri_guard_cpu(b, &s->tri, s->x, (const float(*)[4])s->prev, s->tri_guard_bound);
   if (!s->tri.any && collider_triangles) { /* cloth triangles against the colliders (tri_collider.comp) */
     fl_tri_colliders_cpu(b, &cols, s->x, (const float(*)[4])s->prev, s->tri_accum);
-    fl_tri_apply_cpu(b->particle_count, s->tri_accum, s->x, s->contact);
+    fl_tri_apply_cpu(b->particle_count, s->tri_accum, s->x, s->contact, NULL);
   }
   velocities(s, h, integrator);
   s->bdf2_history = integrator != FL_XPBD_EULER;
