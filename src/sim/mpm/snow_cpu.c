@@ -337,7 +337,7 @@ void fl_snow_cpu_g2p(const fl_mpm_push *push, const fl_snow_material *materials,
             float gw[3], dx[3];
             float w = node_weight(push, &s, x, i, j, k, gw, dx);
             const float *v1 = gridv[2 * n], *v0 = gridv[2 * n + 1];
-            reached += w * v0[3]; /* a node the coupling reaches (coupling/apply; g2p.glsl) */
+            reached += w * v0[3]; /* a node a closed surface reaches (coupling/surface_weights marks it; g2p.glsl) */
             for (int a = 0; a < 3; a++) {
               vpic[a] += w * v1[a];
               dflip[a] += w * (v1[a] - v0[a]);
