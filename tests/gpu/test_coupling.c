@@ -392,7 +392,7 @@ static void hammock_body(fl_gpu *gpu)
   int frames = fl_fixture_trim(300, 20), chunk = 10, below_max = 0; /* SwiftShader: the first contact */
   float(*cloth)[4] = NULL, (*vel)[4] = NULL, (*snow)[4] = NULL, (*snow_v)[4] = NULL;
   uint32_t nc = 0, ns = 0;
-  double sag_sum = 0, speed = 0;
+  double sag_sum = 0, speed = 0, low = 1e30, rebound = -1e30; /* the snowball centre's height: lowest, then highest */
   int sag_count = 0;
   for (int f = 0; f < frames; f += chunk) {
     ENSURE(fl_fixture_step_frames(gpu, world, &prof, chunk, true, NULL));
@@ -403,6 +403,14 @@ static void hammock_body(fl_gpu *gpu)
     ENSURE(fl_world_read_state(world, 0, &cloth, &vel, &nc) && fl_world_read_state(world, 1, &snow, &snow_v, &ns));
     uint32_t below = fl_fixture_snow_below((const float(*)[4])cloth, b, (const float(*)[4])snow, ns, cell, &worst);
     if ((int)below > below_max) below_max = (int)below;
+    double y = 0;
+    for (uint32_t i = 0; i < ns; i++) y += snow[i][1] / ns;
+    if (y < low) {
+      low = y;
+      rebound = -1e30;
+    } else if (y > rebound) {
+      rebound = y;
+    }
     if (f + chunk >= frames - 60) { /* the last second: the mean sag, the snow's mean speed */
       sag_sum += b->positions[centre][1] - cloth[centre][1];
       sag_count++;
@@ -416,6 +424,9 @@ static void hammock_body(fl_gpu *gpu)
   printf("  %d frames: at most %d of %u snow particles below the cloth by more than %.2f m (the deepest %.3f m "
          "below it); the snow's mean speed at the end %.3f m/s\n",
          frames, below_max, ns, cell, worst, speed);
+  /* printed, not asserted: the taut sheet is a trampoline (docs/COUPLING.md, Scenes) */
+  printf("  the snowball's centre (every %d frames): lowest %.3f m, then back up to %.3f m (dropped at %.3f m)\n", chunk,
+         low, rebound, (double)scene.objects[1].snow.center[1]);
   /* The issue asks for none. Runs differ, why is not known yet: 0 in the runs that landed the
    * scheme, 4 of 1088 in one CI run (docs/COUPLING.md), so this guards the scheme (the earlier
    * one let the whole snowball through) at 1 % until the stray particles are found. */
