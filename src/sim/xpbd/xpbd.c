@@ -191,9 +191,9 @@ static bool create_buffers(fl_xpbd_system *s)
          device_buffer(s->gpu, NULL, FL_TRI_LIST_HEAD * 4 + ((size_t)n + s->tri.edge_capacity) * s->tri.pairs_per * 8,
                        "contact pairs", &s->tri_list) &&
          fl_spatial_hash_create(s->gpu, 8 * b->triangle_count, &s->tri_hash);
-  if (ok && s->tri.guard > 0) /* +inf bits: no listed pair yet (xpbd/tri_guard_clamp resets them so) */
-    ok = device_buffer(s->gpu, NULL, n * 4, "contact guard bounds", &s->guard) &&
-         (!n || fl_buffer_fill(s->gpu, &s->guard, 0x7F800000u));
+  if (ok && s->tri.guard > 0 && n) /* +inf bits: no listed pair yet (xpbd/tri_guard_clamp resets them so) */
+    ok = fl_buffer_create(s->gpu, n * 4, FL_MEMORY_DEVICE, "cloth contact guard bounds", &s->guard) &&
+         fl_buffer_fill(s->gpu, &s->guard, 0x7F800000u);
   return ok;
 }
 
@@ -505,9 +505,10 @@ static void record_triangle_contacts(fl_xpbd_system *s, fl_rec *r, const fl_xpbd
     pass_over_pairs(s, r, "xpbd/tri_edge", push, FL_TRI_LIST_EDGE_ARGS);
     fl_rec_end(r);
     if (collider_triangles) record_collider_triangles(s, r, push, with_colliders, bytes[5]);
-    const char *apply = k + 1 == FL_TRI_CONTACT_PASSES ? "xpbd/tri_apply_colliders" : "xpbd/tri_apply";
-    fl_rec_begin(r, apply, k + 1 == FL_TRI_CONTACT_PASSES ? bytes[9] : bytes[4]);
-    pass(s, r, apply, with_colliders, *push, 0, n, n);
+    bool last = k + 1 == FL_TRI_CONTACT_PASSES; /* only the last apply reads the colliders */
+    const char *apply = last ? "xpbd/tri_apply_colliders" : "xpbd/tri_apply";
+    fl_rec_begin(r, apply, last ? bytes[9] : bytes[4]);
+    pass(s, r, apply, last ? with_colliders : &plain, *push, 0, n, n);
     fl_rec_end(r);
   }
   if (guard) record_contact_guard(s, r, push, bytes + 7);
