@@ -332,21 +332,23 @@ FL_STRUCT_END(fl_snow_push)
 
 /* ---- XPBD soft bodies and balloons (src/sim/xpbd/softbody_spec.h has the algorithm) ---- */
 
-/* A tetrahedron constraint on particles idx (positive rest volume). The
- * "volume" model is one record per tet; the Neo-Hookean model (Macklin &
- * Müller 2021) is two records per tet, a hydrostatic and a deviatoric one. */
+/* A tetrahedron constraint on particles idx (positive rest volume), one record
+ * per tet: the "volume" model, or both Neo-Hookean constraints of the tet
+ * (Macklin & Müller 2021), solved together. The tet family keeps two
+ * multipliers per record on the GPU, at lambda[2c] (volume or deviatoric) and
+ * lambda[2c + 1] (hydrostatic; unused by the volume model). */
 FL_STRUCT_BEGIN(fl_gpu_tet)
   uvec4 idx;
   float rest;       /* rest volume V0 (m^3) */
-  float compliance;
+  float compliance; /* volume: of C = V - V0; Neo-Hookean: of the deviatoric constraint, 1/(mu V0) */
   uint model;       /* FL_TET_* */
-  float gamma;      /* Neo-Hookean hydrostatic: the rest value of det F */
-  vec4 dm_inv[3];   /* NH: rows of the inverse rest shape matrix Dm^-1 (xyz) */
+  float gamma;      /* Neo-Hookean: the rest value of det F, 1 + mu/lambda */
+  vec4 dm_inv[3];   /* NH: rows of the inverse rest shape matrix Dm^-1 (xyz); dm_inv[0].w: the
+                     * hydrostatic constraint's compliance 1/(lambda V0) */
 FL_STRUCT_END(fl_gpu_tet)
 
-#define FL_TET_VOLUME 0u        /* C = V - V0 */
-#define FL_TET_NH_HYDROSTATIC 1u /* C = det F - gamma, compliance 1/(lambda V0) */
-#define FL_TET_NH_DEVIATORIC 2u  /* C = sqrt(tr F^T F), compliance 1/(mu V0) */
+#define FL_TET_VOLUME 0u     /* C = V - V0 */
+#define FL_TET_NEOHOOKEAN 1u /* C_D = sqrt(tr F^T F) and C_H = det F - gamma, one 2x2 solve */
 
 /* A closed body (softbody surface or balloon): its particles and surface
  * triangles (ranges into the system's arrays) and its volume constraints. */

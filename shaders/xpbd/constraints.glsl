@@ -58,42 +58,71 @@ bool fl_bend_eval(fl_gpu_bend b, vec3 x[4], out float C, out vec3 g[4])
   return true;
 }
 
-// Tetrahedron constraint (sim/xpbd/softbody_spec.h) on x[0..3]: the
-// volume model, or one of the two Neo-Hookean constraints of Macklin & Müller
-// 2021. Returns false when it is skipped (deviatoric C near 0).
+// Tetrahedron volume constraint (sim/xpbd/softbody_spec.h, FL_TET_VOLUME) on x[0..3]:
+// C = V - V0. Always evaluated (returns true).
 bool fl_tet_eval(fl_gpu_tet t, vec3 x[4], out float C, out vec3 g[4])
 {
   vec3 d1 = x[1] - x[0], d2 = x[2] - x[0], d3 = x[3] - x[0];
-  uint model = t.model;
-  if (model == FL_TET_VOLUME) {
-    C = dot(cross(d1, d2), d3) / 6.0 - t.rest;
-    g[1] = cross(d2, d3) / 6.0;
-    g[2] = cross(d3, d1) / 6.0;
-    g[3] = cross(d1, d2) / 6.0;
-  } else {
-    // F = Ds Dm^-1; Dm^-1 is stored by rows, and mat3() takes columns.
-    mat3 dm_inv = transpose(mat3(t.dm_inv[0].xyz, t.dm_inv[1].xyz, t.dm_inv[2].xyz));
-    mat3 F = mat3(d1, d2, d3) * dm_inv;
-    mat3 dC;
-    if (model == FL_TET_NH_HYDROSTATIC) {
-      C = determinant(F) - t.gamma;
-      dC = mat3(cross(F[1], F[2]), cross(F[2], F[0]), cross(F[0], F[1]));
-    } else {
-      float r2 = dot(F[0], F[0]) + dot(F[1], F[1]) + dot(F[2], F[2]);
-      C = sqrt(r2);
-      if (C < 1e-9) {
-        g[0] = vec3(0.0); g[1] = vec3(0.0); g[2] = vec3(0.0); g[3] = vec3(0.0);
-        return false;
-      }
-      dC = F * (1.0 / C);
-    }
-    mat3 G = dC * transpose(dm_inv);
-    g[1] = G[0];
-    g[2] = G[1];
-    g[3] = G[2];
-  }
+  C = dot(cross(d1, d2), d3) / 6.0 - t.rest;
+  g[1] = cross(d2, d3) / 6.0;
+  g[2] = cross(d3, d1) / 6.0;
+  g[3] = cross(d1, d2) / 6.0;
   g[0] = -(g[1] + g[2] + g[3]);
   return true;
+}
+
+// The particle gradients of a function of F = Ds Dm^-1 with dC/dF = dC:
+// g_{1,2,3} = the columns of dC Dm^-T, g_0 = -(sum).
+void fl_tet_f_gradients(mat3 dC, mat3 dm_inv, out vec3 g[4])
+{
+  mat3 G = dC * transpose(dm_inv);
+  g[1] = G[0];
+  g[2] = G[1];
+  g[3] = G[2];
+  g[0] = -(g[1] + g[2] + g[3]);
+}
+
+// Both Neo-Hookean constraints of tet t (FL_TET_NEOHOOKEAN, Macklin & Müller 2021) from one F:
+// C.x = C_D = sqrt(tr F^T F) with gradients gd, C.y = C_H = det F - gamma with gradients gh.
+// Returns false, with gd = 0, where the deviatoric one is skipped (C_D < 1e-9).
+bool fl_tet_nh_eval(fl_gpu_tet t, vec3 x[4], out vec2 C, out vec3 gd[4], out vec3 gh[4])
+{
+  // F = Ds Dm^-1; Dm^-1 is stored by rows, and mat3() takes columns.
+  mat3 dm_inv = transpose(mat3(t.dm_inv[0].xyz, t.dm_inv[1].xyz, t.dm_inv[2].xyz));
+  mat3 F = mat3(x[1] - x[0], x[2] - x[0], x[3] - x[0]) * dm_inv;
+  mat3 dH = mat3(cross(F[1], F[2]), cross(F[2], F[0]), cross(F[0], F[1]));
+  C.y = dot(F[0], dH[0]) - t.gamma;
+  fl_tet_f_gradients(dH, dm_inv, gh);
+  C.x = sqrt(dot(F[0], F[0]) + dot(F[1], F[1]) + dot(F[2], F[2]));
+  bool dev = C.x >= 1e-9;
+  fl_tet_f_gradients(dev ? F * (1.0 / C.x) : mat3(0.0), dm_inv, gd);
+  return dev;
+}
+
+// The coupled XPBD step of a Neo-Hookean tet's two constraints (softbody_spec.h, Macklin &
+// Müller 2021 solve them as one 2x2 system): dl = (dlambda_D, dlambda_H) from
+//   [s_dd + a_D, s_dh; s_dh, s_hh + a_H] dl = -(C + a lambda),  s_xy = sum_k w_k gx_k . gy_k,
+// a = compliance / h^2 (x: deviatoric, y: hydrostatic), w the (split) inverse masses. At the
+// rest shape the right-hand side makes w_k (gd_k dl.x + gh_k dl.y) = 0: the two corrections
+// cancel, as the two forces do (mu F + lambda (J - gamma) cof F = 0 at F = I).
+vec2 fl_tet_nh_dlambda(vec2 C, bool dev, vec3 gd[4], vec3 gh[4], vec4 w, vec2 compliance, float h, vec2 lambda)
+{
+  vec2 alpha = compliance / (h * h);
+  float sdd = 0.0, sdh = 0.0, shh = 0.0;
+  for (int k = 0; k < 4; k++) {
+    sdd += w[k] * dot(gd[k], gd[k]);
+    sdh += w[k] * dot(gd[k], gh[k]);
+    shh += w[k] * dot(gh[k], gh[k]);
+  }
+  vec2 b = -C - alpha * lambda;
+  float a11 = sdd + alpha.x, a22 = shh + alpha.y;
+  // det = (s_dd s_hh - s_dh^2) + a_D s_hh + a_H s_dd + a_D a_H: every term >= 0 (Cauchy-Schwarz
+  // for the first, clamped against rounding), so the large products do not cancel.
+  float det = max(sdd * shh - sdh * sdh, 0.0) + alpha.x * shh + alpha.y * sdd + alpha.x * alpha.y;
+  if (dev && det > 1e-6 * (a11 * a22)) return vec2((b.x * a22 - sdh * b.y) / det, (a11 * b.y - sdh * b.x) / det);
+  // Deviatoric skipped, or A near singular (both compliances ~0 and parallel gradients): the
+  // hydrostatic constraint alone, a one-constraint XPBD step, which cannot overshoot.
+  return vec2(0.0, a22 < 1e-12 ? 0.0 : b.y / a22);
 }
 
 // Triangle area (survey "Triangle area conservation"): c = (x1 - x0) x (x2 - x0),

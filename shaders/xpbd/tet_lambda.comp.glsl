@@ -7,6 +7,7 @@
 layout(push_constant) uniform Push { fl_xpbd_push pc; };
 #include "constraints.glsl"
 #define FL_FOUR_RECORD fl_gpu_tet
+#define FL_FOUR_TET
 #define FL_FOUR_EVAL fl_tet_eval
 #define FL_FOUR_KERNEL FL_FOUR_LAMBDA
 #include "four_point.glsl"

@@ -9,7 +9,9 @@
  *   sphere_coloring   a voxel soft sphere (xpbd: edges + tet volumes, global
  *                     surface conservation) falling onto a ground plane
  *   sphere_jacobi     the same with the Jacobi solver
- *   neohookean_box    a Neo-Hookean box sliding down onto the ground
+ *   neohookean_box    a Neo-Hookean box sliding down onto the ground (each tet's two
+ *                     constraints solved together, softbody_spec.h)
+ *   neohookean_jacobi the same with the Jacobi solver
  *   balloon_ground    a balloon (pressure 1.3, local conservation) thrown onto the ground
  *   balloon_slide     a balloon (pressure 1.3, compliance 5e-4, global conservation, friction 0.05) thrown
  *                     sideways onto the ground: the fresh, graded global weights and the
@@ -286,22 +288,26 @@ FL_GPU_TEST(test_sphere_coloring, sphere_coloring_body)
 static void sphere_jacobi_body(fl_gpu *gpu) { soft_sphere(gpu, FL_SOLVER_JACOBI, "soft sphere, jacobi"); }
 FL_GPU_TEST(test_sphere_jacobi, sphere_jacobi_body)
 
-static void neohookean_box_body(fl_gpu *gpu)
+static void neohookean_box(fl_gpu *gpu, fl_solver solver, const char *what)
 {
   static const float slide[3] = {0.8f, -1.0f, 0.3f};
   fl_softbody_desc d = soft_desc(FL_BODY_BOX, FL_SOFT_MODEL_NEOHOOKEAN,
                                  fl_test_body_common(0, 0.5f, 0, 0.25f, slide, FL_VOLUME_CONSERVE_NONE));
   fl_body_build body;
   ENSURE(build_body(&d, NULL, 0.02f + 0.01f, &body));
-  fl_sim_desc sim = sim_desc(FL_SOLVER_COLORING);
+  fl_sim_desc sim = sim_desc(solver);
   outcome o;
-  bool ok = run_case(gpu, "neo-hookean box", &sim, &body, 1, &o);
+  bool ok = run_case(gpu, what, &sim, &body, 1, &o);
   fl_body_build_free(&body);
   ENSURE(ok);
   ENSURE_AGREES(o);
   ENSURE(o.ground_contacts > 0);
 }
+static void neohookean_box_body(fl_gpu *gpu) { neohookean_box(gpu, FL_SOLVER_COLORING, "neo-hookean box"); }
 FL_GPU_TEST(test_neohookean_box, neohookean_box_body)
+
+static void neohookean_jacobi_body(fl_gpu *gpu) { neohookean_box(gpu, FL_SOLVER_JACOBI, "neo-hookean box, jacobi"); }
+FL_GPU_TEST(test_neohookean_jacobi, neohookean_jacobi_body)
 
 static void balloon_ground_body(fl_gpu *gpu)
 {
@@ -398,7 +404,8 @@ FL_GPU_TEST(test_soft_on_balloon, soft_on_balloon_body)
 
 static const fl_test_case TESTS[] = {
     {"sphere_coloring", test_sphere_coloring},   {"sphere_jacobi", test_sphere_jacobi},
-    {"neohookean_box", test_neohookean_box},     {"balloon_ground", test_balloon_ground},
+    {"neohookean_box", test_neohookean_box},     {"neohookean_jacobi", test_neohookean_jacobi},
+    {"balloon_ground", test_balloon_ground},
     {"balloon_slide", test_balloon_slide},
     {"soft_on_balloon", test_soft_on_balloon},   {"balloon_pairs", test_balloon_pairs},
 };

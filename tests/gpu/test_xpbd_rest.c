@@ -19,17 +19,16 @@
  * 6.2, 3.7 and 1.9 mm off their rest shape. After it the largest figures are
  * the dihedral balloons' rounding: 1.8e-4 m/s, 1.9e-5 m.
  *
- * The Neo-Hookean sphere does not stay at rest either (about 5 mm and 0.03 m/s
- * after 20 frames (3 to 9 mm after 12) under both solvers, before and after the bending fix; not
- * separated: likely its deviatoric and hydrostatic constraints, each with
- * C != 0 at rest, which balance only when solved to convergence together); it
- * is printed, marked "known", and not counted (docs/SOFTBODY.md). */
+ * The Neo-Hookean sphere is counted like the others since each tet's two
+ * constraints are solved together (softbody_spec.h): projected one after the
+ * other (main 4385245, lavapipe, these 12 frames) it moved 2.93 mm and
+ * 0.0269 m/s under "coloring", 9.28 mm and 0.0465 m/s under "jacobi"; now
+ * 0 and 0 (the corrections at rest are below the positions' rounding). */
 #include "gpu_fixture.h"
 #include "world_fixture.h"
 
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 #define FRAMES 12 /* 4 on the trimmed device (SwiftShader: 174 s with 12 on the loaded machine) */
 #define MAX_SPEED 1e-3 /* m/s */
@@ -98,10 +97,9 @@ static void rest_case(fl_gpu *gpu, const char *solver)
       v2 += s2;
     }
     bool bad = !(speed < MAX_SPEED) || !(move < MAX_MOVE);
-    bool known = strcmp(scene.objects[o].name, "soft_neohookean") == 0;
-    failed += bad && !known;
+    failed += bad;
     fprintf(stderr, "  %-8s %-20s %4u vertices: largest speed %.3g m/s, sum v^2 %.3g m^2/s^2, largest move %.3g m%s\n",
-            solver, scene.objects[o].name, n, speed, v2, move, bad ? (known ? "  <- moved (known)" : "  <- moved") : "");
+            solver, scene.objects[o].name, n, speed, v2, move, bad ? "  <- moved" : "");
     free(x);
     free(v);
   }

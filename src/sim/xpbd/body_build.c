@@ -124,7 +124,7 @@ static bool from_tets(const fl_softbody_desc *d, const fl_tet_mesh *m, fl_body_b
   bool neo = d->model == FL_SOFT_MODEL_NEOHOOKEAN;
   b->particle_count = m->vertex_count;
   b->tet_volume_count = m->tet_count;
-  b->tet_count = m->tet_count * (neo ? 2 : 1);
+  b->tet_count = m->tet_count;
   b->triangle_count = m->surface_count;
   b->positions = alloc_array(m->vertex_count, sizeof *b->positions);
   b->tets = alloc_array(b->tet_count, sizeof *b->tets);
@@ -165,12 +165,10 @@ static bool from_tets(const fl_softbody_desc *d, const fl_tet_mesh *m, fl_body_b
         rec.dm_inv[r][c] = (float)((dm[r1][c1] * dm[r2][c2] - dm[r1][c2] * dm[r2][c1]) / det);
       }
     rec.gamma = (float)(1 + mu / lambda_l);
-    rec.compliance = (float)(1 / (lambda_l * v0));
-    rec.model = FL_TET_NH_HYDROSTATIC;
-    b->tets[2 * (size_t)t] = rec;
-    rec.compliance = (float)(1 / (mu * v0));
-    rec.model = FL_TET_NH_DEVIATORIC;
-    b->tets[2 * (size_t)t + 1] = rec;
+    rec.compliance = (float)(1 / (mu * v0));         /* deviatoric */
+    rec.dm_inv[0][3] = (float)(1 / (lambda_l * v0)); /* hydrostatic */
+    rec.model = FL_TET_NEOHOOKEAN;
+    b->tets[t] = rec;
   }
   for (uint32_t p = 0; ok && p < m->vertex_count; p++) {
     memcpy(b->positions[p], m->positions[p], 3 * sizeof(float));

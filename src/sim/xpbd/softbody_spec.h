@@ -15,8 +15,8 @@
  *    particles = the tet vertices. Constraints, model "xpbd": one distance
  *    constraint per tet edge (xpbd_spec.h, kind FL_DISTANCE_EDGE, compliance
  *    edge_compliance) and one FL_TET_VOLUME per tet (volume_compliance).
- *    Model "neohookean": per tet an FL_TET_NH_HYDROSTATIC and an
- *    FL_TET_NH_DEVIATORIC record (below), no edges. Surface: the tets'
+ *    Model "neohookean": per tet one FL_TET_NEOHOOKEAN record (below), no
+ *    edges. Surface: the tets'
  *    boundary faces. Drawn surface: fl_solid_surface (or the OBJ, or the
  *    boundary for TetGen input) skinned to the tets (tet_embed.h).
  *  - balloon: an icosphere of `subdivisions` (or an OBJ, welded as given):
@@ -49,11 +49,29 @@
  *  - Neo-Hookean (Macklin & Müller 2021): F = Ds Dm^-1 with
  *    Ds = [x1-x0, x2-x0, x3-x0] (columns) and Dm the same at rest;
  *    lambda_L = E nu / ((1+nu)(1-2nu)), mu = E / (2(1+nu)), gamma = 1 + mu/lambda_L.
- *    FL_TET_NH_HYDROSTATIC: C = det F - gamma, compliance 1/(lambda_L V0);
- *      dC/dF = [f1 x f2, f2 x f0, f0 x f1] (f_c the columns of F).
- *    FL_TET_NH_DEVIATORIC: C = sqrt(tr F^T F), compliance 1/(mu V0);
- *      dC/dF = F / C (skipped when C < 1e-9).
+ *    FL_TET_NEOHOOKEAN: two constraints on one F,
+ *      deviatoric C_D = sqrt(tr F^T F), compliance 1/(mu V0) (the record's
+ *      compliance), dC_D/dF = F / C_D (skipped when C_D < 1e-9);
+ *      hydrostatic C_H = det F - gamma, compliance 1/(lambda_L V0) (dm_inv[0].w),
+ *      dC_H/dF = [f1 x f2, f2 x f0, f0 x f1] (f_c the columns of F);
  *    grad_{1,2,3} = the columns of (dC/dF) Dm^-T; grad_0 = -(sum).
+ *  - The XPBD update of xpbd_spec.h (denominator sum_k w_k |grad_k|^2 + alpha~)
+ *    for FL_TET_VOLUME. A Neo-Hookean tet solves its two constraints together
+ *    (Macklin & Müller 2021 solve the element's constraints as one system), with
+ *    s_xy = sum_k w_k gx_k . gy_k and a_x = compliance_x / h^2:
+ *      [s_DD + a_D, s_DH; s_DH, s_HH + a_H] [dl_D; dl_H] = -[C_D + a_D l_D; C_H + a_H l_H],
+ *      det = max(s_DD s_HH - s_DH^2, 0) + a_D s_HH + a_H s_DD + a_D a_H (no cancellation),
+ *      dl_D = (b_D A_HH - s_DH b_H) / det, dl_H = (A_DD b_H - s_DH b_D) / det,
+ *      x_k += w_k (grad_D_k dl_D + grad_H_k dl_H);
+ *    where the deviatoric one is skipped or det <= 1e-6 A_DD A_HH (A near
+ *    singular: both compliances ~0 and parallel gradients), the hydrostatic one
+ *    alone: dl_D = 0, dl_H = b_H / A_HH (0 when A_HH < 1e-12). At the rest shape
+ *    (F = I: C_D = sqrt 3, C_H = -mu/lambda_L, grad_D = grad_H / sqrt 3) the
+ *    solution has dl_D / sqrt 3 + dl_H = 0, so x does not move: the two
+ *    constraints' forces cancel (mu F + lambda_L (J - gamma) cof F = 0 at F = I),
+ *    which projecting them one after the other did not do (a rest sphere moved
+ *    mm per second). Jacobi: w_k times the CSR degree in A, both dl times omega;
+ *    lambdas: GPU lambda[2c], [2c + 1], CPU tet_lambda[c], [count + c].
  *  - The XPBD update of xpbd_spec.h (denominator sum_k w_k |grad_k|^2 + alpha~).
  *
  * ONE ITERATION, after distance and bend: the tet family, then BODY VOLUMES:

@@ -93,18 +93,21 @@ static bool device_buffer(fl_gpu *gpu, const void *data, size_t bytes, const cha
   return fl_buffer_create_with(gpu, data, bytes, name, out); /* an empty family (bending "none") still binds */
 }
 
-/* A family's buffers, with room for `capacity` records (a tearing cloth adds distance constraints). */
+/* A family's buffers, with room for `capacity` records (a tearing cloth adds distance constraints)
+ * and `multipliers` lambdas per record (2 for tets: a Neo-Hookean tet's two constraints). */
 static bool family_create(fl_xpbd_system *s, const fl_constraint_family *f, const void *constraints,
-                          size_t record_size, uint32_t arity, uint32_t capacity, const char *what, fl_xpbd_family *out)
+                          size_t record_size, uint32_t arity, uint32_t capacity, uint32_t multipliers,
+                          const char *what, fl_xpbd_family *out)
 {
   uint32_t n = s->build.particle_count;
   char name[64];
   snprintf(name, sizeof name, "%s constraints", what);
   if (!device_buffer(s->gpu, NULL, (uint64_t)capacity * record_size, name, &out->constraints)) return false;
   snprintf(name, sizeof name, "%s lambda", what);
-  if (!device_buffer(s->gpu, NULL, capacity * sizeof(float), name, &out->lambda)) return false;
+  if (!device_buffer(s->gpu, NULL, (uint64_t)capacity * multipliers * sizeof(float), name, &out->lambda)) return false;
   snprintf(name, sizeof name, "%s dlambda", what);
-  if (!device_buffer(s->gpu, NULL, capacity * sizeof(float), name, &out->dlambda)) return false;
+  if (!device_buffer(s->gpu, NULL, (uint64_t)capacity * multipliers * sizeof(float), name, &out->dlambda))
+    return false;
   snprintf(name, sizeof name, "%s csr first", what);
   if (!device_buffer(s->gpu, f->particle_first, (n + 1) * sizeof(uint32_t), name, &out->first)) return false;
   snprintf(name, sizeof name, "%s csr items", what);
@@ -172,11 +175,11 @@ static bool create_buffers(fl_xpbd_system *s)
   free(tri_first);
   free(tri_items);
   ok = ok &&
-       family_create(s, &b->distance, b->distances, sizeof(fl_gpu_distance), 2, b->distance_capacity, "distance",
+       family_create(s, &b->distance, b->distances, sizeof(fl_gpu_distance), 2, b->distance_capacity, 1, "distance",
                      &s->distance) &&
-       family_create(s, &b->bend, b->bends, sizeof(fl_gpu_bend), 4, b->bend.count, "bend", &s->bend) &&
-       family_create(s, &b->tet, b->tets, sizeof(fl_gpu_tet), 4, b->tet.count, "tet", &s->tet) &&
-       family_create(s, &b->area, b->areas, sizeof(fl_gpu_area), 3, b->area.count, "area", &s->area);
+       family_create(s, &b->bend, b->bends, sizeof(fl_gpu_bend), 4, b->bend.count, 1, "bend", &s->bend) &&
+       family_create(s, &b->tet, b->tets, sizeof(fl_gpu_tet), 4, b->tet.count, 2, "tet", &s->tet) &&
+       family_create(s, &b->area, b->areas, sizeof(fl_gpu_area), 3, b->area.count, 1, "area", &s->area);
   for (uint32_t slot = 0; slot < FL_GPU_FRAMES_IN_FLIGHT && ok; slot++) {
     ok = device_buffer(s->gpu, b->positions, n * 16, "snapshot", &s->snapshot[slot]) &&
          device_buffer(s->gpu, NULL, n * 16, "normals", &s->normals[slot]);

@@ -30,7 +30,10 @@
  *    C = dot(F0, F1 x F2) - gamma, dC = (F1 x F2, F2 x F0, F0 x F1); deviatoric:
  *    C = sqrt((dot(F0,F0) + dot(F1,F1)) + dot(F2,F2)), skipped when C < 1e-9,
  *    dC = F * (1 / C); g_{c+1} = (dC0 M[c][0] + dC1 M[c][1]) + dC2 M[c][2]. Both:
- *    g0 = -((g1 + g2) + g3).
+ *    g0 = -((g1 + g2) + g3). The two are one record, solved together
+ *    (softbody_spec.h): s_xy summed over k = 0..3 of w_k * dot(gx_k, gy_k) (split
+ *    w for Jacobi), dl as the spec writes it, then dl times omega (Jacobi); GS:
+ *    x_k += (gD_k * dl_D + gH_k * dl_H) * w_k; Jacobi corr = w_k * (gD_k * dl_D + gH_k * dl_H).
  *  - Jacobi (mass splitting): the constraint pass computes dlambda with each w_k of
  *    the denominator S replaced by w_k * (float)n_k, n_k the particle's CSR degree
  *    (first[k+1] - first[k], at least 1), multiplies it by omega, does
@@ -218,48 +221,77 @@ static void mat_mul_cols(const float u[3][3], const float m[3][4], float out[3][
 
 bool fl_tet_eval_cpu(const fl_gpu_tet *t, const float x[12], float *c_out, float grad[12])
 {
-  float d[3][3], g[4][3];
+  float d[3][3], g[4][3], cr[3];
   for (int c = 0; c < 3; c++) sub3(x + 3 * (c + 1), x, d[c]);
-  uint32_t model = t->model;
-  if (model == FL_TET_VOLUME) {
-    float cr[3];
-    cross3(d[0], d[1], cr);
-    *c_out = dot3(cr, d[2]) / 6.0f - t->rest;
-    cross3(d[1], d[2], g[1]);
-    cross3(d[2], d[0], g[2]);
-    cross3(d[0], d[1], g[3]);
-    for (int c = 1; c < 4; c++)
-      for (int a = 0; a < 3; a++) g[c][a] /= 6.0f;
-  } else {
-    /* F = Ds Dm^-1 (columns); t->dm_inv holds the rows of Dm^-1. */
-    float F[3][3], dC[3][3], G[3][3], mt[3][4];
-    mat_mul_cols((const float(*)[3])d, (const float(*)[4])t->dm_inv, F);
-    if (model == FL_TET_NH_HYDROSTATIC) {
-      cross3(F[1], F[2], dC[0]);
-      cross3(F[2], F[0], dC[1]);
-      cross3(F[0], F[1], dC[2]);
-      *c_out = dot3(F[0], dC[0]) - t->gamma;
-    } else {
-      float C = sqrtf((dot3(F[0], F[0]) + dot3(F[1], F[1])) + dot3(F[2], F[2]));
-      *c_out = C;
-      if (C < 1e-9f) {
-        memset(grad, 0, 12 * sizeof grad[0]);
-        return false;
-      }
-      float inv = 1.0f / C;
-      for (int c = 0; c < 3; c++)
-        for (int a = 0; a < 3; a++) dC[c][a] = F[c][a] * inv;
-    }
-    /* G = dC Dm^-T: M^T's row k, column c is M[c][k]. */
-    for (int r = 0; r < 3; r++)
-      for (int c = 0; c < 3; c++) mt[r][c] = t->dm_inv[c][r];
-    for (int r = 0; r < 3; r++) mt[r][3] = 0.0f;
-    mat_mul_cols((const float(*)[3])dC, (const float(*)[4])mt, G);
-    for (int c = 0; c < 3; c++) memcpy(g[c + 1], G[c], sizeof g[0]);
-  }
+  cross3(d[0], d[1], cr);
+  *c_out = dot3(cr, d[2]) / 6.0f - t->rest;
+  cross3(d[1], d[2], g[1]);
+  cross3(d[2], d[0], g[2]);
+  cross3(d[0], d[1], g[3]);
+  for (int c = 1; c < 4; c++)
+    for (int a = 0; a < 3; a++) g[c][a] /= 6.0f;
   for (int a = 0; a < 3; a++) g[0][a] = -((g[1][a] + g[2][a]) + g[3][a]);
   memcpy(grad, g, 12 * sizeof grad[0]);
   return true;
+}
+
+/* The particle gradients (grad_k at 3k) of a function of F with dC/dF = dC (columns), M the rows of
+ * Dm^-1: g_{c+1} = the columns of dC Dm^-T, g_0 = -((g1 + g2) + g3) (constraints.glsl, fl_tet_f_gradients). */
+static void tet_f_gradients(const float dC[3][3], const float m[3][4], float grad[12])
+{
+  float G[3][3], mt[3][4]; /* G = dC Dm^-T: M^T's row k, column c is M[c][k] */
+  for (int r = 0; r < 3; r++) {
+    for (int c = 0; c < 3; c++) mt[r][c] = m[c][r];
+    mt[r][3] = 0.0f;
+  }
+  mat_mul_cols(dC, (const float(*)[4])mt, G);
+  for (int c = 0; c < 3; c++) memcpy(grad + 3 * (c + 1), G[c], sizeof G[0]);
+  for (int a = 0; a < 3; a++) grad[a] = -((grad[3 + a] + grad[6 + a]) + grad[9 + a]);
+}
+
+bool fl_tet_nh_eval_cpu(const fl_gpu_tet *t, const float x[12], float C[2], float gd[12], float gh[12])
+{
+  /* F = Ds Dm^-1 (columns); t->dm_inv holds the rows of Dm^-1. */
+  float d[3][3], F[3][3], dC[3][3];
+  const float(*m)[4] = (const float(*)[4])t->dm_inv;
+  for (int c = 0; c < 3; c++) sub3(x + 3 * (c + 1), x, d[c]);
+  mat_mul_cols((const float(*)[3])d, m, F);
+  cross3(F[1], F[2], dC[0]);
+  cross3(F[2], F[0], dC[1]);
+  cross3(F[0], F[1], dC[2]);
+  C[1] = dot3(F[0], dC[0]) - t->gamma;
+  tet_f_gradients((const float(*)[3])dC, m, gh);
+  C[0] = sqrtf((dot3(F[0], F[0]) + dot3(F[1], F[1])) + dot3(F[2], F[2]));
+  bool dev = C[0] >= 1e-9f;
+  float inv = dev ? 1.0f / C[0] : 0.0f;
+  for (int c = 0; c < 3; c++)
+    for (int a = 0; a < 3; a++) dC[c][a] = dev ? F[c][a] * inv : 0.0f;
+  tet_f_gradients((const float(*)[3])dC, m, gd);
+  return dev;
+}
+
+void fl_tet_nh_dlambda_cpu(const float C[2], bool dev, const float gd[12], const float gh[12], const float w[4],
+                           const float compliance[2], float h, const float lambda[2], float dl[2])
+{
+  float ax = compliance[0] / (h * h), ay = compliance[1] / (h * h);
+  float sdd = 0.0f, sdh = 0.0f, shh = 0.0f;
+  for (int k = 0; k < 4; k++) {
+    sdd += w[k] * dot3(gd + 3 * k, gd + 3 * k);
+    sdh += w[k] * dot3(gd + 3 * k, gh + 3 * k);
+    shh += w[k] * dot3(gh + 3 * k, gh + 3 * k);
+  }
+  float bx = -C[0] - ax * lambda[0], by = -C[1] - ay * lambda[1];
+  float a11 = sdd + ax, a22 = shh + ay;
+  /* det A as a sum of terms >= 0 (fl_tet_nh_dlambda in constraints.glsl says why). */
+  float det = fmaxf(sdd * shh - sdh * sdh, 0.0f) + ax * shh + ay * sdd + ax * ay;
+  if (dev && det > 1e-6f * (a11 * a22)) {
+    dl[0] = (bx * a22 - sdh * by) / det;
+    dl[1] = (a11 * by - sdh * bx) / det;
+    return;
+  }
+  /* Deviatoric skipped, or A near singular: the hydrostatic constraint alone. */
+  dl[0] = 0.0f;
+  dl[1] = a22 < 1e-12f ? 0.0f : by / a22;
 }
 
 bool fl_area_eval_cpu(const fl_gpu_area *a, const float x[9], float *c_out, float grad[9])
@@ -390,6 +422,63 @@ static float xpbd_dlambda(const con_eval *e, float h, float lambda)
   return (-e->C - alpha * lambda) / denom;
 }
 
+/* A Neo-Hookean tet's coupled step (softbody_spec.h) from the current positions: dl (deviatoric,
+ * hydrostatic; their lambdas at tet_lambda[c] and [tet.count + c]) with each w_k times split[k],
+ * added to the lambdas; the particles' w and both gradients into w, gd, gh. */
+static void tet_nh_step(fl_xpbd_cpu *s, uint32_t c, const float split[4], float h, float omega, float dl[2],
+                        float w[4], float gd[12], float gh[12])
+{
+  const fl_gpu_tet *t = &s->build->tets[c];
+  float x[12], C[2], ws[4], lam[2] = {s->tet_lambda[c], s->tet_lambda[s->build->tet.count + c]};
+  for (int k = 0; k < 4; k++) {
+    memcpy(x + 3 * k, s->x[t->idx[k]], 3 * sizeof x[0]);
+    w[k] = s->x[t->idx[k]][3];
+    ws[k] = w[k] * split[k];
+  }
+  bool dev = fl_tet_nh_eval_cpu(t, x, C, gd, gh);
+  fl_tet_nh_dlambda_cpu(C, dev, gd, gh, ws, (const float[2]){t->compliance, t->dm_inv[0][3]}, h, lam, dl);
+  dl[0] *= omega;
+  dl[1] *= omega;
+  s->tet_lambda[c] += dl[0];
+  s->tet_lambda[s->build->tet.count + c] += dl[1];
+}
+
+/* Particle k's correction by a Neo-Hookean tet's step: w_k (gd_k dl_D + gh_k dl_H). */
+static void tet_nh_corr(const float w[4], const float gd[12], const float gh[12], const float dl[2], int k, float out[3])
+{
+  for (int a = 0; a < 3; a++) out[a] = w[k] * (gd[3 * k + a] * dl[0] + gh[3 * k + a] * dl[1]);
+}
+
+/* Gauss-Seidel: a Neo-Hookean tet's coupled step, applied (GPU: four_point.glsl, FL_FOUR_TET). */
+static void tet_nh_coloring(fl_xpbd_cpu *s, uint32_t c, float h)
+{
+  float dl[2], w[4], gd[12], gh[12];
+  tet_nh_step(s, c, (const float[4]){1, 1, 1, 1}, h, 1.0f, dl, w, gd, gh);
+  if (dl[0] == 0.0f && dl[1] == 0.0f) return;
+  for (int k = 0; k < 4; k++) {
+    float *p = s->x[s->build->tets[c].idx[k]];
+    for (int a = 0; a < 3; a++) p[a] += (gd[3 * k + a] * dl[0] + gh[3 * k + a] * dl[1]) * w[k];
+  }
+}
+
+/* Jacobi constraint pass of a Neo-Hookean tet: its corrections into the corr slots, and
+ * dlambda[c] nonzero where either multiplier moved (the particle pass adds only those). */
+static void tet_nh_jacobi(fl_xpbd_cpu *s, uint32_t c, float h, float omega)
+{
+  const fl_constraint_family *f = &s->build->tet;
+  float dl[2], w[4], gd[12], gh[12], split[4];
+  for (int k = 0; k < 4; k++) {
+    uint32_t i = s->build->tets[c].idx[k], n = f->particle_first[i + 1] - f->particle_first[i];
+    split[k] = (float)(n ? n : 1);
+  }
+  tet_nh_step(s, c, split, h, omega, dl, w, gd, gh);
+  s->dlambda[c] = dl[0] != 0.0f ? dl[0] : dl[1];
+  for (int k = 0; k < 4; k++) {
+    tet_nh_corr(w, gd, gh, dl, k, s->corr[(size_t)c * 4 + k]);
+    s->corr[(size_t)c * 4 + k][3] = 0.0f;
+  }
+}
+
 /* Colouring (Gauss-Seidel) pass over one family: colours in order, each applied directly. */
 static void pass_coloring(fl_xpbd_cpu *s, int family, float h)
 {
@@ -397,6 +486,10 @@ static void pass_coloring(fl_xpbd_cpu *s, int family, float h)
   float *lambda = lambda_of(s, family);
   for (uint32_t col = 0; col < f->color_count; col++)
     for (uint32_t c = f->color_offsets[col]; c < f->color_offsets[col + 1]; c++) {
+      if (family == FAMILY_TET && s->build->tets[c].model == FL_TET_NEOHOOKEAN) {
+        tet_nh_coloring(s, c, h);
+        continue;
+      }
       con_eval e;
       eval_constraint(s->build, family, c, s->x, &e);
       float dl = xpbd_dlambda(&e, h, lambda[c]);
@@ -419,6 +512,10 @@ static void pass_jacobi(fl_xpbd_cpu *s, int family, float h, float omega)
   float *lambda = lambda_of(s, family);
   uint32_t arity = family == FAMILY_DISTANCE ? 2 : family == FAMILY_AREA ? 3 : 4;
   for (uint32_t c = 0; c < f->count; c++) {
+    if (family == FAMILY_TET && b->tets[c].model == FL_TET_NEOHOOKEAN) {
+      tet_nh_jacobi(s, c, h, omega);
+      continue;
+    }
     con_eval e, split;
     eval_constraint(b, family, c, s->x, &e);
     split = e;
@@ -1023,7 +1120,7 @@ void fl_xpbd_cpu_substep(fl_xpbd_cpu *s, const fl_sim_desc *sim, const fl_gpu_co
   /* 3. lambdas, 4. iterations. */
   memset(s->distance_lambda, 0, (size_t)b->distance.count * sizeof *s->distance_lambda);
   memset(s->bend_lambda, 0, (size_t)b->bend.count * sizeof *s->bend_lambda);
-  memset(s->tet_lambda, 0, (size_t)b->tet.count * sizeof *s->tet_lambda);
+  memset(s->tet_lambda, 0, (size_t)b->tet.count * 2 * sizeof *s->tet_lambda);
   memset(s->area_lambda, 0, (size_t)b->area.count * sizeof *s->area_lambda);
   for (uint32_t k = 0; k < b->body_count; k++) s->body_state[k][1] = 0.0f;
   if (b->body_count) memset(s->load, 0, (size_t)b->particle_count * sizeof *s->load);
@@ -1090,7 +1187,7 @@ bool fl_xpbd_cpu_create(const fl_xpbd_build *b, fl_xpbd_cpu *out)
   out->v = alloc_n(n, sizeof *out->v);
   out->distance_lambda = alloc_n(b->distance.count, sizeof *out->distance_lambda);
   out->bend_lambda = alloc_n(b->bend.count, sizeof *out->bend_lambda);
-  out->tet_lambda = alloc_n(b->tet.count, sizeof *out->tet_lambda);
+  out->tet_lambda = alloc_n((size_t)b->tet.count * 2, sizeof *out->tet_lambda); /* NH: deviatoric, hydrostatic */
   out->area_lambda = alloc_n(b->area.count, sizeof *out->area_lambda);
   out->body_state = alloc_n(b->body_count, sizeof *out->body_state);
   out->contact = alloc_n(n, sizeof *out->contact);

@@ -13,7 +13,8 @@ typedef struct {
   float (*v)[4];
   float (*older)[4], (*v_old)[4]; /* BDF2: positions and velocities one substep before prev and v */
   bool bdf2_history;            /* BDF2: a substep has recorded older and v_old */
-  float *distance_lambda, *bend_lambda, *tet_lambda, *area_lambda;
+  float *distance_lambda, *bend_lambda, *area_lambda;
+  float *tet_lambda;            /* 2 per tet record: [c] volume or NH deviatoric, [tet.count + c] NH hydrostatic */
   float (*body_state)[4];       /* per body, as the GPU's (FL_BODY_STATE_VEC4S): x volume after the last
                                  * substep, y overpressure lambda, z / w smallest / largest V / (k V0) */
   uint32_t *contact;            /* per particle: 1 after a contact in the last contact passes */
@@ -63,8 +64,15 @@ bool fl_xpbd_bend_eval(const fl_gpu_bend *b, const float x[12], float *c_out, fl
  * (grad_k C at 3k, k < 3), mirroring fl_area_eval of shaders/xpbd/constraints.glsl. False, with
  * zero gradients, for a degenerate triangle. */
 bool fl_area_eval_cpu(const fl_gpu_area *a, const float x[9], float *c_out, float grad[9]);
-/* Tet constraint `t` (FL_TET_VOLUME, FL_TET_NH_HYDROSTATIC or FL_TET_NH_DEVIATORIC,
- * softbody_spec.h) on x (x0..x3 in its idx order, xyz each): C and grad (grad_k C at 3k),
- * mirroring fl_tet_eval of shaders/xpbd/constraints.glsl. False, with zero gradients,
- * where it is skipped (deviatoric C < 1e-9). */
+/* Tet volume constraint `t` (FL_TET_VOLUME, softbody_spec.h) on x (x0..x3 in its idx order, xyz
+ * each): C and grad (grad_k C at 3k), mirroring fl_tet_eval of shaders/xpbd/constraints.glsl. */
 bool fl_tet_eval_cpu(const fl_gpu_tet *t, const float x[12], float *c_out, float grad[12]);
+/* Both constraints of a Neo-Hookean tet `t` (FL_TET_NEOHOOKEAN) on x from one F: C[0] = C_D =
+ * sqrt(tr F^T F) with gradients gd, C[1] = C_H = det F - gamma with gh (grad_k at 3k), mirroring
+ * fl_tet_nh_eval. False, with gd = 0, where the deviatoric one is skipped (C_D < 1e-9). */
+bool fl_tet_nh_eval_cpu(const fl_gpu_tet *t, const float x[12], float C[2], float gd[12], float gh[12]);
+/* Their coupled XPBD step (the 2x2 solve of softbody_spec.h, mirroring fl_tet_nh_dlambda): dl
+ * (deviatoric, hydrostatic) for inverse masses w, compliances (deviatoric, hydrostatic), step h and
+ * accumulated lambdas. */
+void fl_tet_nh_dlambda_cpu(const float C[2], bool dev, const float gd[12], const float gh[12], const float w[4],
+                           const float compliance[2], float h, const float lambda[2], float dl[2]);

@@ -235,7 +235,7 @@ static bool body_stats(xpbd_material *xm, uint32_t object, const float (*pos)[4]
   double lo = INFINITY, hi = -INFINITY;
   for (uint32_t c = 0; c < b->tet.count; c++) {
     const fl_gpu_tet *t = &b->tets[c];
-    if (t->idx[0] < first || t->idx[0] >= first + rec->particle_count || t->model == FL_TET_NH_DEVIATORIC) continue;
+    if (t->idx[0] < first || t->idx[0] >= first + rec->particle_count) continue;
     double ratio = fl_tet_volume(pos[t->idx[0] - first], pos[t->idx[1] - first], pos[t->idx[2] - first],
                                  pos[t->idx[3] - first]) / t->rest;
     tets++;
