@@ -93,6 +93,7 @@
 #include "sim/xpbd/collide_cpu.h"
 #include "sim/xpbd/tri_collider_cpu.h"
 #include "sim/xpbd/tri_contact_cpu.h"
+#include "sim/xpbd/sweep_order.h"
 
 #include "core/log.h"
 #include "gust_shared.h"
@@ -290,6 +291,10 @@ bool fl_area_eval_cpu(const fl_gpu_area *a, const float x[9], float *c_out, floa
 
 /* In the order of a GPU iteration (xpbd.c): distance, area, bend, tet. */
 enum { FAMILY_DISTANCE, FAMILY_AREA, FAMILY_BEND, FAMILY_TET, FAMILY_COUNT };
+_Static_assert((int)FAMILY_DISTANCE == (int)FL_SWEEP_DISTANCE && (int)FAMILY_AREA == (int)FL_SWEEP_AREA &&
+                   (int)FAMILY_BEND == (int)FL_SWEEP_BEND && (int)FAMILY_TET == (int)FL_SWEEP_TET &&
+                   (int)FAMILY_COUNT == (int)FL_SWEEP_BODIES,
+               "the families in sweep_order.h's order");
 
 typedef struct {
   uint32_t arity;
@@ -390,12 +395,14 @@ static float xpbd_dlambda(const con_eval *e, float h, float lambda)
   return (-e->C - alpha * lambda) / denom;
 }
 
-/* Colouring (Gauss-Seidel) pass over one family: colours in order, each applied directly. */
-static void pass_coloring(fl_xpbd_cpu *s, int family, float h)
+/* Colouring (Gauss-Seidel) pass over one family: colours in order (last to first when
+ * `backward`, sweep_order.h), each applied directly. */
+static void pass_coloring(fl_xpbd_cpu *s, int family, float h, bool backward)
 {
   const fl_constraint_family *f = family_of(s->build, family);
   float *lambda = lambda_of(s, family);
-  for (uint32_t col = 0; col < f->color_count; col++)
+  for (uint32_t i = 0; i < f->color_count; i++) {
+    uint32_t col = fl_sweep_colour(i, f->color_count, backward);
     for (uint32_t c = f->color_offsets[col]; c < f->color_offsets[col + 1]; c++) {
       con_eval e;
       eval_constraint(s->build, family, c, s->x, &e);
@@ -406,6 +413,7 @@ static void pass_coloring(fl_xpbd_cpu *s, int family, float h)
         for (int a = 0; a < 3; a++) s->x[e.idx[k]][a] += e.grad[k][a] * wdl;
       }
     }
+  }
 }
 
 /* Jacobi pass over one family (mass splitting): all dlambdas from the same
@@ -1030,14 +1038,17 @@ void fl_xpbd_cpu_substep(fl_xpbd_cpu *s, const fl_sim_desc *sim, const fl_gpu_co
   body_world world = {sim, colliders, collider_count, t};
   fl_hierarchy_cpu_substep(&b->hier, &FL_HIERARCHY_FINE(b), b->particle_count, s->x, s->hier_x0, s->hier_lambda,
                            s->distance_lambda, sim->iterations, solve_h); /* the fine lambdas not zeroed again */
-  for (uint32_t it = 0; it < sim->iterations; it++) {
-    for (int family = 0; family < FAMILY_COUNT; family++) {
-      if (sim->solver == FL_SOLVER_JACOBI)
-        pass_jacobi(s, family, solve_h, sim->relaxation);
+  for (uint32_t it = 0; it < sim->iterations; it++) { /* the families, then the body volumes (sweep_order.h) */
+    bool backward = sim->solver != FL_SOLVER_JACOBI && fl_sweep_backward(it);
+    for (uint32_t i = 0; i < FL_SWEEP_STAGES; i++) {
+      uint32_t stage = fl_sweep_stage(i, backward);
+      if (stage == FL_SWEEP_BODIES)
+        body_solve(s, solve_h, &world);
+      else if (sim->solver == FL_SOLVER_JACOBI)
+        pass_jacobi(s, (int)stage, solve_h, sim->relaxation);
       else
-        pass_coloring(s, family, solve_h);
+        pass_coloring(s, (int)stage, solve_h, backward);
     }
-    body_solve(s, solve_h, &world); /* then the body volumes */
   }
   /* 5. contacts, 6. particle collisions, 7. velocities and damping, then the body volumes' measure. */
   fl_collide_env env = {.b = b, .colliders = colliders, .count = collider_count, .t = t, .h = h,
