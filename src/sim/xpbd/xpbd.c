@@ -566,14 +566,14 @@ static void solve_family_jacobi(const fl_xpbd_system *s, fl_rec *r, const family
   pass(s, r, "xpbd/add_delta", &plain, once, 0, n, n);
 }
 
-/* One constraint family's solve of this iteration, in its own scope. */
+/* One constraint family's solve of iteration `it`, in its own scope. */
 static void solve_family(const fl_xpbd_system *s, fl_rec *r, const char *scope, const family_kernels *k,
                          const fl_xpbd_family *gf, const fl_constraint_family *f, uint64_t bytes,
-                         const fl_step *step, const fl_xpbd_push *push, bool backward)
+                         const fl_step *step, const fl_xpbd_push *push, uint32_t it)
 {
   fl_rec_begin(r, scope, bytes);
   if (step->sim->solver == FL_SOLVER_JACOBI) solve_family_jacobi(s, r, k, gf, f, push);
-  else solve_family_coloring(s, r, k, gf, f, push, backward);
+  else solve_family_coloring(s, r, k, gf, f, push, fl_sweep_backward(step->sim->solver, it));
   fl_rec_end(r);
 }
 
@@ -624,43 +624,6 @@ static void record_body_pass(const fl_xpbd_system *s, fl_rec *r, const char *nam
                             .table_count = FL_XPBD_B_COUNT});
 }
 
-/* One iteration of the constraint solve: the families, then the body volumes; `backward`:
- * in the opposite order, each family's colours last to first (sweep_order.h). */
-static void record_iteration(const fl_xpbd_system *s, fl_rec *r, const fl_step *step, const fl_xpbd_push *push,
-                             bool backward)
-{
-  static const family_kernels DISTANCE = {"xpbd/distance_gs", "xpbd/distance_lambda", "xpbd/distance_gather"};
-  static const family_kernels BEND = {"xpbd/bend_gs", "xpbd/bend_lambda", "xpbd/bend_gather"};
-  static const family_kernels TET = {"xpbd/tet_gs", "xpbd/tet_lambda", "xpbd/tet_gather"};
-  static const family_kernels AREA = {"xpbd/area_gs", "xpbd/area_lambda", "xpbd/area_gather"};
-  const fl_xpbd_build *b = &s->build;
-  for (uint32_t i = 0; i < FL_SWEEP_STAGES; i++) {
-    switch (fl_sweep_stage(i, backward)) {
-    case FL_SWEEP_DISTANCE:
-      solve_family(s, r, "xpbd/distance", &DISTANCE, &s->distance, &b->distance,
-                   family_gs_bytes(&b->distance, sizeof(fl_gpu_distance), 2), step, push, backward);
-      break;
-    case FL_SWEEP_AREA:
-      if (b->area.count)
-        solve_family(s, r, "cloth/area", &AREA, &s->area, &b->area, family_gs_bytes(&b->area, sizeof(fl_gpu_area), 3),
-                     step, push, backward);
-      break;
-    case FL_SWEEP_BEND:
-      if (b->bend.count)
-        solve_family(s, r, "xpbd/bend", &BEND, &s->bend, &b->bend, family_gs_bytes(&b->bend, sizeof(fl_gpu_bend), 4),
-                     step, push, backward);
-      break;
-    case FL_SWEEP_TET:
-      if (b->tet.count)
-        solve_family(s, r, "softbody/tets", &TET, &s->tet, &b->tet, family_gs_bytes(&b->tet, sizeof(fl_gpu_tet), 4),
-                     step, push, backward);
-      break;
-    default: /* FL_SWEEP_BODIES */
-      if (s->any_body_solve) record_body_pass(s, r, "softbody/volume", push, FL_BODY_PASS_SOLVE, step->colliders);
-    }
-  }
-}
-
 void fl_xpbd_record_substep(fl_xpbd_system *s, fl_rec *r, const fl_step *step)
 {
   const fl_xpbd_build *b = &s->build;
@@ -669,6 +632,10 @@ void fl_xpbd_record_substep(fl_xpbd_system *s, fl_rec *r, const fl_step *step)
   fl_xpbd_push push;
   fl_xpbd_push_fill(s, step, &push);
   bind_choice plain = {.colliders = step->colliders};
+  static const family_kernels DISTANCE = {"xpbd/distance_gs", "xpbd/distance_lambda", "xpbd/distance_gather"};
+  static const family_kernels BEND = {"xpbd/bend_gs", "xpbd/bend_lambda", "xpbd/bend_gather"};
+  static const family_kernels TET = {"xpbd/tet_gs", "xpbd/tet_lambda", "xpbd/tet_gather"};
+  static const family_kernels AREA = {"xpbd/area_gs", "xpbd/area_lambda", "xpbd/area_gather"};
 
   if (s->any_wind) {
     fl_rec_begin(r, "cloth/wind",
@@ -692,8 +659,20 @@ void fl_xpbd_record_substep(fl_xpbd_system *s, fl_rec *r, const fl_step *step)
   fl_hierarchy_gpu_record(&s->hier, &b->hier, r, &s->pos, n, push, step->sim->iterations, &FL_HIERARCHY_FINE(b),
                           (fl_hierarchy_gpu_fine){&s->distance.constraints, &s->distance.lambda});
 
-  for (uint32_t it = 0; it < step->sim->iterations; it++)
-    record_iteration(s, r, step, &push, step->sim->solver != FL_SOLVER_JACOBI && fl_sweep_backward(it));
+  for (uint32_t it = 0; it < step->sim->iterations; it++) {
+    solve_family(s, r, "xpbd/distance", &DISTANCE, &s->distance, &b->distance,
+                 family_gs_bytes(&b->distance, sizeof(fl_gpu_distance), 2), step, &push, it);
+    if (b->area.count)
+      solve_family(s, r, "cloth/area", &AREA, &s->area, &b->area, family_gs_bytes(&b->area, sizeof(fl_gpu_area), 3),
+                   step, &push, it);
+    if (b->bend.count)
+      solve_family(s, r, "xpbd/bend", &BEND, &s->bend, &b->bend, family_gs_bytes(&b->bend, sizeof(fl_gpu_bend), 4),
+                   step, &push, it);
+    if (b->tet.count)
+      solve_family(s, r, "softbody/tets", &TET, &s->tet, &b->tet, family_gs_bytes(&b->tet, sizeof(fl_gpu_tet), 4),
+                   step, &push, it);
+    if (s->any_body_solve) record_body_pass(s, r, "softbody/volume", &push, FL_BODY_PASS_SOLVE, step->colliders);
+  }
 
   if (step->picker && fl_picker_holds(step->picker, &s->pos)) fl_picker_record_drag(step->picker, r, step->h);
   fl_rec_begin(r, "xpbd/contacts", (uint64_t)n * (32 + 16 + 4));

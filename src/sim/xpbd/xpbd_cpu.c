@@ -291,10 +291,6 @@ bool fl_area_eval_cpu(const fl_gpu_area *a, const float x[9], float *c_out, floa
 
 /* In the order of a GPU iteration (xpbd.c): distance, area, bend, tet. */
 enum { FAMILY_DISTANCE, FAMILY_AREA, FAMILY_BEND, FAMILY_TET, FAMILY_COUNT };
-_Static_assert((int)FAMILY_DISTANCE == (int)FL_SWEEP_DISTANCE && (int)FAMILY_AREA == (int)FL_SWEEP_AREA &&
-                   (int)FAMILY_BEND == (int)FL_SWEEP_BEND && (int)FAMILY_TET == (int)FL_SWEEP_TET &&
-                   (int)FAMILY_COUNT == (int)FL_SWEEP_BODIES,
-               "the families in sweep_order.h's order");
 
 typedef struct {
   uint32_t arity;
@@ -1038,17 +1034,14 @@ void fl_xpbd_cpu_substep(fl_xpbd_cpu *s, const fl_sim_desc *sim, const fl_gpu_co
   body_world world = {sim, colliders, collider_count, t};
   fl_hierarchy_cpu_substep(&b->hier, &FL_HIERARCHY_FINE(b), b->particle_count, s->x, s->hier_x0, s->hier_lambda,
                            s->distance_lambda, sim->iterations, solve_h); /* the fine lambdas not zeroed again */
-  for (uint32_t it = 0; it < sim->iterations; it++) { /* the families, then the body volumes (sweep_order.h) */
-    bool backward = sim->solver != FL_SOLVER_JACOBI && fl_sweep_backward(it);
-    for (uint32_t i = 0; i < FL_SWEEP_STAGES; i++) {
-      uint32_t stage = fl_sweep_stage(i, backward);
-      if (stage == FL_SWEEP_BODIES)
-        body_solve(s, solve_h, &world);
-      else if (sim->solver == FL_SOLVER_JACOBI)
-        pass_jacobi(s, (int)stage, solve_h, sim->relaxation);
+  for (uint32_t it = 0; it < sim->iterations; it++) {
+    for (int family = 0; family < FAMILY_COUNT; family++) {
+      if (sim->solver == FL_SOLVER_JACOBI)
+        pass_jacobi(s, family, solve_h, sim->relaxation);
       else
-        pass_coloring(s, (int)stage, solve_h, backward);
+        pass_coloring(s, family, solve_h, fl_sweep_backward(sim->solver, it));
     }
+    body_solve(s, solve_h, &world); /* then the body volumes */
   }
   /* 5. contacts, 6. particle collisions, 7. velocities and damping, then the body volumes' measure. */
   fl_collide_env env = {.b = b, .colliders = colliders, .count = collider_count, .t = t, .h = h,
