@@ -23,7 +23,7 @@ static const char *const SIM_KEYS[] = {"dt",     "substeps", "iterations", "grav
                                         "mpm_atomics", "max_speed", "integrator", "snow_grid_slack",
                                         "collider_triangles", "snow_transfer", "coupling_substeps", "contact_guard", NULL};
 /* Indexed by fl_solver. */
-static const char *const SOLVER_NAMES[] = {"coloring", "jacobi", NULL};
+static const char *const SOLVER_NAMES[] = {"coloring", "jacobi", "symmetric", NULL};
 static const char *const DOMAIN_KEYS[] = {"min", "max", NULL};
 static const char *const CAMERA_KEYS[] = {"eye", "target", NULL};
 

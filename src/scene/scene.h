@@ -264,7 +264,7 @@ typedef struct {
   };
 } fl_scene_object;
 
-typedef enum { FL_SOLVER_COLORING, FL_SOLVER_JACOBI } fl_solver;
+typedef enum { FL_SOLVER_COLORING, FL_SOLVER_JACOBI, FL_SOLVER_SYMMETRIC } fl_solver;
 typedef enum { FL_MPM_ATOMICS_AUTO, FL_MPM_ATOMICS_FLOAT, FL_MPM_ATOMICS_FIXED } fl_mpm_atomics;
 typedef enum { FL_SNOW_FUSE_SEPARATE, FL_SNOW_FUSE_G2P2G } fl_snow_fuse;
 typedef enum { FL_NORMALS_ANALYTIC, FL_NORMALS_TETRAHEDRAL } fl_collider_normals;
@@ -277,7 +277,8 @@ typedef struct {
   uint32_t iterations;          /* default 1, 1..1000 */
   float gravity[3];             /* default [0,-9.81,0] */
   float domain_min[3], domain_max[3]; /* default [-5,0,-5] .. [5,10,5]; min < max */
-  fl_solver solver;             /* XPBD: "coloring" (default) or "jacobi" */
+  fl_solver solver;             /* XPBD: "coloring" (default), "jacobi" or "symmetric" (coloring with
+                                 * the colour order alternating over the iterations, sweep_order.h) */
   fl_xpbd_integrator integrator; /* XPBD: "euler" (default) or "bdf2" (second-order PBD, NOTES.md) */
   float relaxation;             /* Jacobi over-relaxation omega, default 1.5, 1..2 */
   fl_collider_normals collider_normals; /* "analytic" (default): each shape's exact gradient;

@@ -109,7 +109,8 @@ static void check_scene(const fl_scene *s)
   check(s->sim.iterations >= 1 && s->sim.iterations <= 1000);
   check_vec_finite(s->sim.gravity);
   for (int i = 0; i < 3; i++) check(s->sim.domain_min[i] < s->sim.domain_max[i]);
-  check(s->sim.solver == FL_SOLVER_COLORING || s->sim.solver == FL_SOLVER_JACOBI);
+  check(s->sim.solver == FL_SOLVER_COLORING || s->sim.solver == FL_SOLVER_JACOBI ||
+        s->sim.solver == FL_SOLVER_SYMMETRIC);
   check(s->sim.relaxation >= 1 && s->sim.relaxation <= 2);
   check(s->sim.collider_normals == FL_NORMALS_ANALYTIC || s->sim.collider_normals == FL_NORMALS_TETRAHEDRAL);
   check(s->object_count <= FL_SCENE_MAX_OBJECTS);

@@ -9,6 +9,7 @@
  *   sphere_coloring   a voxel soft sphere (xpbd: edges + tet volumes, global
  *                     surface conservation) falling onto a ground plane
  *   sphere_jacobi     the same with the Jacobi solver
+ *   sphere_symmetric  the same with "symmetric" (the colours backward in odd iterations)
  *   neohookean_box    a Neo-Hookean box sliding down onto the ground (each tet's two
  *                     constraints solved together, softbody_spec.h)
  *   neohookean_jacobi the same with the Jacobi solver
@@ -288,6 +289,9 @@ FL_GPU_TEST(test_sphere_coloring, sphere_coloring_body)
 static void sphere_jacobi_body(fl_gpu *gpu) { soft_sphere(gpu, FL_SOLVER_JACOBI, "soft sphere, jacobi"); }
 FL_GPU_TEST(test_sphere_jacobi, sphere_jacobi_body)
 
+static void sphere_symmetric_body(fl_gpu *gpu) { soft_sphere(gpu, FL_SOLVER_SYMMETRIC, "soft sphere, symmetric"); }
+FL_GPU_TEST(test_sphere_symmetric, sphere_symmetric_body)
+
 static void neohookean_box(fl_gpu *gpu, fl_solver solver, const char *what)
 {
   static const float slide[3] = {0.8f, -1.0f, 0.3f};
@@ -404,6 +408,7 @@ FL_GPU_TEST(test_soft_on_balloon, soft_on_balloon_body)
 
 static const fl_test_case TESTS[] = {
     {"sphere_coloring", test_sphere_coloring},   {"sphere_jacobi", test_sphere_jacobi},
+    {"sphere_symmetric", test_sphere_symmetric},
     {"neohookean_box", test_neohookean_box},     {"neohookean_jacobi", test_neohookean_jacobi},
     {"balloon_ground", test_balloon_ground},
     {"balloon_slide", test_balloon_slide},

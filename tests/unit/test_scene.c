@@ -271,14 +271,16 @@ static void test_solver_keys(void)
   ENSURE(g_scene.sim.solver == FL_SOLVER_COLORING);
   ENSURE_MSG(parse("{\"sim\": {\"relaxation\": 2}}"), "%s", fl_error_message());
   ENSURE_ERR(parse("{\"sim\": {\"solver\": \"gauss\"}}"),
-             "t.json: sim.solver: expected one of: coloring, jacobi; got \"gauss\"");
-  ENSURE_ERR(parse("{\"sim\": {\"solver\": 1}}"), "t.json: sim.solver: expected one of: coloring, jacobi; got 1");
+             "t.json: sim.solver: expected one of: coloring, jacobi, symmetric; got \"gauss\"");
+  ENSURE_ERR(parse("{\"sim\": {\"solver\": 1}}"), "t.json: sim.solver: expected one of: coloring, jacobi, symmetric; got 1");
   ENSURE_ERR(parse("{\"sim\": {\"relaxation\": 0.5}}"),
              "t.json: sim.relaxation: expected a number in 1..2, got 0.5");
   ENSURE_ERR(parse("{\"sim\": {\"relaxation\": 2.5}}"), "sim.relaxation: expected a number in 1..2, got 2.5");
   ENSURE_ERR(parse("{\"sim\": {\"relaxation\": \"x\"}}"), "sim.relaxation: expected a number in 1..2");
   ENSURE_MSG(parse_set("{}", "sim.solver=jacobi"), "%s", fl_error_message());
   ENSURE(g_scene.sim.solver == FL_SOLVER_JACOBI);
+  ENSURE_MSG(parse("{\"sim\": {\"solver\": \"symmetric\"}}"), "%s", fl_error_message());
+  ENSURE(g_scene.sim.solver == FL_SOLVER_SYMMETRIC);
 }
 
 /* The defaults a particle sheet (cloth, mass_spring) shares. */

@@ -2,6 +2,8 @@
  * (see xpbd.h, xpbd_spec.h, softbody_spec.h). */
 #include "sim/xpbd/xpbd.h"
 
+#include "sim/xpbd/sweep_order.h"
+
 #include "core/log.h"
 
 #include <stdio.h>
@@ -544,10 +546,12 @@ typedef struct {
 } family_kernels;
 
 static void solve_family_coloring(const fl_xpbd_system *s, fl_rec *r, const family_kernels *k,
-                                  const fl_xpbd_family *gf, const fl_constraint_family *f, const fl_xpbd_push *push)
+                                  const fl_xpbd_family *gf, const fl_constraint_family *f, const fl_xpbd_push *push,
+                                  bool backward)
 {
   bind_choice c = {.family = gf, .first = &gf->first, .items = &gf->items};
-  for (uint32_t color = 0; color < f->color_count; color++) {
+  for (uint32_t i = 0; i < f->color_count; i++) {
+    uint32_t color = fl_sweep_colour(i, f->color_count, backward);
     uint32_t first = f->color_offsets[color], count = f->color_offsets[color + 1] - first;
     if (count) pass(s, r, k->gs, &c, *push, first, count, count);
   }
@@ -566,14 +570,14 @@ static void solve_family_jacobi(const fl_xpbd_system *s, fl_rec *r, const family
   pass(s, r, "xpbd/add_delta", &plain, once, 0, n, n);
 }
 
-/* One constraint family's solve of this iteration, in its own scope. */
+/* One constraint family's solve of iteration `it`, in its own scope. */
 static void solve_family(const fl_xpbd_system *s, fl_rec *r, const char *scope, const family_kernels *k,
                          const fl_xpbd_family *gf, const fl_constraint_family *f, uint64_t bytes,
-                         const fl_step *step, const fl_xpbd_push *push)
+                         const fl_step *step, const fl_xpbd_push *push, uint32_t it)
 {
   fl_rec_begin(r, scope, bytes);
   if (step->sim->solver == FL_SOLVER_JACOBI) solve_family_jacobi(s, r, k, gf, f, push);
-  else solve_family_coloring(s, r, k, gf, f, push);
+  else solve_family_coloring(s, r, k, gf, f, push, fl_sweep_backward(step->sim->solver, it));
   fl_rec_end(r);
 }
 
@@ -661,16 +665,16 @@ void fl_xpbd_record_substep(fl_xpbd_system *s, fl_rec *r, const fl_step *step)
 
   for (uint32_t it = 0; it < step->sim->iterations; it++) {
     solve_family(s, r, "xpbd/distance", &DISTANCE, &s->distance, &b->distance,
-                 family_gs_bytes(&b->distance, sizeof(fl_gpu_distance), 2), step, &push);
+                 family_gs_bytes(&b->distance, sizeof(fl_gpu_distance), 2), step, &push, it);
     if (b->area.count)
       solve_family(s, r, "cloth/area", &AREA, &s->area, &b->area, family_gs_bytes(&b->area, sizeof(fl_gpu_area), 3),
-                   step, &push);
+                   step, &push, it);
     if (b->bend.count)
       solve_family(s, r, "xpbd/bend", &BEND, &s->bend, &b->bend, family_gs_bytes(&b->bend, sizeof(fl_gpu_bend), 4),
-                   step, &push);
+                   step, &push, it);
     if (b->tet.count)
       solve_family(s, r, "softbody/tets", &TET, &s->tet, &b->tet, family_gs_bytes(&b->tet, sizeof(fl_gpu_tet), 4),
-                   step, &push);
+                   step, &push, it);
     if (s->any_body_solve) record_body_pass(s, r, "softbody/volume", &push, FL_BODY_PASS_SOLVE, step->colliders);
   }
 

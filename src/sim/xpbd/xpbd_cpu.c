@@ -96,6 +96,7 @@
 #include "sim/xpbd/collide_cpu.h"
 #include "sim/xpbd/tri_collider_cpu.h"
 #include "sim/xpbd/tri_contact_cpu.h"
+#include "sim/xpbd/sweep_order.h"
 
 #include "core/log.h"
 #include "gust_shared.h"
@@ -479,12 +480,14 @@ static void tet_nh_jacobi(fl_xpbd_cpu *s, uint32_t c, float h, float omega)
   }
 }
 
-/* Colouring (Gauss-Seidel) pass over one family: colours in order, each applied directly. */
-static void pass_coloring(fl_xpbd_cpu *s, int family, float h)
+/* Colouring (Gauss-Seidel) pass over one family: colours in order (last to first when
+ * `backward`, sweep_order.h), each applied directly. */
+static void pass_coloring(fl_xpbd_cpu *s, int family, float h, bool backward)
 {
   const fl_constraint_family *f = family_of(s->build, family);
   float *lambda = lambda_of(s, family);
-  for (uint32_t col = 0; col < f->color_count; col++)
+  for (uint32_t i = 0; i < f->color_count; i++) {
+    uint32_t col = fl_sweep_colour(i, f->color_count, backward);
     for (uint32_t c = f->color_offsets[col]; c < f->color_offsets[col + 1]; c++) {
       if (family == FAMILY_TET && s->build->tets[c].model == FL_TET_NEOHOOKEAN) {
         tet_nh_coloring(s, c, h);
@@ -499,6 +502,7 @@ static void pass_coloring(fl_xpbd_cpu *s, int family, float h)
         for (int a = 0; a < 3; a++) s->x[e.idx[k]][a] += e.grad[k][a] * wdl;
       }
     }
+  }
 }
 
 /* Jacobi pass over one family (mass splitting): all dlambdas from the same
@@ -1132,7 +1136,7 @@ void fl_xpbd_cpu_substep(fl_xpbd_cpu *s, const fl_sim_desc *sim, const fl_gpu_co
       if (sim->solver == FL_SOLVER_JACOBI)
         pass_jacobi(s, family, solve_h, sim->relaxation);
       else
-        pass_coloring(s, family, solve_h);
+        pass_coloring(s, family, solve_h, fl_sweep_backward(sim->solver, it));
     }
     body_solve(s, solve_h, &world); /* then the body volumes */
   }

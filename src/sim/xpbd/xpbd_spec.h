@@ -66,6 +66,10 @@
  *    colours run in order, each colour in parallel, applying the update directly
  *    (Gauss-Seidel between colours). Within a colour constraints are ordered by
  *    index, which does not change the result.
+ *  - "symmetric": "coloring", but the odd iterations of a substep (1, 3, ...)
+ *    run each family's colours last to first (symmetric Gauss-Seidel); the
+ *    families keep their order (sim/xpbd/sweep_order.h; docs/CLOTH.md,
+ *    "Symmetric colour sweeps").
  *  - "jacobi": per family, a constraint pass computes dlambda for every
  *    constraint from the same positions with mass splitting: in the
  *    denominator each w_k is multiplied by n_k, the number of the family's
@@ -88,7 +92,8 @@
  *  2. predict, w > 0: v += h (g + a); prev = x; x += h v.  w = 0: prev = x, v = 0.
  *  3. lambdas = 0. Cloths with hierarchy_levels > 1: their coarse levels, coarse to
  *     fine, with prolongation (sim/xpbd/hierarchy.h, docs/HIERARCHY.md).
- *  4. sim.iterations times: all distance constraints, then all bend constraints.
+ *  4. sim.iterations times: all distance constraints, then all bend constraints
+ *     ("symmetric": their colours last to first in the odd iterations, SOLVERS).
  *  5. contacts, per particle with w > 0, r = thickness/2: for each collider c
  *     (shaders/common/sdf.glsl at time t) with d = sdf(x) - r < 0: n = normal(x),
  *     analytic or tetrahedral per sim.collider_normals;
