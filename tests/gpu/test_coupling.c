@@ -392,7 +392,7 @@ static void hammock_body(fl_gpu *gpu)
   int frames = fl_fixture_trim(300, 20), chunk = 10, below_max = 0; /* SwiftShader: the first contact */
   float(*cloth)[4] = NULL, (*vel)[4] = NULL, (*snow)[4] = NULL, (*snow_v)[4] = NULL;
   uint32_t nc = 0, ns = 0;
-  double sag_sum = 0, speed = 0, low = 1e30, rebound = -1e30; /* the snowball centre's height: lowest, then highest */
+  double sag_sum = 0, speed = 0, ball_y[6] = {0}; /* the snowball centre's height at frames 10, 20, .., 60 */
   int sag_count = 0;
   for (int f = 0; f < frames; f += chunk) {
     ENSURE(fl_fixture_step_frames(gpu, world, &prof, chunk, true, NULL));
@@ -403,14 +403,7 @@ static void hammock_body(fl_gpu *gpu)
     ENSURE(fl_world_read_state(world, 0, &cloth, &vel, &nc) && fl_world_read_state(world, 1, &snow, &snow_v, &ns));
     uint32_t below = fl_fixture_snow_below((const float(*)[4])cloth, b, (const float(*)[4])snow, ns, cell, &worst);
     if ((int)below > below_max) below_max = (int)below;
-    double y = 0;
-    for (uint32_t i = 0; i < ns; i++) y += snow[i][1] / ns;
-    if (y < low) {
-      low = y;
-      rebound = -1e30;
-    } else if (y > rebound) {
-      rebound = y;
-    }
+    for (uint32_t i = 0; f / chunk < 6 && i < ns; i++) ball_y[f / chunk] += snow[i][1] / ns;
     if (f + chunk >= frames - 60) { /* the last second: the mean sag, the snow's mean speed */
       sag_sum += b->positions[centre][1] - cloth[centre][1];
       sag_count++;
@@ -425,8 +418,8 @@ static void hammock_body(fl_gpu *gpu)
          "below it); the snow's mean speed at the end %.3f m/s\n",
          frames, below_max, ns, cell, worst, speed);
   /* printed, not asserted: the taut sheet is a trampoline (docs/COUPLING.md, Scenes) */
-  printf("  the snowball's centre (every %d frames): lowest %.3f m, then back up to %.3f m (dropped at %.3f m)\n", chunk,
-         low, rebound, (double)scene.objects[1].snow.center[1]);
+  printf("  the snowball's centre (dropped at %.3f m) at frames 10 to 60: %.3f %.3f %.3f %.3f %.3f %.3f m\n",
+         (double)scene.objects[1].snow.center[1], ball_y[0], ball_y[1], ball_y[2], ball_y[3], ball_y[4], ball_y[5]);
   /* The issue asks for none. Runs differ, why is not known yet: 0 in the runs that landed the
    * scheme, 4 of 1088 in one CI run (docs/COUPLING.md), so this guards the scheme (the earlier
    * one let the whole snowball through) at 1 % until the stray particles are found. */
