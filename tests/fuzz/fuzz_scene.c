@@ -100,6 +100,24 @@ static void check_balloon(const fl_balloon_desc *b)
   check(b->pressure >= 0.1f && b->pressure <= 10);
 }
 
+/* MPM snow: its documented ranges (scene.h fl_snow_desc, docs/SCENES.md). */
+static void check_snow(const fl_snow_desc *n)
+{
+  check(n->shape <= FL_SNOW_SHAPE_MESH && n->transfer <= FL_SNOW_APIC);
+  check_vec_finite(n->center);
+  check_vec_finite(n->velocity);
+  if (n->shape == FL_SNOW_SHAPE_SPHERE) check(positive(n->radius));
+  if (n->shape == FL_SNOW_SHAPE_BOX)
+    for (int k = 0; k < 3; k++) check(positive(n->half_extents[k]));
+  if (n->shape == FL_SNOW_SHAPE_MESH) check(n->path[0] && positive(n->scale));
+  check(n->particles_per_cell >= 1 && n->particles_per_cell <= 64);
+  check(positive(n->grid_spacing) && positive(n->density) && positive(n->E0));
+  check(n->nu >= 0 && n->nu <= 0.49f && nonneg(n->xi));
+  check(n->theta_c >= 0 && n->theta_c <= 1 && n->theta_s >= 0 && n->theta_s <= 1);
+  check(n->flip >= 0 && n->flip <= 1 && n->beta >= 0 && n->beta <= 1);
+  check(n->sticky || nonneg(n->friction));
+}
+
 /* The loaded scene respects every range in scene.h. */
 static void check_scene(const fl_scene *s)
 {
@@ -150,6 +168,8 @@ static void check_scene(const fl_scene *s)
       check_softbody(&o->softbody);
     } else if (o->type == FL_OBJECT_BALLOON) {
       check_balloon(&o->balloon);
+    } else if (o->type == FL_OBJECT_SNOW) {
+      check_snow(&o->snow);
     } else {
       check(o->type == FL_OBJECT_COLLIDER);
       const fl_collider_desc *c = &o->collider;
@@ -163,6 +183,8 @@ static void check_scene(const fl_scene *s)
         check(fabs(len - 1) < 1e-3);
       } else if (c->shape == FL_SHAPE_SPHERE || c->shape == FL_SHAPE_CAPSULE) {
         check(c->radius > 0);
+      } else if (c->shape == FL_SHAPE_MESH) {
+        check(c->path[0] && positive(c->scale) && c->resolution >= 4 && c->resolution <= 128);
       } else {
         check(c->shape == FL_SHAPE_BOX);
         for (int k = 0; k < 3; k++) check(c->half_extents[k] > 0);
