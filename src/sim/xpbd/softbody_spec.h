@@ -72,7 +72,6 @@
  *    which projecting them one after the other did not do (a rest sphere moved
  *    mm per second). Jacobi: w_k times the CSR degree in A, both dl times omega;
  *    lambdas: GPU lambda[2c], [2c + 1], CPU tet_lambda[c], [count + c].
- *  - The XPBD update of xpbd_spec.h (denominator sum_k w_k |grad_k|^2 + alpha~).
  *
  * ONE ITERATION, after distance and bend: the tet family, then BODY VOLUMES:
  * for each body, in one workgroup (shaders/xpbd/body_volume.comp):
