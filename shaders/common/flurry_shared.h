@@ -121,6 +121,18 @@ FL_STRUCT_END(fl_gpu_distance)
 #define FL_DISTANCE_SHEAR 1u
 #define FL_DISTANCE_EDGE 2u    /* a soft body tet edge, or a balloon edge */
 
+/* The long range attachments of particle k (xpbd/tether.comp): it may be no farther than rest0 from pinned
+ * particle pin0, its nearest pin across the sheet at rest (that distance), nor than rest1 from pin1, the
+ * nearest pin on the other side of it (the rest directions to the two at more than 90 degrees: the far
+ * edge of a hammock); FL_TETHER_NONE: no such pin. */
+FL_STRUCT_BEGIN(fl_gpu_tether)
+  uint pin0, pin1;
+  float rest0, rest1; /* m */
+FL_STRUCT_END(fl_gpu_tether)
+
+#define FL_TETHER_NONE 0xFFFFFFFFu
+#define FL_TETHER_ROUNDS 4 /* projections onto the two in turn (xpbd/tether.comp) */
+
 /* Bending constraint on the stencil of an interior edge: idx.x, idx.y are the
  * edge's particles, idx.z and idx.w the two opposite ones. */
 FL_STRUCT_BEGIN(fl_gpu_bend)

@@ -2,6 +2,7 @@
 #include "render/markers.h"
 
 #include "sim/common/grid_pins.h"
+#include "sim/common/sheet_grid.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -9,26 +10,21 @@
 #define LABEL_LIFT 0.12f /* metres between an object's top and its label */
 
 typedef struct {
-  const float *center, *size;
-  uint32_t nx, ny;
-  bool plane_xy;
+  fl_sheet_grid grid;
   fl_marker *out;
   uint32_t *count, max;
 } pin_visit;
 
-/* A pinned particle at its rest position (the grid formula of sim/xpbd/xpbd_spec.h). */
+/* A pinned particle at its starting position (sim/common/sheet_grid.h). */
 static void add_pin(void *context, uint32_t index)
 {
   pin_visit *v = context;
   if (*v->count >= v->max) return;
-  uint32_t i = index % v->nx, j = index / v->nx;
-  float u = ((float)i / (float)(v->nx - 1) - 0.5f) * v->size[0];
-  float w = ((float)j / (float)(v->ny - 1) - 0.5f) * v->size[1];
+  double x[3];
+  fl_sheet_grid_point(&v->grid, index % v->grid.nx, index / v->grid.nx, x);
   fl_marker *m = &v->out[(*v->count)++];
   *m = (fl_marker){.kind = FL_MARKER_PIN};
-  m->position[0] = v->center[0] + u;
-  m->position[1] = v->center[1] + (v->plane_xy ? w : 0.0f);
-  m->position[2] = v->center[2] + (v->plane_xy ? 0.0f : w);
+  for (int a = 0; a < 3; a++) m->position[a] = (float)x[a];
 }
 
 /* The point a label hangs over: the top of the object's starting shape. Only the
@@ -95,17 +91,13 @@ uint32_t fl_markers_from_scene(const fl_scene *scene, fl_marker *out, uint32_t m
     uint32_t pin_count = 0;
     pin_visit v = {.out = out, .count = &n, .max = max};
     if (o->type == FL_OBJECT_CLOTH) {
-      const fl_cloth_desc *d = &o->cloth;
-      pins = d->pins, pin_count = d->pin_count;
-      v.center = d->center, v.size = d->size, v.nx = d->resolution[0], v.ny = d->resolution[1];
-      v.plane_xy = d->plane == FL_PLANE_XY;
+      pins = o->cloth.pins, pin_count = o->cloth.pin_count;
+      v.grid = fl_sheet_grid_of_cloth(&o->cloth);
     } else if (o->type == FL_OBJECT_MASS_SPRING) {
-      const fl_mass_spring_desc *d = &o->mass_spring;
-      pins = d->pins, pin_count = d->pin_count;
-      v.center = d->center, v.size = d->size, v.nx = d->resolution[0], v.ny = d->resolution[1];
-      v.plane_xy = d->plane == FL_PLANE_XY;
+      pins = o->mass_spring.pins, pin_count = o->mass_spring.pin_count;
+      v.grid = fl_sheet_grid_of_mass_spring(&o->mass_spring);
     }
-    if (pin_count) fl_grid_pins_apply(pins, pin_count, v.nx, v.ny, "", o->name, add_pin, &v);
+    if (pin_count) fl_grid_pins_apply(pins, pin_count, v.grid.nx, v.grid.ny, "", o->name, add_pin, &v);
   }
   return n;
 }

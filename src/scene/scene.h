@@ -95,6 +95,8 @@ typedef struct {
   float size[2];                /* [w, h] metres, default [1, 1], > 0 */
   float center[3];              /* default [0, 1, 0] */
   fl_cloth_plane plane;         /* "xz" (default) or "xy" */
+  float sag;                    /* m, default 0 (flat); the sheet starts bent along x into an arc whose middle
+                                 * hangs this far below its x edges (sim/common/sheet_grid.h), <= 0.3 size[0] */
   float mass;                   /* total kg, default 1, > 0 */
   fl_cloth_pin pins[FL_CLOTH_MAX_PINS];
   uint32_t pin_count;           /* "pin": a list of the forms above, default none */
@@ -119,7 +121,12 @@ typedef struct {
   float tear_strain;            /* 0 (absent): never tears; else a stretch or shear constraint whose strain
                                  * |x_i - x_j| / rest - 1 passes it breaks and the mesh splits (docs/CLOTH.md), 0 < s <= 10 */
   uint32_t hierarchy_levels;    /* hierarchical PBD (docs/HIERARCHY.md): 1 (default; 0 too) = off, 2..8 levels */
+  bool tethers;                 /* long range attachments (docs/CLOTH.md "Tethers"): each particle no farther from
+                                 * its nearest pin than across the sheet at rest; default false, not with tear_strain */
 } fl_cloth_desc;
+
+/* The deepest cloth "sag", a fraction of its size[0] (a semicircle would be 1 / pi). */
+#define FL_SHEET_MAX_SAG 0.3
 
 /* True when a sheet of `resolution` particles has 2 or more particles per side at the
  * coarsest of `levels` levels (src/sim/xpbd/hierarchy.c). */

@@ -52,7 +52,7 @@ static const char *const CLOTH_KEYS[] = {
     "bend_compliance", "bending", "damping",            "damping_model",    "thickness",
     "friction",  "self_collision", "wind",              "drag",             "lift",
     "gust",      "gust_period",   "gust_length",        "coupling",         "area_compliance",
-    "tear_strain", "hierarchy_levels", NULL};
+    "tear_strain", "hierarchy_levels", "sag",  "tethers", NULL};
 /* Indexed by fl_cloth_plane, fl_bending_model and fl_damping_model. */
 static const char *const PLANE_NAMES[] = {"xz", "xy", NULL};
 static const char *const BENDING_NAMES[] = {"isometric", "dihedral", "none", NULL};
@@ -543,8 +543,14 @@ static bool parse_cloth(const fl_jr *r, const cJSON *o, fl_cloth_desc *c)
       !fl_jr_number(r, o, "gust_length", FL_JR_CLOSED(0.05, 100), &c->gust_length) ||
       !fl_jr_number(r, o, "area_compliance", FL_JR_NONNEG, &c->area_compliance) ||
       !fl_jr_number(r, o, "tear_strain", FL_TEAR_STRAIN_RANGE, &c->tear_strain) ||
-      !fl_jr_uint(r, o, "hierarchy_levels", 1, 8, &c->hierarchy_levels))
+      !fl_jr_uint(r, o, "hierarchy_levels", 1, 8, &c->hierarchy_levels) ||
+      !fl_jr_number(r, o, "sag", FL_JR_NONNEG, &c->sag) || !fl_jr_bool(r, o, "tethers", &c->tethers))
     return false;
+  if (c->tethers && c->tear_strain > 0) /* a torn piece would hang on its old pin */
+    return fl_jr_fail(r, "tethers", "a tearing cloth (tear_strain) cannot have tethers");
+  if (c->sag > (float)FL_SHEET_MAX_SAG * c->size[0])
+    return fl_jr_fail(r, "sag", "expected at most %g x size[0] = %g m (deeper than an arc can hang), got %g",
+                      FL_SHEET_MAX_SAG, FL_SHEET_MAX_SAG * c->size[0], (double)c->sag);
   if (!fl_cloth_hierarchy_fits(c->resolution, c->hierarchy_levels))
     return fl_jr_fail(r, "hierarchy_levels", "%u levels need at least %u particles per side (every 2nd row and column "
                       "per level)", (unsigned)c->hierarchy_levels, (1u << (c->hierarchy_levels - 1)) + 1);

@@ -152,6 +152,8 @@ static void check_scene(const fl_scene *s)
       check(c->damping >= 0 && c->drag >= 0 && c->lift >= 0 && c->friction[0] >= 0 && c->friction[1] >= 0);
       check(c->bending <= FL_BENDING_NONE && c->damping_model <= FL_DAMPING_EDGE);
       check_vec_finite(c->wind);
+      check(c->sag >= 0 && c->sag <= (float)FL_SHEET_MAX_SAG * c->size[0]);
+      check(!(c->tethers && c->tear_strain > 0));
     } else if (o->type == FL_OBJECT_MASS_SPRING) {
       const fl_mass_spring_desc *m = &o->mass_spring;
       check_sheet(m->resolution, 1024, m->size, m->center, m->plane, m->mass, m->pins, m->pin_count);

@@ -19,6 +19,11 @@
  *                 gives C ~ 3.5e-4 rad of pure rounding and a noise gradient, so
  *                 any two float implementations disagree there; reported as a
  *                 bug), and lavapipe's acos is off by up to 1.6e-4 rad.
+ *   gpu_vs_cpu_tethers the tethers (long range attachments) of a heavy, stretchy hammock, against the
+ *                 reference (without them it ends far away)
+ *   tethers_hold  after 240 substeps of that hammock no tether is longer than its rest distance
+ *                 by 1e-4 (the projections onto its two alternate), every free particle has one to each pinned edge, and the sheet without
+ *                 them stretches along them by more than 5 %
  *   global_damping a free sheet spinning with relative motion on top, no
  *                 gravity: with damping_model "global" its angular momentum stays
  *                 within 1 % over 120 substeps while the motion relative to the
@@ -987,6 +992,79 @@ static void pins_body(fl_gpu *gpu)
 }
 FL_GPU_TEST(test_pins, pins_body)
 
+/* ---- tethers (long range attachments, xpbd_spec.h step 4b) ---- */
+
+/* A heavy, stretchy hammock: 10 kg on compliances of 1e-2, hung with a sag between its left and right
+ * columns. Without tethers it stretches far past its rest lengths. */
+#define TETHER_SHEET                                                                                          \
+  "  { \"type\": \"cloth\", \"name\": \"a\", \"resolution\": [14, 9], \"size\": [1.2, 0.7], \"mass\": 10,\n"     \
+  "    \"pin\": [\"left\", \"right\"], \"sag\": 0.2, \"tethers\": true, \"stretch_compliance\": 1e-2,\n"         \
+  "    \"shear_compliance\": 1e-2 } ] }"
+static void tethers_compare_body(fl_gpu *gpu)
+{
+  static const compare_case cc = {.json = "{ " SIM(", \"iterations\": 2") ", \"objects\": [\n" TETHER_SHEET,
+                                  .steps = 8, .bump = 0.05f, .jitter = 0.02f, .v0 = {0, -2.0f, 0}, .vjitter = 0.3f,
+                                  .without = {"objects.a.tethers=false"}};
+  compare(gpu, &cc, "tethers");
+}
+FL_GPU_TEST(test_gpu_vs_cpu_tethers, tethers_compare_body)
+
+/* The largest |x_k - x_pin| / rest - 1 over every tether of the build, at positions pos. */
+static double worst_tether(const fl_xpbd_build *b, vec4f *pos)
+{
+  double worst = -1;
+  for (uint32_t k = 0; k < b->particle_count; k++) {
+    uint32_t pin[2] = {b->tethers[k].pin0, b->tethers[k].pin1};
+    float rest[2] = {b->tethers[k].rest0, b->tethers[k].rest1};
+    for (int t = 0; t < 2; t++) {
+      if (pin[t] == FL_TETHER_NONE) continue;
+      double d = sqrt(pow(pos[k][0] - pos[pin[t]][0], 2) + pow(pos[k][1] - pos[pin[t]][1], 2) +
+                      pow(pos[k][2] - pos[pin[t]][2], 2));
+      worst = fmax(worst, d / rest[t] - 1.0);
+    }
+  }
+  return worst;
+}
+
+/* The GPU substep keeps every tether: after 240 substeps of the heavy hammock under gravity no particle is
+ * farther from either of its pins than its rest distance by 1e-4 of it, and each free particle
+ * has one tether, the middle column's two (one to each edge); the same sheet without tethers ends
+ * stretched along them by more than 5 %. */
+static void tethers_hold_body(fl_gpu *gpu)
+{
+  static const char *const json = "{ " SIM(", \"iterations\": 2") ", \"objects\": [\n" TETHER_SHEET;
+  static const char *const off = "objects.a.tethers=false";
+  rig r, loose;
+  bool ok = rig_create(gpu, json, NULL, 0, &r), ok_loose = rig_create(gpu, json, &off, 1, &loose);
+  vec4f *pos = calloc(r.n ? r.n : 1, 16), *pos_loose = calloc(r.n ? r.n : 1, 16);
+  ok = ok && ok_loose && pos && pos_loose && loose.n == r.n && rig_gpu(&r, 240, NULL) && rig_read(&r, pos, NULL) &&
+       rig_gpu(&loose, 240, NULL) && rig_read(&loose, pos_loose, NULL);
+  uint32_t one = 0, two = 0, free_count = 0;
+  double worst = 0, worst_loose = 0;
+  if (ok) {
+    const fl_xpbd_build *b = &r.sys.build;
+    for (uint32_t k = 0; k < r.n; k++) {
+      free_count += b->positions[k][3] != 0.0f;
+      one += b->tethers[k].pin0 != FL_TETHER_NONE;
+      two += b->tethers[k].pin1 != FL_TETHER_NONE;
+    }
+    worst = worst_tether(b, pos);
+    worst_loose = worst_tether(b, pos_loose); /* the tethered build's tethers, measured on the loose sheet */
+  }
+  free(pos);
+  free(pos_loose);
+  if (ok_loose) rig_destroy(&loose);
+  rig_destroy(&r);
+  ENSURE_MSG(ok, "%s", fl_error_message());
+  fprintf(stderr, "  %u free particles, %u with a tether, %u with two; the worst stretch along one: %.2g with tethers, "
+                  "%.3f without\n", free_count, one, two, worst, worst_loose);
+  ENSURE(one == free_count && two == free_count); /* pinned left and right: every free particle has an edge each side */
+  ENSURE_MSG(worst <= 1e-4, "a tether stretched by %.3g", worst); /* 4 alternating projections: 5.9e-5 measured */
+  ENSURE_MSG(worst_loose > 0.05, "without tethers the sheet stretched only %.3g: the test does not exercise them",
+             worst_loose);
+}
+FL_GPU_TEST(test_tethers_hold, tethers_hold_body)
+
 /* ---- every built-in cloth scene stays finite ---- */
 
 static void builtin_scenes_body(fl_gpu *gpu)
@@ -1327,6 +1405,8 @@ static const fl_test_case cases[] = {
     {"gpu_vs_cpu_colliders", test_gpu_vs_cpu_colliders},
     {"gpu_vs_cpu_edge_damping", test_gpu_vs_cpu_edge_damping},
     {"gpu_vs_cpu_global_damping", test_gpu_vs_cpu_global_damping},
+    {"gpu_vs_cpu_tethers", test_gpu_vs_cpu_tethers},
+    {"tethers_hold", test_tethers_hold},
     {"global_damping_momentum", test_global_damping_momentum},
     {"xpbd_promise", test_xpbd_promise},
     {"free_fall", test_free_fall},

@@ -1,5 +1,5 @@
 /* tests/unit/test_cloth_build.c: the cloth load-time build (counts, pins, rest
- * state, colouring, CSR), the constraint gradients against finite differences,
+ * state, colouring, CSR, a sag's arc, tethers), the constraint gradients against finite differences,
  * and the CPU reference substep of xpbd_spec.h (free fall, pins, strain,
  * damping, momentum, wind, contacts, self-collision). */
 #include "test.h"
@@ -192,6 +192,69 @@ static void test_pins_and_positions(void)
   fl_error_clear();
   ENSURE(!fl_cloth_build_create(&d, NAMES, 1, &b));
   ENSURE_MSG(strstr(fl_error_message(), "resolution 1x8"), "%s", fl_error_message());
+}
+
+/* A sag bends the sheet along x into an arc of its own length: the x edges stay at the centre's height,
+ * the middle column hangs `sag` below, every row's x spacing keeps the grid's (to 1e-4), and the rest
+ * lengths are those of the bent sheet. Tethers: every free particle of a sheet pinned on its left and
+ * right columns has one to each column, the nearest across the flat sheet (its own row), at that
+ * distance; none on a sheet without pins. A desc with a sag too deep or tethers on a tearing cloth fails. */
+static void test_sag_and_tethers(void)
+{
+  fl_cloth_desc d = cloth_desc(21, 5);
+  d.size[0] = 1.2f;
+  d.sag = 0.2f;
+  d.tethers = true;
+  d.pins[0] = (fl_cloth_pin){FL_PIN_COLUMN, 0, 0};
+  d.pins[1] = (fl_cloth_pin){FL_PIN_COLUMN, -1, 0};
+  d.pin_count = 2;
+  fl_xpbd_build b;
+  ENSURE_MSG(fl_cloth_build_create(&d, NAMES, 1, &b), "%s", fl_error_message());
+  double spacing = 1.2 / 20.0;
+  for (uint32_t j = 0; j < 5; j++) {
+    const float *left = b.positions[j * 21], *mid = b.positions[j * 21 + 10], *right = b.positions[j * 21 + 20];
+    ENSURE_NEAR(left[1], 1.0f, 1e-6);
+    ENSURE_NEAR(right[1], 1.0f, 1e-6);
+    ENSURE_NEAR(mid[1], 0.8f, 1e-6);
+    ENSURE_NEAR(mid[0], 0.0f, 1e-6);
+    for (uint32_t i = 0; i + 1 < 21; i++) {
+      const float *p = b.positions[j * 21 + i], *q = b.positions[j * 21 + i + 1];
+      ENSURE_NEAR(hypot(q[0] - p[0], q[1] - p[1]), spacing, 1e-4); /* a chord of the arc: 1 - 2e-4 of it */
+    }
+    for (uint32_t i = 0; i < 21; i++) {
+      fl_gpu_tether t = b.tethers[j * 21 + i];
+      if (i == 0 || i == 20) {
+        ENSURE(t.pin0 == FL_TETHER_NONE && t.pin1 == FL_TETHER_NONE);
+        continue;
+      }
+      uint32_t near = i <= 10 ? j * 21 : j * 21 + 20, far = i <= 10 ? j * 21 + 20 : j * 21;
+      ENSURE(t.pin0 == near && t.pin1 == far);
+      ENSURE_NEAR(t.rest0, spacing * (i <= 10 ? i : 20 - i), 1e-6);
+      ENSURE_NEAR(t.rest1, spacing * (i <= 10 ? 20 - i : i), 1e-6);
+    }
+  }
+  for (uint32_t k = 0; k < b.distance.count; k++) {
+    const fl_gpu_distance *c = &b.distances[k];
+    const float *p = b.positions[c->i], *q = b.positions[c->j];
+    ENSURE_NEAR(c->rest, sqrt(pow(p[0] - q[0], 2) + pow(p[1] - q[1], 2) + pow(p[2] - q[2], 2)), 1e-6);
+  }
+  ENSURE(b.any_tether);
+  fl_xpbd_build_destroy(&b);
+
+  d.pin_count = 0; /* tethers without pins: none */
+  ENSURE_MSG(fl_cloth_build_create(&d, NAMES, 1, &b), "%s", fl_error_message());
+  ENSURE(!b.any_tether && b.tethers[30].pin0 == FL_TETHER_NONE);
+  fl_xpbd_build_destroy(&b);
+
+  d.sag = 0.37f; /* more than 0.3 x 1.2 */
+  fl_error_clear();
+  ENSURE(!fl_cloth_build_create(&d, NAMES, 1, &b));
+  ENSURE_MSG(strstr(fl_error_message(), "cloth \"sheet\": sag 0.37"), "%s", fl_error_message());
+  d.sag = 0.1f;
+  d.tear_strain = 0.5f;
+  fl_error_clear();
+  ENSURE(!fl_cloth_build_create(&d, NAMES, 1, &b));
+  ENSURE_MSG(strstr(fl_error_message(), "cannot have tethers"), "%s", fl_error_message());
 }
 
 static void test_rest_state(void)
@@ -798,6 +861,7 @@ static const fl_test_case TESTS[] = {
     {"counts_and_colouring", test_counts_and_colouring},
     {"pins_and_positions", test_pins_and_positions},
     {"rest_state", test_rest_state},
+    {"sag_and_tethers", test_sag_and_tethers},
     {"bend_gradients", test_bend_gradients},
     {"csr", test_csr},
     {"pinned_cloth", test_pinned_cloth},

@@ -456,6 +456,15 @@ static void test_cloth_errors(void)
     n += (size_t)snprintf(json + n, sizeof json - n, "%s\"index:%d\"", i ? ", " : "", i);
   snprintf(json + n, sizeof json - n, "]}]}");
   ENSURE_ERR(parse(json), "t.json: objects[0].pin: expected at most 16 pins, got 17");
+  /* A sag deeper than an arc of the sheet's length can hang, tethers that are not a boolean or on a tearing cloth. */
+  ENSURE_MSG(parse(CL(", \"size\": [1.2, 0.8], \"sag\": 0.36, \"tethers\": true")), "%s", fl_error_message());
+  ENSURE(g_scene.objects[0].cloth.sag == 0.36f && g_scene.objects[0].cloth.tethers);
+  ENSURE_ERR(parse(CL(", \"size\": [1.2, 0.8], \"sag\": 0.37")),
+             "objects[0].sag: expected at most 0.3 x size[0] = 0.36 m (deeper than an arc can hang), got 0.37");
+  ENSURE_ERR(parse(CL(", \"sag\": -0.1")), "objects[0].sag:");
+  ENSURE_ERR(parse(CL(", \"tethers\": 1")), "objects[0].tethers:");
+  ENSURE_ERR(parse(CL(", \"tethers\": true, \"tear_strain\": 0.5")),
+             "objects[0].tethers: a tearing cloth (tear_strain) cannot have tethers");
 }
 
 static void test_mass_spring_defaults(void)

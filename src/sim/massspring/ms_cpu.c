@@ -8,6 +8,7 @@
 #include "scene/scene.h"
 
 #include "core/log.h"
+#include "sim/common/sheet_grid.h"
 #include "sim/massspring/ms_ho.h"
 
 #include <math.h>
@@ -177,13 +178,11 @@ bool fl_ms_grid_create(const fl_ms_grid_desc *d, fl_ms_system *out)
   free(springs);
   if (!ok) return false;
   double w = (double)(nx * ny) / d->mass;
+  fl_sheet_grid g = {.center = {d->center[0], d->center[1], d->center[2]}, .size = {d->size[0], d->size[1]},
+                     .plane_xy = d->plane_xy, .nx = nx, .ny = ny};
   for (uint32_t j = 0; j < ny; j++)
     for (uint32_t i = 0; i < nx; i++) {
-      double *x = out->x[j * nx + i];
-      x[0] = d->center[0] + ((double)i / (double)(nx - 1) - 0.5) * d->size[0];
-      double v = ((double)j / (double)(ny - 1) - 0.5) * d->size[1];
-      x[1] = d->center[1] + (d->plane_xy ? v : 0.0);
-      x[2] = d->center[2] + (d->plane_xy ? 0.0 : v);
+      fl_sheet_grid_point(&g, i, j, out->x[j * nx + i]);
       out->inv_mass[j * nx + i] = w;
     }
   memcpy(out->gravity, d->gravity, sizeof out->gravity);

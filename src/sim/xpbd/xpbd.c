@@ -71,6 +71,7 @@ static void fill_table(const fl_xpbd_system *s, const bind_choice *c, const fl_b
   t[FL_XPBD_B_OLDER] = &s->older;
   t[FL_XPBD_B_VEL_OLD] = &s->vel_old;
   t[FL_XPBD_B_OPPOSITE] = &s->opposite;
+  t[FL_XPBD_B_TETHER] = &s->tethers;
   t[FL_XPBD_B_CONTACT_CORRECTIONS] = &s->contact_corrections;
   t[FL_XPBD_B_SELF_SORTED] = &s->self_sorted;
   t[FL_XPBD_B_LOAD] = &s->load;
@@ -164,6 +165,8 @@ static bool create_buffers(fl_xpbd_system *s)
             device_buffer(s->gpu, NULL, s->any_self_collision ? n * 16 : 0, "particle contact positions",
                           &s->self_sorted) &&
             device_buffer(s->gpu, b->opposite, n * 4, "opposite particles", &s->opposite) &&
+            device_buffer(s->gpu, b->any_tether ? b->tethers : NULL, b->any_tether ? n * sizeof(fl_gpu_tether) : 0,
+                          "tethers", &s->tethers) &&
             device_buffer(s->gpu, NULL, n * 16, "wind acceleration", &s->accel) &&
             device_buffer(s->gpu, NULL, n * 16, "jacobi deltas", &s->delta) &&
             device_buffer(s->gpu, b->particle_object, n * 4, "particle objects", &s->object_of) &&
@@ -345,7 +348,7 @@ void fl_xpbd_destroy(fl_xpbd_system *s)
                           &s->tri_first,    &s->tri_items, &s->face_normals, &s->contact, &s->bodies,
                           &s->body_state,   &s->scratch,   &s->tri_box,    &s->edges,     &s->tri_owned,
                           &s->accum,        &s->older,     &s->vel_old,    &s->opposite, &s->contact_corrections,
-                          &s->tri_list, &s->load,         &s->guard,     &s->self_sorted};
+                          &s->tri_list, &s->load,         &s->guard,     &s->self_sorted, &s->tethers};
   for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++) fl_buffer_destroy(gpu, buffers[i]);
   fl_xpbd_build_destroy(&s->build);
   memset(s, 0, sizeof *s);
@@ -676,6 +679,11 @@ void fl_xpbd_record_substep(fl_xpbd_system *s, fl_rec *r, const fl_step *step)
       solve_family(s, r, "softbody/tets", &TET, &s->tet, &b->tet, family_gs_bytes(&b->tet, sizeof(fl_gpu_tet), 4),
                    step, &push, it);
     if (s->any_body_solve) record_body_pass(s, r, "softbody/volume", &push, FL_BODY_PASS_SOLVE, step->colliders);
+  }
+  if (b->any_tether) { /* per particle: its tether, its position read and written, its pin's read */
+    fl_rec_begin(r, "cloth/tether", (uint64_t)n * (sizeof(fl_gpu_tether) + 16 + 16 + 16));
+    pass(s, r, "xpbd/tether", &plain, push, 0, n, n);
+    fl_rec_end(r);
   }
 
   if (step->picker && fl_picker_holds(step->picker, &s->pos)) fl_picker_record_drag(step->picker, r, step->h);

@@ -68,6 +68,7 @@ typedef struct {
   bool any_body_solve;           /* a body has overpressure or volume conservation */
   bool any_body_velocity;        /* a body has Diziol's velocity correction (body_volume, FL_BODY_PASS_VELOCITY) */
   fl_buffer opposite;            /* uint per particle: Diziol's opposite particle (opposite_pairs.h) */
+  fl_buffer tethers;             /* fl_gpu_tether per particle (cloth "tethers"; 0 bytes when none has one) */
   fl_buffer load; /* vec4 per particle: body_volume's spared correction, the contacts' normal load (softbody_spec.h) */
   fl_buffer contact_corrections; /* vec4 per particle: xpbd/self_friction's pushes and friction (self-collision) */
   fl_buffer self_sorted;         /* vec4 per particle: xpbd/self_sort's positions in hash order, w the index */

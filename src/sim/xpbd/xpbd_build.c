@@ -20,6 +20,7 @@
 
 #include "sim/common/grid_pins.h"
 #include "sim/common/mesh_cpu.h"
+#include "sim/common/sheet_grid.h"
 #include "sim/xpbd/opposite_pairs.h"
 
 #include "core/log.h"
@@ -72,6 +73,11 @@ static bool check_desc(const fl_cloth_desc *d, const char *name)
   if (!(d->size[0] > 0 && d->size[1] > 0 && isfinite(d->size[0]) && isfinite(d->size[1])))
     return fl_error_set("cloth \"%s\": size [%g, %g] must be finite and > 0", name,
                         (double)d->size[0], (double)d->size[1]);
+  if (!(d->sag >= 0 && d->sag <= (float)FL_SHEET_MAX_SAG * d->size[0]))
+    return fl_error_set("cloth \"%s\": sag %g must be in 0..%g x size[0] (%g m)", name, (double)d->sag,
+                        FL_SHEET_MAX_SAG, FL_SHEET_MAX_SAG * d->size[0]);
+  if (d->tethers && d->tear_strain > 0)
+    return fl_error_set("cloth \"%s\": a tearing cloth (tear_strain) cannot have tethers", name);
   if (!(d->mass > 0 && isfinite(d->mass)) || !(d->thickness > 0 && isfinite(d->thickness)))
     return fl_error_set("cloth \"%s\": mass %g and thickness %g must be finite and > 0", name,
                         (double)d->mass, (double)d->thickness);
@@ -165,20 +171,14 @@ static void make_particles(const fl_cloth_desc *d, uint32_t o, uint32_t first, f
 {
   uint32_t nx = d->resolution[0], ny = d->resolution[1], n = nx * ny;
   float w = (float)((double)n / (double)d->mass);
+  fl_sheet_grid g = fl_sheet_grid_of_cloth(d);
   for (uint32_t j = 0; j < ny; j++)
     for (uint32_t i = 0; i < nx; i++) {
       uint32_t k = first + j * nx + i;
-      double u = ((double)i / (double)(nx - 1) - 0.5) * d->size[0];
-      double v = ((double)j / (double)(ny - 1) - 0.5) * d->size[1];
+      double x[3];
+      fl_sheet_grid_point(&g, i, j, x);
       float *p = b->positions[k];
-      p[0] = (float)(d->center[0] + u);
-      if (d->plane == FL_PLANE_XY) {
-        p[1] = (float)(d->center[1] + v);
-        p[2] = d->center[2];
-      } else {
-        p[1] = d->center[1];
-        p[2] = (float)(d->center[2] + v);
-      }
+      for (int a = 0; a < 3; a++) p[a] = (float)x[a];
       p[3] = w;
       b->particle_object[k] = o;
     }
@@ -209,6 +209,49 @@ static void make_particles(const fl_cloth_desc *d, uint32_t o, uint32_t first, f
   ob->count = n;
   ob->nx = nx;
   ob->ny = ny;
+}
+
+/* A pinned particle of a cloth and its distance and direction from a particle k across the flat sheet at rest. */
+typedef struct {
+  uint32_t pin;
+  double dist, di, dj; /* the distance and the direction (metres) from k to the pin */
+} nearest_pin;
+
+/* The nearest pinned particle of the cloth at [first, first + n) to particle k (grid spacings dx, dy); with
+ * `opposite`, the nearest of those whose direction from k makes a negative dot product with its direction.
+ * pin FL_TETHER_NONE when there is none. */
+static nearest_pin find_pin(const fl_xpbd_build *b, uint32_t first, uint32_t nx, uint32_t n, uint32_t k, double dx,
+                            double dy, const nearest_pin *opposite)
+{
+  nearest_pin best = {.pin = FL_TETHER_NONE, .dist = INFINITY};
+  for (uint32_t q = 0; q < n; q++) {
+    if (b->positions[first + q][3] != 0.0f) continue;
+    double di = ((double)(q % nx) - (double)(k % nx)) * dx, dj = ((double)(q / nx) - (double)(k / nx)) * dy;
+    if (opposite && di * opposite->di + dj * opposite->dj >= 0.0) continue;
+    double dist = sqrt(di * di + dj * dj);
+    if (dist < best.dist) best = (nearest_pin){first + q, dist, di, dj};
+  }
+  return best;
+}
+
+/* The long range attachments of a cloth with "tethers" (docs/CLOTH.md "Tethers"; Kim, Chentanez and
+ * Mueller 2012): each free particle's nearest pinned particle across the sheet at rest, and the nearest one
+ * on its other side (more than 90 degrees away), with those distances (the sheet's rest metric is its flat
+ * grid, also when it starts with a sag). Pinned particles have none. */
+static void make_tethers(const fl_cloth_desc *d, uint32_t first, fl_xpbd_build *b)
+{
+  uint32_t nx = d->resolution[0], ny = d->resolution[1], n = nx * ny;
+  if (!d->tethers) return;
+  double dx = d->size[0] / (double)(nx - 1), dy = d->size[1] / (double)(ny - 1);
+  for (uint32_t k = 0; k < n; k++) {
+    if (b->positions[first + k][3] == 0.0f) continue;
+    nearest_pin a = find_pin(b, first, nx, n, k, dx, dy, NULL);
+    if (a.pin == FL_TETHER_NONE) return; /* no pin at all */
+    nearest_pin o = find_pin(b, first, nx, n, k, dx, dy, &a);
+    b->tethers[first + k] = (fl_gpu_tether){.pin0 = a.pin, .pin1 = o.pin, .rest0 = (float)a.dist,
+                                            .rest1 = o.pin == FL_TETHER_NONE ? 0.0f : (float)o.dist};
+    b->any_tether = true;
+  }
 }
 
 static void make_triangles(const fl_cloth_desc *d, uint32_t o, uint32_t first, uint32_t tri_first,
@@ -575,18 +618,23 @@ bool fl_xpbd_build_create(const fl_cloth_desc *descs, const char (*names)[FL_SCE
   out->opposite = alloc_array(total.particles, sizeof *out->opposite);
   out->capacity = alloc_array(objects, sizeof *out->capacity);
   out->tear_strain = alloc_array(objects, sizeof *out->tear_strain);
-  if (!out->capacity || !out->tear_strain ||!out->positions || !out->velocities || !out->particle_object || !out->objects || !out->self_collision ||
+  out->tethers = alloc_array(total.particles, sizeof *out->tethers);
+  if (!out->tethers || !out->capacity || !out->tear_strain ||!out->positions || !out->velocities || !out->particle_object || !out->objects || !out->self_collision ||
       !out->triangles || !out->triangle_object || !out->distances || !out->bends || !out->tets || !out->bodies ||
       !out->body_measure_after || !out->opposite || !out->areas) {
     fl_xpbd_build_destroy(out);
     return fl_error_set("cloth: out of memory for %llu particles", (unsigned long long)total.particles);
   }
-  for (uint32_t p = 0; p < out->particle_count; p++) out->opposite[p] = p;
+  for (uint32_t p = 0; p < out->particle_count; p++) {
+    out->opposite[p] = p;
+    out->tethers[p] = (fl_gpu_tether){.pin0 = FL_TETHER_NONE, .pin1 = FL_TETHER_NONE};
+  }
   uint32_t first = 0, tri = 0, dist = 0, bend = 0, tet = 0, area = 0;
   for (uint32_t o = 0; o < count; o++) {
     const fl_cloth_desc *d = &descs[o];
     object_counts c = counts_of(d);
     make_particles(d, o, first, out);
+    make_tethers(d, first, out);
     out->self_collision[o] = d->self_collision ? 1 : 0;
     make_triangles(d, o, first, tri, out);
     if (d->area) {
@@ -620,7 +668,7 @@ void fl_xpbd_build_destroy(fl_xpbd_build *b)
   if (!b) return;
   void *arrays[] = {b->positions, b->velocities, b->particle_object, b->objects, b->self_collision, b->triangles,
                     b->triangle_object, b->distances, b->bends, b->tets, b->bodies, b->body_measure_after,
-                    b->opposite, b->areas, b->capacity, b->tear_strain};
+                    b->opposite, b->areas, b->capacity, b->tear_strain, b->tethers};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
   fl_constraint_family *families[4] = {&b->distance, &b->bend, &b->tet, &b->area};
   for (int f = 0; f < 4; f++) {

@@ -1085,6 +1085,33 @@ static void velocities(fl_xpbd_cpu *s, float h, uint32_t integrator)
   global_damping(s, h);
 }
 
+/* Particle k put back on the sphere of radius rest around pin `pin` when outside it (xpbd/tether.comp). */
+static void tether(fl_xpbd_cpu *s, uint32_t k, uint32_t pin, float rest)
+{
+  if (pin == FL_TETHER_NONE) return;
+  float d[3], len2 = 0.0f;
+  for (int a = 0; a < 3; a++) {
+    d[a] = s->x[k][a] - s->x[pin][a];
+    len2 += d[a] * d[a];
+  }
+  float len = sqrtf(len2);
+  if (len > rest)
+    for (int a = 0; a < 3; a++) s->x[k][a] = s->x[pin][a] + d[a] * (rest / len);
+}
+
+/* Step 4b, the long range attachments: each tethered particle's two tethers in turn, FL_TETHER_ROUNDS
+ * times; the pins do not move. */
+static void tethers(fl_xpbd_cpu *s)
+{
+  const fl_xpbd_build *b = s->build;
+  if (!b->any_tether) return;
+  for (uint32_t k = 0; k < b->particle_count; k++)
+    for (int round = 0; round < FL_TETHER_ROUNDS; round++) {
+      tether(s, k, b->tethers[k].pin0, b->tethers[k].rest0);
+      tether(s, k, b->tethers[k].pin1, b->tethers[k].rest1);
+    }
+}
+
 void fl_xpbd_cpu_substep(fl_xpbd_cpu *s, const fl_sim_desc *sim, const fl_gpu_collider *colliders,
                           uint32_t collider_count, float h, float t)
 {
@@ -1140,6 +1167,7 @@ void fl_xpbd_cpu_substep(fl_xpbd_cpu *s, const fl_sim_desc *sim, const fl_gpu_co
     }
     body_solve(s, solve_h, &world); /* then the body volumes */
   }
+  tethers(s); /* 4b. */
   /* 5. contacts, 6. particle collisions, 7. velocities and damping, then the body volumes' measure. */
   fl_collide_env env = {.b = b, .colliders = colliders, .count = collider_count, .t = t, .h = h,
                         .tetrahedral = sim->collider_normals == FL_NORMALS_TETRAHEDRAL,

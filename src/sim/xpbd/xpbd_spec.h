@@ -94,6 +94,13 @@
  *     fine, with prolongation (sim/xpbd/hierarchy.h, docs/HIERARCHY.md).
  *  4. sim.iterations times: all distance constraints, then all bend constraints
  *     ("symmetric": their colours last to first in the odd iterations, SOLVERS).
+ *  4b. tethers (cloth "tethers"; Kim, Chentanez and Mueller 2012, long range attachments):
+ *     a particle with a tether to pinned particle p at rest distance L (across the flat
+ *     sheet, its nearest pin) and d = x - x_p, |d| > L: x = x_p + d L / |d|; then the
+ *     same for its second tether, to the nearest pin on its other side (> 90 degrees
+ *     away), the two in turn FL_TETHER_ROUNDS (4) times. The pin has w = 0, so the
+ *     particle takes the whole correction: inextensible along the tether however heavy
+ *     its load, and never pushed towards the pin (unilateral).
  *  5. contacts, per particle with w > 0, r = thickness/2: for each collider c
  *     (shaders/common/sdf.glsl at time t) with d = sdf(x) - r < 0: n = normal(x),
  *     analytic or tetrahedral per sim.collider_normals;

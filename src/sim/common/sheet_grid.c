@@ -1,0 +1,47 @@
+/* sim/common/sheet_grid: a sheet's starting positions (see sheet_grid.h). */
+#include "sim/common/sheet_grid.h"
+
+#include <math.h>
+
+/* The half angle theta of the arc of length L whose sagitta is s: (1 - cos theta) / (2 theta) = s / L,
+ * increasing in theta on (0, pi], solved by bisection (0 < s / L <= FL_SHEET_MAX_SAG < 1 / pi). */
+static double arc_half_angle(double s_over_l)
+{
+  double lo = 0.0, hi = 3.14159265358979;
+  for (int k = 0; k < 60; k++) {
+    double mid = 0.5 * (lo + hi);
+    if ((1.0 - cos(mid)) / (2.0 * mid) < s_over_l)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
+void fl_sheet_grid_point(const fl_sheet_grid *g, uint32_t i, uint32_t j, double out[3])
+{
+  double u = ((double)i / (double)(g->nx - 1) - 0.5) * g->size[0];
+  double v = ((double)j / (double)(g->ny - 1) - 0.5) * g->size[1];
+  double down = 0.0; /* below the center, along the plane's normal */
+  if (g->sag > 0.0) {
+    double theta = arc_half_angle(g->sag / g->size[0]), r = 0.5 * g->size[0] / theta, phi = u / r;
+    u = r * sin(phi);
+    down = g->sag - r * (1.0 - cos(phi));
+  }
+  out[0] = g->center[0] + u;
+  out[1] = g->center[1] + (g->plane_xy ? v : -down);
+  out[2] = g->center[2] + (g->plane_xy ? -down : v);
+}
+
+fl_sheet_grid fl_sheet_grid_of_cloth(const fl_cloth_desc *d)
+{
+  return (fl_sheet_grid){.center = {d->center[0], d->center[1], d->center[2]}, .size = {d->size[0], d->size[1]},
+                         .plane_xy = d->plane == FL_PLANE_XY, .sag = d->sag, .nx = d->resolution[0],
+                         .ny = d->resolution[1]};
+}
+
+fl_sheet_grid fl_sheet_grid_of_mass_spring(const fl_mass_spring_desc *d)
+{
+  return (fl_sheet_grid){.center = {d->center[0], d->center[1], d->center[2]}, .size = {d->size[0], d->size[1]},
+                         .plane_xy = d->plane == FL_PLANE_XY, .nx = d->resolution[0], .ny = d->resolution[1]};
+}
