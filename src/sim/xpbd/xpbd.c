@@ -308,6 +308,7 @@ bool fl_xpbd_create(fl_gpu *gpu, const fl_cloth_desc *descs, const char (*names)
     out->object_triangles[o]++;
   }
   out->any_body_solve = any_body_solve(&out->build);
+  for (uint32_t t = 0; t < out->build.tet.count; t++) out->neohookean_tets += out->build.tets[t].model == FL_TET_NEOHOOKEAN;
   out->any_body_velocity = any_body_velocity(&out->build);
   bool ok = create_buffers(out) && create_skins(out, bodies, body_count) && fl_tear_create(gpu, &out->build, &out->tear);
   if (!ok) fl_xpbd_destroy(out);
@@ -676,8 +677,8 @@ void fl_xpbd_record_substep(fl_xpbd_system *s, fl_rec *r, const fl_step *step)
       solve_family(s, r, "xpbd/bend", &BEND, &s->bend, &b->bend, family_gs_bytes(&b->bend, sizeof(fl_gpu_bend), 4),
                    step, &push, it);
     if (b->tet.count)
-      solve_family(s, r, "softbody/tets", &TET, &s->tet, &b->tet, family_gs_bytes(&b->tet, sizeof(fl_gpu_tet), 4),
-                   step, &push, it);
+      solve_family(s, r, "softbody/tets", &TET, &s->tet, &b->tet, /* a Neo-Hookean record's second lambda too */
+                   family_gs_bytes(&b->tet, sizeof(fl_gpu_tet), 4) + 8ull * s->neohookean_tets, step, &push, it);
     if (s->any_body_solve) record_body_pass(s, r, "softbody/volume", &push, FL_BODY_PASS_SOLVE, step->colliders);
   }
   if (b->any_tether) { /* per particle: its tether, its position read and written, its pin's read */

@@ -66,6 +66,7 @@ typedef struct {
   fl_spatial_hash hash;           /* particle collisions: built over every particle */
   bool any_wind, any_edge_damping, any_global_damping, any_self_collision;
   bool any_body_solve;           /* a body has overpressure or volume conservation */
+  uint32_t neohookean_tets;      /* FL_TET_NEOHOOKEAN records: each moves two multipliers (the tets pass's bytes) */
   bool any_body_velocity;        /* a body has Diziol's velocity correction (body_volume, FL_BODY_PASS_VELOCITY) */
   fl_buffer opposite;            /* uint per particle: Diziol's opposite particle (opposite_pairs.h) */
   fl_buffer tethers;             /* fl_gpu_tether per particle (cloth "tethers"; 0 bytes when none has one) */
