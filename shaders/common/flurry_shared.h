@@ -121,7 +121,7 @@ FL_STRUCT_END(fl_gpu_distance)
 #define FL_DISTANCE_SHEAR 1u
 #define FL_DISTANCE_EDGE 2u    /* a soft body tet edge, or a balloon edge */
 
-/* The long range attachments of particle k (xpbd/tether.comp): it may be no farther than rest0 from pinned
+/* The long range attachments of particle k (xpbd/tether.glsl): it may be no farther than rest0 from pinned
  * particle pin0, its nearest pin across the sheet at rest (that distance), nor than rest1 from pin1, the
  * nearest pin on the other side of it (the rest directions to the two at more than 90 degrees: the far
  * edge of a hammock); FL_TETHER_NONE: no such pin. */
@@ -131,7 +131,7 @@ FL_STRUCT_BEGIN(fl_gpu_tether)
 FL_STRUCT_END(fl_gpu_tether)
 
 #define FL_TETHER_NONE 0xFFFFFFFFu
-#define FL_TETHER_ROUNDS 4 /* projections onto the two in turn (xpbd/tether.comp) */
+#define FL_TETHER_ROUNDS 4 /* projections onto the two in turn (xpbd/tether.glsl) */
 
 /* Bending constraint on the stencil of an interior edge: idx.x, idx.y are the
  * edge's particles, idx.z and idx.w the two opposite ones. */
@@ -209,7 +209,7 @@ FL_STRUCT_BEGIN(fl_xpbd_push)
   float solve_h;    /* the step of the compliance term alpha / solve_h^2: h for Euler, 2 h / 3 for BDF2 */
   uint tri_pairs_per; /* triangle contacts: the pair list's room per particle and per edge (fl_tri_contacts) */
   uint distance_mode; /* xpbd/distance_gs: FL_DISTANCE_* below (0: the fine solve) */
-  uint unused_push2; /* free (was contacts_again) */
+  uint tethers;     /* 1: some particle has tethers, which xpbd/contacts applies first (xpbd/tether.glsl) */
   uint unused_push1; /* to 128 bytes, the guaranteed push-constant size */
   float tri_guard;  /* triangle contacts: the contact guard's bound on every vertex's move in a substep (m), 0: off */
 FL_STRUCT_END(fl_xpbd_push)

@@ -1,4 +1,5 @@
-// xpbd/contacts.comp: step 5: particle-collider contacts through the common
+// xpbd/contacts.comp: step 4b, each particle's tethers (xpbd/tether.glsl), then
+// step 5: particle-collider contacts through the common
 // SDF interface, then the domain walls, with position-level static and kinetic
 // friction (Macklin 2014; xpbd/collide.glsl). A body particle's
 // friction depth also counts its contact load, the part of the volume correction
@@ -22,6 +23,7 @@ layout(std430, binding = FL_XPBD_B_OBJECT) readonly buffer ObjectOf { uint objec
 layout(std430, binding = FL_XPBD_B_OBJECTS) readonly buffer Objects { fl_gpu_xpbd_object objects[]; };
 layout(std430, binding = FL_XPBD_B_CONTACT) writeonly buffer Contact { uint contact[]; };
 layout(std430, binding = FL_XPBD_B_LOAD) readonly buffer Load { vec4 load[]; };
+#include "tether.glsl"
 
 void main()
 {
@@ -34,6 +36,7 @@ void main()
   }
   fl_gpu_xpbd_object o = objects[object_of[k]];
   vec3 x = p.xyz;
+  fl_tether(k, x);
   bool touched = fl_collide(x, prev[k].xyz, o, o.body != 0u ? load[k].xyz : vec3(0.0));
   pos[k] = vec4(x, p.w);
   contact[k] = touched ? 1u : 0u;

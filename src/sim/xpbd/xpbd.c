@@ -360,7 +360,8 @@ void fl_xpbd_push_fill(const fl_xpbd_system *s, const fl_step *step, fl_xpbd_pus
   const fl_sim_desc *sim = step->sim;
   *out = (fl_xpbd_push){.h = step->h, .time = step->t, .omega = sim->relaxation,
                          .collider_count = step->collider_count, .particle_count = s->build.particle_count,
-                         .tetrahedral_normals = sim->collider_normals == FL_NORMALS_TETRAHEDRAL};
+                         .tetrahedral_normals = sim->collider_normals == FL_NORMALS_TETRAHEDRAL,
+                         .tethers = s->build.any_tether ? 1u : 0u};
   memcpy(out->gravity, sim->gravity, sizeof out->gravity);
   memcpy(out->domain_min, sim->domain_min, sizeof out->domain_min);
   memcpy(out->domain_max, sim->domain_max, sizeof out->domain_max);
@@ -681,14 +682,10 @@ void fl_xpbd_record_substep(fl_xpbd_system *s, fl_rec *r, const fl_step *step)
                    family_gs_bytes(&b->tet, sizeof(fl_gpu_tet), 4) + 8ull * s->neohookean_tets, step, &push, it);
     if (s->any_body_solve) record_body_pass(s, r, "softbody/volume", &push, FL_BODY_PASS_SOLVE, step->colliders);
   }
-  if (b->any_tether) { /* per particle: its tether, its position read and written, its pin's read */
-    fl_rec_begin(r, "cloth/tether", (uint64_t)n * (sizeof(fl_gpu_tether) + 16 + 16 + 16));
-    pass(s, r, "xpbd/tether", &plain, push, 0, n, n);
-    fl_rec_end(r);
-  }
 
   if (step->picker && fl_picker_holds(step->picker, &s->pos)) fl_picker_record_drag(step->picker, r, step->h);
-  fl_rec_begin(r, "xpbd/contacts", (uint64_t)n * (32 + 16 + 4));
+  /* the tethers first, where some particle has them: its record and its two pins' positions read */
+  fl_rec_begin(r, "xpbd/contacts", (uint64_t)n * (32 + 16 + 4 + (b->any_tether ? sizeof(fl_gpu_tether) + 32 : 0)));
   pass(s, r, "xpbd/contacts", &plain, push, 0, n, n);
   fl_rec_end(r);
 

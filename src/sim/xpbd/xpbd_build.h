@@ -48,7 +48,7 @@ typedef struct {
                                  * [first + count, first + capacity) are spares the splits take (sim/xpbd/tear.h) */
   float *tear_strain;           /* per object: the cloth's tear_strain, 0: never tears */
   fl_gpu_tether *tethers;       /* per particle: its long range attachment (FL_TETHER_NONE: none; cloth "tethers") */
-  bool any_tether;              /* some particle has one: the substep records xpbd/tether */
+  bool any_tether;              /* some particle has one: xpbd/contacts applies them (push.tethers) */
   fl_hierarchy hier;             /* the cloths' coarse levels (hierarchy_levels > 1; sim/xpbd/hierarchy.h) */
   uint32_t distance_capacity;   /* distance records allocated: count + 2 per spare (a split copies at
                                  * most the two constraints on the edges its plane cuts, tear.c) */

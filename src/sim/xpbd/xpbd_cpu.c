@@ -1085,7 +1085,7 @@ static void velocities(fl_xpbd_cpu *s, float h, uint32_t integrator)
   global_damping(s, h);
 }
 
-/* Particle k put back on the sphere of radius rest around pin `pin` when outside it (xpbd/tether.comp). */
+/* Particle k put back on the sphere of radius rest around pin `pin` when outside it (xpbd/tether.glsl). */
 static void tether(fl_xpbd_cpu *s, uint32_t k, uint32_t pin, float rest)
 {
   if (pin == FL_TETHER_NONE) return;
