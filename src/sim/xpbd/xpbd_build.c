@@ -217,19 +217,19 @@ typedef struct {
   double dist, di, dj; /* the distance and the direction (metres) from k to the pin */
 } nearest_pin;
 
-/* The nearest pinned particle of the cloth at [first, first + n) to particle k (grid spacings dx, dy); with
- * `opposite`, the nearest of those whose direction from k makes a negative dot product with its direction.
- * pin FL_TETHER_NONE when there is none. */
-static nearest_pin find_pin(const fl_xpbd_build *b, uint32_t first, uint32_t nx, uint32_t n, uint32_t k, double dx,
-                            double dy, const nearest_pin *opposite)
+/* The nearest of the cloth's pinned particles pins[0..count) (local indices) to its particle k (grid nx wide,
+ * spacings dx, dy); with `opposite`, the nearest of those whose direction from k makes a negative dot product
+ * with its direction. pin FL_TETHER_NONE when there is none, else the local index. */
+static nearest_pin find_pin(const uint32_t *pins, uint32_t count, uint32_t nx, uint32_t k, double dx, double dy,
+                            const nearest_pin *opposite)
 {
   nearest_pin best = {.pin = FL_TETHER_NONE, .dist = INFINITY};
-  for (uint32_t q = 0; q < n; q++) {
-    if (b->positions[first + q][3] != 0.0f) continue;
+  for (uint32_t c = 0; c < count; c++) {
+    uint32_t q = pins[c];
     double di = ((double)(q % nx) - (double)(k % nx)) * dx, dj = ((double)(q / nx) - (double)(k / nx)) * dy;
     if (opposite && di * opposite->di + dj * opposite->dj >= 0.0) continue;
     double dist = sqrt(di * di + dj * dj);
-    if (dist < best.dist) best = (nearest_pin){first + q, dist, di, dj};
+    if (dist < best.dist) best = (nearest_pin){q, dist, di, dj};
   }
   return best;
 }
@@ -237,21 +237,27 @@ static nearest_pin find_pin(const fl_xpbd_build *b, uint32_t first, uint32_t nx,
 /* The long range attachments of a cloth with "tethers" (docs/CLOTH.md "Tethers"; Kim, Chentanez and
  * Mueller 2012): each free particle's nearest pinned particle across the sheet at rest, and the nearest one
  * on its other side (more than 90 degrees away), with those distances (the sheet's rest metric is its flat
- * grid, also when it starts with a sag). Pinned particles have none. */
-static void make_tethers(const fl_cloth_desc *d, uint32_t first, fl_xpbd_build *b)
+ * grid, also when it starts with a sag). Pinned particles have none. O(particles x pins). False: out of memory. */
+static bool make_tethers(const fl_cloth_desc *d, uint32_t first, fl_xpbd_build *b)
 {
-  uint32_t nx = d->resolution[0], ny = d->resolution[1], n = nx * ny;
-  if (!d->tethers) return;
+  uint32_t nx = d->resolution[0], ny = d->resolution[1], n = nx * ny, count = 0;
+  if (!d->tethers) return true;
+  uint32_t *pins = malloc((size_t)n * sizeof *pins);
+  if (!pins) return false;
+  for (uint32_t q = 0; q < n; q++)
+    if (b->positions[first + q][3] == 0.0f) pins[count++] = q;
   double dx = d->size[0] / (double)(nx - 1), dy = d->size[1] / (double)(ny - 1);
-  for (uint32_t k = 0; k < n; k++) {
+  for (uint32_t k = 0; count && k < n; k++) {
     if (b->positions[first + k][3] == 0.0f) continue;
-    nearest_pin a = find_pin(b, first, nx, n, k, dx, dy, NULL);
-    if (a.pin == FL_TETHER_NONE) return; /* no pin at all */
-    nearest_pin o = find_pin(b, first, nx, n, k, dx, dy, &a);
-    b->tethers[first + k] = (fl_gpu_tether){.pin0 = a.pin, .pin1 = o.pin, .rest0 = (float)a.dist,
+    nearest_pin a = find_pin(pins, count, nx, k, dx, dy, NULL), o = find_pin(pins, count, nx, k, dx, dy, &a);
+    b->tethers[first + k] = (fl_gpu_tether){.pin0 = first + a.pin,
+                                            .pin1 = o.pin == FL_TETHER_NONE ? FL_TETHER_NONE : first + o.pin,
+                                            .rest0 = (float)a.dist,
                                             .rest1 = o.pin == FL_TETHER_NONE ? 0.0f : (float)o.dist};
     b->any_tether = true;
   }
+  free(pins);
+  return true;
 }
 
 static void make_triangles(const fl_cloth_desc *d, uint32_t o, uint32_t first, uint32_t tri_first,
@@ -634,7 +640,10 @@ bool fl_xpbd_build_create(const fl_cloth_desc *descs, const char (*names)[FL_SCE
     const fl_cloth_desc *d = &descs[o];
     object_counts c = counts_of(d);
     make_particles(d, o, first, out);
-    make_tethers(d, first, out);
+    if (!make_tethers(d, first, out)) {
+      fl_xpbd_build_destroy(out);
+      return fl_error_set("cloth \"%s\": out of memory for its tethers", names ? names[o] : "cloth");
+    }
     out->self_collision[o] = d->self_collision ? 1 : 0;
     make_triangles(d, o, first, tri, out);
     if (d->area) {
