@@ -45,6 +45,6 @@
 #define FL_XPBD_B_TRI_LIST 39    // the candidate pairs of a substep (tri_pairs): head, vertex pairs, edge pairs
 #define FL_XPBD_B_LOAD 40         // vec4 per particle: the body volume correction spared near contacts this substep (contacts' friction)
 #define FL_XPBD_B_SELF_SORTED 41  // vec4 per particle: xpbd/self_sort's positions in hash order, w the index (uintBitsToFloat)
-#define FL_XPBD_B_TETHER 42       // fl_gpu_tether per particle: its pinned particle and rest distance (tether.glsl)
+#define FL_XPBD_B_TETHER 42       // fl_gpu_tether per particle: its two pinned particles and rest distances (tether.glsl)
 #define FL_XPBD_B_COUNT 43
 #endif

@@ -121,11 +121,12 @@ typedef struct {
   float tear_strain;            /* 0 (absent): never tears; else a stretch or shear constraint whose strain
                                  * |x_i - x_j| / rest - 1 passes it breaks and the mesh splits (docs/CLOTH.md), 0 < s <= 10 */
   uint32_t hierarchy_levels;    /* hierarchical PBD (docs/HIERARCHY.md): 1 (default; 0 too) = off, 2..8 levels */
-  bool tethers;                 /* long range attachments (docs/CLOTH.md "Tethers"): each particle no farther from
-                                 * its nearest pin than across the sheet at rest; default false, not with tear_strain */
+  bool tethers;                 /* long range attachments (docs/CLOTH.md "Tethers"): each particle no farther from its
+                                 * nearest pin, nor from the nearest on its other side, than across the sheet at
+                                 * rest; default false, not with tear_strain */
 } fl_cloth_desc;
 
-/* The deepest cloth "sag", a fraction of its size[0] (a semicircle would be 1 / pi). */
+/* The deepest cloth "sag", a fraction of its size[0] (a semicircle hangs 1 / pi; deeper arcs would overhang). */
 #define FL_SHEET_MAX_SAG 0.3
 
 /* True when a sheet of `resolution` particles has 2 or more particles per side at the

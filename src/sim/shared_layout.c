@@ -128,6 +128,7 @@ SIZE(fl_gpu_distance, 32);
 SIZE(fl_gpu_bend, 48);
 SIZE(fl_gpu_area, 32);
 SIZE(fl_gpu_tether, 16);
+OFFSET(fl_xpbd_push, tethers, 116);
 OFFSET(fl_gpu_tether, rest0, 8);
 SIZE(fl_gpu_xpbd_object, 80);
 _Static_assert(sizeof(fl_gpu_xpbd_object) == 16 * FL_XPBD_OBJECT_ROWS, "xpbd/contact_rows.glsl's row count");

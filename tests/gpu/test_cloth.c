@@ -1027,9 +1027,9 @@ static double worst_tether(const fl_xpbd_build *b, vec4f *pos)
 }
 
 /* The GPU substep keeps every tether: after 240 substeps of the heavy hammock under gravity no particle is
- * farther from either of its pins than its rest distance by 1e-4 of it, and each free particle
- * has one tether, the middle column's two (one to each edge); the same sheet without tethers ends
- * stretched along them by more than 5 %. */
+ * farther from either of its pins than its rest distance by 1e-4 of it, and each free particle has two
+ * tethers (one to each pinned edge); the same sheet without tethers ends stretched along them by more
+ * than 5 %. */
 static void tethers_hold_body(fl_gpu *gpu)
 {
   static const char *const json = "{ " SIM(", \"iterations\": 2") ", \"objects\": [\n" TETHER_SHEET;

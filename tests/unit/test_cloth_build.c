@@ -195,8 +195,8 @@ static void test_pins_and_positions(void)
 }
 
 /* A sag bends the sheet along x into an arc of its own length: the x edges stay at the centre's height,
- * the middle column hangs `sag` below, every row's x spacing keeps the grid's (to 1e-4), and the rest
- * lengths are those of the bent sheet. Tethers: every free particle of a sheet pinned on its left and
+ * the middle column hangs `sag` below (towards -z for "xy"), every row's chords keep the grid's spacing
+ * (to 1e-4). Tethers: every free particle of a sheet pinned on its left and
  * right columns has one to each column, the nearest across the flat sheet (its own row), at that
  * distance; none on a sheet without pins. A desc with a sag too deep or tethers on a tearing cloth fails. */
 static void test_sag_and_tethers(void)
@@ -233,13 +233,18 @@ static void test_sag_and_tethers(void)
       ENSURE_NEAR(t.rest1, spacing * (i <= 10 ? 20 - i : i), 1e-6);
     }
   }
-  for (uint32_t k = 0; k < b.distance.count; k++) {
-    const fl_gpu_distance *c = &b.distances[k];
-    const float *p = b.positions[c->i], *q = b.positions[c->j];
-    ENSURE_NEAR(c->rest, sqrt(pow(p[0] - q[0], 2) + pow(p[1] - q[1], 2) + pow(p[2] - q[2], 2)), 1e-6);
-  }
   ENSURE(b.any_tether);
   fl_xpbd_build_destroy(&b);
+
+  d.plane = FL_PLANE_XY; /* "xy": the same arc towards -z, y along the sheet's second side */
+  ENSURE_MSG(fl_cloth_build_create(&d, NAMES, 1, &b), "%s", fl_error_message());
+  for (uint32_t j = 0; j < 5; j++) {
+    ENSURE_NEAR(b.positions[j * 21][2], 0.0f, 1e-6);
+    ENSURE_NEAR(b.positions[j * 21 + 10][2], -0.2f, 1e-6);
+    ENSURE_NEAR(b.positions[j * 21 + 10][1], 1.0f + (j / 4.0f - 0.5f), 1e-6);
+  }
+  fl_xpbd_build_destroy(&b);
+  d.plane = FL_PLANE_XZ;
 
   d.pin_count = 0; /* tethers without pins: none */
   ENSURE_MSG(fl_cloth_build_create(&d, NAMES, 1, &b), "%s", fl_error_message());

@@ -4,10 +4,11 @@
 #include <math.h>
 
 /* The half angle theta of the arc of length L whose sagitta is s: (1 - cos theta) / (2 theta) = s / L,
- * increasing in theta on (0, pi], solved by bisection (0 < s / L <= FL_SHEET_MAX_SAG < 1 / pi). */
+ * solved by bisection on (0, pi / 2], where it increases to 1 / pi (a semicircle; deeper arcs would
+ * overhang): 0 < s / L <= FL_SHEET_MAX_SAG < 1 / pi. */
 static double arc_half_angle(double s_over_l)
 {
-  double lo = 0.0, hi = 3.14159265358979;
+  double lo = 0.0, hi = 1.5707963267948966;
   for (int k = 0; k < 60; k++) {
     double mid = 0.5 * (lo + hi);
     if ((1.0 - cos(mid)) / (2.0 * mid) < s_over_l)

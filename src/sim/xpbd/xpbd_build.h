@@ -47,7 +47,7 @@ typedef struct {
   uint32_t *capacity;           /* per object: its particle slots; a tearing cloth's (tear_strain > 0) slots
                                  * [first + count, first + capacity) are spares the splits take (sim/xpbd/tear.h) */
   float *tear_strain;           /* per object: the cloth's tear_strain, 0: never tears */
-  fl_gpu_tether *tethers;       /* per particle: its long range attachment (FL_TETHER_NONE: none; cloth "tethers") */
+  fl_gpu_tether *tethers;       /* per particle: its two long range attachments (FL_TETHER_NONE: none; cloth "tethers") */
   bool any_tether;              /* some particle has one: xpbd/contacts applies them (push.tethers) */
   fl_hierarchy hier;             /* the cloths' coarse levels (hierarchy_levels > 1; sim/xpbd/hierarchy.h) */
   uint32_t distance_capacity;   /* distance records allocated: count + 2 per spare (a split copies at
