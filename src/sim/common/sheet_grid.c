@@ -34,15 +34,19 @@ void fl_sheet_grid_point(const fl_sheet_grid *g, uint32_t i, uint32_t j, double 
   out[2] = g->center[2] + (g->plane_xy ? -down : v);
 }
 
+static fl_sheet_grid grid_of(const float center[3], const float size[2], fl_cloth_plane plane, const uint32_t res[2],
+                             float sag)
+{
+  return (fl_sheet_grid){.center = {center[0], center[1], center[2]}, .size = {size[0], size[1]},
+                         .plane_xy = plane == FL_PLANE_XY, .sag = sag, .nx = res[0], .ny = res[1]};
+}
+
 fl_sheet_grid fl_sheet_grid_of_cloth(const fl_cloth_desc *d)
 {
-  return (fl_sheet_grid){.center = {d->center[0], d->center[1], d->center[2]}, .size = {d->size[0], d->size[1]},
-                         .plane_xy = d->plane == FL_PLANE_XY, .sag = d->sag, .nx = d->resolution[0],
-                         .ny = d->resolution[1]};
+  return grid_of(d->center, d->size, d->plane, d->resolution, d->sag);
 }
 
 fl_sheet_grid fl_sheet_grid_of_mass_spring(const fl_mass_spring_desc *d)
 {
-  return (fl_sheet_grid){.center = {d->center[0], d->center[1], d->center[2]}, .size = {d->size[0], d->size[1]},
-                         .plane_xy = d->plane == FL_PLANE_XY, .nx = d->resolution[0], .ny = d->resolution[1]};
+  return grid_of(d->center, d->size, d->plane, d->resolution, 0.0f);
 }
