@@ -41,7 +41,9 @@ FL_STRUCT_BEGIN(fl_coupling_push)
   uint block_grid_x;  /* blocks per axis of the snow block lattice */
   uint block_grid_y;
   uint sample_count;  /* surface samples (coupling/surface_*) */
-  uint pad1;
+  uint hold;          /* 1: a hold substep (sim.coupling_substeps "xpbd", a run's uncoupled snow substep):
+                       * every particle and sample is an immovable boundary and the free ones' reactions
+                       * go to the deferred buffer; 0: a coupled substep, which takes them in */
   vec3 gravity_h;     /* g h of the snow substep: the grid's gravity, taken back from an attached parcel
                        * because the XPBD substeps give it to the particle that carries it */
   float pad2;
@@ -53,6 +55,12 @@ FL_STRUCT_END(fl_coupling_push)
  *       pair), w: its own 1/m (0: it carries nothing, neither its own parcel nor its samples')
  *   [2] xyz: the parcel's offset from the pair (its slip u'), less its velocity before the contact */
 #define FL_COUPLING_ATTACH_VEC4S 3u
+
+/* The deferred momentum of XPBD particle p (4 int32: x, y, z in FL_COUPLING_MOMENTUM_BITS units, and
+ * one unused): what the hold substeps of a run gave p (the reactions of the snow stopped against it,
+ * its samples' shares by their barycentric weights; integer atomics), added to p's pair by the next
+ * coupled substep's contact, which zeroes it (docs/COUPLING.md, "xpbd" order). */
+#define FL_COUPLING_DEFERRED_WORDS 4u
 
 /* Surface samples (docs/COUPLING.md, "Surface samples"): a closed body's (soft body's) surface
  * triangles are sampled at the centroids of the n x n sub-triangles of each (a quadrature of the

@@ -26,6 +26,12 @@
 //   pinned particle (w_p = 0): an immovable boundary; the rule turns u into u',
 //            node i gains s_ip m_i J / M with J = (u' - u) M (int32 fixed point,
 //            atomics; apply.comp adds them), impulse[p] records -J and |J|.
+//   hold substep (pc.hold, sim.coupling_substeps "xpbd": a snow substep of a run before its
+//            coupled last one; the XPBD state is the run's start, met at x_p - lag v_p, lag <= 0):
+//            every particle is such an immovable boundary moving at v_p, and a free one's
+//            reaction -J goes to its deferred words (coupling_shared.h); nothing is carried.
+//   deferred momentum D (a coupled substep): what the run's hold substeps gave p joins the pair
+//            (v_c's numerator gains D), or p alone (v_p += w_p D) when it carries nothing.
 // The particle's own thread is the only writer of its velocity, w, impulse and attachment.
 // CPU reference: src/sim/coupling/coupling_cpu.c.
 #version 450
@@ -43,7 +49,7 @@ void main()
   attach[o] = vec4(0.0);
   attach[o + 1u] = vec4(0.0);
   vec4 xp = pos[p];
-  vec3 vp = vel[p].xyz;
+  vec3 vp = vel[p].xyz, D = pc.hold == 0u ? fl_coupling_take_deferred(p) : vec3(0.0);
   vec3 x = fl_coupling_point(xp, vp);
   // what the surface samples on p's triangles gave it to carry (coupling/surface_contact)
   float Ms = float(surface_accum[4u * p]) / pc.momentum_scale;
@@ -61,7 +67,7 @@ void main()
       vec3 n = fl_coupling_normal(p, d, length(d));
       bool touching = n != vec3(0.0);
       vec3 slip = touching ? fl_mpm_collide_rule(u, vec3(0.0), n, pc.friction) : vec3(0.0);
-      if (xp.w > 0.0) {
+      if (xp.w > 0.0 && pc.hold == 0u) {
         if (!(touching && dot(u, n) >= 0.0)) {
           Mo = M;
           Po = M * (vs - pc.gravity_h - slip);
@@ -73,15 +79,20 @@ void main()
           vec3 J = du * M;
           fl_coupling_spread(s, m, J / M, 1.0, coupled[p]);
           impulse[p] += vec4(-J, length(J));
+          if (xp.w > 0.0) fl_coupling_defer(p, -J);
         }
       }
     }
   }
   // a free particle carries its own parcel and its samples' shares as one pair
-  if (!(xp.w > 0.0) || !(Mo > 0.0 || Ms > 0.0)) return;
+  if (!(xp.w > 0.0)) return;
+  if (!(Mo > 0.0 || Ms > 0.0)) {
+    if (D != vec3(0.0)) vel[p] = vec4(vp + xp.w * D, vel[p].w);
+    return;
+  }
   attach[o] = vec4(x, Mo);
   attach[o + 1u] = vec4(0.0, 0.0, 0.0, xp.w);
   attach[o + 2u] = vec4(offset, 0.0);
-  vel[p] = vec4((vp + xp.w * (Po + Ps)) / (1.0 + xp.w * (Mo + Ms)), vel[p].w);
+  vel[p] = vec4((vp + xp.w * (Po + Ps + D)) / (1.0 + xp.w * (Mo + Ms)), vel[p].w);
   pos[p].w = xp.w / (1.0 + xp.w * (Mo + Ms));
 }

@@ -142,4 +142,27 @@ void fl_coupling_spread(fl_mpm_stencil s, fl_mpm_push m, vec3 dv, float scale, u
   })
 }
 #endif
+
+#ifdef FL_COUPLING_DEFERRED  // coupling_bindings.glsl and surface_bindings.glsl: the deferred words (int)
+// Adds momentum dP to particle p's deferred words (a hold substep's reaction; int32 fixed point,
+// integer atomics: the samples of several triangles add to one vertex).
+void fl_coupling_defer(uint p, vec3 dP)
+{
+  uint o = FL_COUPLING_DEFERRED_WORDS * p;
+  atomicAdd(deferred[o], fl_mpm_fixed(dP.x, pc.momentum_scale));
+  atomicAdd(deferred[o + 1u], fl_mpm_fixed(dP.y, pc.momentum_scale));
+  atomicAdd(deferred[o + 2u], fl_mpm_fixed(dP.z, pc.momentum_scale));
+}
+
+// Particle p's deferred momentum, its words zeroed: the coupled contact takes it in (p's own thread).
+vec3 fl_coupling_take_deferred(uint p)
+{
+  uint o = FL_COUPLING_DEFERRED_WORDS * p;
+  vec3 D = vec3(deferred[o], deferred[o + 1u], deferred[o + 2u]) / pc.momentum_scale;
+  deferred[o] = 0;
+  deferred[o + 1u] = 0;
+  deferred[o + 2u] = 0;
+  return D;
+}
+#endif
 #endif

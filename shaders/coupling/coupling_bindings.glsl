@@ -5,7 +5,8 @@
 // grid velocities (w = node mass), the impulses the snow gave each particle, the attachments, and
 // the XPBD surface's vertex normals of this substep (common/vertex_normals on the live positions),
 // and the surface accumulator (the added mass and momentum the surface samples gave each particle to
-// carry, coupling/surface_contact; coupling_shared.h).
+// carry, coupling/surface_contact; coupling_shared.h), and the deferred momentum per particle (what
+// the hold substeps gave it, coupling_shared.h).
 // A kernel declares the push `pc` before including it.
 #ifndef FL_COUPLING_BINDINGS_GLSL
 #define FL_COUPLING_BINDINGS_GLSL
@@ -19,6 +20,8 @@ layout(std430, binding = 6) buffer Impulse { vec4 impulse[]; };
 layout(std430, binding = 7) buffer Attach { vec4 attach[]; };
 layout(std430, binding = 8) readonly buffer Normal { vec4 normal[]; };
 layout(std430, binding = 9) readonly buffer SurfaceAccum { int surface_accum[]; };
+layout(std430, binding = 10) buffer Deferred { int deferred[]; };
+#define FL_COUPLING_DEFERRED
 #define FL_COUPLING_NODES
 #define FL_COUPLING_PARTICLES
 #include "coupling.glsl"

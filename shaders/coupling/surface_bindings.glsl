@@ -5,7 +5,8 @@
 // hash, the node accumulator (impulse words, W_i), the snow's grid velocities (w = node mass), the
 // impulses (the samples' after the particles'), the samples' attachments, the XPBD triangles' face
 // normals of this substep (coupling/normals), the triangles, and the surface accumulator (added mass
-// and momentum per particle). Also the sample's point and velocity from its triangle.
+// and momentum per particle), the coupled word per particle, and the deferred momentum per particle
+// (coupling_shared.h). Also the sample's point and velocity from its triangle.
 // A kernel declares the push `pc` before including it.
 #ifndef FL_COUPLING_SURFACE_BINDINGS_GLSL
 #define FL_COUPLING_SURFACE_BINDINGS_GLSL
@@ -27,6 +28,8 @@ layout(std430, binding = 8) readonly buffer FaceNormal { vec4 face_normal[]; };
 layout(std430, binding = 9) readonly buffer Triangles { uint triangles[]; };
 layout(std430, binding = 10) buffer SurfaceAccum { int surface_accum[]; };
 layout(std430, binding = 11) readonly buffer Coupled { uint coupled[]; };
+layout(std430, binding = 12) buffer Deferred { int deferred[]; };
+#define FL_COUPLING_DEFERRED
 #include "coupling.glsl"
 
 // A sample: its triangle's vertices, their barycentric weights, and its weights' scale (its area / h^2).

@@ -15,6 +15,9 @@
 //            part rides on the pin (its velocity after the substeps; the pin takes the reaction).
 //            The sample keeps its stencil point, M and u' - v_parcel (sample_attach) for
 //            coupling/surface_release.
+//   hold substep (pc.hold, contact.comp): the sample is an immovable boundary moving at v_s';
+//            node i gains its share of J = (u' - u) M, impulse[sample] records -J, and each free
+//            vertex k defers -b_k J (a pinned one's part goes to the pin); nothing is carried.
 // Jiang et al. 2017 (cloth in MPM) sample a cloth's triangles at quadrature points for the same
 // reason: a mesh coarser than the grid lets material through between its vertices.
 // CPU reference: src/sim/coupling/coupling_cpu.c.
@@ -48,6 +51,15 @@ void main()
   bool touching = n != vec3(0.0);
   if (touching && dot(u, n) >= 0.0) return;
   vec3 slip = touching ? fl_mpm_collide_rule(u, vec3(0.0), n, pc.friction) : vec3(0.0);
+  if (pc.hold != 0u) {
+    vec3 J = (slip - u) * M;
+    if (J == vec3(0.0)) return;
+    fl_coupling_spread(s, m, J / M, q.scale, q.kind);
+    impulse[pc.particle_count + t] += vec4(-J, length(J));
+    for (int k = 0; k < 3; k++)
+      if (pos[q.v[k]].w > 0.0) fl_coupling_defer(q.v[k], -q.b[k] * J);
+    return;
+  }
   vec3 carried = vs - pc.gravity_h - slip;
   for (int k = 0; k < 3; k++) {
     uint v = q.v[k];

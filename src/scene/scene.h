@@ -307,8 +307,8 @@ typedef struct {
                                  * fused with the next substep's P2G, docs/SNOW.md; needs float atomics) */
   fl_coupling_substeps coupling_substeps; /* coupled snow and XPBD: "snow" (default: a coupling substep and
                                  * XPBD substep per snow substep) or "xpbd" (XPBD keeps `substeps`, each
-                                 * covering a run of snow substeps, coupled at the run's first;
-                                 * docs/COUPLING.md, substep order) */
+                                 * covering a run of snow substeps, coupled at the run's last, the
+                                 * others holding; docs/COUPLING.md, substep order) */
 } fl_sim_desc;
 
 typedef struct {

@@ -7,10 +7,15 @@
  *                    carried particles' w and velocity, the attachments (the samples' too), then
  *                    the particle velocities, restored w, impulses and grid velocities agree; snow + cloth
  *                    momentum changes by the parcels' gravity only (to 1e-3)
+ *   hold_vs_cpu      the same substep as a hold (sim.coupling_substeps "xpbd": every particle and sample
+ *                    an immovable boundary, the free ones' reactions deferred): the grid, impulses and
+ *                    deferred words agree with the CPU, nothing is carried, snow + cloth momentum
+ *                    (the deferred words counted as the cloth's) is kept (to 1e-3); then a coupled
+ *                    contact takes the deferred momentum in (velocities agree, the words are zero)
  *   free_momentum    no gravity, no pins: a snowball hits a free cloth; the total momentum of
  *                    snow + cloth is kept within 1 %, the cloth took a real share of it, and the
  *                    kinetic energy did not grow (the contacts are inelastic)
- *   hammock          the built-in snow-hammock: over 300 frames (checked every 10) no snow particle
+ *   hammock          the built-in snow-hammock: over 300 frames (checked after every one) no snow particle
  *                    is below the cloth inside its footprint by more than a snow grid cell, the
  *                    hammock catches the snowball (its centre below the pinned edges from frame 30 on), and
  *                    the cloth's centre sag over the last second (the snow's swing died down to a
@@ -84,7 +89,9 @@ static double worst_of(const float (*gpu)[4], const float (*cpu)[4], uint32_t n,
   return worst;
 }
 
-static void kernel_vs_cpu_body(fl_gpu *gpu)
+/* One coupling substep (hold: a hold substep, then a coupled contact that takes in what it deferred)
+ * on the GPU and the CPU reference from the same inputs. */
+static void kernel_vs_cpu(fl_gpu *gpu, bool hold)
 {
   fl_scene scene;
   fl_world *world = NULL;
@@ -128,6 +135,7 @@ static void kernel_vs_cpu_body(fl_gpu *gpu)
   c->frame = frame;
   c->xpbd_time = 1.0;
   fl_coupling_push_fill(c, 0.001f, 0.996f, &push);
+  push.hold = hold;
   gpu_half(gpu, world, c, &push, true);
   /* the sheet's vertex normals at the contact's state (coupling/normals), on the CPU */
   float(*normals)[4] = malloc((size_t)n * 16), (*normals_gpu)[4];
@@ -150,16 +158,21 @@ static void kernel_vs_cpu_body(fl_gpu *gpu)
   fl_coupling_cpu_surface surface = {.samples = (const uint32_t(*)[4])samples, .count = ns, .triangles = tri,
                                      .face_normals = (const float(*)[4])faces};
   fl_coupling_cpu state;
-  ENSURE(fl_coupling_cpu_contact(&push, n, pos, vel, coupled, (const float(*)[4])normals, imp,
+  int32_t(*deferred)[4] = calloc(n, 16), (*deferred_gpu)[4] = malloc((size_t)n * 16);
+  ENSURE(deferred && deferred_gpu);
+  ENSURE(fl_coupling_cpu_contact(&push, n, pos, vel, coupled, (const float(*)[4])normals, imp, deferred,
                                  (const float(*)[8])grid, &surface, &state));
   ENSURE(read_vec4s(gpu, &c->xpbd->pos, n, &pos_gpu) && read_vec4s(gpu, &c->xpbd->vel, n, &vel_gpu) &&
          read_vec4s(gpu, &c->attach, n * FL_COUPLING_ATTACH_VEC4S, &att_gpu) && read_vec4s(gpu, &c->normals, n, &normals_gpu));
   double worst_n = worst_of((const float(*)[4])normals_gpu, (const float(*)[4])normals, n, 4);
-  free(normals);
   free(normals_gpu);
   double worst_w = worst_of((const float(*)[4])pos_gpu, (const float(*)[4])pos, n, 4);
   double worst_vc = worst_of((const float(*)[4])vel_gpu, (const float(*)[4])vel, n, 3);
-  double worst_att = worst_of((const float(*)[4])att_gpu, (const float(*)[4])state.attach, n * FL_COUPLING_ATTACH_VEC4S, 4);
+  double worst_att = 0;
+  for (uint32_t p = 0; p < n; p++)
+    for (uint32_t k = 0; k < (hold ? 2u : FL_COUPLING_ATTACH_VEC4S); k++) /* a hold writes only [0], [1] */
+      worst_att = fmax(worst_att, worst_of((const float(*)[4])att_gpu + FL_COUPLING_ATTACH_VEC4S * p + k,
+                                           (const float(*)[4])state.attach + FL_COUPLING_ATTACH_VEC4S * p + k, 1, 4));
   float(*satt_gpu)[4];
   ENSURE(read_vec4s(gpu, &c->sample_attach, ns * FL_COUPLING_SAMPLE_VEC4S, &satt_gpu));
   worst_att = fmax(worst_att, worst_of((const float(*)[4])satt_gpu, (const float(*)[4])state.sample_attach,
@@ -178,16 +191,21 @@ static void kernel_vs_cpu_body(fl_gpu *gpu)
   double sample_free = 0, pin_reaction[3] = {0};
   for (uint32_t k = 0; k < ns; k++) {
     const float *sa = state.sample_attach[FL_COUPLING_SAMPLE_VEC4S * k];
-    if (!(sa[3] > 0)) continue;
-    samples_attached++;
-    closed_attached += coupled[tri[3 * samples[k][0]]] == FL_COUPLING_CLOSED; /* a balloon's: the sheet's share */
     float bw[3];
     memcpy(&bw[0], &samples[k][1], 4);
     memcpy(&bw[1], &samples[k][2], 4);
     bw[2] = 1.0f - bw[0] - bw[1];
+    /* a hold's sample: recorded -J at once (imp), its pinned vertices' parts go to the pins */
+    bool met = hold ? imp[n + k][3] != imp0[n + k][3] : sa[3] > 0;
+    if (!met) continue;
+    samples_attached++;
+    closed_attached += coupled[tri[3 * samples[k][0]]] == FL_COUPLING_CLOSED; /* a balloon's: the sheet's share */
     for (int j = 0; j < 3; j++) {
       uint32_t v = tri[3 * samples[k][0] + j];
-      if (pos0[v][3] > 0) sample_free += bw[j] * sa[3];
+      if (hold && !(pos0[v][3] > 0))
+        for (int a = 0; a < 3; a++) pin_reaction[a] += bw[j] * (imp[n + k][a] - imp0[n + k][a]);
+      else if (hold) continue;
+      else if (pos0[v][3] > 0) sample_free += bw[j] * sa[3];
       else
         for (int a = 0; a < 3; a++) pin_reaction[a] -= bw[j] * sa[3] * (vel0[v][a] + sa[4 + a]);
     }
@@ -201,16 +219,26 @@ static void kernel_vs_cpu_body(fl_gpu *gpu)
   fl_coupling_cpu_free(&state);
   ENSURE(fl_snow_read_grid_dense(c->snow, &c->snow->gridv, 8, (uint32_t *)grid_gpu));
   ENSURE(read_vec4s(gpu, &c->impulse, n + ns, &imp_gpu) && read_vec4s(gpu, &c->xpbd->vel, n, &vel_gpu) &&
-         read_vec4s(gpu, &c->xpbd->pos, n, &pos_gpu));
+         read_vec4s(gpu, &c->xpbd->pos, n, &pos_gpu) &&
+         fl_buffer_readback(gpu, &c->deferred, 0, deferred_gpu, (uint64_t)n * 16));
+  /* the deferred words: fixed-point sums of the same reactions (FMA contraction may move a unit) */
+  double worst_d = 0, deferred_sum = 0;
+  for (uint32_t p = 0; p < n; p++)
+    for (int a = 0; a < 3; a++) {
+      worst_d = fmax(worst_d, fabs((double)deferred_gpu[p][a] - deferred[p][a]) / (16.0 + 1e-3 * abs(deferred[p][a])));
+      deferred_sum += fabs(deferred[p][a] / push.momentum_scale);
+    }
   double worst_v = worst_of((const float(*)[4])vel_gpu, (const float(*)[4])vel, n, 3), worst_j = 0, worst_g = 0;
   double dp_snow[3] = {0}, dp_cloth[3] = {0}, magnitude = 0, w_back = 0;
   uint32_t touched = 0, pins = 0;
   for (uint32_t p = 0; p < n; p++) {
     pins += pos0[p][3] == 0 && imp[p][3] != imp0[p][3];
     for (int a = 0; a < 4; a++) worst_j = fmax(worst_j, fabs(imp_gpu[p][a] - imp[p][a]) / (1e-4 + fabs(imp[p][a])));
-    /* what the cloth received: a free particle's momentum change, a pin's reaction (its impulse record) */
+    /* what the cloth received: a free particle's momentum change and its deferred momentum, a pin's
+     * reaction (its impulse record) */
     for (int a = 0; a < 3; a++)
-      dp_cloth[a] += pos0[p][3] > 0 ? (vel_gpu[p][a] - vel0[p][a]) / pos0[p][3] : imp_gpu[p][a] - imp0[p][a];
+      dp_cloth[a] += pos0[p][3] > 0 ? (vel_gpu[p][a] - vel0[p][a]) / pos0[p][3] + deferred_gpu[p][a] / push.momentum_scale
+                                    : imp_gpu[p][a] - imp0[p][a];
     w_back = fmax(w_back, fabs(pos_gpu[p][3] - pos0[p][3]));
     touched += imp[p][3] != imp0[p][3];
   }
@@ -231,24 +259,42 @@ static void kernel_vs_cpu_body(fl_gpu *gpu)
     }
   }
   /* Momentum: with no XPBD substep between, the pairs lose only the gravity the contact took back
-   * from the parcels (the XPBD substeps give it), so snow + cloth gain -sum(M) g h. */
+   * from the parcels (the XPBD substeps give it), so snow + cloth gain -sum(M) g h; a hold takes none. */
   double residual[3];
   for (int a = 0; a < 3; a++) residual[a] = dp_snow[a] + dp_cloth[a] + pin_reaction[a] + gravity_momentum[a];
-  printf("  %u surface samples, %u carrying (%u a balloon's); ", ns, samples_attached, closed_attached);
+  printf("  %u surface samples, %u met snow (%u a balloon's); ", ns, samples_attached, closed_attached);
   printf("  %u particles in contact (%u pinned), %u carrying %.4g kg of snow; worst difference: normal %.2g, face %.2g, w %.2g, carried velocity %.2g, "
          "attachment %.2g, velocity %.2g, impulse %.2g (relative), grid velocity %.2g; w restored to %.2g; snow "
          "gained (%.4g, %.4g, %.4g) N s, cloth (%.4g, %.4g, %.4g)\n",
          touched, pins, attached, carried, worst_n, worst_f, worst_w, worst_vc, worst_att, worst_v, worst_j, worst_g, w_back, dp_snow[0],
          dp_snow[1], dp_snow[2], dp_cloth[0], dp_cloth[1], dp_cloth[2]);
-  ENSURE_MSG(touched >= 20 && attached >= 20 && pins >= 1, "only %u particles met the snow, %u carried it, %u pinned",
-             touched, attached, pins);
-  ENSURE_MSG(samples_attached >= 20, "only %u of %u surface samples carried snow", samples_attached, ns);
+  printf("  deferred: %.4g N s in all, worst difference %.2g (units of 16 + 1e-3 of the CPU's)\n", deferred_sum, worst_d);
+  ENSURE_MSG(touched >= 20 && (hold ? attached == 0 : attached >= 20) && pins >= 1,
+             "%u particles met the snow, %u carried it, %u pinned", touched, attached, pins);
+  ENSURE_MSG(samples_attached >= 20, "only %u of %u surface samples met snow", samples_attached, ns);
   ENSURE_MSG(closed_attached >= 10 && samples_attached - closed_attached >= 10,
              "only %u of the balloon's and %u of the soft body's surface samples carried snow", closed_attached,
              samples_attached - closed_attached);
   ENSURE(worst_n <= 1e-5 && worst_f <= 1e-5 && worst_w <= 1e-5 && worst_vc <= 1e-4 && worst_att <= 1e-4);
-  ENSURE(worst_v <= 1e-4 && worst_j <= 1e-3 && worst_g <= 1e-4 && w_back == 0.0);
+  ENSURE(worst_v <= 1e-4 && worst_j <= 1e-3 && worst_g <= 1e-4 && w_back == 0.0 && worst_d <= 1.0);
+  ENSURE_MSG(hold ? deferred_sum > 0 : deferred_sum == 0, "deferred %.3g N s", deferred_sum);
   ENSURE_MSG(len3(residual) <= 1e-3 * magnitude, "the exchange left %.3g N s of %.3g", len3(residual), magnitude);
+  if (hold) { /* a coupled contact next takes the deferred momentum in: velocities agree, words zero */
+    push.hold = 0;
+    gpu_half(gpu, world, c, &push, true);
+    ENSURE(fl_coupling_cpu_contact(&push, n, pos, vel, coupled, (const float(*)[4])normals, imp, deferred,
+                                   (const float(*)[8])grid, &surface, &state));
+    fl_coupling_cpu_free(&state);
+    free(vel_gpu);
+    ENSURE(read_vec4s(gpu, &c->xpbd->vel, n, &vel_gpu) &&
+           fl_buffer_readback(gpu, &c->deferred, 0, deferred_gpu, (uint64_t)n * 16));
+    double worst_taken = worst_of((const float(*)[4])vel_gpu, (const float(*)[4])vel, n, 3);
+    uint32_t left = 0;
+    for (uint32_t p = 0; p < n; p++) left += deferred_gpu[p][0] || deferred_gpu[p][1] || deferred_gpu[p][2];
+    printf("  the coupled contact after it: worst velocity difference %.2g, %u particles with deferred words left\n",
+           worst_taken, left);
+    ENSURE(worst_taken <= 1e-4 && left == 0);
+  }
   free(grid);
   free(grid_gpu);
   free(grid_before);
@@ -266,9 +312,15 @@ static void kernel_vs_cpu_body(fl_gpu *gpu)
   free(samples);
   free(faces);
   free(faces_gpu);
+  free(deferred);
+  free(deferred_gpu);
+  free(normals);
   fl_world_destroy(world);
 }
+static void kernel_vs_cpu_body(fl_gpu *gpu) { kernel_vs_cpu(gpu, false); }
+static void hold_vs_cpu_body(fl_gpu *gpu) { kernel_vs_cpu(gpu, true); }
 FL_GPU_TEST(test_kernel_vs_cpu, kernel_vs_cpu_body)
+FL_GPU_TEST(test_hold_vs_cpu, hold_vs_cpu_body)
 
 /* The total momentum of every object (snow + cloth), and each object's stats. */
 static void total_momentum(fl_world *world, fl_object_stats s[2], double p[3])
@@ -390,13 +442,13 @@ static void hammock_body(fl_gpu *gpu)
     if (hypot(b->positions[p][0] - mid[0], b->positions[p][2] - mid[1]) <
         hypot(b->positions[centre][0] - mid[0], b->positions[centre][2] - mid[1]))
       centre = p;
-  int frames = fl_fixture_trim(300, 20), chunk = 10, below_max = 0; /* SwiftShader: the first contact */
+  int frames = fl_fixture_trim(300, 20), below_max = 0; /* SwiftShader: the first contact */
   float(*cloth)[4] = NULL, (*vel)[4] = NULL, (*snow)[4] = NULL, (*snow_v)[4] = NULL;
   uint32_t nc = 0, ns = 0;
   double sag_sum = 0, speed = 0, ball_y[6] = {0}; /* the snowball centre's height at frames 10, 20, .., 60 */
   int sag_count = 0;
-  for (int f = 0; f < frames; f += chunk) {
-    ENSURE(fl_fixture_step_frames(gpu, world, &prof, chunk, true, NULL));
+  for (int f = 1; f <= frames; f++) { /* checked after every frame */
+    ENSURE(fl_fixture_step_frames(gpu, world, &prof, 1, true, NULL));
     free(cloth);
     free(vel);
     free(snow);
@@ -404,8 +456,9 @@ static void hammock_body(fl_gpu *gpu)
     ENSURE(fl_world_read_state(world, 0, &cloth, &vel, &nc) && fl_world_read_state(world, 1, &snow, &snow_v, &ns));
     uint32_t below = fl_fixture_snow_below((const float(*)[4])cloth, b, (const float(*)[4])snow, ns, cell, &worst);
     if ((int)below > below_max) below_max = (int)below;
-    for (uint32_t i = 0; f / chunk < 6 && i < ns; i++) ball_y[f / chunk] += snow[i][1] / ns;
-    if (f + chunk >= frames - 60) { /* the last second: the mean sag, the snow's mean speed */
+    if (f % 10) continue;
+    for (uint32_t i = 0; f <= 60 && i < ns; i++) ball_y[f / 10 - 1] += snow[i][1] / ns;
+    if (f > frames - 70) { /* the last second, every 10 frames: the mean sag, the snow's mean speed */
       sag_sum += b->positions[centre][1] - cloth[centre][1];
       sag_count++;
       speed = 0;
@@ -424,14 +477,13 @@ static void hammock_body(fl_gpu *gpu)
    * measured against 0.8 m; SwiftShader's 20 frames do not get there). The flat taut sheet without
    * tethers threw it back up to its drop height (1.196 m at frame 30, 1.22-1.30 m, docs/COUPLING.md). */
   float edges = scene.objects[0].cloth.center[1];
-  for (int k = 2; k < 6 && k * chunk < frames; k++)
+  for (int k = 2; k < 6 && 10 * (k + 1) <= frames; k++)
     ENSURE_MSG(ball_y[k] < edges, "the snowball bounced: its centre %.3f m at frame %d, above the pinned edges (%.3f m)",
                ball_y[k], 10 * (k + 1), (double)edges);
-  /* The issue asks for none. Runs differ, why is not known yet: 0 in the runs that landed the
-   * scheme, 4 of 1088 in one CI run (docs/COUPLING.md), so this guards the scheme (the earlier
-   * one let the whole snowball through) at 1 % until the stray particles are found. */
-  ENSURE_MSG(below_max * 100 <= (int)ns, "%d of %u snow particles went through the cloth (more than 1 %%)",
-             below_max, ns);
+  /* None, as the issue asks. The taut sheet without tethers let 4 of 1088 through in one CI run
+   * while it stretched 12 % under the landing; the tethered sag holds the snowball's lowest
+   * particle 0.08 m above the cloth, two cells clear of this bound (docs/COUPLING.md). */
+  ENSURE_MSG(below_max == 0, "%d of %u snow particles went through the cloth", below_max, ns);
   ENSURE(s[0].nan_count == 0 && s[1].nan_count == 0 && !s[0].unstable && !s[1].unstable);
   if (frames >= 300) {
     double sag = sag_sum / sag_count, seconds = 0;
@@ -828,6 +880,7 @@ FL_GPU_TEST(test_opt_out, opt_out_body)
 static const fl_test_case cases[] = {
     {"kernel_vs_cpu", test_kernel_vs_cpu},
     {"free_momentum", test_free_momentum},
+    {"hold_vs_cpu", test_hold_vs_cpu},
     {"hammock", test_hammock},
     {"crater", test_crater},
     {"jelly_catch", test_jelly_catch},

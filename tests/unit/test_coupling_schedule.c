@@ -2,9 +2,9 @@
  * (fl_coupling_xpbd_substeps, docs/COUPLING.md, substep order). sim.coupling_substeps "snow":
  * every snow substep couples and holds ceil(substeps / snow) XPBD substeps cutting its time.
  * "xpbd": the snow substeps are cut into exactly `substeps` contiguous runs of near-equal length,
- * each with one XPBD substep covering its whole time, coupled in the run's first snow substep, so
- * XPBD keeps the scene's count and its substeps tile the frame; with fewer snow substeps than
- * that it falls back to "snow". */
+ * each with one XPBD substep covering its whole time, coupled in the run's last snow substep (the
+ * others hold), so XPBD keeps the scene's count, its substeps tile the frame and the frame ends
+ * coupled; with fewer snow substeps than that it falls back to "snow". */
 #include "test.h"
 
 #include "sim/coupling/coupling.h"
@@ -34,15 +34,14 @@ static void test_xpbd_mode_tiles_the_frame(void)
       for (uint32_t k = 0; k < snow; k++) {
         uint32_t first, of, run[2];
         uint32_t m = fl_coupling_xpbd_substeps(FL_COUPLING_SUBSTEPS_XPBD, snow, substeps, k, &first, &of, run);
-        ENSURE_MSG(m <= 1, "snow %u, substeps %u, k %u: %u XPBD substeps", snow, substeps, k, m);
-        if (!m) {
-          ENSURE_MSG(k > 0 && k < covered, "snow %u, substeps %u: snow substep %u is in no run", snow, substeps, k);
-          continue;
-        }
-        /* a run starts here, right where the last one ended, and is the next XPBD substep */
-        ENSURE_MSG(run[0] == k && k == covered && first == next_first && of == substeps && run[1] > run[0],
-                   "snow %u, substeps %u, k %u: first %u (next %u) of %u, run [%u, %u), covered %u", snow,
-                   substeps, k, first, next_first, of, run[0], run[1], covered);
+        /* k lies in its run, which starts right where the last one ended and is the next XPBD substep */
+        ENSURE_MSG(m <= 1 && run[0] <= k && k < run[1] && run[0] == covered && first == next_first &&
+                       of == substeps,
+                   "snow %u, substeps %u, k %u: m %u, first %u (next %u) of %u, run [%u, %u), covered %u", snow,
+                   substeps, k, m, first, next_first, of, run[0], run[1], covered);
+        ENSURE_MSG(m == (k + 1 == run[1]), "snow %u, substeps %u, k %u: m %u in run [%u, %u) (coupled in its last)",
+                   snow, substeps, k, m, run[0], run[1]);
+        if (!m) continue;
         uint32_t len = run[1] - run[0];
         shortest = len < shortest ? len : shortest;
         longest = len > longest ? len : longest;

@@ -60,20 +60,21 @@ static bool snow_couples(const fl_scene *scene, bool *couples)
  * (docs/COUPLING.md, substep order). "snow": m = ceil(substeps / snow) (1 when snow >= substeps) per snow
  * substep, the snow substep's time cut in m. "xpbd" (with snow >= substeps): the snow substeps are cut into
  * `substeps` runs, run g = [floor(g snow / substeps), floor((g + 1) snow / substeps)), and run g's
- * one XPBD substep covers the whole run's time, recorded in the run's first snow substep; the
- * others get none (count 0). Returns the count; *first the substep index of the first, *of the
- * frame's XPBD substeps; run[0..1] the snow substeps the range covers, [run[0], run[1]). */
+ * one XPBD substep covers the whole run's time, recorded in the run's last snow substep; the
+ * others hold (count 0). Returns the count; *first the substep index of the first (of a hold: its
+ * run's), *of the frame's XPBD substeps; run[0..1] the snow substeps of k's run, [run[0], run[1]). */
 uint32_t fl_coupling_xpbd_substeps(fl_coupling_substeps mode, uint32_t snow, uint32_t substeps, uint32_t k,
                                    uint32_t *first, uint32_t *of, uint32_t run[2])
 {
   if (snow < 1) snow = 1;
   if (mode == FL_COUPLING_SUBSTEPS_XPBD && snow >= substeps && substeps >= 1) {
-    uint32_t g = (uint32_t)(((uint64_t)k * substeps + substeps - 1) / snow); /* least g: floor(g snow / substeps) >= k */
+    /* k's run: floor(g snow / substeps) <= k < floor((g + 1) snow / substeps) */
+    uint32_t g = (uint32_t)(((uint64_t)(k + 1) * substeps - 1) / snow);
     *of = substeps;
     *first = g;
     run[0] = (uint32_t)((uint64_t)g * snow / substeps);
     run[1] = (uint32_t)((uint64_t)(g + 1) * snow / substeps);
-    return run[0] == k ? 1 : 0;
+    return run[1] == k + 1 ? 1 : 0;
   }
   uint32_t m = substeps > snow ? (substeps + snow - 1) / snow : 1;
   *of = snow * m;
@@ -84,11 +85,13 @@ uint32_t fl_coupling_xpbd_substeps(fl_coupling_substeps mode, uint32_t snow, uin
 }
 
 /* The snow's hook, once per snow substep [t - h, t], after its grid update. A substep that records
- * XPBD substeps couples: the contact at the substep's start (the XPBD state is there: lag 0), the
- * XPBD substeps covering their time T with the parcels carried (the contact takes g T back from a
- * carried parcel: the XPBD substeps give the pair g T), then the release. A snow substep inside an
- * XPBD substep's run ("xpbd") records nothing: the snow moves on its own grid there
- * (docs/COUPLING.md, substep order). */
+ * XPBD substeps couples: the contact (the XPBD state at the start of the run of snow substeps it
+ * covers, met at x_p - lag v_p), the XPBD substeps covering the run's time T with the parcels
+ * carried (the contact takes g T back from a carried parcel: the XPBD substeps give the pair g T),
+ * then the release. In the "snow" order the run is the substep itself (lag 0). In the "xpbd" order
+ * the run's other substeps come first and hold: every particle stops the snow as an immovable
+ * boundary at x_p - lag v_p, and the free ones' reactions wait in the deferred words for the run's
+ * coupled contact, so none is left pending at the frame's end (docs/COUPLING.md, substep order). */
 static void hook(void *ctx, fl_rec *r, float h, float t)
 {
   fl_coupling *c = ctx;
@@ -101,11 +104,18 @@ static void hook(void *ctx, fl_rec *r, float h, float t)
   uint32_t first, of, run[2];
   uint32_t m = fl_coupling_xpbd_substeps(f->sim->coupling_substeps, snow, f->sim->substeps, (uint32_t)k, &first, &of,
                                          run);
-  if (!m) return;
-  double t_end = f->t0 + (double)f->dt * run[1] / snow, covered = (double)f->dt * (run[1] - run[0]) / snow;
+  /* The XPBD state is at the run's start: lag = xpbd_time - t is 0 in the run's first snow substep (the
+   * contact's convention) and -(k - run[0]) h in substep k, the boundary carried forward to it. */
+  c->xpbd_time = (double)t - (double)h * (double)((uint32_t)k - run[0]);
   fl_coupling_push push;
-  c->xpbd_time = t;
   fl_coupling_push_fill(c, h, t, &push);
+  if (!m) { /* a hold substep */
+    push.hold = 1;
+    fl_coupling_record_contact(c, r, &push);
+    fl_coupling_record_release(c, r, &push);
+    return;
+  }
+  double t_end = f->t0 + (double)f->dt * run[1] / snow, covered = (double)f->dt * (run[1] - run[0]) / snow;
   for (int a = 0; a < 3; a++) push.gravity_h[a] *= (float)(run[1] - run[0]); /* g h per snow substep covered */
   fl_coupling_record_contact(c, r, &push);
   for (uint32_t j = 0; j < m; j++) {
@@ -117,6 +127,7 @@ static void hook(void *ctx, fl_rec *r, float h, float t)
     }
     fl_xpbd_record_substep(c->xpbd, r, &step);
   }
+  c->normals_current = false; /* the XPBD substeps moved the particles */
   c->xpbd_substeps += m;
   fl_coupling_record_release(c, r, &push);
 }
@@ -157,10 +168,13 @@ bool fl_coupling_create(fl_gpu *gpu, const fl_scene *scene, fl_snow_system *snow
                                                 FL_COUPLING_MOMENTUM_BITS - FL_SNOW_FIXED_MOMENTUM_BITS),
                        .min_mass = (float)(FL_COUPLING_MIN_SHARE * ldexp(1.0, FL_SNOW_FIXED_MOMENTUM_BITS) /
                                            snow->build.momentum_scale)};
+  void *zero = calloc(n, FL_COUPLING_DEFERRED_WORDS * 4);
   bool ok = fl_buffer_create_with(gpu, on, (uint64_t)n * 4, "coupling particles", &out->coupled) &&
             fl_buffer_create(gpu, accum_bytes(snow), FL_MEMORY_DEVICE, "coupling accumulator", &out->accum) &&
             fl_buffer_create(gpu, (uint64_t)n * FL_COUPLING_ATTACH_VEC4S * VEC4, FL_MEMORY_DEVICE,
                              "coupling attachments", &out->attach) &&
+            zero && fl_buffer_create_with(gpu, zero, (uint64_t)n * FL_COUPLING_DEFERRED_WORDS * 4,
+                                          "coupling deferred", &out->deferred) &&
             fl_buffer_create(gpu, 2 * VEC4, FL_MEMORY_DEVICE, "coupling sums", &out->sums) &&
             fl_buffer_create(gpu, (uint64_t)n * VEC4, FL_MEMORY_DEVICE, "coupling normals", &out->normals) &&
             fl_buffer_create(gpu, (uint64_t)(b->triangle_count ? b->triangle_count : 1) * VEC4, FL_MEMORY_DEVICE,
@@ -170,7 +184,9 @@ bool fl_coupling_create(fl_gpu *gpu, const fl_scene *scene, fl_snow_system *snow
             fl_coupling_set_samples(out, (const float(*)[4])b->positions, on);
   for (uint32_t k = 0; k < FL_GPU_FRAMES_IN_FLIGHT && ok; k++)
     ok = fl_buffer_create(gpu, 2 * VEC4, FL_MEMORY_READBACK, "coupling sums readback", &out->readback[k]);
+  if (!zero) ok = fl_error_set("out of host memory");
   free(on);
+  free(zero);
   if (!ok) {
     fl_coupling_destroy(out);
     return false;
@@ -217,6 +233,7 @@ void fl_coupling_destroy(fl_coupling *c)
   fl_buffer_destroy(c->gpu, &c->accum);
   fl_buffer_destroy(c->gpu, &c->impulse);
   fl_buffer_destroy(c->gpu, &c->attach);
+  fl_buffer_destroy(c->gpu, &c->deferred);
   fl_buffer_destroy(c->gpu, &c->sums);
   fl_buffer_destroy(c->gpu, &c->normals);
   fl_buffer_destroy(c->gpu, &c->face_normals);
@@ -256,6 +273,7 @@ void fl_coupling_record_begin(fl_coupling *c, fl_rec *r, const fl_step *frame)
   if (!c->gpu) return;
   c->frame = *frame;
   c->xpbd_time = frame->t0;
+  c->normals_current = false; /* the XPBD state may have changed between frames (a reset, the picker) */
   vkCmdFillBuffer(r->cmd, c->impulse.buffer, 0, VK_WHOLE_SIZE, 0);
   fl_rec_barrier(r);
 }
@@ -278,9 +296,10 @@ uint64_t fl_coupling_weights_bytes(const fl_coupling *c)
 
 uint64_t fl_coupling_particle_bytes(const fl_coupling *c)
 {
-  /* Each particle reads x, v and its flag; each node in use is read (velocity and mass, weight) and
-   * its impulse words written. The contacts' velocity and impulse writes are not counted (few). */
-  return (uint64_t)c->coupled_count * (16 + 16 + 4) + nodes_in_use(c) * (16 + 16);
+  /* Each particle reads x, v, its flag and its deferred words; each node in use is read (velocity and
+   * mass, weight) and its impulse words written. The contacts' velocity, impulse and deferred writes
+   * are not counted (few). */
+  return (uint64_t)c->coupled_count * (16 + 16 + 4 + 16) + nodes_in_use(c) * (16 + 16);
 }
 
 uint64_t fl_coupling_release_bytes(const fl_coupling *c)
@@ -314,10 +333,15 @@ uint64_t fl_coupling_surface_bytes(const fl_coupling *c)
          (uint64_t)c->coupled_count * 16;
 }
 
-/* The buffers of the surface kernels: shaders/coupling/surface_bindings.glsl's bindings 0-11, in order. */
+/* The buffers of the surface kernels: shaders/coupling/surface_bindings.glsl's bindings 0-12, in order. */
 #define SURFACE_BUFFERS(c, s, x)                                                                                    \
   FL_BUFFERS(&(x)->pos, &(x)->vel, &(c)->samples, &(s)->block_hash, &(c)->accum, &(s)->gridv, &(c)->impulse,       \
-             &(c)->sample_attach, &(c)->face_normals, &(x)->triangles, &(c)->surface_accum, &(c)->coupled)
+             &(c)->sample_attach, &(c)->face_normals, &(x)->triangles, &(c)->surface_accum, &(c)->coupled,         \
+             &(c)->deferred)
+/* The buffers of contact and release: shaders/coupling/coupling_bindings.glsl's bindings 0-10, in order. */
+#define PARTICLE_BUFFERS(c, s, x)                                                                                   \
+  FL_BUFFERS(&(x)->pos, &(x)->vel, &(c)->coupled, &(s)->block_hash, &(c)->accum, &(s)->gridv, &(c)->impulse,       \
+             &(c)->attach, &(c)->normals, &(c)->surface_accum, &(c)->deferred)
 
 bool fl_coupling_records_substeps(const fl_coupling *c, const void *m) { return c->gpu && m == c->xpbd; }
 
@@ -327,12 +351,15 @@ void fl_coupling_record_contact(fl_coupling *c, fl_rec *r, const fl_coupling_pus
   fl_xpbd_system *x = c->xpbd;
   /* the sheets' normals at the XPBD state the contact meets (the publish's are once a frame, of the
    * snapshot), into the coupling's own buffers: common/face_normals + vertex_normals */
-  fl_gpu_mesh counts = {.vertex_count = c->particle_count, .triangle_count = x->build.triangle_count};
-  fl_rec_begin(r, "coupling/normals", fl_mesh_normals_bytes(&counts));
-  fl_mesh_normals_record_binding(r, &(fl_mesh_normals_binding){&x->pos, &x->triangles, &c->face_normals, &x->tri_first,
-                                                               &x->tri_items, &c->normals, x->build.triangle_count,
-                                                               c->particle_count});
-  fl_rec_end(r);
+  if (!c->normals_current) { /* once per XPBD state: a run's holds and contact share it */
+    fl_gpu_mesh counts = {.vertex_count = c->particle_count, .triangle_count = x->build.triangle_count};
+    fl_rec_begin(r, "coupling/normals", fl_mesh_normals_bytes(&counts));
+    fl_mesh_normals_record_binding(r, &(fl_mesh_normals_binding){&x->pos, &x->triangles, &c->face_normals,
+                                                                 &x->tri_first, &x->tri_items, &c->normals,
+                                                                 x->build.triangle_count, c->particle_count});
+    fl_rec_end(r);
+    c->normals_current = true;
+  }
   fl_rec_begin(r, "coupling/clear", c->accum.size + c->surface_accum.size);
   vkCmdFillBuffer(r->cmd, c->accum.buffer, 0, VK_WHOLE_SIZE, 0);
   vkCmdFillBuffer(r->cmd, c->surface_accum.buffer, 0, VK_WHOLE_SIZE, 0);
@@ -345,33 +372,33 @@ void fl_coupling_record_contact(fl_coupling *c, fl_rec *r, const fl_coupling_pus
     fl_rec_pass(r, &(fl_pass){.name = "coupling/surface_weights", .bytes = fl_coupling_surface_weights_bytes(c),
                               .kernel = "coupling/surface_weights", FL_PUSH(*push), .threads = c->sample_count,
                               SURFACE_BUFFERS(c, s, x)});
-    fl_rec_pass(r, &(fl_pass){.name = "coupling/surface_contact", .bytes = fl_coupling_surface_bytes(c),
+    fl_rec_pass(r, &(fl_pass){.name = push->hold ? "coupling/surface_hold" : "coupling/surface_contact",
+                              .bytes = fl_coupling_surface_bytes(c),
                               .kernel = "coupling/surface_contact", FL_PUSH(*push), .threads = c->sample_count,
                               SURFACE_BUFFERS(c, s, x)});
   }
-  /* contact and release: bindings 0-9 of shaders/coupling/coupling_bindings.glsl, in this order */
-  fl_rec_pass(r, &(fl_pass){.name = "coupling/contact", .bytes = fl_coupling_particle_bytes(c),
-                            .kernel = "coupling/contact", FL_PUSH(*push), .threads = c->particle_count,
-                            FL_BUFFERS(&x->pos, &x->vel, &c->coupled, &s->block_hash, &c->accum, &s->gridv,
-                                       &c->impulse, &c->attach, &c->normals, &c->surface_accum)});
+  fl_rec_pass(r, &(fl_pass){.name = push->hold ? "coupling/hold" : "coupling/contact",
+                            .bytes = fl_coupling_particle_bytes(c), .kernel = "coupling/contact", FL_PUSH(*push),
+                            .threads = c->particle_count, PARTICLE_BUFFERS(c, s, x)});
 }
 
 void fl_coupling_record_release(fl_coupling *c, fl_rec *r, const fl_coupling_push *push)
 {
   fl_snow_system *s = c->snow;
   fl_xpbd_system *x = c->xpbd;
-  /* bindings 0-9 of shaders/coupling/coupling_bindings.glsl, as in fl_coupling_record_contact */
-  fl_rec_pass(r, &(fl_pass){.name = "coupling/release", .bytes = fl_coupling_release_bytes(c),
-                            .kernel = "coupling/release", FL_PUSH(*push), .threads = c->particle_count,
-                            FL_BUFFERS(&x->pos, &x->vel, &c->coupled, &s->block_hash, &c->accum, &s->gridv,
-                                       &c->impulse, &c->attach, &c->normals, &c->surface_accum)});
-  if (c->sample_count)
-    fl_rec_pass(r, &(fl_pass){.name = "coupling/surface_release", .bytes = fl_coupling_surface_bytes(c),
-                              .kernel = "coupling/surface_release", FL_PUSH(*push), .threads = c->sample_count,
-                              SURFACE_BUFFERS(c, s, x)});
+  if (!push->hold) { /* a hold carried nothing: nothing to release */
+    fl_rec_pass(r, &(fl_pass){.name = "coupling/release", .bytes = fl_coupling_release_bytes(c),
+                              .kernel = "coupling/release", FL_PUSH(*push), .threads = c->particle_count,
+                              PARTICLE_BUFFERS(c, s, x)});
+    if (c->sample_count)
+      fl_rec_pass(r, &(fl_pass){.name = "coupling/surface_release", .bytes = fl_coupling_surface_bytes(c),
+                                .kernel = "coupling/surface_release", FL_PUSH(*push), .threads = c->sample_count,
+                                SURFACE_BUFFERS(c, s, x)});
+  }
   fl_rec_pass(r, &(fl_pass){.name = "coupling/apply", .bytes = fl_coupling_apply_bytes(c), .kernel = "coupling/apply",
                             FL_PUSH(*push), .threads = push->node_count, FL_BUFFERS(&c->accum, &s->gridv)});
-  c->substeps++;
+  if (push->hold) c->hold_substeps++;
+  else c->substeps++;
 }
 
 void fl_coupling_record_end(fl_coupling *c, fl_rec *r)
@@ -410,6 +437,7 @@ void fl_coupling_summary(const fl_coupling *c, fl_material_summary *out)
   fl_stats_number(&out->report, "coupling", "coupled_particles", c->coupled_count);
   fl_stats_number(&out->report, "coupling", "substeps", (double)c->substeps);
   fl_stats_number(&out->report, "coupling", "xpbd_substeps", (double)c->xpbd_substeps);
+  fl_stats_number(&out->report, "coupling", "hold_substeps", (double)c->hold_substeps);
   fl_stats_number(&out->report, "coupling", "frames", (double)g->frames);
   fl_stats_vec3(&out->report, "coupling", "momentum_exchanged_last_frame", g->last);
   fl_stats_number(&out->report, "coupling", "impulse_last_frame", g->last_magnitude);

@@ -20,7 +20,10 @@
  *                     the parcel the impulse J of an immovable boundary
  *   XPBD substeps     those covering the snow substep's time (the world leaves them to the coupling);
  *                     with sim.coupling_substeps "xpbd", one covering a run of snow substeps, and the
- *                     run's other snow substeps do not couple (fl_coupling_xpbd_substeps)
+ *                     run's other snow substeps hold (fl_coupling_xpbd_substeps): normals, weights,
+ *                     then coupling/surface_hold and coupling/hold (the contact kernels with push.hold:
+ *                     every particle an immovable boundary, the free ones' reactions deferred to the
+ *                     next coupled contact) and apply
  *   coupling/release  each carried parcel gets back the velocity change the XPBD
  *                     substeps gave the pair; the particle its own mass
  *   coupling/surface_release  each carried sample's parcel gets its triangle's velocity there back
@@ -53,8 +56,10 @@ typedef struct fl_coupling {
   float friction;             /* the snow's (first material's) Coulomb coefficient */
   float momentum_scale;       /* accumulator units per kg m/s */
   float min_mass;             /* kg */
-  double xpbd_time;           /* the time of the XPBD state the snow meets: the snow substep's start */
+  double xpbd_time;           /* the time of the XPBD state the snow meets (the contact's convention: a
+                               * coupled substep's is its hook time t, lag 0; after a run, t + the run) */
   fl_step frame;              /* the frame being recorded (its XPBD substeps are recorded in the snow's) */
+  bool normals_current;       /* coupling/normals already holds the XPBD state's normals (recorded this frame) */
   fl_buffer coupled;          /* uint per XPBD particle: 1 where its object couples */
   fl_buffer accum;            /* FL_COUPLING_NODE_WORDS int32 per snow grid node */
   fl_buffer impulse;          /* vec4 per XPBD particle, then per surface sample: the frame's -J (xyz) and |J| (w) */
@@ -62,12 +67,14 @@ typedef struct fl_coupling {
   fl_buffer sample_attach;    /* FL_COUPLING_SAMPLE_VEC4S vec4 per surface sample */
   fl_buffer surface_accum;    /* 4 int32 per XPBD particle: the added mass and momentum its samples give it */
   fl_buffer attach;           /* FL_COUPLING_ATTACH_VEC4S vec4 per XPBD particle (coupling_shared.h) */
+  fl_buffer deferred;         /* FL_COUPLING_DEFERRED_WORDS int32 per XPBD particle: the hold substeps' reactions */
   fl_buffer sums;             /* 2 vec4: coupling/sum's output */
   fl_buffer normals;          /* vec4 per XPBD particle: its surface's normal at the substep (coupling/normals) */
   fl_buffer face_normals;     /* vec4 per XPBD triangle: coupling/normals' scratch */
   fl_buffer readback[FL_GPU_FRAMES_IN_FLIGHT];
   bool pending[FL_GPU_FRAMES_IN_FLIGHT];
   uint64_t substeps;          /* coupling substeps recorded */
+  uint64_t hold_substeps;     /* hold substeps recorded ("xpbd" order) */
   uint64_t xpbd_substeps;     /* XPBD substeps recorded inside them */
   fl_coupling_figures figures;
 } fl_coupling;
@@ -102,9 +109,11 @@ void fl_coupling_record_end(fl_coupling *c, fl_rec *r);
 /* The push of a coupling substep of length h ending at time t (lag = xpbd_time - t: the boundary is
  * x_p - lag v_p; gravity_h = g h). */
 void fl_coupling_push_fill(const fl_coupling *c, float h, float t, fl_coupling_push *out);
-/* The first half of a coupling substep with that push: clear, weights, contact. */
+/* The first half of a coupling substep with that push: normals (unless already recorded for the
+ * current XPBD state), clear, weights, contact (push->hold: the hold, named coupling/hold and
+ * coupling/surface_hold). */
 void fl_coupling_record_contact(fl_coupling *c, fl_rec *r, const fl_coupling_push *push);
-/* The second half: release, apply. */
+/* The second half: release, apply (push->hold: apply only). */
 void fl_coupling_record_release(fl_coupling *c, fl_rec *r, const fl_coupling_push *push);
 /* After the slot's fence: reads its sums into the figures. */
 void fl_coupling_collect(fl_coupling *c, uint32_t slot);

@@ -174,9 +174,16 @@ static void contact_normal(const fl_coupling_push *pc, uint32_t kind, const floa
     for (int a = 0; a < 3; a++) n[a] = side > 0.0f ? surface[a] : -surface[a];
 }
 
+/* Adds momentum dP to a particle's deferred words (fl_coupling_defer). */
+static void defer(int32_t deferred[4], const float dP[3], float scale)
+{
+  for (int a = 0; a < 3; a++) deferred[a] += fixed(dP[a], scale);
+}
+
 bool fl_coupling_cpu_contact(const fl_coupling_push *pc, uint32_t particle_count, float (*pos)[4], float (*vel)[4],
                              const uint32_t *coupled, const float (*normals)[4], float (*impulse)[4],
-                             const float (*grid)[8], const fl_coupling_cpu_surface *surface, fl_coupling_cpu *out)
+                             int32_t (*deferred)[4], const float (*grid)[8], const fl_coupling_cpu_surface *surface,
+                             fl_coupling_cpu *out)
 {
   uint64_t nodes = (uint64_t)pc->grid_dims[0] * pc->grid_dims[1] * pc->grid_dims[2];
   out->acc = calloc(nodes, sizeof *out->acc);
@@ -227,6 +234,23 @@ bool fl_coupling_cpu_contact(const fl_coupling_push *pc, uint32_t particle_count
     if (touching && u[0] * n[0] + u[1] * n[1] + u[2] * n[2] >= 0.0f) continue;
     for (int a = 0; a < 3; a++) slip[a] = touching ? u[a] : 0.0f;
     if (touching) collide_rule(slip, n, pc->friction);
+    if (pc->hold) { /* an immovable boundary; the free vertices' shares of the reaction deferred */
+      float J[3], dv[3];
+      for (int a = 0; a < 3; a++) {
+        J[a] = (slip[a] - u[a]) * M;
+        dv[a] = J[a] / M;
+      }
+      if (J[0] == 0.0f && J[1] == 0.0f && J[2] == 0.0f) continue;
+      spread(pc, &pq, dv, acc);
+      for (int a = 0; a < 3; a++) impulse[particle_count + k][a] -= J[a];
+      impulse[particle_count + k][3] += len3f(J);
+      for (int j = 0; j < 3; j++) {
+        float dP[3];
+        for (int a = 0; a < 3; a++) dP[a] = -q.b[j] * J[a];
+        if (pos[q.v[j]][3] > 0.0f) defer(deferred[q.v[j]], dP, pc->momentum_scale);
+      }
+      continue;
+    }
     for (int a = 0; a < 3; a++) carried[a] = pq.P[a] / M - pc->gravity_h[a] - slip[a];
     for (int j = 0; j < 3; j++) {
       uint32_t v = q.v[j];
@@ -249,8 +273,12 @@ bool fl_coupling_cpu_contact(const fl_coupling_push *pc, uint32_t particle_count
     bool inside = point(pc, pos[p], vel[p], x);
     const int32_t *sacc = out->surface_acc[p];
     float w = pos[p][3], Ms = (float)sacc[0] / pc->momentum_scale, Mo = 0.0f, Ps[3], Po[3] = {0, 0, 0},
-          offset[3] = {0, 0, 0};
+          offset[3] = {0, 0, 0}, D[3] = {0, 0, 0};
     for (int a = 0; a < 3; a++) Ps[a] = (float)sacc[1 + a] / pc->momentum_scale;
+    for (int a = 0; a < 3 && !pc->hold; a++) { /* a coupled contact takes the deferred momentum in */
+      D[a] = (float)deferred[p][a] / pc->momentum_scale;
+      deferred[p][a] = 0;
+    }
     parcel q;
     if (inside) parcel_of(pc, x, 1.0f, acc, grid, coupled[p], &q);
     if (inside && q.M > pc->min_mass) {
@@ -264,7 +292,7 @@ bool fl_coupling_cpu_contact(const fl_coupling_push *pc, uint32_t particle_count
       bool touching = n[0] != 0.0f || n[1] != 0.0f || n[2] != 0.0f;
       for (int a = 0; a < 3; a++) slip[a] = touching ? u[a] : 0.0f;
       if (touching) collide_rule(slip, n, pc->friction);
-      if (w > 0.0f) { /* carried through the XPBD substeps, the parcel keeping its slip */
+      if (w > 0.0f && !pc->hold) { /* carried through the XPBD substeps, the parcel keeping its slip */
         if (!(touching && u[0] * n[0] + u[1] * n[1] + u[2] * n[2] >= 0.0f)) {
           Mo = M;
           for (int a = 0; a < 3; a++) {
@@ -273,27 +301,33 @@ bool fl_coupling_cpu_contact(const fl_coupling_push *pc, uint32_t particle_count
           }
         }
       } else {
-        float J[3], du[3], dv[3]; /* a pinned particle: an immovable boundary */
+        float J[3], du[3], dv[3], dP[3]; /* a pinned particle, or any in a hold: an immovable boundary */
         for (int a = 0; a < 3; a++) {
           du[a] = slip[a] - u[a];
           J[a] = du[a] * M;
           dv[a] = J[a] / M;
+          dP[a] = -J[a];
         }
         if (du[0] != 0.0f || du[1] != 0.0f || du[2] != 0.0f) {
           spread(pc, &q, dv, acc);
           for (int a = 0; a < 3; a++) impulse[p][a] -= J[a];
           impulse[p][3] += len3f(J);
+          if (w > 0.0f) defer(deferred[p], dP, pc->momentum_scale);
         }
       }
     }
     /* a free particle carries its own parcel and its samples' shares as one pair */
-    if (!(w > 0.0f) || !(Mo > 0.0f || Ms > 0.0f)) continue;
+    if (!(w > 0.0f)) continue;
+    if (!(Mo > 0.0f || Ms > 0.0f)) {
+      for (int a = 0; a < 3; a++) vel[p][a] += w * D[a];
+      continue;
+    }
     float *a1 = out->attach[FL_COUPLING_ATTACH_VEC4S * p];
     for (int a = 0; a < 3; a++) {
       a1[a] = x[a];
       a1[4 + a] = 0.0f;
       a1[8 + a] = offset[a];
-      vel[p][a] = (vel[p][a] + w * (Po[a] + Ps[a])) / (1.0f + w * (Mo + Ms));
+      vel[p][a] = (vel[p][a] + w * (Po[a] + Ps[a] + D[a])) / (1.0f + w * (Mo + Ms));
     }
     a1[3] = Mo;
     a1[7] = w;

@@ -32,10 +32,14 @@ typedef struct {
 /* The first half (weights, surface weights, surface contact, contact): reads pos (xyz, w = 1/m), coupled (flag per particle), the
  * sheets' vertex normals (vec4 per particle, coupling/normals; NULL: every particle takes -d / |d|) and the
  * grid, and the surface samples (NULL: none); updates vel, pos's w of the attached particles, impulse
- * (particle_count entries, then one per sample: the pinned contacts' -J and |J|), and fills *out. Returns false (out of memory) only; free *out with fl_coupling_cpu_free. */
+ * (particle_count entries, then one per sample: the pinned contacts' -J and |J|), the deferred words
+ * (FL_COUPLING_DEFERRED_WORDS int32 per particle: push->hold adds the free particles' reactions, a
+ * coupled contact takes them in and zeroes them), and fills *out. Returns false (out of memory) only;
+ * free *out with fl_coupling_cpu_free. */
 bool fl_coupling_cpu_contact(const fl_coupling_push *push, uint32_t particle_count, float (*pos)[4], float (*vel)[4],
                              const uint32_t *coupled, const float (*normals)[4], float (*impulse)[4],
-                             const float (*grid)[8], const fl_coupling_cpu_surface *surface, fl_coupling_cpu *out);
+                             int32_t (*deferred)[4], const float (*grid)[8], const fl_coupling_cpu_surface *surface,
+                             fl_coupling_cpu *out);
 /* The second half (release, surface release, apply): parts the attached particles and samples from
  * their parcels (vel, pos's w, impulse) and adds the nodes' impulses to the grid's v_{n+1}. */
 void fl_coupling_cpu_release(const fl_coupling_push *push, uint32_t particle_count, float (*pos)[4], float (*vel)[4],
