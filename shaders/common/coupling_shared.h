@@ -30,8 +30,9 @@ FL_STRUCT_BEGIN(fl_coupling_push)
   uvec3 grid_dims;    /* nodes per axis of the snow's (virtual, dense) lattice */
   uint particle_count; /* XPBD particles */
   float inv_h;
-  float lag;          /* (s): the XPBD state is at the frame's end; the boundary at the snow substep's end
-                       * is x_p - lag v_p (docs/COUPLING.md, substep order) */
+  float lag;          /* (s): how far the XPBD state is ahead of the snow substep's start (<= 0: behind
+                       * it, in a run of the "xpbd" order); the boundary there is x_p - lag v_p
+                       * (docs/COUPLING.md, substep order) */
   float friction;     /* Coulomb coefficient of the contact (the snow's; FL_SNOW_STICKY: sticky) */
   float weight_scale; /* W_i units per unit weight */
   float momentum_scale; /* impulse units per kg m/s */

@@ -31,7 +31,8 @@
 //            every particle is such an immovable boundary moving at v_p, and a free one's
 //            reaction -J goes to its deferred words (coupling_shared.h); nothing is carried.
 //   deferred momentum D (a coupled substep): what the run's hold substeps gave p joins the pair
-//            (v_c's numerator gains D), or p alone (v_p += w_p D) when it carries nothing.
+//            (v_c's numerator gains D; a parcel moving away is carried too then, keeping its
+//            relative velocity, u' = u), or p alone (v_p += w_p D) when it has no parcel.
 // The particle's own thread is the only writer of its velocity, w, impulse and attachment.
 // CPU reference: src/sim/coupling/coupling_cpu.c.
 #version 450
@@ -68,16 +69,18 @@ void main()
       bool touching = n != vec3(0.0);
       vec3 slip = touching ? fl_mpm_collide_rule(u, vec3(0.0), n, pc.friction) : vec3(0.0);
       if (xp.w > 0.0 && pc.hold == 0u) {
-        if (!(touching && dot(u, n) >= 0.0)) {
+        // a parcel that presses on p is carried; one moving away is too when p has deferred
+        // reactions, which the pair then shares (the parcel keeps its whole relative velocity)
+        bool presses = !(touching && dot(u, n) >= 0.0);
+        if (presses || D != vec3(0.0)) {
+          if (!presses) slip = u;
           Mo = M;
           Po = M * (vs - pc.gravity_h - slip);
           offset = slip - vs;
         }
       } else {
-        vec3 du = slip - u;
-        if (du != vec3(0.0)) {
-          vec3 J = du * M;
-          fl_coupling_spread(s, m, J / M, 1.0, coupled[p]);
+        vec3 J = fl_coupling_stop(s, m, u, slip, M, 1.0, coupled[p]);
+        if (J != vec3(0.0)) {
           impulse[p] += vec4(-J, length(J));
           if (xp.w > 0.0) fl_coupling_defer(p, -J);
         }

@@ -22,8 +22,8 @@ fl_mpm_push fl_coupling_mpm_push()
   return m;
 }
 
-// The boundary point of XPBD particle x (xyz, w = 1/m) moving at v, at the end of the snow
-// substep: the XPBD state is at the frame's end, lag seconds later (docs/COUPLING.md).
+// The boundary point of XPBD particle x (xyz, w = 1/m) moving at v, at the snow substep's start:
+// the XPBD state is lag seconds ahead of it (lag <= 0: behind it, carried forward; docs/COUPLING.md).
 vec3 fl_coupling_point(vec4 x, vec3 v) { return x.xyz - pc.lag * v; }
 
 // Whether the quadratic stencil of point x lies inside the snow's lattice (else the particle
@@ -140,6 +140,16 @@ void fl_coupling_spread(fl_mpm_stencil s, fl_mpm_push m, vec3 dv, float scale, u
       atomicAdd(accum[o + 2u], fl_mpm_fixed(dP.z, pc.momentum_scale));
     }
   })
+}
+
+// An immovable boundary's stop (a pinned particle, or any particle or sample in a hold): the snow's
+// rule turned the parcel's relative velocity u into `slip`; the parcel's nodes (stencil s, scale and
+// kind as fl_coupling_spread) gain J = (slip - u) M, nothing when it is zero. Returns J.
+vec3 fl_coupling_stop(fl_mpm_stencil s, fl_mpm_push m, vec3 u, vec3 slip, float M, float scale, uint kind)
+{
+  vec3 J = (slip - u) * M;
+  if (J != vec3(0.0)) fl_coupling_spread(s, m, J / M, scale, kind);
+  return J;
 }
 #endif
 

@@ -52,9 +52,8 @@ void main()
   if (touching && dot(u, n) >= 0.0) return;
   vec3 slip = touching ? fl_mpm_collide_rule(u, vec3(0.0), n, pc.friction) : vec3(0.0);
   if (pc.hold != 0u) {
-    vec3 J = (slip - u) * M;
+    vec3 J = fl_coupling_stop(s, m, u, slip, M, q.scale, q.kind);
     if (J == vec3(0.0)) return;
-    fl_coupling_spread(s, m, J / M, q.scale, q.kind);
     impulse[pc.particle_count + t] += vec4(-J, length(J));
     for (int k = 0; k < 3; k++)
       if (pos[q.v[k]].w > 0.0) fl_coupling_defer(q.v[k], -q.b[k] * J);

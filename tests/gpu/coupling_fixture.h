@@ -19,6 +19,15 @@ static inline fl_coupling *fl_fixture_builtin_world(fl_gpu *gpu, const char *nam
   return c->gpu ? c : NULL;
 }
 
+/* The same for the scene of inline `json`. */
+static inline fl_coupling *fl_fixture_coupled_world(fl_gpu *gpu, const char *json, fl_scene *scene, fl_world **world,
+                                                    fl_profiler *prof)
+{
+  if (!fl_fixture_make_world(gpu, json, scene, world) || !fl_profiler_create(gpu, prof)) return NULL;
+  fl_coupling *c = fl_world_coupling(*world);
+  return c->gpu ? c : NULL;
+}
+
 /* The cloth's height under (x, z): the triangle of `tri` whose xz projection holds it, interpolated;
  * false when none does (outside the footprint). */
 static inline bool fl_fixture_cloth_height(const float (*cloth)[4], const uint32_t *tri, uint32_t triangles, float x,

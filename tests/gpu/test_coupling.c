@@ -273,7 +273,7 @@ static void kernel_vs_cpu(fl_gpu *gpu, bool hold)
              "%u particles met the snow, %u carried it, %u pinned", touched, attached, pins);
   ENSURE_MSG(samples_attached >= 20, "only %u of %u surface samples met snow", samples_attached, ns);
   ENSURE_MSG(closed_attached >= 10 && samples_attached - closed_attached >= 10,
-             "only %u of the balloon's and %u of the soft body's surface samples carried snow", closed_attached,
+             "only %u of the balloon's and %u of the soft body's surface samples met snow", closed_attached,
              samples_attached - closed_attached);
   ENSURE(worst_n <= 1e-5 && worst_f <= 1e-5 && worst_w <= 1e-5 && worst_vc <= 1e-4 && worst_att <= 1e-4);
   ENSURE(worst_v <= 1e-4 && worst_j <= 1e-3 && worst_g <= 1e-4 && w_back == 0.0 && worst_d <= 1.0);
@@ -670,9 +670,8 @@ static void jelly_catch_body(fl_gpu *gpu)
   fl_scene scene;
   fl_world *world = NULL;
   fl_profiler prof;
-  ENSURE(fl_fixture_make_world(gpu, JELLY_SCENE, &scene, &world) && fl_profiler_create(gpu, &prof));
-  fl_coupling *c = fl_world_coupling(world);
-  ENSURE(c->gpu);
+  fl_coupling *c = fl_fixture_coupled_world(gpu, JELLY_SCENE, &scene, &world, &prof);
+  ENSURE(c);
   const fl_xpbd_build *b = &c->xpbd->build;
   float cell = c->snow->build.h;
   uint32_t first = b->objects[0].first, nt = c->xpbd->object_triangles[0], *tri = malloc((size_t)nt * 12 + 12);

@@ -92,21 +92,15 @@ uint32_t fl_coupling_xpbd_substeps(fl_coupling_substeps mode, uint32_t snow, uin
  * the run's other substeps come first and hold: every particle stops the snow as an immovable
  * boundary at x_p - lag v_p, and the free ones' reactions wait in the deferred words for the run's
  * coupled contact, so none is left pending at the frame's end (docs/COUPLING.md, substep order). */
-static void hook(void *ctx, fl_rec *r, float h, float t)
+static void hook(void *ctx, fl_rec *r, float h, float t, uint32_t k, uint32_t snow)
 {
   fl_coupling *c = ctx;
   const fl_step *f = &c->frame;
-  uint32_t snow = (uint32_t)lroundf(f->dt / h);
-  if (snow < 1) snow = 1;
-  long k = lround(((double)t - f->t0) / (double)h) - 1;
-  if (k < 0) k = 0;
-  if (k >= (long)snow) k = snow - 1;
   uint32_t first, of, run[2];
-  uint32_t m = fl_coupling_xpbd_substeps(f->sim->coupling_substeps, snow, f->sim->substeps, (uint32_t)k, &first, &of,
-                                         run);
+  uint32_t m = fl_coupling_xpbd_substeps(f->sim->coupling_substeps, snow, f->sim->substeps, k, &first, &of, run);
   /* The XPBD state is at the run's start: lag = xpbd_time - t is 0 in the run's first snow substep (the
    * contact's convention) and -(k - run[0]) h in substep k, the boundary carried forward to it. */
-  c->xpbd_time = (double)t - (double)h * (double)((uint32_t)k - run[0]);
+  c->xpbd_time = (double)t - (double)h * (double)(k - run[0]);
   fl_coupling_push push;
   fl_coupling_push_fill(c, h, t, &push);
   if (!m) { /* a hold substep */
@@ -127,7 +121,6 @@ static void hook(void *ctx, fl_rec *r, float h, float t)
     }
     fl_xpbd_record_substep(c->xpbd, r, &step);
   }
-  c->normals_current = false; /* the XPBD substeps moved the particles */
   c->xpbd_substeps += m;
   fl_coupling_record_release(c, r, &push);
 }
@@ -294,12 +287,12 @@ uint64_t fl_coupling_weights_bytes(const fl_coupling *c)
   return (uint64_t)c->coupled_count * (16 + 16 + 4) + nodes_in_use(c) * 4;
 }
 
-uint64_t fl_coupling_particle_bytes(const fl_coupling *c)
+uint64_t fl_coupling_particle_bytes(const fl_coupling *c, bool hold)
 {
-  /* Each particle reads x, v, its flag and its deferred words; each node in use is read (velocity and
-   * mass, weight) and its impulse words written. The contacts' velocity, impulse and deferred writes
-   * are not counted (few). */
-  return (uint64_t)c->coupled_count * (16 + 16 + 4 + 16) + nodes_in_use(c) * (16 + 16);
+  /* Each particle reads x, v and its flag, and a contact (not a hold) its deferred words; each node in
+   * use is read (velocity and mass, weight) and its impulse words written. The contacts' velocity,
+   * impulse and deferred writes are not counted (few). */
+  return (uint64_t)c->coupled_count * (16 + 16 + 4 + (hold ? 0 : 16)) + nodes_in_use(c) * (16 + 16);
 }
 
 uint64_t fl_coupling_release_bytes(const fl_coupling *c)
@@ -378,8 +371,8 @@ void fl_coupling_record_contact(fl_coupling *c, fl_rec *r, const fl_coupling_pus
                               SURFACE_BUFFERS(c, s, x)});
   }
   fl_rec_pass(r, &(fl_pass){.name = push->hold ? "coupling/hold" : "coupling/contact",
-                            .bytes = fl_coupling_particle_bytes(c), .kernel = "coupling/contact", FL_PUSH(*push),
-                            .threads = c->particle_count, PARTICLE_BUFFERS(c, s, x)});
+                            .bytes = fl_coupling_particle_bytes(c, push->hold), .kernel = "coupling/contact",
+                            FL_PUSH(*push), .threads = c->particle_count, PARTICLE_BUFFERS(c, s, x)});
 }
 
 void fl_coupling_record_release(fl_coupling *c, fl_rec *r, const fl_coupling_push *push)
@@ -399,6 +392,8 @@ void fl_coupling_record_release(fl_coupling *c, fl_rec *r, const fl_coupling_pus
                             FL_PUSH(*push), .threads = push->node_count, FL_BUFFERS(&c->accum, &s->gridv)});
   if (push->hold) c->hold_substeps++;
   else c->substeps++;
+  /* after a coupled substep the XPBD state moves on (its substeps ran between the halves) */
+  if (!push->hold) c->normals_current = false;
 }
 
 void fl_coupling_record_end(fl_coupling *c, fl_rec *r)

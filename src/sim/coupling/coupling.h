@@ -8,7 +8,8 @@
  * after the grid update (and the semi-implicit solve) and before G2P
  * (fl_snow_system.couple). The XPBD substeps run inside the snow's: a coupling
  * substep is
- *   coupling/normals  the sheets' vertex normals at the XPBD state (common/face_normals, vertex_normals)
+ *   coupling/normals  the sheets' vertex normals at the XPBD state (common/face_normals, vertex_normals),
+ *                     once per XPBD state (a run's holds and its contact share them)
  *   coupling/weights  each coupled XPBD particle adds its B-spline weights to W_i
  *   coupling/surface_weights  so does each surface sample of a soft body's triangles (when it has any)
  *   coupling/surface_contact  each sample meets its parcel; the triangle's free vertices carry it by
@@ -20,10 +21,10 @@
  *                     the parcel the impulse J of an immovable boundary
  *   XPBD substeps     those covering the snow substep's time (the world leaves them to the coupling);
  *                     with sim.coupling_substeps "xpbd", one covering a run of snow substeps, and the
- *                     run's other snow substeps hold (fl_coupling_xpbd_substeps): normals, weights,
- *                     then coupling/surface_hold and coupling/hold (the contact kernels with push.hold:
- *                     every particle an immovable boundary, the free ones' reactions deferred to the
- *                     next coupled contact) and apply
+ *                     run's snow substeps before its last hold (fl_coupling_xpbd_substeps): clear,
+ *                     weights, then coupling/surface_hold and coupling/hold (the contact kernels with
+ *                     push.hold: every particle an immovable boundary, the free ones' reactions deferred
+ *                     to the run's coupled contact in its last substep) and apply
  *   coupling/release  each carried parcel gets back the velocity change the XPBD
  *                     substeps gave the pair; the particle its own mass
  *   coupling/surface_release  each carried sample's parcel gets its triangle's velocity there back
@@ -56,10 +57,12 @@ typedef struct fl_coupling {
   float friction;             /* the snow's (first material's) Coulomb coefficient */
   float momentum_scale;       /* accumulator units per kg m/s */
   float min_mass;             /* kg */
-  double xpbd_time;           /* the time of the XPBD state the snow meets (the contact's convention: a
-                               * coupled substep's is its hook time t, lag 0; after a run, t + the run) */
+  double xpbd_time;           /* the time of the XPBD state the snow meets, in the contact's convention
+                               * (lag = xpbd_time - t: 0 in a run's first snow substep, -(k - run[0]) h
+                               * in its substep k; coupling.c's hook) */
   fl_step frame;              /* the frame being recorded (its XPBD substeps are recorded in the snow's) */
-  bool normals_current;       /* coupling/normals already holds the XPBD state's normals (recorded this frame) */
+  bool normals_current;       /* coupling/normals already holds the XPBD state's normals (recorded this
+                               * frame since the last coupled substep's release) */
   fl_buffer coupled;          /* uint per XPBD particle: 1 where its object couples */
   fl_buffer accum;            /* FL_COUPLING_NODE_WORDS int32 per snow grid node */
   fl_buffer impulse;          /* vec4 per XPBD particle, then per surface sample: the frame's -J (xyz) and |J| (w) */
@@ -121,7 +124,7 @@ void fl_coupling_collect(fl_coupling *c, uint32_t slot);
 void fl_coupling_summary(const fl_coupling *c, fl_material_summary *out);
 /* Bytes each pass must move (for GB/s and the ceiling fraction). */
 uint64_t fl_coupling_weights_bytes(const fl_coupling *c);
-uint64_t fl_coupling_particle_bytes(const fl_coupling *c);
+uint64_t fl_coupling_particle_bytes(const fl_coupling *c, bool hold); /* coupling/contact, coupling/hold */
 uint64_t fl_coupling_release_bytes(const fl_coupling *c);
 uint64_t fl_coupling_apply_bytes(const fl_coupling *c);
 uint64_t fl_coupling_surface_weights_bytes(const fl_coupling *c);

@@ -174,6 +174,21 @@ static void contact_normal(const fl_coupling_push *pc, uint32_t kind, const floa
     for (int a = 0; a < 3; a++) n[a] = side > 0.0f ? surface[a] : -surface[a];
 }
 
+/* An immovable boundary's stop (fl_coupling_stop): the parcel's nodes gain J = (slip - u) M, nothing
+ * when it is zero. Returns whether J is not zero. */
+static bool stop(const fl_coupling_push *pc, const parcel *q, const float u[3], const float slip[3], float M,
+                 int32_t (*acc)[4], float J[3])
+{
+  float dv[3];
+  for (int a = 0; a < 3; a++) {
+    J[a] = (slip[a] - u[a]) * M;
+    dv[a] = J[a] / M;
+  }
+  if (J[0] == 0.0f && J[1] == 0.0f && J[2] == 0.0f) return false;
+  spread(pc, q, dv, acc);
+  return true;
+}
+
 /* Adds momentum dP to a particle's deferred words (fl_coupling_defer). */
 static void defer(int32_t deferred[4], const float dP[3], float scale)
 {
@@ -235,13 +250,8 @@ bool fl_coupling_cpu_contact(const fl_coupling_push *pc, uint32_t particle_count
     for (int a = 0; a < 3; a++) slip[a] = touching ? u[a] : 0.0f;
     if (touching) collide_rule(slip, n, pc->friction);
     if (pc->hold) { /* an immovable boundary; the free vertices' shares of the reaction deferred */
-      float J[3], dv[3];
-      for (int a = 0; a < 3; a++) {
-        J[a] = (slip[a] - u[a]) * M;
-        dv[a] = J[a] / M;
-      }
-      if (J[0] == 0.0f && J[1] == 0.0f && J[2] == 0.0f) continue;
-      spread(pc, &pq, dv, acc);
+      float J[3];
+      if (!stop(pc, &pq, u, slip, M, acc, J)) continue;
       for (int a = 0; a < 3; a++) impulse[particle_count + k][a] -= J[a];
       impulse[particle_count + k][3] += len3f(J);
       for (int j = 0; j < 3; j++) {
@@ -293,7 +303,9 @@ bool fl_coupling_cpu_contact(const fl_coupling_push *pc, uint32_t particle_count
       for (int a = 0; a < 3; a++) slip[a] = touching ? u[a] : 0.0f;
       if (touching) collide_rule(slip, n, pc->friction);
       if (w > 0.0f && !pc->hold) { /* carried through the XPBD substeps, the parcel keeping its slip */
-        if (!(touching && u[0] * n[0] + u[1] * n[1] + u[2] * n[2] >= 0.0f)) {
+        bool presses = !(touching && u[0] * n[0] + u[1] * n[1] + u[2] * n[2] >= 0.0f);
+        if (presses || D[0] != 0.0f || D[1] != 0.0f || D[2] != 0.0f) { /* moving away: shares D, keeps u */
+          if (!presses) memcpy(slip, u, sizeof slip);
           Mo = M;
           for (int a = 0; a < 3; a++) {
             Po[a] = M * (vs[a] - pc->gravity_h[a] - slip[a]);
@@ -301,16 +313,12 @@ bool fl_coupling_cpu_contact(const fl_coupling_push *pc, uint32_t particle_count
           }
         }
       } else {
-        float J[3], du[3], dv[3], dP[3]; /* a pinned particle, or any in a hold: an immovable boundary */
-        for (int a = 0; a < 3; a++) {
-          du[a] = slip[a] - u[a];
-          J[a] = du[a] * M;
-          dv[a] = J[a] / M;
-          dP[a] = -J[a];
-        }
-        if (du[0] != 0.0f || du[1] != 0.0f || du[2] != 0.0f) {
-          spread(pc, &q, dv, acc);
-          for (int a = 0; a < 3; a++) impulse[p][a] -= J[a];
+        float J[3], dP[3]; /* a pinned particle, or any in a hold: an immovable boundary */
+        if (stop(pc, &q, u, slip, M, acc, J)) {
+          for (int a = 0; a < 3; a++) {
+            impulse[p][a] -= J[a];
+            dP[a] = -J[a];
+          }
           impulse[p][3] += len3f(J);
           if (w > 0.0f) defer(deferred[p], dP, pc->momentum_scale);
         }
@@ -319,7 +327,8 @@ bool fl_coupling_cpu_contact(const fl_coupling_push *pc, uint32_t particle_count
     /* a free particle carries its own parcel and its samples' shares as one pair */
     if (!(w > 0.0f)) continue;
     if (!(Mo > 0.0f || Ms > 0.0f)) {
-      for (int a = 0; a < 3; a++) vel[p][a] += w * D[a];
+      if (D[0] != 0.0f || D[1] != 0.0f || D[2] != 0.0f)
+        for (int a = 0; a < 3; a++) vel[p][a] += w * D[a];
       continue;
     }
     float *a1 = out->attach[FL_COUPLING_ATTACH_VEC4S * p];

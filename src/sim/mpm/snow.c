@@ -376,19 +376,21 @@ void fl_snow_set_grab(fl_snow_system *s, const fl_picker *picker)
   if (s->grabbed) memcpy(s->grab_target, picker->drag_target, sizeof s->grab_target);
 }
 
-/* The grid's solve (step 6, beta > 0) and the coupling, after the grid update and before G2P. */
-static void record_solve_couple(fl_snow_system *s, fl_rec *r, const fl_mpm_push *push, float dt, float t)
+/* The grid's solve (step 6, beta > 0) and the coupling (substep k of n), after the grid update and
+ * before G2P. */
+static void record_solve_couple(fl_snow_system *s, fl_rec *r, const fl_mpm_push *push, float dt, float t, uint32_t k,
+                                uint32_t n)
 {
   if (s->implicit.gpu) { /* step 6, beta > 0 */
     fl_rec_begin(r, "snow/implicit", fl_snow_implicit_bytes(&s->implicit));
     fl_snow_implicit_record(&s->implicit, r, push, s->build.beta);
     fl_rec_end(r);
   }
-  if (s->couple) s->couple(s->couple_ctx, r, dt, t);
+  if (s->couple) s->couple(s->couple_ctx, r, dt, t, k, n);
 }
 
-/* A substep up to G2P: the grab, clear, blocks, P2G, the grid update, the solve and the coupling. */
-static void record_to_g2p(fl_snow_system *s, fl_rec *r, float dt, float t)
+/* Substep k of n up to G2P: the grab, clear, blocks, P2G, the grid update, the solve and the coupling. */
+static void record_to_g2p(fl_snow_system *s, fl_rec *r, float dt, float t, uint32_t k, uint32_t n)
 {
   fl_mpm_push pc, *push = &pc;
   push_for(s, dt, t, push);
@@ -399,7 +401,7 @@ static void record_to_g2p(fl_snow_system *s, fl_rec *r, float dt, float t)
                               FL_PUSH(grab), .threads = s->build.count, FL_BUFFERS(&s->pos, &s->vel)});
   }
   record_p2g_grid(s, r, push);
-  record_solve_couple(s, r, push, dt, t);
+  record_solve_couple(s, r, push, dt, t, k, n);
 }
 
 static void record_g2p(fl_snow_system *s, fl_rec *r, const fl_mpm_push *push)
@@ -436,29 +438,32 @@ static void record_g2p2g(fl_snow_system *s, fl_rec *r, const fl_mpm_push *push)
                                        &s->block_hash)});
 }
 
-void fl_snow_record_substep(fl_snow_system *s, fl_rec *r, float dt, float t)
+/* Substep k of the frame's n, of length dt, ending at t. */
+static void record_substep(fl_snow_system *s, fl_rec *r, float dt, float t, uint32_t k, uint32_t n)
 {
   fl_mpm_push push;
   push_for(s, dt, t, &push);
-  record_to_g2p(s, r, dt, t);
+  record_to_g2p(s, r, dt, t, k, n);
   record_g2p(s, r, &push);
 }
+
+void fl_snow_record_substep(fl_snow_system *s, fl_rec *r, float dt, float t) { record_substep(s, r, dt, t, 0, 1); }
 
 void fl_snow_record_substeps(fl_snow_system *s, fl_rec *r, uint32_t n, float dt, float t0)
 {
   if (!s->g2p2g || s->grabbed || n < 2) { /* the grab acts before each P2G: separate passes */
-    for (uint32_t k = 0; k < n; k++) fl_snow_record_substep(s, r, dt, t0 + dt * (float)(k + 1));
+    for (uint32_t k = 0; k < n; k++) record_substep(s, r, dt, t0 + dt * (float)(k + 1), k, n);
     return;
   }
   fl_mpm_push push;
-  record_to_g2p(s, r, dt, t0 + dt);
+  record_to_g2p(s, r, dt, t0 + dt, 0, n);
   for (uint32_t k = 1; k < n; k++) {
     float t = t0 + dt * (float)(k + 1);
     push_for(s, dt, t - dt, &push);
     record_g2p2g(s, r, &push); /* G2P of substep k - 1, P2G of substep k */
     push_for(s, dt, t, &push);
     record_grid(s, r, &push);
-    record_solve_couple(s, r, &push, dt, t);
+    record_solve_couple(s, r, &push, dt, t, k, n);
   }
   push_for(s, dt, t0 + dt * (float)n, &push);
   record_g2p(s, r, &push);

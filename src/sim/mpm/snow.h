@@ -90,8 +90,9 @@ typedef struct {
   bool grabbed;                      /* the mouse holds the snow this frame (mpm/grab every substep) */
   float grab_target[3];              /* where it pulls */
   /* Called each substep after the grid update (and the implicit solve), before G2P, to change the
-   * grid's velocities (sim/coupling/coupling.h); NULL: nothing couples. */
-  void (*couple)(void *ctx, fl_rec *r, float dt, float t);
+   * grid's velocities (sim/coupling/coupling.h): substep k of the frame's n, of length dt, ending at t;
+   * NULL: nothing couples. */
+  void (*couple)(void *ctx, fl_rec *r, float dt, float t, uint32_t k, uint32_t n);
   void *couple_ctx;
 } fl_snow_system;
 
@@ -109,7 +110,8 @@ void fl_snow_record_frame(fl_snow_system *s, fl_rec *r, float frame_dt, float t0
  * (picker NULL or not holding: released). */
 void fl_snow_set_grab(fl_snow_system *s, const fl_picker *picker);
 /* Records one substep (clear, P2G, grid update, G2P) of length dt ending at time t, without the
- * frame's sort, stats reset or stats copy (tests step the system with it). */
+ * frame's sort, stats reset or stats copy (tests step the system with it; a coupling sees substep 0
+ * of 1). */
 void fl_snow_record_substep(fl_snow_system *s, fl_rec *r, float dt, float t);
 /* Records n substeps of length dt from time t0: each as fl_snow_record_substep does, or, with g2p2g
  * (and no grab), P2G and the grid update, then n - 1 times the fused G2P + next P2G (mpm/g2p2g) and the
