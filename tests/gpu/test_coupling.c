@@ -15,7 +15,8 @@
  *   free_momentum    no gravity, no pins: a snowball hits a free cloth; the total momentum of
  *                    snow + cloth is kept within 1 %, the cloth took a real share of it, and the
  *                    kinetic energy did not grow (the contacts are inelastic)
- *   hammock          the built-in snow-hammock: over 300 frames (checked after every one) no snow particle
+ *   hammock          the built-in snow-hammock: over 300 frames (checked after each of the first 60,
+ *                    the landing, then every tenth) no snow particle
  *                    is below the cloth inside its footprint by more than a snow grid cell, the
  *                    hammock catches the snowball (its centre below the pinned edges from frame 30 on), and
  *                    the cloth's centre sag over the last second (the snow's swing died down to a
@@ -435,8 +436,9 @@ static void hammock_body(fl_gpu *gpu)
   uint32_t nc = 0, ns = 0;
   double sag_sum = 0, speed = 0, ball_y[6] = {0}; /* the snowball centre's height at frames 10, 20, .., 60 */
   int sag_count = 0;
-  for (int f = 1; f <= frames; f++) { /* checked after every frame */
+  for (int f = 1; f <= frames; f++) { /* checked after every frame of the landing, then every tenth */
     ENSURE(fl_fixture_step_frames(gpu, world, &prof, 1, true, NULL));
+    if (f > 60 && f % 10) continue;
     free(cloth);
     free(vel);
     free(snow);
