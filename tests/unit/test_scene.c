@@ -1148,8 +1148,50 @@ static void test_snow_default_spacing(void)
   ENSURE(g_scene.objects[0].snow.grid_spacing == 0.04f && g_scene.objects[1].snow.grid_spacing == 0.04f);
 }
 
+/* Values each in range that make no sense together (scene_check.c): one line naming the key and a
+ * value that works; the limits themselves still parse. */
+static void test_scene_checks(void)
+{
+#define BOX "\"domain\": {\"min\": [-1,0,-1], \"max\": [1,2,1]}"
+#define CLOTH "{\"type\": \"cloth\", \"center\": [0,1,0]}"
+  /* 2 m domain: float spacing 2.4e-7 m there, so h^2 g >= 2.4e-7 asks h >= 1.56e-4 s: 106 substeps of 1/60 s */
+  ENSURE(parse("{\"sim\": {\"dt\": 0.0166666667, \"substeps\": 106, " BOX "}, \"objects\": [" CLOTH "]}"));
+  ENSURE_ERR(parse("{\"sim\": {\"dt\": 0.0166666667, \"substeps\": 107, " BOX "}, \"objects\": [" CLOTH "]}"),
+             "t.json: sim.substeps: 107 substeps of 0.000156 s are too short for float positions",
+             "so one there would never fall; use at most 106");
+  ENSURE_ERR(parse("{\"sim\": {\"dt\": 1e-30, " BOX "}, \"objects\": [" CLOTH "]}"),
+             "t.json: sim.dt: 1e-30 s is too short for float positions", "use at least 0.000156 s");
+  /* only XPBD takes its velocity from positions: snow, and scenes with no gravity, may step finer */
+  ENSURE(parse("{\"sim\": {\"substeps\": 1000, " BOX "}, \"objects\": [{\"type\": \"snow\", \"center\": [0,1,0]}]}"));
+  ENSURE(parse("{\"sim\": {\"substeps\": 1000, \"gravity\": [0,0,0], " BOX "}, \"objects\": [" CLOTH "]}"));
+  /* solver sweeps a frame: substeps x iterations <= 10000 */
+  ENSURE(parse("{\"sim\": {\"substeps\": 10, \"iterations\": 1000}}"));
+  ENSURE_ERR(parse("{\"sim\": {\"substeps\": 11, \"iterations\": 1000}}"),
+             "t.json: sim.iterations: 1000 iterations in each of 11 substeps are 11000 solver sweeps a frame",
+             "at most 10000");
+  /* a thickness up to a quarter of the domain's smallest side (2 m) */
+  ENSURE(parse("{\"sim\": {" BOX "}, \"objects\": [{\"type\": \"cloth\", \"center\": [0,1,0], \"thickness\": 0.5}]}"));
+  ENSURE_ERR(parse("{\"sim\": {" BOX "}, \"objects\": [{\"type\": \"cloth\", \"center\": [0,1,0], \"thickness\": 0.6}]}"),
+             "t.json: objects[0].thickness: 0.6 m is more than a quarter of sim.domain's smallest side (2 m)",
+             "use at most 0.5");
+  ENSURE_ERR(parse("{\"sim\": {" BOX "}, \"objects\": [{\"type\": \"softbody\", \"center\": [0,1,0], \"radius\": 0.2,"
+                   " \"thickness\": 5}]}"),
+             "t.json: objects[0].thickness: 5 m is more than a quarter");
+  /* snow at least one cell across */
+  ENSURE(parse("{\"objects\": [{\"type\": \"snow\", \"radius\": 0.05, \"grid_spacing\": 0.1}]}"));
+  ENSURE_ERR(parse("{\"objects\": [{\"type\": \"snow\", \"radius\": 0.05, \"grid_spacing\": 0.11}]}"),
+             "t.json: objects[0].grid_spacing: 0.11 m is wider than the snow itself (0.1 m across at its narrowest)",
+             "use at most 0.1");
+  ENSURE_ERR(parse("{\"objects\": [{\"type\": \"snow\", \"shape\": \"box\", \"half_extents\": [1, 0.01, 1],"
+                   " \"grid_spacing\": 0.05}]}"),
+             "objects[0].grid_spacing: 0.05 m is wider than the snow itself (0.02 m across");
+#undef BOX
+#undef CLOTH
+}
+
 static const fl_test_case TESTS[] = {
     {"snow_default_spacing", test_snow_default_spacing},
+    {"scene_checks", test_scene_checks},
     {"malformed_json", test_malformed_json},
     {"unknown_keys", test_unknown_keys},
     {"wrong_types", test_wrong_types},

@@ -307,6 +307,9 @@ bool fl_snow_create(const fl_material_env *env, const uint32_t *indices, uint32_
             out->build.blocks_at_load, out->build.dims[0], out->build.dims[1], out->build.dims[2],
             out->fixed_point ? "fixed point" : "float atomics", fl_snow_p2g_name(out->p2g),
             out->g2p2g ? ", G2P fused with the next P2G" : "");
+  if (ok && out->sim->substeps > FL_SNOW_MAX_SUBSTEPS)
+    fl_info("snow: runs at most %d substeps a frame, fewer than sim.substeps (%u)", FL_SNOW_MAX_SUBSTEPS,
+            out->sim->substeps);
   if (!ok) fl_snow_destroy(out);
   return ok;
 }
@@ -340,7 +343,9 @@ uint32_t fl_snow_plan_substeps(const fl_snow_system *s, float frame_dt)
   speed += g_len * frame_dt * (float)(s->frames_since_stats + 1);
   float dt = fl_snow_stable_dt(&s->build, speed, jp_min);
   double n = ceil(frame_dt / dt);
-  if (!(n >= s->sim->substeps)) n = s->sim->substeps;
+  /* at least the scene's substeps, as far as the snow runs them (more is no CFL need: no warning) */
+  double least = s->sim->substeps < FL_SNOW_MAX_SUBSTEPS ? s->sim->substeps : FL_SNOW_MAX_SUBSTEPS;
+  if (!(n >= least)) n = least;
   return n > UINT32_MAX / 2 ? UINT32_MAX / 2 : (uint32_t)n;
 }
 

@@ -131,7 +131,7 @@
  * c = sqrt((lambda0 + 2 mu0) k_max / rho0) over materials, k_max the hardening
  * of the smallest J_P; v_max and J_P come from the stats of the latest frame
  * the CPU has collected (no stall), plus |g| frame_dt for the frames in between;
- * n >= sim.substeps, n <= FL_SNOW_MAX_SUBSTEPS (a frame that needs more warns once,
+ * n >= min(sim.substeps, FL_SNOW_MAX_SUBSTEPS), n <= FL_SNOW_MAX_SUBSTEPS (a frame whose CFL limits need more warns once,
  * and the report counts capped_frames). With
  * beta > 0 the elastic limit is FL_SNOW_IMPLICIT_ELASTIC_GAIN times longer: the
  * semi-implicit solve (step 6, snow_implicit.h) is stable there, where the
