@@ -1185,6 +1185,12 @@ static void test_scene_checks(void)
   ENSURE_ERR(parse("{\"objects\": [{\"type\": \"snow\", \"shape\": \"box\", \"half_extents\": [1, 0.01, 1],"
                    " \"grid_spacing\": 0.05}]}"),
              "objects[0].grid_spacing: 0.05 m is wider than the snow itself (0.02 m across");
+  /* an initial speed up to sim.max_speed (default 500 m/s) */
+  ENSURE(parse("{\"objects\": [{\"type\": \"softbody\", \"velocity\": [300, -400, 0]}]}"));
+  ENSURE_ERR(parse("{\"objects\": [{\"type\": \"softbody\", \"velocity\": [1000, -1000, 0]}]}"),
+             "t.json: objects[0].velocity: 1414.21 m/s is faster than sim.max_speed (500 m/s)");
+  ENSURE_ERR(parse("{\"sim\": {\"max_speed\": 1}, \"objects\": [{\"type\": \"snow\", \"velocity\": [0, -2, 0]}]}"),
+             "t.json: objects[0].velocity: 2 m/s is faster than sim.max_speed (1 m/s)");
 #undef BOX
 #undef CLOTH
 }
