@@ -1,57 +1,12 @@
 /* scene/scene_check.c: checks across keys of a parsed scene. Each value is in its own range
- * (scene.c, scene_objects.c); these catch the combinations that would run to silent garbage
- * or exhaust memory: an XPBD substep too short for float positions, more solver sweeps a frame
- * than can be recorded, a collision thickness larger than the domain, snow coarser than itself,
- * an object thrown faster than the health watch's limit. Each names the key to change and a value that works. */
+ * (scene.c, scene_objects.c); these catch the combinations that would run to silent garbage or
+ * exhaust memory: more solver sweeps a frame than can be recorded, a collision thickness larger
+ * than the domain, snow coarser than itself, an object thrown faster than the health watch's
+ * limit. Each names the key to change and a value that works. (XPBD's substep against float
+ * positions needs the objects built: sim/common/placement.h.) */
 #include "scene/scene_check.h"
 
-#include <float.h>
 #include <math.h>
-
-/* The spacing of floats at magnitude x (one unit in the last place). */
-static double float_spacing(double x)
-{
-  int e;
-  frexp(x > 0 ? x : 1, &e); /* x = m 2^e, 0.5 <= m < 1 */
-  return ldexp(1.0, e - FLT_MANT_DIG);
-}
-
-static bool has_xpbd_object(const fl_scene *s)
-{
-  for (uint32_t i = 0; i < s->object_count; i++) {
-    fl_object_type t = s->objects[i].type;
-    if (t == FL_OBJECT_CLOTH || t == FL_OBJECT_SOFTBODY || t == FL_OBJECT_BALLOON) return true;
-  }
-  return false;
-}
-
-/* XPBD takes a particle's velocity from its positions, (x - x_prev) / h, so a particle at rest moves
- * only once gravity's h^2 g is at least half a float spacing of its coordinates: below that it stays
- * where it is forever (a cloth hanging in mid-air). Asked: h^2 |g| >= one spacing at the domain's
- * largest coordinate, so a particle at rest anywhere in it falls. Snow, mass-spring and particles
- * keep a velocity of their own and are not bound by it. */
-static bool check_substep_length(const fl_jr *top, const fl_scene *s)
-{
-  const fl_sim_desc *sim = &s->sim;
-  double g = sqrt((double)sim->gravity[0] * sim->gravity[0] + (double)sim->gravity[1] * sim->gravity[1] +
-                  (double)sim->gravity[2] * sim->gravity[2]);
-  if (g == 0 || !has_xpbd_object(s)) return true;
-  double far = 0;
-  for (int a = 0; a < 3; a++) far = fmax(far, fmax(fabs(sim->domain_min[a]), fabs(sim->domain_max[a])));
-  double ulp = float_spacing(far), h = (double)sim->dt / sim->substeps;
-  if (h * h * g >= ulp) return true;
-  double most = floor(sim->dt / sqrt(ulp / g));
-  fl_jr r = fl_jr_child(top, "sim");
-  if (most < 1)
-    return fl_jr_fail(&r, "dt", "%g s is too short for float positions: gravity moves a cloth or body particle at rest "
-                      "%.3g m a step, under the %.3g m spacing of floats at the domain's %g m, so one there would never fall; use "
-                      "at least %.3g s",
-                      (double)sim->dt, (double)sim->dt * sim->dt * g, ulp, far, sqrt(ulp / g));
-  return fl_jr_fail(&r, "substeps", "%u substeps of %.3g s are too short for float positions: gravity moves a cloth or "
-                    "body particle at rest %.3g m a substep, under the %.3g m spacing of floats at the domain's %g m, so "
-                    "one there would never fall; use at most %.0f (or a longer sim.dt, or a smaller sim.domain)",
-                    sim->substeps, h, h * h * g, ulp, far, most);
-}
 
 /* Every substep's every iteration is recorded into the frame's command buffers (a dispatch per
  * constraint colour and pass), so their product bounds the memory a frame takes to record: 1000 x
@@ -124,7 +79,7 @@ static bool check_velocity(const fl_jr *objects, const fl_scene *s, uint32_t i)
 
 bool fl_scene_check(const fl_jr *top, const fl_scene *s)
 {
-  if (!check_substep_length(top, s) || !check_sweeps(top, s)) return false;
+  if (!check_sweeps(top, s)) return false;
   fl_jr objects = fl_jr_child(top, "objects");
   for (uint32_t i = 0; i < s->object_count; i++)
     if (!check_thickness(&objects, s, i) || !check_snow_size(&objects, s, i) || !check_velocity(&objects, s, i))

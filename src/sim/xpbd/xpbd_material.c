@@ -84,6 +84,11 @@ static bool create(const fl_material_env *env, const uint32_t *objects, uint32_t
                                 (const float(*)[4])xm->system.build.positions + o->first, o->count, &env->scene->sim);
     if (!ok) fl_xpbd_destroy(&xm->system);
   }
+  if (ok && !fl_check_substep_resolution((const float(*)[4])xm->system.build.positions,
+                                         xm->system.build.particle_count, &env->scene->sim)) {
+    fl_xpbd_destroy(&xm->system);
+    ok = false;
+  }
   if (!ok) {
     free(xm);
     return false;
