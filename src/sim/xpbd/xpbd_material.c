@@ -80,14 +80,11 @@ static bool create(const fl_material_env *env, const uint32_t *objects, uint32_t
   free(cloth);
   for (uint32_t k = 0; k < count && ok; k++) {
     const fl_gpu_xpbd_object *o = &xm->system.build.objects[xm->internal[k]];
-    ok = fl_check_inside_domain(fl_object_type_name(xm->scene_object[k]->type), xm->scene_object[k]->name,
-                                (const float(*)[4])xm->system.build.positions + o->first, o->count, &env->scene->sim);
+    const float(*start)[4] = (const float(*)[4])xm->system.build.positions + o->first;
+    ok = fl_check_inside_domain(fl_object_type_name(xm->scene_object[k]->type), xm->scene_object[k]->name, start,
+                                o->count, &env->scene->sim) &&
+         fl_check_substep_resolution(start, o->count, &env->scene->sim); /* not the tear's spare slots */
     if (!ok) fl_xpbd_destroy(&xm->system);
-  }
-  if (ok && !fl_check_substep_resolution((const float(*)[4])xm->system.build.positions,
-                                         xm->system.build.particle_count, &env->scene->sim)) {
-    fl_xpbd_destroy(&xm->system);
-    ok = false;
   }
   if (!ok) {
     free(xm);
