@@ -53,7 +53,6 @@ typedef struct {
   fl_scene scene;
   char scene_arg[512];     /* what the current scene was loaded from (name or path) */
   fl_world *world;
-  bool world_pending[FL_GPU_FRAMES_IN_FLIGHT]; /* the slot's last frame simulated this world and is not collected */
   fl_camera camera;
   bool paused, show_overlay;
   fl_snow_look snow_look;  /* how snow is drawn (--snow-view, key V) */
@@ -92,7 +91,6 @@ static bool switch_world(fl_app *app, const fl_scene *scene, const char *arg)
   fl_profiler_forget(&app->prof); /* the overlay and report describe the current scene only */
   fl_world_destroy(app->world);
   app->world = NULL;
-  memset(app->world_pending, 0, sizeof app->world_pending);
   app->scene = *scene;
   snprintf(app->scene_arg, sizeof app->scene_arg, "%s", arg);
   if (!fl_world_create(&app->gpu, &app->scene, &app->world)) return false;
@@ -340,15 +338,6 @@ static bool window_gone(fl_app *app, bool *keep_going)
   return true;
 }
 
-/* The world's readbacks of the slot's last frame (health, stats), once, after its fence; returns how
- * many objects the health watch found unstable in it (fl_world_collect). */
-static uint32_t collect_world(fl_app *app, uint32_t slot)
-{
-  if (!app->world_pending[slot]) return 0;
-  app->world_pending[slot] = false;
-  return fl_world_collect(app->world, slot);
-}
-
 /* One frame: wait for the slot, simulate, draw, submit, present. */
 static bool frame(fl_app *app, bool *keep_going)
 {
@@ -358,7 +347,7 @@ static bool frame(fl_app *app, bool *keep_going)
   fl_profiler_collect(&app->prof, slot);
   if (!fl_capture_flush(&app->capture, slot)) return false;
   char unstable[256];
-  if (collect_world(app, slot) && app->windowed && fl_world_unstable(app->world, unstable, sizeof unstable))
+  if (fl_world_collect(app->world, slot) && app->windowed && fl_world_unstable(app->world, unstable, sizeof unstable))
     fl_warn("%s", unstable); /* headless runs end with it as their error (run) */
   /* The snow spread past its grid's blocks: grow it once every frame in flight is done. */
   if (fl_world_wants_grow(app->world) && !(fl_frames_wait_all(&app->gpu, &app->frames) && fl_world_grow(app->world)))
@@ -483,7 +472,6 @@ static bool frame(fl_app *app, bool *keep_going)
     return false;
   uint64_t submit_start = fl_trace_cpu_now_ns();
   if (!fl_frames_submit(&app->gpu, &app->frames, acquire, render_done)) return false;
-  app->world_pending[slot] = true;
   fl_trace_cpu(app->trace, "record", app->frames_drawn, record_start, submit_start);
   fl_trace_cpu(app->trace, "submit", app->frames_drawn, submit_start, fl_trace_cpu_now_ns());
 
@@ -521,7 +509,7 @@ static bool run_frames(fl_app *app, int64_t count)
     uint32_t s = (uint32_t)((app->frames.frame + FL_GPU_FRAMES_IN_FLIGHT - k) % FL_GPU_FRAMES_IN_FLIGHT);
     fl_profiler_collect(&app->prof, s);
     if (!fl_capture_flush(&app->capture, s)) return false;
-    collect_world(app, s);
+    fl_world_collect(app->world, s); /* each reader skips a slot it has read (its own pending flags) */
   }
   return true;
 }
