@@ -3,6 +3,7 @@
 
 #include "app/quality.h"
 #include "core/env.h"
+#include "core/file.h"
 #include "core/log.h"
 #include "render/snow_look.h"
 
@@ -171,5 +172,12 @@ bool fl_cli_parse(int argc, char **argv, fl_options *o)
     else return fl_error_set("unknown option \"%s\" (see --help)", a);
   }
   if (o->bench) o->headless = true;
+  /* Where the run writes is checked now, before any work: a run must not compute for
+   * minutes and then fail to write what it computed. */
+  const struct { const char *option, *path; bool dir; } outputs[] = {
+      {"--report", o->report, false}, {"--dump", o->dump, false},         {"--trace", o->trace, false},
+      {"--screenshot", o->screenshot, false}, {"--record", o->record_dir, true}};
+  for (size_t k = 0; k < sizeof outputs / sizeof outputs[0] && !o->help; k++)
+    if (outputs[k].path && !fl_path_check_writable(outputs[k].option, outputs[k].path, outputs[k].dir)) return false;
   return true;
 }

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "core/env.h"
 
+#include "core/file.h"
 #include "core/log.h"
 
 #include <errno.h>
@@ -45,12 +46,7 @@ static bool check_pipeline_cache(void)
   if (!path || !path[0]) return true;
   if (is_dir(path)) return fl_error_set("FLURRY_PIPELINE_CACHE: \"%s\" is a directory; name a file in it", path);
   char dir[4096];
-  snprintf(dir, sizeof dir, "%s", path);
-  char *slash = strrchr(dir, '/');
-  if (!slash) return true; /* a file in the working directory */
-  if (slash == dir) slash[1] = 0;
-  else *slash = 0;
-  if (!is_dir(dir)) return fl_error_set("FLURRY_PIPELINE_CACHE: the directory \"%s\" does not exist", dir);
+  if (!is_dir(fl_path_dir(path, dir, sizeof dir))) return fl_error_set("FLURRY_PIPELINE_CACHE: the directory \"%s\" does not exist", dir);
   return true;
 }
 

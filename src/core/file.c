@@ -86,6 +86,38 @@ bool fl_file_write(const char *path, const void *data, size_t size)
   return fl_file_finish(f, path);
 }
 
+const char *fl_path_dir(const char *path, char *out, size_t out_size)
+{
+  snprintf(out, out_size, "%s", path);
+  for (size_t n = strlen(out); n > 1 && out[n - 1] == '/'; n--) out[n - 1] = 0; /* "a/b/" is "a/b" */
+  char *slash = strrchr(out, '/');
+  if (!slash) snprintf(out, out_size, ".");
+  else if (slash == out) slash[1] = 0;
+  else *slash = 0;
+  return out;
+}
+
+bool fl_path_check_writable(const char *what, const char *path, bool is_dir)
+{
+  struct stat st;
+  if (stat(path, &st) == 0) {
+    int err = 0;
+    if (is_dir && !S_ISDIR(st.st_mode)) err = ENOTDIR;
+    else if (!is_dir && S_ISDIR(st.st_mode)) err = EISDIR;
+    else if (access(path, W_OK) != 0) err = errno;
+    if (!err) return true;
+    return fl_error_set("%s: cannot write %s: %s (name %s)", what, path, strerror(err),
+                        is_dir ? "a writable directory" : "a file in a writable directory");
+  }
+  int err = errno;
+  char dir[PATH_MAX];
+  fl_path_dir(path, dir, sizeof dir);
+  if (err == ENOENT) err = access(dir, W_OK) == 0 ? 0 : errno;
+  if (!err) return true;
+  return fl_error_set("%s: cannot write %s: %s (the directory %s must exist and be writable)", what, path,
+                      strerror(err), dir);
+}
+
 bool fl_file_exists(const char *path)
 {
   struct stat st;

@@ -17,6 +17,13 @@ FILE *fl_file_create(const char *path);
  * failure (a full disk, a file size limit, /dev/full) it removes the partial file
  * when it is a regular one, records "cannot write PATH: <errno text>" and returns false. */
 bool fl_file_finish(FILE *f, const char *path);
+/* The directory part of `path` into `out` ("." when it has no slash, "/" for "/x"); returns out. */
+const char *fl_path_dir(const char *path, char *out, size_t out_size);
+/* Checks, before any work, that a run could write `path` (`is_dir`: a directory
+ * it creates or fills): an existing one must be of that kind and writable, a new
+ * one needs an existing writable directory. On failure records "WHAT: cannot
+ * write PATH: <errno text> (...)" and returns false; creates nothing. */
+bool fl_path_check_writable(const char *what, const char *path, bool is_dir);
 /* True when `path` names an existing regular file. */
 bool fl_file_exists(const char *path);
 /* The directory that holds shaders/ and assets/: $FLURRY_DATA_DIR, else the

@@ -84,10 +84,30 @@ static void test_bad_values(void)
   expect_error(PARSE(&o, "--snow-view"), "--snow-view needs a value");
 }
 
+/* Output paths are checked when the command line is read, before any work. */
+static void test_unwritable_outputs(void)
+{
+  static const char *const bad[][3] = {
+      {"--report", "/nonexistent/dir/r.json", "--report: cannot write /nonexistent/dir/r.json: No such file or directory"},
+      {"--dump", "/nonexistent/d.csv", "--dump: cannot write /nonexistent/d.csv: No such file"},
+      {"--trace", "/nonexistent/t.json", "--trace: cannot write /nonexistent/t.json"},
+      {"--screenshot", "/nonexistent/s.png", "--screenshot: cannot write /nonexistent/s.png"},
+      {"--record", "/nonexistent/dir/frames", "--record: cannot write /nonexistent/dir/frames"},
+      {"--report", "/", "--report: cannot write /: Is a directory"},
+      {"--record", "/dev/null", "--record: cannot write /dev/null: Not a directory"},
+  };
+  fl_options o;
+  for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++)
+    expect_error(PARSE(&o, (char *)bad[k][0], (char *)bad[k][1]), bad[k][2]);
+  ENSURE(PARSE(&o, "--report", "/dev/null", "--dump", "new_file.csv", "--record", "new_dir/"));
+  ENSURE(PARSE(&o, "--help", "--report", "/nonexistent/dir/r.json")); /* help runs nothing */
+}
+
 static const fl_test_case cases[] = {
     {"defaults", test_defaults},
     {"all_options", test_all_options},
     {"bad_values", test_bad_values},
     {"experiment_options", test_experiment_options},
+    {"unwritable_outputs", test_unwritable_outputs},
 };
 FL_TEST_MAIN(cases)
