@@ -71,10 +71,24 @@ static bool check_velocity(const fl_jr *objects, const fl_scene *s, uint32_t i)
                                                    : NULL;
   if (!v) return true;
   double speed = sqrt((double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2]);
-  if (!(speed > s->sim.max_speed)) return true;
   fl_jr r = fl_jr_index(objects, (int)i);
-  return fl_jr_fail(&r, "velocity", "%g m/s is faster than sim.max_speed (%g m/s), the speed the health watch takes for "
-                    "a blow-up; lower it or raise sim.max_speed", speed, (double)s->sim.max_speed);
+  double max = s->sim.max_speed;
+  if (speed > max)
+    return fl_jr_fail(&r, "velocity", "%g m/s is faster than sim.max_speed (%g m/s), the speed the health watch takes "
+                      "for a blow-up; lower it or raise sim.max_speed", speed, max);
+  /* A particle box adds velocity_jitter x [-1, 1) to each component: at worst each adds to |v_a|. */
+  double j = o->type == FL_OBJECT_PARTICLES ? o->particles.velocity_jitter : 0.0, sum = 0.0, worst = 0.0;
+  for (int a = 0; a < 3; a++) {
+    sum += fabs((double)v[a]);
+    worst += (fabs((double)v[a]) + j) * (fabs((double)v[a]) + j);
+  }
+  worst = sqrt(worst);
+  if (!(worst > max)) return true;
+  /* the largest jitter with sum over a of (|v_a| + j)^2 <= max^2, shaded so that printing it rounds down */
+  double fits = (sqrt(sum * sum - 3.0 * (speed * speed - max * max)) - sum) / 3.0 * (1.0 - 1e-4);
+  return fl_jr_fail(&r, "velocity_jitter", "%g m/s per component on a velocity of %g m/s starts particles at up to %g "
+                    "m/s, faster than sim.max_speed (%g m/s), the speed the health watch takes for a blow-up; use at "
+                    "most %.4g or raise sim.max_speed", j, speed, worst, max, fits);
 }
 
 bool fl_scene_check(const fl_jr *top, const fl_scene *s)

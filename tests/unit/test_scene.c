@@ -1180,6 +1180,20 @@ static void test_scene_checks(void)
              "t.json: objects[0].velocity: 1414.21 m/s is faster than sim.max_speed (500 m/s)");
   ENSURE_ERR(parse("{\"sim\": {\"max_speed\": 1}, \"objects\": [{\"type\": \"snow\", \"velocity\": [0, -2, 0]}]}"),
              "t.json: objects[0].velocity: 2 m/s is faster than sim.max_speed (1 m/s)");
+  /* a particle box's jitter adds up to velocity_jitter to each component: at worst (|vx|+j, |vy|+j, |vz|+j) */
+  ENSURE(parse("{\"sim\": {\"max_speed\": 10}, \"objects\": [{\"type\": \"particles\", \"velocity_jitter\": 5.77}]}"));
+  ENSURE_ERR(parse("{\"sim\": {\"max_speed\": 10}, \"objects\": [{\"type\": \"particles\", \"velocity_jitter\": 6}]}"),
+             "t.json: objects[0].velocity_jitter: 6 m/s per component on a velocity of 0 m/s starts particles at up "
+             "to 10.3923 m/s, faster than sim.max_speed (10 m/s)", "use at most 5.773");
+  ENSURE(parse("{\"sim\": {\"max_speed\": 10}, \"objects\": [{\"type\": \"particles\", \"velocity\": [0, -8, 0],"
+               " \"velocity_jitter\": 1.7}]}")); /* at worst |(1.7, 9.7, 1.7)| = 9.99 m/s */
+  ENSURE_ERR(parse("{\"sim\": {\"max_speed\": 10}, \"objects\": [{\"type\": \"particles\", \"velocity\": [0, -8, 0],"
+                   " \"velocity_jitter\": 2}]}"),
+             "objects[0].velocity_jitter: 2 m/s per component on a velocity of 8 m/s starts particles at up to 10.3923 "
+             "m/s", "use at most 1.705");
+  ENSURE_ERR(parse("{\"sim\": {\"max_speed\": 10}, \"objects\": [{\"type\": \"particles\", \"velocity\": [0, -11, 0],"
+                   " \"velocity_jitter\": 2}]}"),
+             "t.json: objects[0].velocity: 11 m/s is faster than sim.max_speed (10 m/s)");
 #undef BOX
 }
 
