@@ -275,9 +275,21 @@ bool fl_world_unstable(const fl_world *w, char *message, size_t size)
   const fl_scene_object *o = &w->scene.objects[h->object[first]];
   int n = snprintf(message, size, "object \"%s\" (%s) went unstable by frame %llu: %s", o->name,
                    fl_object_type_name(o->type), (unsigned long long)h->frame[first], fl_health_reason(h->bits[first]));
-  if (count > 1 && n > 0 && (size_t)n < size)
-    snprintf(message + n, size - (size_t)n, " (and %u more object%s)", count - 1, count > 2 ? "s" : "");
-  return true;
+  if (count == 1 || n < 0 || (size_t)n >= size) return true;
+  /* The others by name, in scene order: up to 3, then how many more; fewer names when they do not fit. */
+  uint32_t others = count - 1;
+  for (uint32_t shown = others < 3 ? others : 3;; shown--) {
+    size_t at = (size_t)n + (size_t)snprintf(message + n, size - (size_t)n, " (and %u more object%s", others,
+                                             others > 1 ? "s" : "");
+    for (uint32_t k = 0, listed = 0; k < h->word_count && listed < shown && at < size; k++)
+      if (h->bits[k] && k != first)
+        at += (size_t)snprintf(message + at, size - at, "%s\"%s\"", listed++ ? ", " : ": ",
+                               w->scene.objects[h->object[k]].name);
+    if (at < size && shown > 0 && shown < others)
+      at += (size_t)snprintf(message + at, size - at, " and %u more)", others - shown);
+    else if (at < size) at += (size_t)snprintf(message + at, size - at, ")");
+    if (at < size || shown == 0) return true;
+  }
 }
 
 uint32_t fl_world_object_count(const fl_world *w) { return w->object_count; }
