@@ -254,7 +254,7 @@ static bool parse_text(const char *text, const char *source, const char *const *
   ok = ok && fl_jr_object(&top, root, TOP_KEYS, "at the top level") &&
        fl_jr_string(&top, root, "name", s->name, sizeof s->name) &&
        parse_sim(&top, root, &s->sim) && parse_camera(&top, root, &s->camera) &&
-       parse_objects(&top, root, s) && fl_scene_check(&top, s);
+       parse_objects(&top, root, s) && fl_scene_check(&top, root, s);
   for (uint32_t k = 0; ok && k < s->object_count; k++) /* the cloth build sees the sim's choice */
     if (s->objects[k].type == FL_OBJECT_CLOTH) s->objects[k].cloth.contact_guard = s->sim.contact_guard;
   if (ok) *out = *s;

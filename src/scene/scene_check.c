@@ -41,9 +41,16 @@ static bool check_thickness(const fl_jr *objects, const fl_scene *s, uint32_t i)
                     "could not keep it from the walls; use at most %g", (double)t, side, 0.25 * side);
 }
 
+/* True when objects[j] of the document writes grid_spacing (--set overrides included). */
+static bool writes_spacing(const cJSON *objects, int j)
+{
+  return cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(objects, j), "grid_spacing") != NULL;
+}
+
 /* A snow object narrower than one grid cell samples to a particle or two that the grid cannot
- * resolve (it is flung about by its own stencil). */
-static bool check_snow_size(const fl_jr *objects, const fl_scene *s, uint32_t i)
+ * resolve (it is flung about by its own stencil). The spacing is shared: the error names the key
+ * that set it, this object's, else the first snow object's that writes one (scene.c), else none. */
+static bool check_snow_size(const fl_jr *objects, const cJSON *root, const fl_scene *s, uint32_t i)
 {
   const fl_scene_object *o = &s->objects[i];
   if (o->type != FL_OBJECT_SNOW || o->snow.shape == FL_SNOW_SHAPE_MESH) return true;
@@ -52,10 +59,22 @@ static bool check_snow_size(const fl_jr *objects, const fl_scene *s, uint32_t i)
                      ? 2.0 * d->radius
                      : 2.0 * fmin(d->half_extents[0], fmin(d->half_extents[1], d->half_extents[2]));
   if (!(d->grid_spacing > width)) return true;
-  fl_jr r = fl_jr_index(objects, (int)i);
-  return fl_jr_fail(&r, "grid_spacing", "%g m is wider than the snow itself (%g m across at its narrowest): it would be "
-                    "a particle or two the grid cannot resolve; use at most %g (a scene's snow objects share it)",
-                    (double)d->grid_spacing, width, width);
+  const cJSON *list = cJSON_GetObjectItemCaseSensitive(root, "objects");
+  int from = writes_spacing(list, (int)i) ? (int)i : -1; /* the object whose grid_spacing this is */
+  for (int j = 0; j < (int)s->object_count && from < 0; j++)
+    if (s->objects[j].type == FL_OBJECT_SNOW && writes_spacing(list, j)) from = j;
+  fl_jr r = fl_jr_index(objects, from < 0 ? (int)i : from);
+  if (from == (int)i)
+    return fl_jr_fail(&r, "grid_spacing", "%g m is wider than the snow itself (%g m across at its narrowest): it would "
+                      "be a particle or two the grid cannot resolve; use at most %g (a scene's snow objects share it)",
+                      (double)d->grid_spacing, width, width);
+  if (from >= 0)
+    return fl_jr_fail(&r, "grid_spacing", "%g m, which every snow object shares, is wider than objects[%u] \"%s\" "
+                      "(%g m across at its narrowest): it would be a particle or two the grid cannot resolve; use at "
+                      "most %g", (double)d->grid_spacing, i, o->name, width, width);
+  return fl_jr_fail(&r, "grid_spacing", "not written, and the default for sim.domain (%g m) is wider than the snow "
+                    "itself (%g m across at its narrowest): it would be a particle or two the grid cannot resolve; "
+                    "write one of at most %g (a scene's snow objects share it)", (double)d->grid_spacing, width, width);
 }
 
 /* An initial velocity above sim.max_speed is a blow-up by the health watch's own measure, and one
@@ -91,12 +110,12 @@ static bool check_velocity(const fl_jr *objects, const fl_scene *s, uint32_t i)
                     "most %.4g or raise sim.max_speed", j, speed, worst, max, fits);
 }
 
-bool fl_scene_check(const fl_jr *top, const fl_scene *s)
+bool fl_scene_check(const fl_jr *top, const cJSON *root, const fl_scene *s)
 {
   if (!check_sweeps(top, s)) return false;
   fl_jr objects = fl_jr_child(top, "objects");
   for (uint32_t i = 0; i < s->object_count; i++)
-    if (!check_thickness(&objects, s, i) || !check_snow_size(&objects, s, i) || !check_velocity(&objects, s, i))
+    if (!check_thickness(&objects, s, i) || !check_snow_size(&objects, root, s, i) || !check_velocity(&objects, s, i))
       return false;
   return true;
 }

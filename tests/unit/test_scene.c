@@ -1174,6 +1174,17 @@ static void test_scene_checks(void)
   ENSURE_ERR(parse("{\"objects\": [{\"type\": \"snow\", \"shape\": \"box\", \"half_extents\": [1, 0.01, 1],"
                    " \"grid_spacing\": 0.05}]}"),
              "objects[0].grid_spacing: 0.05 m is wider than the snow itself (0.02 m across");
+  /* the spacing is shared: the error names the key written, another object's when this one writes none */
+  ENSURE_ERR(parse("{\"objects\": [{\"type\": \"snow\", \"name\": \"big\", \"radius\": 0.5, \"grid_spacing\": 0.1},"
+                   " {\"type\": \"cloth\"}, {\"type\": \"snow\", \"name\": \"small\", \"radius\": 0.04}]}"),
+             "t.json: objects[0].grid_spacing: 0.1 m, which every snow object shares, is wider than objects[2] "
+             "\"small\" (0.08 m across at its narrowest)", "use at most 0.08");
+  ENSURE_ERR(parse("{\"objects\": [{\"type\": \"snow\", \"name\": \"big\", \"radius\": 0.5},"
+                   " {\"type\": \"snow\", \"name\": \"small\", \"radius\": 0.04, \"grid_spacing\": 0.1}]}"),
+             "t.json: objects[1].grid_spacing: 0.1 m is wider than the snow itself (0.08 m across");
+  ENSURE_ERR(parse("{\"objects\": [{\"type\": \"snow\", \"radius\": 0.04}]}"), /* the 10 m domain's default 0.1 */
+             "t.json: objects[0].grid_spacing: not written, and the default for sim.domain (0.1 m) is wider than the "
+             "snow itself (0.08 m across", "write one of at most 0.08");
   /* an initial speed up to sim.max_speed (default 500 m/s) */
   ENSURE(parse("{\"objects\": [{\"type\": \"softbody\", \"velocity\": [300, -400, 0]}]}"));
   ENSURE_ERR(parse("{\"objects\": [{\"type\": \"softbody\", \"velocity\": [1000, -1000, 0]}]}"),
