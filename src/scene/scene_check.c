@@ -1,12 +1,13 @@
 /* scene/scene_check.c: checks across keys of a parsed scene. Each value is in its own range
  * (scene.c, scene_objects.c); these catch the combinations that would run to silent garbage or
  * exhaust memory: more solver sweeps a frame than can be recorded, a collision thickness larger
- * than the domain, snow coarser than itself, an object thrown faster than the health watch's
- * limit. Each names the key to change and a value that works. (XPBD's substep against float
+ * than the domain, snow coarser than itself, snow sticking out of the domain (cut off), an object
+ * thrown faster than the health watch's limit. Each names the key to change and a value that works. (XPBD's substep against float
  * positions needs the objects built: sim/common/placement.h.) */
 #include "scene/scene_check.h"
 
 #include <math.h>
+#include <stdio.h>
 
 /* Every substep's every iteration is recorded into the frame's command buffers (a dispatch per
  * constraint colour and pass), so their product bounds the memory a frame takes to record: 1000 x
@@ -77,6 +78,50 @@ static bool check_snow_size(const fl_jr *objects, const cJSON *root, const fl_sc
                     "write one of at most %g (a scene's snow objects share it)", (double)d->grid_spacing, width, width);
 }
 
+/* Snow is sampled only inside sim.domain (sim/mpm/snow_build.c clips its shape to it), so a shape
+ * past a wall lost the snow beyond it in silence, where every other material's object refuses to
+ * start outside (sim/common/placement.h). The snow grid reaches 2 grid_spacing past each wall
+ * (sim/mpm/snow_spec.h, GRID): a shape may stick out by that band (a block flush on the ground, a
+ * rounding), not more. Meshes are not checked here: their bounds need the file. */
+static bool check_snow_inside(const fl_jr *objects, const fl_scene *s, uint32_t i)
+{
+  const fl_scene_object *o = &s->objects[i];
+  if (o->type != FL_OBJECT_SNOW || o->snow.shape == FL_SNOW_SHAPE_MESH) return true;
+  const fl_snow_desc *d = &o->snow;
+  const float *lo = s->sim.domain_min, *hi = s->sim.domain_max;
+  bool sphere = d->shape == FL_SNOW_SHAPE_SPHERE, movable = true, shrinkable = true;
+  double band = 2.0 * d->grid_spacing, out = 0.0, moved[3], fit[3], room = INFINITY;
+  int axis = 0, upper = 0;
+  for (int a = 0; a < 3; a++) {
+    double c = d->center[a], e = sphere ? d->radius : d->half_extents[a];
+    if (lo[a] - (c - e) > out) out = lo[a] - (c - e), axis = a, upper = 0;
+    if ((c + e) - hi[a] > out) out = (c + e) - hi[a], axis = a, upper = 1;
+    /* what works: the shape moved inside the domain, or shrunk about its center */
+    movable &= 2.0 * e <= (double)hi[a] - lo[a];
+    moved[a] = fmin(fmax(c, lo[a] + e), hi[a] - e);
+    fit[a] = fmin(e, fmin(c - lo[a], hi[a] - c));
+    shrinkable &= fit[a] > 0.0;
+    room = fmin(room, fit[a]);
+  }
+  /* float rounding: a shape that sticks out by exactly the band passes */
+  double slack = 1e-6 * (1.0 + fabs((double)d->center[0]) + fabs((double)d->center[1]) + fabs((double)d->center[2]));
+  if (!(out > band + slack)) return true;
+  char shape[96], fixes[192] = "";
+  size_t n = 0;
+  if (sphere) snprintf(shape, sizeof shape, "radius %g", (double)d->radius);
+  else snprintf(shape, sizeof shape, "half_extents [%g, %g, %g]", (double)d->half_extents[0],
+                (double)d->half_extents[1], (double)d->half_extents[2]);
+  if (movable) n += (size_t)snprintf(fixes, sizeof fixes, "center [%g, %g, %g], ", moved[0], moved[1], moved[2]);
+  if (shrinkable && sphere) snprintf(fixes + n, sizeof fixes - n, "radius %g, ", room);
+  else if (shrinkable) snprintf(fixes + n, sizeof fixes - n, "half_extents [%g, %g, %g], ", fit[0], fit[1], fit[2]);
+  fl_jr r = fl_jr_index(objects, (int)i);
+  return fl_jr_fail(&r, "center", "snow \"%s\" starts outside sim.domain: its %s about center [%g, %g, %g] sticks out "
+                    "by %g m past sim.domain.%s[%d] = %g, more than the snow grid's band of 2 grid_spacing (%g m), and "
+                    "the snow beyond it would be cut off; use %sor grow sim.domain", o->name, shape,
+                    (double)d->center[0], (double)d->center[1], (double)d->center[2], out, upper ? "max" : "min", axis,
+                    (double)(upper ? hi[axis] : lo[axis]), band, fixes);
+}
+
 /* An initial velocity above sim.max_speed is a blow-up by the health watch's own measure, and one
  * that the walls may stop within the first substep, unseen (a soft ball thrown at 1400 m/s was
  * crushed flat into a corner with exit 0). */
@@ -115,7 +160,8 @@ bool fl_scene_check(const fl_jr *top, const cJSON *root, const fl_scene *s)
   if (!check_sweeps(top, s)) return false;
   fl_jr objects = fl_jr_child(top, "objects");
   for (uint32_t i = 0; i < s->object_count; i++)
-    if (!check_thickness(&objects, s, i) || !check_snow_size(&objects, root, s, i) || !check_velocity(&objects, s, i))
+    if (!check_thickness(&objects, s, i) || !check_snow_size(&objects, root, s, i) ||
+        !check_snow_inside(&objects, s, i) || !check_velocity(&objects, s, i))
       return false;
   return true;
 }

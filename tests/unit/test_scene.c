@@ -1185,6 +1185,20 @@ static void test_scene_checks(void)
   ENSURE_ERR(parse("{\"objects\": [{\"type\": \"snow\", \"radius\": 0.04}]}"), /* the 10 m domain's default 0.1 */
              "t.json: objects[0].grid_spacing: not written, and the default for sim.domain (0.1 m) is wider than the "
              "snow itself (0.08 m across", "write one of at most 0.08");
+  /* snow inside sim.domain, give or take the grid's band of 2 grid_spacing past a wall */
+#define SNOW_AT(shape) "{\"sim\": {" BOX "}, \"objects\": [{\"type\": \"snow\", \"name\": \"s\", \"grid_spacing\": 0.05, " shape "}]}"
+  ENSURE(parse(SNOW_AT("\"center\": [0, 0.1, 0], \"radius\": 0.2"))); /* 0.1 m below the ground: the band */
+  ENSURE(parse(SNOW_AT("\"shape\": \"box\", \"center\": [0, 1.9, 0], \"half_extents\": [1, 0.1, 1]"))); /* flush */
+  ENSURE_ERR(parse(SNOW_AT("\"center\": [0, 0.05, 0], \"radius\": 0.2")),
+             "t.json: objects[0].center: snow \"s\" starts outside sim.domain: its radius 0.2 about center [0, 0.05, 0] "
+             "sticks out by 0.15 m past sim.domain.min[1] = 0, more than the snow grid's band of 2 grid_spacing (0.1 m)",
+             "use center [0, 0.2, 0], radius 0.05, or grow sim.domain");
+  ENSURE_ERR(parse(SNOW_AT("\"shape\": \"box\", \"center\": [0.5, 1, 0], \"half_extents\": [1.5, 0.1, 0.1]")),
+             "objects[0].center: snow \"s\" starts outside sim.domain: its half_extents [1.5, 0.1, 0.1] about center "
+             "[0.5, 1, 0] sticks out by 1 m past sim.domain.max[0] = 1", "use half_extents [0.5, 0.1, 0.1], or grow");
+  ENSURE_ERR(parse(SNOW_AT("\"center\": [0, 3, 0], \"radius\": 0.1")),
+             "sticks out by 1.1 m past sim.domain.max[1] = 2", "use center [0, 1.9, 0], or grow sim.domain");
+#undef SNOW_AT
   /* an initial speed up to sim.max_speed (default 500 m/s) */
   ENSURE(parse("{\"objects\": [{\"type\": \"softbody\", \"velocity\": [300, -400, 0]}]}"));
   ENSURE_ERR(parse("{\"objects\": [{\"type\": \"softbody\", \"velocity\": [1000, -1000, 0]}]}"),
