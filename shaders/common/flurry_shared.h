@@ -276,12 +276,22 @@ FL_STRUCT_END(fl_pick_push)
 #define FL_HEALTH_TOO_FAST 2u   /* a speed above max_speed: a blow-up */
 #define FL_HEALTH_GRID_FULL 4u  /* snow: the sparse grid had no block left for some particles */
 #define FL_HEALTH_CONTACTS_FULL 8u /* cloth: more triangle-contact candidate pairs than the list holds */
+#define FL_HEALTH_STRETCHED 16u    /* XPBD: a distance constraint strained past max_strain, (L - L0) / L0 */
 FL_STRUCT_BEGIN(fl_health_push)
   uint first;       /* the buffers' first particle of the object */
   uint count;       /* and how many */
   uint word;        /* the object's flag word (snow: the first snow object's; + its material) */
   float max_speed;  /* m/s (sim.max_speed) */
 FL_STRUCT_END(fl_health_push)
+
+/* xpbd/strain_health: one object's distance constraints against sim.max_strain. */
+FL_STRUCT_BEGIN(fl_strain_health_push)
+  uint first;        /* the object's first particle */
+  uint count;        /* and how many: the constraints whose first particle is among them are its */
+  uint word;         /* the object's flag word */
+  uint constraints;  /* the distance family's records, every object's */
+  float max_strain;  /* sim.max_strain: (L - L0) / L0 */
+FL_STRUCT_END(fl_strain_health_push)
 
 /* Per-frame camera and lighting, a uniform buffer read by every render pass. */
 FL_STRUCT_BEGIN(fl_frame_uniforms)

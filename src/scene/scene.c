@@ -21,7 +21,7 @@
 static const char *const TOP_KEYS[] = {"name", "sim", "camera", "objects", NULL};
 static const char *const SIM_KEYS[] = {"dt",     "substeps", "iterations", "gravity",
                                         "domain", "solver",   "relaxation", "collider_normals",
-                                        "mpm_atomics", "max_speed", "integrator", "snow_grid_slack",
+                                        "mpm_atomics", "max_speed", "max_strain", "integrator", "snow_grid_slack",
                                         "collider_triangles", "snow_transfer", "coupling_substeps", "contact_guard", NULL};
 /* Indexed by fl_solver. */
 static const char *const SOLVER_NAMES[] = {"coloring", "jacobi", "symmetric", NULL};
@@ -68,6 +68,7 @@ static void set_defaults(fl_scene *s, const char *source)
       .collider_triangles = true,
       .contact_guard = false,
       .max_speed = 500.0f,
+      .max_strain = 10.0f,
       .snow_grid_slack = 4.0f,
   };
   s->camera = (fl_camera_desc){.eye = {0, 3, 8}, .target = {0, 1, 0}};
@@ -97,6 +98,7 @@ static bool parse_sim(const fl_jr *top, const cJSON *root, fl_sim_desc *sim)
       !fl_jr_bool(&r, v, "contact_guard", &sim->contact_guard) ||
       !fl_jr_number(&r, v, "relaxation", FL_JR_CLOSED(1, 2), &sim->relaxation) ||
       !fl_jr_number(&r, v, "max_speed", (fl_jr_range){0.0, 3e8, true, false}, &sim->max_speed) ||
+      !fl_jr_number(&r, v, "max_strain", (fl_jr_range){0.0, 1e6, true, false}, &sim->max_strain) ||
       !fl_jr_number(&r, v, "snow_grid_slack", FL_JR_CLOSED(1, 64), &sim->snow_grid_slack) ||
       !fl_jr_number(&r, v, "dt", (fl_jr_range){0.0, 0.1, true, false}, &sim->dt) ||
       !fl_jr_uint(&r, v, "substeps", 1, 1000, &sim->substeps) ||

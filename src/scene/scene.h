@@ -298,6 +298,8 @@ typedef struct {
                                  * guard"): no edge passes through a triangle in a substep; default false */
   float max_speed;              /* m/s: a particle faster than this is a blow-up (the health watch,
                                  * sim/common/health.h), default 500, 0 < v <= 3e8 */
+  float max_strain;             /* an XPBD distance constraint strained past this, (L - L0) / L0, is a
+                                 * blow-up (the health watch), default 10, 0 < s <= 1e6 */
   float snow_grid_slack;        /* snow grid blocks allocated: this x those the snow touches at load,
                                  * default 4, 1..64 (snow spreading wider, as a ball breaking on a wall
                                  * at fine spacing, needs more: the health watch says when) */

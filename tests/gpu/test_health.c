@@ -4,13 +4,17 @@
  * rule: a NaN or infinite position or velocity sets FL_HEALTH_NOT_FINITE, a
  * speed above max_speed (not at it) FL_HEALTH_TOO_FAST; words are sticky and
  * keep the frame by which they first turned; the watch refuses more objects
- * than it has words. */
+ * than it has words. The XPBD strain test (xpbd/strain_health.comp) against
+ * the report's CPU measure of the same positions: a sheet stretching under
+ * gravity sets FL_HEALTH_STRETCHED once its cloth_stats max_strain passes
+ * sim.max_strain, and not while none of its edges has. */
 #include "gpu_fixture.h"
 
 #include <math.h>
 
 #include "mpm_shared.h"
 #include "sim/common/health.h"
+#include "world_fixture.h"
 
 #include <string.h>
 
@@ -169,13 +173,57 @@ static void body_limit(fl_gpu *gpu)
   fl_health_destroy(&h);
 }
 
+/* A sheet pinned at two corners whose stretch gives (compliance 1e-3 m/N), watched at 5 % strain. */
+static const char STRAIN_SCENE[] =
+    "{\"sim\": {\"dt\": 0.0166666667, \"substeps\": 4, \"max_strain\": 0.05, \"gravity\": [0, -9.81, 0],"
+    " \"domain\": {\"min\": [-2, -2, -2], \"max\": [2, 2, 2]}}, \"objects\": [{\"type\": \"cloth\", \"name\": \"sheet\","
+    " \"resolution\": [12, 12], \"size\": [1, 1], \"center\": [0, 1, 0], \"plane\": \"xy\","
+    " \"pin\": [\"top-left\", \"top-right\"], \"stretch_compliance\": 1e-3, \"shear_compliance\": 1e-3}]}";
+
+static void body_strain(fl_gpu *gpu)
+{
+  fl_scene scene;
+  fl_world *world = NULL;
+  fl_profiler prof;
+  ENSURE(fl_fixture_make_world(gpu, STRAIN_SCENE, &scene, &world) && fl_profiler_create(gpu, &prof));
+  const double limit = scene.sim.max_strain;
+  int calm = 0, first = -1;
+  double at_first = 0, worst = 0;
+  for (int f = 1; f <= 40; f++) {
+    ENSURE(fl_fixture_step_frames(gpu, world, &prof, 1, true, NULL));
+    fl_object_stats st;
+    ENSURE(fl_world_stats(world, 0, &st));
+    double cpu = fl_fixture_stat(&st, NULL, "max_strain"); /* over the stretch constraints: a lower bound */
+    bool flagged = (st.unstable & FL_HEALTH_STRETCHED) != 0;
+    worst = fmax(worst, cpu);
+    /* float lengths on the GPU, double on the CPU: 1e-4 of the limit either way is not decided */
+    ENSURE_MSG(!(cpu > limit * (1 + 1e-4)) || flagged, "frame %d: strain %.5f past %.3g, not flagged", f, cpu, limit);
+    if (!flagged) {
+      ENSURE_MSG(cpu <= limit * (1 + 1e-4), "frame %d: strain %.5f unflagged", f, cpu);
+      calm++;
+    } else if (first < 0) {
+      first = f, at_first = cpu;
+    }
+  }
+  char message[256];
+  ENSURE(fl_world_unstable(world, message, sizeof message));
+  printf("  %d calm frames, flagged at frame %d (strain %.4f of the limit %.3g; at most %.4f); \"%s\"\n", calm, first,
+         at_first, limit, worst, message);
+  ENSURE_MSG(calm >= 1 && first > 0, "%d calm frames, first flagged at %d", calm, first);
+  ENSURE(strstr(message, "stretched past sim.max_strain") != NULL);
+  fl_profiler_destroy(&prof);
+  fl_world_destroy(world);
+}
+
 FL_GPU_TEST(test_ranges, body_ranges)
 FL_GPU_TEST(test_snow, body_snow)
 FL_GPU_TEST(test_limit, body_limit)
+FL_GPU_TEST(test_strain, body_strain)
 
 static const fl_test_case cases[] = {
     {"ranges", test_ranges},
     {"snow_materials", test_snow},
     {"word_limit", test_limit},
+    {"strain", test_strain},
 };
 FL_TEST_MAIN(cases)

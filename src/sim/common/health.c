@@ -74,6 +74,9 @@ const char *fl_health_reason(uint32_t bits)
 {
   if (bits & FL_HEALTH_NOT_FINITE) return "a position or velocity is not finite";
   if (bits & FL_HEALTH_TOO_FAST) return "a particle moves faster than sim.max_speed";
+  if (bits & FL_HEALTH_STRETCHED)
+    return "an edge is stretched past sim.max_strain, (L - L0) / L0 (the solver does not carry the load: raise "
+           "sim.iterations or sim.substeps, or lighten the load)";
   if (bits & FL_HEALTH_GRID_FULL)
     return "the snow spread over more grid blocks than were allocated (raise sim.snow_grid_slack or grid_spacing, "
            "or make the snow smaller)";

@@ -11,7 +11,9 @@
  * Objects whose particles are a range of a position and a velocity buffer
  * record common/health.comp (fl_health_record_range); a material that
  * interleaves its objects' particles records its own kernel into
- * consecutive words (snow: mpm/health.comp, the word of its material). */
+ * consecutive words (snow: mpm/health.comp, the word of its material). XPBD
+ * objects also record xpbd/strain_health.comp over their distance constraints
+ * (sim.max_strain). */
 #pragma once
 #include "flurry_shared.h"
 #include "gpu/rec.h"

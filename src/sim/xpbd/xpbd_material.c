@@ -117,6 +117,19 @@ static void record_health(void *m, fl_rec *r, fl_health *h)
                                 FL_BUFFERS(&s->tri_list, &h->flags)});
     }
   }
+  /* the strain test (sim.max_strain): each object's pass reads every distance record (32 bytes) and
+   * its own constraints' two positions */
+  uint32_t n = s->build.distance.count;
+  if (!n) return;
+  fl_rec_begin(r, "health/strain", (uint64_t)n * (32ull * xm->count + 32));
+  for (uint32_t k = 0; k < xm->count; k++) {
+    const fl_gpu_xpbd_object *o = &s->build.objects[xm->internal[k]];
+    fl_strain_health_push strain = {.first = o->first, .count = o->count, .word = xm->health_word + k,
+                                    .constraints = n, .max_strain = xm->scene->sim.max_strain};
+    fl_rec_pass(r, &(fl_pass){.kernel = "xpbd/strain_health", FL_PUSH(strain), .threads = n, .no_barrier = true,
+                              FL_BUFFERS(&s->pos, &s->distance.constraints, &h->flags)});
+  }
+  fl_rec_end(r);
 }
 
 static void collect(void *m, uint32_t slot) { fl_xpbd_collect_tears(&((xpbd_material *)m)->system, slot); }
