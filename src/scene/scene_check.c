@@ -1,7 +1,7 @@
 /* scene/scene_check.c: checks across keys of a parsed scene. Each value is in its own range
  * (scene.c, scene_objects.c); these catch the combinations that would run to silent garbage or
  * exhaust memory: more solver sweeps a frame than can be recorded, a collision thickness larger
- * than the domain, snow coarser than itself, snow sticking out of the domain (cut off), an object
+ * than the domain, snow coarser than itself, snow sticking out of the domain (lost), an object
  * thrown faster than the health watch's limit. Each names the key to change and a value that works. (XPBD's substep against float
  * positions needs the objects built: sim/common/placement.h.) */
 #include "scene/scene_check.h"
@@ -78,11 +78,11 @@ static bool check_snow_size(const fl_jr *objects, const cJSON *root, const fl_sc
                     "write one of at most %g (a scene's snow objects share it)", (double)d->grid_spacing, width, width);
 }
 
-/* Snow is sampled only inside sim.domain (sim/mpm/snow_build.c clips its shape to it), so a shape
- * past a wall lost the snow beyond it in silence, where every other material's object refuses to
- * start outside (sim/common/placement.h). The snow grid reaches 2 grid_spacing past each wall
- * (sim/mpm/snow_spec.h, GRID): a shape may stick out by that band (a block flush on the ground, a
- * rounding), not more. Meshes are not checked here: their bounds need the file. */
+/* Snow is sampled only inside sim.domain (sim/mpm/snow_build.c clips its shape to it) and clamped into
+ * it every step (sim/mpm/snow_spec.h, G2P), so a shape past a wall lost the snow beyond it in silence,
+ * where every other material's object refuses to start outside (sim/common/placement.h). A shape may
+ * touch a wall (a block flush on the ground), give or take float rounding, not more. Meshes are not
+ * checked here: their bounds need the file. */
 static bool check_snow_inside(const fl_jr *objects, const fl_scene *s, uint32_t i)
 {
   const fl_scene_object *o = &s->objects[i];
@@ -90,12 +90,15 @@ static bool check_snow_inside(const fl_jr *objects, const fl_scene *s, uint32_t 
   const fl_snow_desc *d = &o->snow;
   const float *lo = s->sim.domain_min, *hi = s->sim.domain_max;
   bool sphere = d->shape == FL_SNOW_SHAPE_SPHERE, movable = true, shrinkable = true;
-  double band = 2.0 * d->grid_spacing, out = 0.0, moved[3], fit[3], room = INFINITY;
+  double out = 0.0, moved[3], fit[3], room = INFINITY;
   int axis = 0, upper = 0;
   for (int a = 0; a < 3; a++) {
     double c = d->center[a], e = sphere ? d->radius : d->half_extents[a];
-    if (lo[a] - (c - e) > out) out = lo[a] - (c - e), axis = a, upper = 0;
-    if ((c + e) - hi[a] > out) out = (c + e) - hi[a], axis = a, upper = 1;
+    /* float rounding: center, size and walls are floats, so a shape written flush on a wall may
+     * sit out by a few of their last bits (about 1e-6 m per metre of its coordinates), not more */
+    double below = lo[a] - (c - e), above = (c + e) - hi[a];
+    if (below > out && below > 1e-6 * (1.0 + fmax(fabs(c) + e, fabs((double)lo[a])))) out = below, axis = a, upper = 0;
+    if (above > out && above > 1e-6 * (1.0 + fmax(fabs(c) + e, fabs((double)hi[a])))) out = above, axis = a, upper = 1;
     /* what works: the shape moved inside the domain, or shrunk about its center */
     movable &= 2.0 * e <= (double)hi[a] - lo[a];
     moved[a] = fmin(fmax(c, lo[a] + e), hi[a] - e);
@@ -103,9 +106,7 @@ static bool check_snow_inside(const fl_jr *objects, const fl_scene *s, uint32_t 
     shrinkable &= fit[a] > 0.0;
     room = fmin(room, fit[a]);
   }
-  /* float rounding: a shape that sticks out by exactly the band passes */
-  double slack = 1e-6 * (1.0 + fabs((double)d->center[0]) + fabs((double)d->center[1]) + fabs((double)d->center[2]));
-  if (!(out > band + slack)) return true;
+  if (!(out > 0.0)) return true;
   char shape[96], fixes[192] = "";
   size_t n = 0;
   if (sphere) snprintf(shape, sizeof shape, "radius %g", (double)d->radius);
@@ -116,10 +117,10 @@ static bool check_snow_inside(const fl_jr *objects, const fl_scene *s, uint32_t 
   else if (shrinkable) snprintf(fixes + n, sizeof fixes - n, "half_extents [%g, %g, %g], ", fit[0], fit[1], fit[2]);
   fl_jr r = fl_jr_index(objects, (int)i);
   return fl_jr_fail(&r, "center", "snow \"%s\" starts outside sim.domain: its %s about center [%g, %g, %g] sticks out "
-                    "by %g m past sim.domain.%s[%d] = %g, more than the snow grid's band of 2 grid_spacing (%g m), and "
-                    "the snow beyond it would be cut off; use %sor grow sim.domain", o->name, shape,
-                    (double)d->center[0], (double)d->center[1], (double)d->center[2], out, upper ? "max" : "min", axis,
-                    (double)(upper ? hi[axis] : lo[axis]), band, fixes);
+                    "by %g m past sim.domain.%s[%d] = %g, and the snow beyond it would be lost (it is seeded and "
+                    "kept only inside); use %sor grow sim.domain", o->name, shape, (double)d->center[0],
+                    (double)d->center[1], (double)d->center[2], out, upper ? "max" : "min", axis,
+                    (double)(upper ? hi[axis] : lo[axis]), fixes);
 }
 
 /* An initial velocity above sim.max_speed is a blow-up by the health watch's own measure, and one

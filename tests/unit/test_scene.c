@@ -1185,14 +1185,19 @@ static void test_scene_checks(void)
   ENSURE_ERR(parse("{\"objects\": [{\"type\": \"snow\", \"radius\": 0.04}]}"), /* the 10 m domain's default 0.1 */
              "t.json: objects[0].grid_spacing: not written, and the default for sim.domain (0.1 m) is wider than the "
              "snow itself (0.08 m across", "write one of at most 0.08");
-  /* snow inside sim.domain, give or take the grid's band of 2 grid_spacing past a wall */
+  /* snow inside sim.domain, flush on a wall at most (give or take float rounding): what sticks out is lost */
 #define SNOW_AT(shape) "{\"sim\": {" BOX "}, \"objects\": [{\"type\": \"snow\", \"name\": \"s\", \"grid_spacing\": 0.05, " shape "}]}"
-  ENSURE(parse(SNOW_AT("\"center\": [0, 0.1, 0], \"radius\": 0.2"))); /* 0.1 m below the ground: the band */
+  ENSURE(parse(SNOW_AT("\"center\": [0, 0.2, 0], \"radius\": 0.2"))); /* on the ground */
   ENSURE(parse(SNOW_AT("\"shape\": \"box\", \"center\": [0, 1.9, 0], \"half_extents\": [1, 0.1, 1]"))); /* flush */
-  ENSURE_ERR(parse(SNOW_AT("\"center\": [0, 0.05, 0], \"radius\": 0.2")),
-             "t.json: objects[0].center: snow \"s\" starts outside sim.domain: its radius 0.2 about center [0, 0.05, 0] "
-             "sticks out by 0.15 m past sim.domain.min[1] = 0, more than the snow grid's band of 2 grid_spacing (0.1 m)",
-             "use center [0, 0.2, 0], radius 0.05, or grow sim.domain");
+  ENSURE(parse("{\"sim\": {\"domain\": {\"min\": [-1, 0.1, -1], \"max\": [1, 2, 1]}}, \"objects\": [{\"type\": "
+               "\"snow\", \"shape\": \"box\", \"center\": [0, 0.35, 0], \"half_extents\": [1, 0.25, 1]}]}"));
+  /* (as floats, 0.35 - 0.25 is 7e-9 m below 0.1: rounding) */
+  ENSURE_ERR(parse(SNOW_AT("\"center\": [0, 0.1, 0], \"radius\": 0.2")),
+             "t.json: objects[0].center: snow \"s\" starts outside sim.domain: its radius 0.2 about center [0, 0.1, 0] "
+             "sticks out by 0.1 m past sim.domain.min[1] = 0, and the snow beyond it would be lost",
+             "use center [0, 0.2, 0], radius 0.1, or grow sim.domain");
+  ENSURE_ERR(parse(SNOW_AT("\"center\": [0, 0.199, 0], \"radius\": 0.2")), /* 1 mm is not rounding */
+             "sticks out by 0.001 m past sim.domain.min[1] = 0");
   ENSURE_ERR(parse(SNOW_AT("\"shape\": \"box\", \"center\": [0.5, 1, 0], \"half_extents\": [1.5, 0.1, 0.1]")),
              "objects[0].center: snow \"s\" starts outside sim.domain: its half_extents [1.5, 0.1, 0.1] about center "
              "[0.5, 1, 0] sticks out by 1 m past sim.domain.max[0] = 1", "use half_extents [0.5, 0.1, 0.1], or grow");
