@@ -6,6 +6,8 @@
  * positions needs the objects built: sim/common/placement.h.) */
 #include "scene/scene_check.h"
 
+#include "scene/suggest.h"
+
 #include <math.h>
 #include <stdio.h>
 
@@ -78,6 +80,51 @@ static bool check_snow_size(const fl_jr *objects, const cJSON *root, const fl_sc
                     "write one of at most %g (a scene's snow objects share it)", (double)d->grid_spacing, width, width);
 }
 
+/* How far a snow sphere or box (half-widths e about c, floats as the scene stores them) sticks out of
+ * sim.domain past its farthest wall, beyond float rounding: center, size and walls are floats, so a
+ * shape written flush on a wall may sit out by a few of their last bits (about 1e-6 m per metre of
+ * its coordinates). 0 when inside; *axis and *upper name the wall. */
+static double snow_out(const fl_scene *s, const float c[3], const float e[3], int *axis, int *upper)
+{
+  const float *lo = s->sim.domain_min, *hi = s->sim.domain_max;
+  double out = 0.0;
+  for (int a = 0; a < 3; a++) {
+    double below = (double)lo[a] - ((double)c[a] - e[a]), above = ((double)c[a] + e[a]) - hi[a];
+    double reach = fabs((double)c[a]) + e[a];
+    if (below > out && below > 1e-6 * (1.0 + fmax(reach, fabs((double)lo[a])))) out = below, *axis = a, *upper = 0;
+    if (above > out && above > 1e-6 * (1.0 + fmax(reach, fabs((double)hi[a])))) out = above, *axis = a, *upper = 1;
+  }
+  return out;
+}
+
+/* Appends a suggested shape, the center (with_c) and/or the size (with_e) of c and e, to out: each
+ * number with the fewest significant digits, 6 to 9, whose floats still pass both snow checks when
+ * written back (inside sim.domain, at least grid_spacing h across). False, with nothing written,
+ * when none does. */
+static bool suggest_shape(char *out, size_t size, const fl_scene *s, bool sphere, double h, const double c[3],
+                          const double e[3], bool with_c, bool with_e)
+{
+  for (int digits = 6; digits <= 9; digits++) {
+    double pc[3], pe[3];
+    float fc[3], fe[3];
+    for (int a = 0; a < 3; a++) {
+      pc[a] = with_c ? fl_suggest_round(c[a], digits) : c[a];
+      pe[a] = with_e ? fl_suggest_round(e[a], digits) : e[a];
+      fc[a] = (float)pc[a], fe[a] = (float)pe[a];
+    }
+    int axis, upper;
+    if (snow_out(s, fc, fe, &axis, &upper) > 0.0 || h > 2.0 * fmin(fe[0], fmin(fe[1], fe[2]))) continue;
+    size_t n = 0;
+    if (with_c) n = (size_t)snprintf(out, size, "center [%.*g, %.*g, %.*g]%s", digits, pc[0], digits, pc[1], digits,
+                                     pc[2], with_e ? " with " : "");
+    if (with_e && sphere) snprintf(out + n, size - n, "radius %.*g", digits, pe[0]);
+    else if (with_e) snprintf(out + n, size - n, "half_extents [%.*g, %.*g, %.*g]", digits, pe[0], digits, pe[1],
+                              digits, pe[2]);
+    return true;
+  }
+  return false;
+}
+
 /* Snow is sampled only inside sim.domain (sim/mpm/snow_build.c clips its shape to it) and clamped into
  * it every step (sim/mpm/snow_spec.h, G2P), so a shape past a wall lost the snow beyond it in silence,
  * where every other material's object refuses to start outside (sim/common/placement.h). A shape may
@@ -89,38 +136,49 @@ static bool check_snow_inside(const fl_jr *objects, const fl_scene *s, uint32_t 
   if (o->type != FL_OBJECT_SNOW || o->snow.shape == FL_SNOW_SHAPE_MESH) return true;
   const fl_snow_desc *d = &o->snow;
   const float *lo = s->sim.domain_min, *hi = s->sim.domain_max;
-  bool sphere = d->shape == FL_SNOW_SHAPE_SPHERE, movable = true, shrinkable = true;
-  double out = 0.0, moved[3], fit[3], room = INFINITY;
+  bool sphere = d->shape == FL_SNOW_SHAPE_SPHERE;
+  float e[3];
+  for (int a = 0; a < 3; a++) e[a] = sphere ? d->radius : d->half_extents[a];
   int axis = 0, upper = 0;
-  for (int a = 0; a < 3; a++) {
-    double c = d->center[a], e = sphere ? d->radius : d->half_extents[a];
-    /* float rounding: center, size and walls are floats, so a shape written flush on a wall may
-     * sit out by a few of their last bits (about 1e-6 m per metre of its coordinates), not more */
-    double below = lo[a] - (c - e), above = (c + e) - hi[a];
-    if (below > out && below > 1e-6 * (1.0 + fmax(fabs(c) + e, fabs((double)lo[a])))) out = below, axis = a, upper = 0;
-    if (above > out && above > 1e-6 * (1.0 + fmax(fabs(c) + e, fabs((double)hi[a])))) out = above, axis = a, upper = 1;
-    /* what works: the shape moved inside the domain, or shrunk about its center */
-    movable &= 2.0 * e <= (double)hi[a] - lo[a];
-    moved[a] = fmin(fmax(c, lo[a] + e), hi[a] - e);
-    fit[a] = fmin(e, fmin(c - lo[a], hi[a] - c));
-    shrinkable &= fit[a] > 0.0;
-    room = fmin(room, fit[a]);
-  }
+  double out = snow_out(s, d->center, e, &axis, &upper);
   if (!(out > 0.0)) return true;
-  char shape[96], fixes[192] = "";
+  /* What works: the shape moved inside the domain; or shrunk about its center, if it stays at least
+   * grid_spacing across (check_snow_size); else, when it is too big to move, both: as large as the
+   * domain allows (a sphere: its narrowest side), moved in. */
+  double c[3], size[3], moved[3], shrunk[3], fit[3], centred[3], room = INFINITY, side = INFINITY;
+  bool movable = true;
+  for (int a = 0; a < 3; a++) {
+    c[a] = d->center[a], size[a] = e[a];
+    double half = 0.5 * ((double)hi[a] - lo[a]);
+    movable &= size[a] <= half;
+    moved[a] = fmin(fmax(c[a], lo[a] + size[a]), hi[a] - size[a]);
+    shrunk[a] = fmin(size[a], fmin(c[a] - lo[a], hi[a] - c[a]));
+    room = fmin(room, shrunk[a]);
+    side = fmin(side, half);
+  }
+  for (int a = 0; a < 3; a++) {
+    if (sphere) shrunk[a] = room;
+    fit[a] = fmin(size[a], sphere ? side : 0.5 * ((double)hi[a] - lo[a]));
+    centred[a] = fmin(fmax(c[a], lo[a] + fit[a]), hi[a] - fit[a]);
+  }
+  char fixes[256] = "", one[160];
   size_t n = 0;
-  if (sphere) snprintf(shape, sizeof shape, "radius %g", (double)d->radius);
-  else snprintf(shape, sizeof shape, "half_extents [%g, %g, %g]", (double)d->half_extents[0],
-                (double)d->half_extents[1], (double)d->half_extents[2]);
-  if (movable) n += (size_t)snprintf(fixes, sizeof fixes, "center [%g, %g, %g], ", moved[0], moved[1], moved[2]);
-  if (shrinkable && sphere) snprintf(fixes + n, sizeof fixes - n, "radius %g, ", room);
-  else if (shrinkable) snprintf(fixes + n, sizeof fixes - n, "half_extents [%g, %g, %g], ", fit[0], fit[1], fit[2]);
+  double h = d->grid_spacing;
+  if (movable && suggest_shape(one, sizeof one, s, sphere, h, moved, size, true, false))
+    n += (size_t)snprintf(fixes + n, sizeof fixes - n, "%s, ", one);
+  if (suggest_shape(one, sizeof one, s, sphere, h, c, shrunk, false, true))
+    n += (size_t)snprintf(fixes + n, sizeof fixes - n, "%s, ", one);
+  else if (!movable && suggest_shape(one, sizeof one, s, sphere, h, centred, fit, true, true))
+    n += (size_t)snprintf(fixes + n, sizeof fixes - n, "%s, ", one);
+  char shape[96]; /* as written, to the float's 7 digits: %g's 6 may hide what sticks out */
+  if (sphere) snprintf(shape, sizeof shape, "radius %.7g", (double)d->radius);
+  else snprintf(shape, sizeof shape, "half_extents [%.7g, %.7g, %.7g]", (double)e[0], (double)e[1], (double)e[2]);
   fl_jr r = fl_jr_index(objects, (int)i);
-  return fl_jr_fail(&r, "center", "snow \"%s\" starts outside sim.domain: its %s about center [%g, %g, %g] sticks out "
-                    "by %g m past sim.domain.%s[%d] = %g, and the snow beyond it would be lost (it is seeded and "
-                    "kept only inside); use %sor grow sim.domain", o->name, shape, (double)d->center[0],
+  return fl_jr_fail(&r, "center", "snow \"%s\" starts outside sim.domain: its %s about center [%.7g, %.7g, %.7g] "
+                    "sticks out by %g m past sim.domain.%s[%d] = %g, and the snow beyond it would be lost (it is "
+                    "seeded and kept only inside); %s%s%sgrow sim.domain", o->name, shape, (double)d->center[0],
                     (double)d->center[1], (double)d->center[2], out, upper ? "max" : "min", axis,
-                    (double)(upper ? hi[axis] : lo[axis]), fixes);
+                    (double)(upper ? hi[axis] : lo[axis]), n ? "use " : "", fixes, n ? "or " : "");
 }
 
 /* An initial velocity above sim.max_speed is a blow-up by the health watch's own measure, and one

@@ -1203,6 +1203,30 @@ static void test_scene_checks(void)
              "[0.5, 1, 0] sticks out by 1 m past sim.domain.max[0] = 1", "use half_extents [0.5, 0.1, 0.1], or grow");
   ENSURE_ERR(parse(SNOW_AT("\"center\": [0, 3, 0], \"radius\": 0.1")),
              "sticks out by 1.1 m past sim.domain.max[1] = 2", "use center [0, 1.9, 0], or grow sim.domain");
+  ENSURE(parse(SNOW_AT("\"center\": [0, 0.1, 0], \"radius\": 0.1"))); /* the radius suggested above fits */
+  /* a size is suggested only if it stays at least grid_spacing (0.05) across: here 0.02 would not */
+  ENSURE_ERR(parse(SNOW_AT("\"center\": [0, 0.01, 0], \"radius\": 0.2")),
+             "sticks out by 0.19 m past sim.domain.min[1] = 0, and the snow beyond it would be lost (it is seeded and "
+             "kept only inside); use center [0, 0.2, 0], or grow sim.domain");
+  /* too wide to move and too thin once shrunk about its center: both, as wide as the domain allows */
+  ENSURE_ERR(parse(SNOW_AT("\"shape\": \"box\", \"center\": [0.98, 1, 0], \"half_extents\": [1.5, 0.1, 0.1]")),
+             "sticks out by 1.48 m past sim.domain.max[0] = 1", "; use center [0, 1, 0] with half_extents [1, 0.1, 0.1], "
+             "or grow sim.domain");
+  ENSURE(parse(SNOW_AT("\"shape\": \"box\", \"center\": [0, 1, 0], \"half_extents\": [1, 0.1, 1]")));
+  /* a domain thinner than a grid cell: nothing fits in it */
+  ENSURE_ERR(parse("{\"sim\": {\"domain\": {\"min\": [-1, 0, -1], \"max\": [1, 0.04, 1]}}, \"objects\": [{\"type\": "
+                   "\"snow\", \"center\": [0, 0.02, 0], \"radius\": 0.03, \"grid_spacing\": 0.05}]}"),
+             "kept only inside); grow sim.domain");
+  /* a suggested center has the digits it needs to pass when written back: 1.23456 (%g) would stick out by
+   * 4e-6 m, more than the float rounding allowed at 1.2 m */
+#define WIDE_SNOW(center) "{\"sim\": {\"domain\": {\"min\": [-5, 0, -5], \"max\": [5, 10, 5]}}, \"objects\": [{\"type\": " \
+  "\"snow\", \"center\": " center ", \"radius\": 1.234564, \"grid_spacing\": 0.05}]}"
+  ENSURE_ERR(parse(WIDE_SNOW("[0, 0, 0]")), "use center [0, 1.234564, 0], or grow sim.domain");
+  ENSURE(parse(WIDE_SNOW("[0, 1.234564, 0]")));
+  ENSURE_ERR(parse(WIDE_SNOW("[0, 1.23456, 0]")),
+             "its radius 1.234564 about center [0, 1.23456, 0] sticks out by 3.9", "use center [0, 1.234564, 0], "
+             "radius 1.23456, or grow");
+#undef WIDE_SNOW
 #undef SNOW_AT
   /* an initial speed up to sim.max_speed (default 500 m/s) */
   ENSURE(parse("{\"objects\": [{\"type\": \"softbody\", \"velocity\": [300, -400, 0]}]}"));
