@@ -11,6 +11,9 @@
 #include <math.h>
 #include <stdio.h>
 
+/* fl_suggest_at_most's test for a check that refuses a value above *(const double *)limit. */
+static bool at_most(float v, const void *limit) { return !((double)v > *(const double *)limit); }
+
 /* Every substep's every iteration is recorded into the frame's command buffers (a dispatch per
  * constraint colour and pass), so their product bounds the memory a frame takes to record: 1000 x
  * 1000 took over 24 GB on lavapipe before the kernel killed the run. */
@@ -38,10 +41,12 @@ static bool check_thickness(const fl_jr *objects, const fl_scene *s, uint32_t i)
                                                : 0.0f;
   double side = 1e300;
   for (int a = 0; a < 3; a++) side = fmin(side, (double)s->sim.domain_max[a] - s->sim.domain_min[a]);
-  if (!(t > 0.25 * side)) return true;
+  double limit = 0.25 * side;
+  if (!(t > limit)) return true;
   fl_jr r = fl_jr_index(objects, (int)i);
   return fl_jr_fail(&r, "thickness", "%g m is more than a quarter of sim.domain's smallest side (%g m): the object "
-                    "could not keep it from the walls; use at most %g", (double)t, side, 0.25 * side);
+                    "could not keep it from the walls; use at most %g", (double)t, side,
+                    fl_suggest_at_most(limit, 6, at_most, &limit));
 }
 
 /* True when objects[j] of the document writes grid_spacing (--set overrides included). */
@@ -62,6 +67,7 @@ static bool check_snow_size(const fl_jr *objects, const cJSON *root, const fl_sc
                      ? 2.0 * d->radius
                      : 2.0 * fmin(d->half_extents[0], fmin(d->half_extents[1], d->half_extents[2]));
   if (!(d->grid_spacing > width)) return true;
+  double fits = fl_suggest_at_most(width, 6, at_most, &width); /* what "%g" prints of width may be above it */
   const cJSON *list = cJSON_GetObjectItemCaseSensitive(root, "objects");
   int from = writes_spacing(list, (int)i) ? (int)i : -1; /* the object whose grid_spacing this is */
   for (int j = 0; j < (int)s->object_count && from < 0; j++)
@@ -70,14 +76,14 @@ static bool check_snow_size(const fl_jr *objects, const cJSON *root, const fl_sc
   if (from == (int)i)
     return fl_jr_fail(&r, "grid_spacing", "%g m is wider than the snow itself (%g m across at its narrowest): it would "
                       "be a particle or two the grid cannot resolve; use at most %g (a scene's snow objects share it)",
-                      (double)d->grid_spacing, width, width);
+                      (double)d->grid_spacing, width, fits);
   if (from >= 0)
     return fl_jr_fail(&r, "grid_spacing", "%g m, which every snow object shares, is wider than objects[%u] \"%s\" "
                       "(%g m across at its narrowest): it would be a particle or two the grid cannot resolve; use at "
-                      "most %g", (double)d->grid_spacing, i, o->name, width, width);
+                      "most %g", (double)d->grid_spacing, i, o->name, width, fits);
   return fl_jr_fail(&r, "grid_spacing", "not written, and the default for sim.domain (%g m) is wider than the snow "
                     "itself (%g m across at its narrowest): it would be a particle or two the grid cannot resolve; "
-                    "write one of at most %g (a scene's snow objects share it)", (double)d->grid_spacing, width, width);
+                    "write one of at most %g (a scene's snow objects share it)", (double)d->grid_spacing, width, fits);
 }
 
 /* How far a snow sphere or box (half-widths e about c, floats as the scene stores them) sticks out of
@@ -181,6 +187,23 @@ static bool check_snow_inside(const fl_jr *objects, const fl_scene *s, uint32_t 
                     (double)(upper ? hi[axis] : lo[axis]), n ? "use " : "", fixes, n ? "or " : "");
 }
 
+/* A particle box adds velocity_jitter x [-1, 1) to each component of v: at worst each adds to |v_a|. */
+typedef struct {
+  const float *v;
+  double max;
+} jitter_limit;
+static double jitter_worst(const float v[3], double j)
+{
+  double worst = 0.0;
+  for (int a = 0; a < 3; a++) worst += (fabs((double)v[a]) + j) * (fabs((double)v[a]) + j);
+  return sqrt(worst);
+}
+static bool jitter_fits(float j, const void *limit)
+{
+  const jitter_limit *l = limit;
+  return !(jitter_worst(l->v, j) > l->max);
+}
+
 /* An initial velocity above sim.max_speed is a blow-up by the health watch's own measure, and one
  * that the walls may stop within the first substep, unseen (a soft ball thrown at 1400 m/s was
  * crushed flat into a corner with exit 0). */
@@ -199,19 +222,17 @@ static bool check_velocity(const fl_jr *objects, const fl_scene *s, uint32_t i)
   if (speed > max)
     return fl_jr_fail(&r, "velocity", "%g m/s is faster than sim.max_speed (%g m/s), the speed the health watch takes "
                       "for a blow-up; lower it or raise sim.max_speed", speed, max);
-  /* A particle box adds velocity_jitter x [-1, 1) to each component: at worst each adds to |v_a|. */
-  double j = o->type == FL_OBJECT_PARTICLES ? o->particles.velocity_jitter : 0.0, sum = 0.0, worst = 0.0;
-  for (int a = 0; a < 3; a++) {
-    sum += fabs((double)v[a]);
-    worst += (fabs((double)v[a]) + j) * (fabs((double)v[a]) + j);
-  }
-  worst = sqrt(worst);
+  double j = o->type == FL_OBJECT_PARTICLES ? o->particles.velocity_jitter : 0.0, sum = 0.0;
+  double worst = jitter_worst(v, j);
   if (!(worst > max)) return true;
-  /* the largest jitter with sum over a of (|v_a| + j)^2 <= max^2, shaded so that printing it rounds down */
-  double fits = (sqrt(sum * sum - 3.0 * (speed * speed - max * max)) - sum) / 3.0 * (1.0 - 1e-4);
+  /* the largest jitter with sum over a of (|v_a| + j)^2 <= max^2, rounded down to what passes */
+  for (int a = 0; a < 3; a++) sum += fabs((double)v[a]);
+  double fits = (sqrt(sum * sum - 3.0 * (speed * speed - max * max)) - sum) / 3.0;
+  jitter_limit limit = {v, max};
   return fl_jr_fail(&r, "velocity_jitter", "%g m/s per component on a velocity of %g m/s starts particles at up to %g "
                     "m/s, faster than sim.max_speed (%g m/s), the speed the health watch takes for a blow-up; use at "
-                    "most %.4g or raise sim.max_speed", j, speed, worst, max, fits);
+                    "most %.4g or raise sim.max_speed", j, speed, worst, max,
+                    fl_suggest_at_most(fits, 4, jitter_fits, &limit));
 }
 
 bool fl_scene_check(const fl_jr *top, const cJSON *root, const fl_scene *s)

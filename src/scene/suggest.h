@@ -7,3 +7,6 @@
 /* x rounded to `digits` significant digits (nearest): exactly what "%.*g", digits prints of it and
  * strtod reads back. */
 double fl_suggest_round(double x, int digits);
+/* The largest number of `digits` significant digits, at most x, that `ok` accepts once stored as a
+ * float, found a last digit at a time; 0 when none above 0 is (x <= 0 too). Print it with "%.*g". */
+double fl_suggest_at_most(double x, int digits, bool (*ok)(float v, const void *ctx), const void *ctx);

@@ -1244,16 +1244,66 @@ static void test_scene_checks(void)
   ENSURE_ERR(parse("{\"sim\": {\"max_speed\": 10}, \"objects\": [{\"type\": \"particles\", \"velocity\": [0, -8, 0],"
                    " \"velocity_jitter\": 2}]}"),
              "objects[0].velocity_jitter: 2 m/s per component on a velocity of 8 m/s starts particles at up to 10.3923 "
-             "m/s", "use at most 1.705");
+             "m/s", "use at most 1.704"); /* 1.705, once suggested, starts them at up to 10.00005 m/s */
   ENSURE_ERR(parse("{\"sim\": {\"max_speed\": 10}, \"objects\": [{\"type\": \"particles\", \"velocity\": [0, -11, 0],"
                    " \"velocity_jitter\": 2}]}"),
              "t.json: objects[0].velocity: 11 m/s is faster than sim.max_speed (10 m/s)");
 #undef BOX
 }
 
+/* `json` is refused with "use at most X" and X, written back with --set `key`=X, passes. */
+static void ensure_suggestion_passes(const char *json, const char *key, const char *expect)
+{
+  ENSURE_MSG(!parse(json), "accepted, expected an error: %s", json);
+  const char *at = strstr(fl_error_message(), "use at most ");
+  ENSURE_MSG(at, "no suggestion in \"%s\"", fl_error_message());
+  char value[32], set[128];
+  int n = (int)strcspn(at + 12, " ");
+  snprintf(value, sizeof value, "%.*s", n, at + 12);
+  if (expect) ENSURE_MSG(strcmp(value, expect) == 0, "suggested %s, expected %s", value, expect);
+  snprintf(set, sizeof set, "%s=%s", key, value);
+  ENSURE_MSG(parse_set(json, set), "the suggested %s is refused: %s", set, fl_error_message());
+}
+
+/* Every "use at most" that scene_check.c prints passes when written back: %g rounds to nearest, up
+ * as often as down, and the scene stores the value as a float. */
+static void test_check_suggestions_pass(void)
+{
+  char json[512];
+  /* flurry --scene particles --set sim.max_speed=2.139 --set objects.spray.velocity=[0,0,0]
+   * --set objects.spray.velocity_jitter=2 suggested 1.235, which was refused in turn */
+  ensure_suggestion_passes("{\"sim\": {\"max_speed\": 2.139}, \"objects\": [{\"type\": \"particles\", \"name\": \"p\","
+                           " \"velocity\": [0, 0, 0], \"velocity_jitter\": 2}]}",
+                           "objects.p.velocity_jitter", "1.234");
+  /* a thickness limit of 0.030864175 (a side of 0.1234567): %g said 0.0308642 */
+  ensure_suggestion_passes("{\"sim\": {\"domain\": {\"min\": [0, 0, 0], \"max\": [0.1234567, 1, 1]}}, \"objects\": "
+                           "[{\"type\": \"cloth\", \"name\": \"c\", \"thickness\": 1}]}",
+                           "objects.c.thickness", "0.0308641");
+  /* a snow ball 0.024691358 across (radius 0.0123456789): %g said grid_spacing 0.0246914 */
+  ensure_suggestion_passes("{\"sim\": {\"domain\": {\"min\": [-1, 0, -1], \"max\": [1, 2, 1]}}, \"objects\": "
+                           "[{\"type\": \"snow\", \"name\": \"s\", \"center\": [0, 1, 0], \"radius\": 0.0123456789,"
+                           " \"grid_spacing\": 0.05}]}",
+                           "objects.s.grid_spacing", "0.0246913");
+  /* and over a sweep of limits */
+  for (int k = 0; k < 300; k++) {
+    snprintf(json, sizeof json, "{\"sim\": {\"max_speed\": %.7g}, \"objects\": [{\"type\": \"particles\", "
+             "\"name\": \"p\", \"velocity\": [%g, %.7g, 0], \"velocity_jitter\": 50}]}",
+             0.5 + 0.0173457 * k, 0.01 * (k % 5), -0.0017 * k);
+    ensure_suggestion_passes(json, "objects.p.velocity_jitter", NULL);
+    snprintf(json, sizeof json, "{\"sim\": {\"domain\": {\"min\": [0, 0, 0], \"max\": [%.7g, 2, 2]}}, "
+             "\"objects\": [{\"type\": \"cloth\", \"name\": \"c\", \"thickness\": 3}]}", 0.1 + 0.00654321 * k);
+    ensure_suggestion_passes(json, "objects.c.thickness", NULL);
+    snprintf(json, sizeof json, "{\"sim\": {\"domain\": {\"min\": [-1, 0, -1], \"max\": [1, 2, 1]}}, "
+             "\"objects\": [{\"type\": \"snow\", \"name\": \"s\", \"center\": [0, 1, 0], \"shape\": \"box\", "
+             "\"half_extents\": [0.5, %.7g, 0.5], \"grid_spacing\": 0.5}]}", 0.01 + 0.000765432 * k);
+    ensure_suggestion_passes(json, "objects.s.grid_spacing", NULL);
+  }
+}
+
 static const fl_test_case TESTS[] = {
     {"snow_default_spacing", test_snow_default_spacing},
     {"scene_checks", test_scene_checks},
+    {"check_suggestions_pass", test_check_suggestions_pass},
     {"malformed_json", test_malformed_json},
     {"unknown_keys", test_unknown_keys},
     {"wrong_types", test_wrong_types},
