@@ -6,6 +6,7 @@
 #include "app/kang_runs.h"
 #include "app/plot.h"
 #include "app/report.h"
+#include "core/file.h"
 #include "core/log.h"
 
 #include <math.h>
@@ -337,6 +338,13 @@ int fl_kang_run(const fl_options *o)
   const char *report = o->report ? o->report : "kang2018.json";
   char png[1024];
   png_path(report, png, sizeof png);
+  /* what the run writes is checked before it runs (a named --report already was, in cli.c) */
+  if ((!o->report && !fl_path_check_writable("the default report (--report FILE.json names another)", report, false)) ||
+      !fl_path_check_writable(o->report ? "the plot next to --report" : "the default plot (--report FILE.json names "
+                              "another)", png, false)) {
+    fl_error_print();
+    return 1;
+  }
   fl_gpu gpu;
   fl_gpu_desc desc = {.validation = o->validation, .no_async = true, .device = o->device, .patient = true};
   fl_descriptor_cache sets = {0};
