@@ -375,12 +375,15 @@ int fl_kang_run(const fl_options *o)
     add_paper(json);
     cJSON_AddNumberToObject(json, "trials", c.trials);
     ok = write_plot(png, o->cases, o->tables, &r);
-    if (ok) printf("\nwrote %s and %s (%u stability trials)\n", report, png, (unsigned)c.trials);
   }
   if (!ok) fl_error_print();
   fl_descriptor_cache_destroy(&sets);
   fl_gpu_destroy(&gpu);
-  ok = ok && fl_report_write(json, &gpu.counts, report);
+  if (ok && !fl_report_write(json, &gpu.counts, report)) {
+    fl_error_print(); /* a full disk, say: the checks before the run cannot see it */
+    ok = false;
+  }
+  if (ok) printf("\nwrote %s and %s (%u stability trials)\n", report, png, (unsigned)c.trials);
   cJSON_Delete(json);
   if (!ok) return 1;
   if (o->validation && gpu.counts.errors) {
