@@ -17,6 +17,7 @@
 #include "app/report.h"
 #include "app/window.h"
 #include "core/env.h"
+#include "core/file.h"
 #include "core/log.h"
 #include "gpu/frames.h"
 #include "gpu/swapchain.h"
@@ -35,6 +36,7 @@
 #include <time.h>
 
 #define HEADLESS_DEFAULT_FRAMES 240
+#define DEFAULT_SCREENSHOT "flurry-screenshot.png" /* headless, with no --frames, --screenshot or --record */
 #define BENCH_DEFAULT_FRAMES 120
 
 typedef struct {
@@ -156,6 +158,13 @@ static bool setup(fl_app *app)
   if (app->windowed && !fl_window_system_init()) {
     fl_info("no display found: rendering headless");
     app->windowed = false;
+  }
+  /* The headless demo says where it drew: its default screenshot is checked now, as a --screenshot
+   * is when the command line is read (cli.c), not after the run. */
+  if (!app->windowed && !o->bench && !o->screenshot && !o->record_dir && o->frames <= 0) {
+    if (!fl_path_check_writable("the default screenshot (--screenshot PATH names another)", DEFAULT_SCREENSHOT, false))
+      return false;
+    app->opt.screenshot = DEFAULT_SCREENSHOT;
   }
   /* only the window reports a long frame as a hang (unless FLURRY_FENCE_TIMEOUT_MS asks for a limit):
    * every fence wait of a patient gpu, the frames' included, waits as long as the device needs */
@@ -528,8 +537,6 @@ static bool run(fl_app *app, cJSON **report)
     if (!fl_bench_copy_ceiling(&app->gpu, info.ceiling_bytes, 16, &info.ceiling_gbps)) return false;
   } else {
     int64_t n = o->frames > 0 ? o->frames : (app->windowed ? -1 : HEADLESS_DEFAULT_FRAMES);
-    if (!app->windowed && !o->screenshot && !o->record_dir && o->frames <= 0)
-      app->opt.screenshot = "flurry-screenshot.png"; /* the headless demo says where it drew */
     if (!run_frames(app, n)) return false;
     info.frames = app->frames_drawn;
   }

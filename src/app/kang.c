@@ -6,6 +6,7 @@
 #include "app/kang_runs.h"
 #include "app/plot.h"
 #include "app/report.h"
+#include "core/file.h"
 #include "core/log.h"
 
 #include <math.h>
@@ -337,6 +338,13 @@ int fl_kang_run(const fl_options *o)
   const char *report = o->report ? o->report : "kang2018.json";
   char png[1024];
   png_path(report, png, sizeof png);
+  /* what the run writes is checked before it runs (a named --report already was, in cli.c) */
+  if ((!o->report && !fl_path_check_writable("the default report (--report FILE.json names another)", report, false)) ||
+      !fl_path_check_writable(o->report ? "the plot next to --report" : "the default plot (--report FILE.json names "
+                              "another)", png, false)) {
+    fl_error_print();
+    return 1;
+  }
   fl_gpu gpu;
   fl_gpu_desc desc = {.validation = o->validation, .no_async = true, .device = o->device, .patient = true};
   fl_descriptor_cache sets = {0};
@@ -367,12 +375,15 @@ int fl_kang_run(const fl_options *o)
     add_paper(json);
     cJSON_AddNumberToObject(json, "trials", c.trials);
     ok = write_plot(png, o->cases, o->tables, &r);
-    if (ok) printf("\nwrote %s and %s (%u stability trials)\n", report, png, (unsigned)c.trials);
   }
   if (!ok) fl_error_print();
   fl_descriptor_cache_destroy(&sets);
   fl_gpu_destroy(&gpu);
-  ok = ok && fl_report_write(json, &gpu.counts, report);
+  if (ok && !fl_report_write(json, &gpu.counts, report)) {
+    fl_error_print(); /* a full disk, say: the checks before the run cannot see it */
+    ok = false;
+  }
+  if (ok) printf("\nwrote %s and %s (%u stability trials)\n", report, png, (unsigned)c.trials);
   cJSON_Delete(json);
   if (!ok) return 1;
   if (o->validation && gpu.counts.errors) {

@@ -45,6 +45,9 @@ static bool check_pipeline_cache(void)
   const char *path = getenv("FLURRY_PIPELINE_CACHE");
   if (!path || !path[0]) return true;
   if (is_dir(path)) return fl_error_set("FLURRY_PIPELINE_CACHE: \"%s\" is a directory; name a file in it", path);
+  if (path[strlen(path) - 1] == '/') /* fl_path_dir would take "nodir/" for a file in "." */
+    return fl_error_set("FLURRY_PIPELINE_CACHE: the directory \"%s\" does not exist; name a file in an existing "
+                        "directory", path);
   char dir[4096];
   if (!is_dir(fl_path_dir(path, dir, sizeof dir))) return fl_error_set("FLURRY_PIPELINE_CACHE: the directory \"%s\" does not exist", dir);
   return true;

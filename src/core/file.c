@@ -99,6 +99,10 @@ const char *fl_path_dir(const char *path, char *out, size_t out_size)
 
 bool fl_path_check_writable(const char *what, const char *path, bool is_dir)
 {
+  size_t n = strlen(path);
+  if (!is_dir && n > 0 && path[n - 1] == '/') /* a directory, existing or not: fl_path_dir drops the '/' */
+    return fl_error_set("%s: cannot write %s: %s (a path ending in '/' names a directory; name a file in a writable "
+                        "directory)", what, path, strerror(EISDIR));
   struct stat st;
   if (stat(path, &st) == 0) {
     int err = 0;

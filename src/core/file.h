@@ -21,7 +21,7 @@ bool fl_file_finish(FILE *f, const char *path);
 const char *fl_path_dir(const char *path, char *out, size_t out_size);
 /* Checks, before any work, that a run could write `path` (`is_dir`: a directory
  * it creates or fills): an existing one must be of that kind and writable, a new
- * one needs an existing writable directory. On failure records "WHAT: cannot
+ * one needs an existing writable directory; a file's path must not end in '/'. On failure records "WHAT: cannot
  * write PATH: <errno text> (...)" and returns false; creates nothing. */
 bool fl_path_check_writable(const char *what, const char *path, bool is_dir);
 /* True when `path` names an existing regular file. */

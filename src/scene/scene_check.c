@@ -1,13 +1,18 @@
 /* scene/scene_check.c: checks across keys of a parsed scene. Each value is in its own range
  * (scene.c, scene_objects.c); these catch the combinations that would run to silent garbage or
  * exhaust memory: more solver sweeps a frame than can be recorded, a collision thickness larger
- * than the domain, snow coarser than itself, snow sticking out of the domain (cut off), an object
+ * than the domain, snow coarser than itself, snow sticking out of the domain (lost), an object
  * thrown faster than the health watch's limit. Each names the key to change and a value that works. (XPBD's substep against float
  * positions needs the objects built: sim/common/placement.h.) */
 #include "scene/scene_check.h"
 
+#include "scene/suggest.h"
+
 #include <math.h>
 #include <stdio.h>
+
+/* fl_suggest_at_most's test for a check that refuses a value above *(const double *)limit. */
+static bool at_most(float v, const void *limit) { return !((double)v > *(const double *)limit); }
 
 /* Every substep's every iteration is recorded into the frame's command buffers (a dispatch per
  * constraint colour and pass), so their product bounds the memory a frame takes to record: 1000 x
@@ -36,10 +41,12 @@ static bool check_thickness(const fl_jr *objects, const fl_scene *s, uint32_t i)
                                                : 0.0f;
   double side = 1e300;
   for (int a = 0; a < 3; a++) side = fmin(side, (double)s->sim.domain_max[a] - s->sim.domain_min[a]);
-  if (!(t > 0.25 * side)) return true;
+  double limit = 0.25 * side;
+  if (!(t > limit)) return true;
   fl_jr r = fl_jr_index(objects, (int)i);
   return fl_jr_fail(&r, "thickness", "%g m is more than a quarter of sim.domain's smallest side (%g m): the object "
-                    "could not keep it from the walls; use at most %g", (double)t, side, 0.25 * side);
+                    "could not keep it from the walls; use at most %g", (double)t, side,
+                    fl_suggest_at_most(limit, 6, at_most, &limit));
 }
 
 /* True when objects[j] of the document writes grid_spacing (--set overrides included). */
@@ -60,6 +67,7 @@ static bool check_snow_size(const fl_jr *objects, const cJSON *root, const fl_sc
                      ? 2.0 * d->radius
                      : 2.0 * fmin(d->half_extents[0], fmin(d->half_extents[1], d->half_extents[2]));
   if (!(d->grid_spacing > width)) return true;
+  double fits = fl_suggest_at_most(width, 6, at_most, &width); /* what "%g" prints of width may be above it */
   const cJSON *list = cJSON_GetObjectItemCaseSensitive(root, "objects");
   int from = writes_spacing(list, (int)i) ? (int)i : -1; /* the object whose grid_spacing this is */
   for (int j = 0; j < (int)s->object_count && from < 0; j++)
@@ -68,58 +76,132 @@ static bool check_snow_size(const fl_jr *objects, const cJSON *root, const fl_sc
   if (from == (int)i)
     return fl_jr_fail(&r, "grid_spacing", "%g m is wider than the snow itself (%g m across at its narrowest): it would "
                       "be a particle or two the grid cannot resolve; use at most %g (a scene's snow objects share it)",
-                      (double)d->grid_spacing, width, width);
+                      (double)d->grid_spacing, width, fits);
   if (from >= 0)
     return fl_jr_fail(&r, "grid_spacing", "%g m, which every snow object shares, is wider than objects[%u] \"%s\" "
                       "(%g m across at its narrowest): it would be a particle or two the grid cannot resolve; use at "
-                      "most %g", (double)d->grid_spacing, i, o->name, width, width);
+                      "most %g", (double)d->grid_spacing, i, o->name, width, fits);
   return fl_jr_fail(&r, "grid_spacing", "not written, and the default for sim.domain (%g m) is wider than the snow "
                     "itself (%g m across at its narrowest): it would be a particle or two the grid cannot resolve; "
-                    "write one of at most %g (a scene's snow objects share it)", (double)d->grid_spacing, width, width);
+                    "write one of at most %g (a scene's snow objects share it)", (double)d->grid_spacing, width, fits);
 }
 
-/* Snow is sampled only inside sim.domain (sim/mpm/snow_build.c clips its shape to it), so a shape
- * past a wall lost the snow beyond it in silence, where every other material's object refuses to
- * start outside (sim/common/placement.h). The snow grid reaches 2 grid_spacing past each wall
- * (sim/mpm/snow_spec.h, GRID): a shape may stick out by that band (a block flush on the ground, a
- * rounding), not more. Meshes are not checked here: their bounds need the file. */
+/* How far a snow sphere or box (half-widths e about c, floats as the scene stores them) sticks out of
+ * sim.domain past its farthest wall, beyond float rounding: center, size and walls are floats, so a
+ * shape written flush on a wall may sit out by a few of their last bits (about 1e-6 m per metre of
+ * its coordinates). 0 when inside; *axis and *upper name the wall. */
+static double snow_out(const fl_scene *s, const float c[3], const float e[3], int *axis, int *upper)
+{
+  const float *lo = s->sim.domain_min, *hi = s->sim.domain_max;
+  double out = 0.0;
+  for (int a = 0; a < 3; a++) {
+    double below = (double)lo[a] - ((double)c[a] - e[a]), above = ((double)c[a] + e[a]) - hi[a];
+    double reach = fabs((double)c[a]) + e[a];
+    if (below > out && below > 1e-6 * (1.0 + fmax(reach, fabs((double)lo[a])))) out = below, *axis = a, *upper = 0;
+    if (above > out && above > 1e-6 * (1.0 + fmax(reach, fabs((double)hi[a])))) out = above, *axis = a, *upper = 1;
+  }
+  return out;
+}
+
+/* Appends a suggested shape, the center (with_c) and/or the size (with_e) of c and e, to out: each
+ * number with the fewest significant digits, 6 to 9, whose floats still pass both snow checks when
+ * written back (inside sim.domain, at least grid_spacing h across). False, with nothing written,
+ * when none does. */
+static bool suggest_shape(char *out, size_t size, const fl_scene *s, bool sphere, double h, const double c[3],
+                          const double e[3], bool with_c, bool with_e)
+{
+  for (int digits = 6; digits <= 9; digits++) {
+    double pc[3], pe[3];
+    float fc[3], fe[3];
+    for (int a = 0; a < 3; a++) {
+      pc[a] = with_c ? fl_suggest_round(c[a], digits) : c[a];
+      pe[a] = with_e ? fl_suggest_round(e[a], digits) : e[a];
+      fc[a] = (float)pc[a], fe[a] = (float)pe[a];
+    }
+    int axis, upper;
+    if (snow_out(s, fc, fe, &axis, &upper) > 0.0 || h > 2.0 * fmin(fe[0], fmin(fe[1], fe[2]))) continue;
+    size_t n = 0;
+    if (with_c) n = (size_t)snprintf(out, size, "center [%.*g, %.*g, %.*g]%s", digits, pc[0], digits, pc[1], digits,
+                                     pc[2], with_e ? " with " : "");
+    if (with_e && sphere) snprintf(out + n, size - n, "radius %.*g", digits, pe[0]);
+    else if (with_e) snprintf(out + n, size - n, "half_extents [%.*g, %.*g, %.*g]", digits, pe[0], digits, pe[1],
+                              digits, pe[2]);
+    return true;
+  }
+  return false;
+}
+
+/* Snow is sampled only inside sim.domain (sim/mpm/snow_build.c clips its shape to it) and clamped into
+ * it every step (sim/mpm/snow_spec.h, G2P), so a shape past a wall lost the snow beyond it in silence,
+ * where every other material's object refuses to start outside (sim/common/placement.h). A shape may
+ * touch a wall (a block flush on the ground), give or take float rounding, not more. Meshes are not
+ * checked here: their bounds need the file. */
 static bool check_snow_inside(const fl_jr *objects, const fl_scene *s, uint32_t i)
 {
   const fl_scene_object *o = &s->objects[i];
   if (o->type != FL_OBJECT_SNOW || o->snow.shape == FL_SNOW_SHAPE_MESH) return true;
   const fl_snow_desc *d = &o->snow;
   const float *lo = s->sim.domain_min, *hi = s->sim.domain_max;
-  bool sphere = d->shape == FL_SNOW_SHAPE_SPHERE, movable = true, shrinkable = true;
-  double band = 2.0 * d->grid_spacing, out = 0.0, moved[3], fit[3], room = INFINITY;
+  bool sphere = d->shape == FL_SNOW_SHAPE_SPHERE;
+  float e[3];
+  for (int a = 0; a < 3; a++) e[a] = sphere ? d->radius : d->half_extents[a];
   int axis = 0, upper = 0;
+  double out = snow_out(s, d->center, e, &axis, &upper);
+  if (!(out > 0.0)) return true;
+  /* What works: the shape moved inside the domain; or shrunk about its center, if it stays at least
+   * grid_spacing across (check_snow_size); else, when it is too big to move, both: as large as the
+   * domain allows (a sphere: its narrowest side), moved in. */
+  double c[3], size[3], moved[3], shrunk[3], fit[3], centred[3], room = INFINITY, side = INFINITY;
+  bool movable = true;
   for (int a = 0; a < 3; a++) {
-    double c = d->center[a], e = sphere ? d->radius : d->half_extents[a];
-    if (lo[a] - (c - e) > out) out = lo[a] - (c - e), axis = a, upper = 0;
-    if ((c + e) - hi[a] > out) out = (c + e) - hi[a], axis = a, upper = 1;
-    /* what works: the shape moved inside the domain, or shrunk about its center */
-    movable &= 2.0 * e <= (double)hi[a] - lo[a];
-    moved[a] = fmin(fmax(c, lo[a] + e), hi[a] - e);
-    fit[a] = fmin(e, fmin(c - lo[a], hi[a] - c));
-    shrinkable &= fit[a] > 0.0;
-    room = fmin(room, fit[a]);
+    c[a] = d->center[a], size[a] = e[a];
+    double half = 0.5 * ((double)hi[a] - lo[a]);
+    movable &= size[a] <= half;
+    moved[a] = fmin(fmax(c[a], lo[a] + size[a]), hi[a] - size[a]);
+    shrunk[a] = fmin(size[a], fmin(c[a] - lo[a], hi[a] - c[a]));
+    room = fmin(room, shrunk[a]);
+    side = fmin(side, half);
   }
-  /* float rounding: a shape that sticks out by exactly the band passes */
-  double slack = 1e-6 * (1.0 + fabs((double)d->center[0]) + fabs((double)d->center[1]) + fabs((double)d->center[2]));
-  if (!(out > band + slack)) return true;
-  char shape[96], fixes[192] = "";
+  for (int a = 0; a < 3; a++) {
+    if (sphere) shrunk[a] = room;
+    fit[a] = fmin(size[a], sphere ? side : 0.5 * ((double)hi[a] - lo[a]));
+    centred[a] = fmin(fmax(c[a], lo[a] + fit[a]), hi[a] - fit[a]);
+  }
+  char fixes[256] = "", one[160];
   size_t n = 0;
-  if (sphere) snprintf(shape, sizeof shape, "radius %g", (double)d->radius);
-  else snprintf(shape, sizeof shape, "half_extents [%g, %g, %g]", (double)d->half_extents[0],
-                (double)d->half_extents[1], (double)d->half_extents[2]);
-  if (movable) n += (size_t)snprintf(fixes, sizeof fixes, "center [%g, %g, %g], ", moved[0], moved[1], moved[2]);
-  if (shrinkable && sphere) snprintf(fixes + n, sizeof fixes - n, "radius %g, ", room);
-  else if (shrinkable) snprintf(fixes + n, sizeof fixes - n, "half_extents [%g, %g, %g], ", fit[0], fit[1], fit[2]);
+  double h = d->grid_spacing;
+  if (movable && suggest_shape(one, sizeof one, s, sphere, h, moved, size, true, false))
+    n += (size_t)snprintf(fixes + n, sizeof fixes - n, "%s, ", one);
+  if (suggest_shape(one, sizeof one, s, sphere, h, c, shrunk, false, true))
+    n += (size_t)snprintf(fixes + n, sizeof fixes - n, "%s, ", one);
+  else if (!movable && suggest_shape(one, sizeof one, s, sphere, h, centred, fit, true, true))
+    n += (size_t)snprintf(fixes + n, sizeof fixes - n, "%s, ", one);
+  char shape[96]; /* as written, to the float's 7 digits: %g's 6 may hide what sticks out */
+  if (sphere) snprintf(shape, sizeof shape, "radius %.7g", (double)d->radius);
+  else snprintf(shape, sizeof shape, "half_extents [%.7g, %.7g, %.7g]", (double)e[0], (double)e[1], (double)e[2]);
   fl_jr r = fl_jr_index(objects, (int)i);
-  return fl_jr_fail(&r, "center", "snow \"%s\" starts outside sim.domain: its %s about center [%g, %g, %g] sticks out "
-                    "by %g m past sim.domain.%s[%d] = %g, more than the snow grid's band of 2 grid_spacing (%g m), and "
-                    "the snow beyond it would be cut off; use %sor grow sim.domain", o->name, shape,
-                    (double)d->center[0], (double)d->center[1], (double)d->center[2], out, upper ? "max" : "min", axis,
-                    (double)(upper ? hi[axis] : lo[axis]), band, fixes);
+  return fl_jr_fail(&r, "center", "snow \"%s\" starts outside sim.domain: its %s about center [%.7g, %.7g, %.7g] "
+                    "sticks out by %g m past sim.domain.%s[%d] = %g, and the snow beyond it would be lost (it is "
+                    "seeded and kept only inside); %s%s%sgrow sim.domain", o->name, shape, (double)d->center[0],
+                    (double)d->center[1], (double)d->center[2], out, upper ? "max" : "min", axis,
+                    (double)(upper ? hi[axis] : lo[axis]), n ? "use " : "", fixes, n ? "or " : "");
+}
+
+/* A particle box adds velocity_jitter x [-1, 1) to each component of v: at worst each adds to |v_a|. */
+typedef struct {
+  const float *v;
+  double max;
+} jitter_limit;
+static double jitter_worst(const float v[3], double j)
+{
+  double worst = 0.0;
+  for (int a = 0; a < 3; a++) worst += (fabs((double)v[a]) + j) * (fabs((double)v[a]) + j);
+  return sqrt(worst);
+}
+static bool jitter_fits(float j, const void *limit)
+{
+  const jitter_limit *l = limit;
+  return !(jitter_worst(l->v, j) > l->max);
 }
 
 /* An initial velocity above sim.max_speed is a blow-up by the health watch's own measure, and one
@@ -140,19 +222,17 @@ static bool check_velocity(const fl_jr *objects, const fl_scene *s, uint32_t i)
   if (speed > max)
     return fl_jr_fail(&r, "velocity", "%g m/s is faster than sim.max_speed (%g m/s), the speed the health watch takes "
                       "for a blow-up; lower it or raise sim.max_speed", speed, max);
-  /* A particle box adds velocity_jitter x [-1, 1) to each component: at worst each adds to |v_a|. */
-  double j = o->type == FL_OBJECT_PARTICLES ? o->particles.velocity_jitter : 0.0, sum = 0.0, worst = 0.0;
-  for (int a = 0; a < 3; a++) {
-    sum += fabs((double)v[a]);
-    worst += (fabs((double)v[a]) + j) * (fabs((double)v[a]) + j);
-  }
-  worst = sqrt(worst);
+  double j = o->type == FL_OBJECT_PARTICLES ? o->particles.velocity_jitter : 0.0, sum = 0.0;
+  double worst = jitter_worst(v, j);
   if (!(worst > max)) return true;
-  /* the largest jitter with sum over a of (|v_a| + j)^2 <= max^2, shaded so that printing it rounds down */
-  double fits = (sqrt(sum * sum - 3.0 * (speed * speed - max * max)) - sum) / 3.0 * (1.0 - 1e-4);
+  /* the largest jitter with sum over a of (|v_a| + j)^2 <= max^2, rounded down to what passes */
+  for (int a = 0; a < 3; a++) sum += fabs((double)v[a]);
+  double fits = (sqrt(sum * sum - 3.0 * (speed * speed - max * max)) - sum) / 3.0;
+  jitter_limit limit = {v, max};
   return fl_jr_fail(&r, "velocity_jitter", "%g m/s per component on a velocity of %g m/s starts particles at up to %g "
                     "m/s, faster than sim.max_speed (%g m/s), the speed the health watch takes for a blow-up; use at "
-                    "most %.4g or raise sim.max_speed", j, speed, worst, max, fits);
+                    "most %.4g or raise sim.max_speed", j, speed, worst, max,
+                    fl_suggest_at_most(fits, 4, jitter_fits, &limit));
 }
 
 bool fl_scene_check(const fl_jr *top, const cJSON *root, const fl_scene *s)

@@ -276,7 +276,9 @@ bool fl_world_unstable(const fl_world *w, char *message, size_t size)
   int n = snprintf(message, size, "object \"%s\" (%s) went unstable by frame %llu: %s", o->name,
                    fl_object_type_name(o->type), (unsigned long long)h->frame[first], fl_health_reason(h->bits[first]));
   if (count == 1 || n < 0 || (size_t)n >= size) return true;
-  /* The others by name, in scene order: up to 3, then how many more; fewer names when they do not fit. */
+  /* The others by name, in flag-word order (create_materials hands the words out by material, then in
+   * scene order within one, not in scene order): up to 3, then how many more; fewer names when they
+   * do not fit. */
   uint32_t others = count - 1;
   for (uint32_t shown = others < 3 ? others : 3;; shown--) {
     size_t at = (size_t)n + (size_t)snprintf(message + n, size - (size_t)n, " (and %u more object%s", others,

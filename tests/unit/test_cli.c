@@ -95,6 +95,9 @@ static void test_unwritable_outputs(void)
       {"--record", "/nonexistent/dir/frames", "--record: cannot write /nonexistent/dir/frames"},
       {"--report", "/", "--report: cannot write /: Is a directory"},
       {"--record", "/dev/null", "--record: cannot write /dev/null: Not a directory"},
+      {"--report", "no_such_dir_for_test/", "--report: cannot write no_such_dir_for_test/: Is a directory"},
+      {"--dump", "/tmp/", "--dump: cannot write /tmp/: Is a directory"},
+      {"--screenshot", "/dev/null/", "--screenshot: cannot write /dev/null/: Is a directory"},
   };
   fl_options o;
   for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++)

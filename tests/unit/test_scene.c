@@ -1185,19 +1185,48 @@ static void test_scene_checks(void)
   ENSURE_ERR(parse("{\"objects\": [{\"type\": \"snow\", \"radius\": 0.04}]}"), /* the 10 m domain's default 0.1 */
              "t.json: objects[0].grid_spacing: not written, and the default for sim.domain (0.1 m) is wider than the "
              "snow itself (0.08 m across", "write one of at most 0.08");
-  /* snow inside sim.domain, give or take the grid's band of 2 grid_spacing past a wall */
+  /* snow inside sim.domain, flush on a wall at most (give or take float rounding): what sticks out is lost */
 #define SNOW_AT(shape) "{\"sim\": {" BOX "}, \"objects\": [{\"type\": \"snow\", \"name\": \"s\", \"grid_spacing\": 0.05, " shape "}]}"
-  ENSURE(parse(SNOW_AT("\"center\": [0, 0.1, 0], \"radius\": 0.2"))); /* 0.1 m below the ground: the band */
+  ENSURE(parse(SNOW_AT("\"center\": [0, 0.2, 0], \"radius\": 0.2"))); /* on the ground */
   ENSURE(parse(SNOW_AT("\"shape\": \"box\", \"center\": [0, 1.9, 0], \"half_extents\": [1, 0.1, 1]"))); /* flush */
-  ENSURE_ERR(parse(SNOW_AT("\"center\": [0, 0.05, 0], \"radius\": 0.2")),
-             "t.json: objects[0].center: snow \"s\" starts outside sim.domain: its radius 0.2 about center [0, 0.05, 0] "
-             "sticks out by 0.15 m past sim.domain.min[1] = 0, more than the snow grid's band of 2 grid_spacing (0.1 m)",
-             "use center [0, 0.2, 0], radius 0.05, or grow sim.domain");
+  ENSURE(parse("{\"sim\": {\"domain\": {\"min\": [-1, 0.1, -1], \"max\": [1, 2, 1]}}, \"objects\": [{\"type\": "
+               "\"snow\", \"shape\": \"box\", \"center\": [0, 0.35, 0], \"half_extents\": [1, 0.25, 1]}]}"));
+  /* (as floats, 0.35 - 0.25 is 7e-9 m below 0.1: rounding) */
+  ENSURE_ERR(parse(SNOW_AT("\"center\": [0, 0.1, 0], \"radius\": 0.2")),
+             "t.json: objects[0].center: snow \"s\" starts outside sim.domain: its radius 0.2 about center [0, 0.1, 0] "
+             "sticks out by 0.1 m past sim.domain.min[1] = 0, and the snow beyond it would be lost",
+             "use center [0, 0.2, 0], radius 0.1, or grow sim.domain");
+  ENSURE_ERR(parse(SNOW_AT("\"center\": [0, 0.199, 0], \"radius\": 0.2")), /* 1 mm is not rounding */
+             "sticks out by 0.001 m past sim.domain.min[1] = 0");
   ENSURE_ERR(parse(SNOW_AT("\"shape\": \"box\", \"center\": [0.5, 1, 0], \"half_extents\": [1.5, 0.1, 0.1]")),
              "objects[0].center: snow \"s\" starts outside sim.domain: its half_extents [1.5, 0.1, 0.1] about center "
              "[0.5, 1, 0] sticks out by 1 m past sim.domain.max[0] = 1", "use half_extents [0.5, 0.1, 0.1], or grow");
   ENSURE_ERR(parse(SNOW_AT("\"center\": [0, 3, 0], \"radius\": 0.1")),
              "sticks out by 1.1 m past sim.domain.max[1] = 2", "use center [0, 1.9, 0], or grow sim.domain");
+  ENSURE(parse(SNOW_AT("\"center\": [0, 0.1, 0], \"radius\": 0.1"))); /* the radius suggested above fits */
+  /* a size is suggested only if it stays at least grid_spacing (0.05) across: here 0.02 would not */
+  ENSURE_ERR(parse(SNOW_AT("\"center\": [0, 0.01, 0], \"radius\": 0.2")),
+             "sticks out by 0.19 m past sim.domain.min[1] = 0, and the snow beyond it would be lost (it is seeded and "
+             "kept only inside); use center [0, 0.2, 0], or grow sim.domain");
+  /* too wide to move and too thin once shrunk about its center: both, as wide as the domain allows */
+  ENSURE_ERR(parse(SNOW_AT("\"shape\": \"box\", \"center\": [0.98, 1, 0], \"half_extents\": [1.5, 0.1, 0.1]")),
+             "sticks out by 1.48 m past sim.domain.max[0] = 1", "; use center [0, 1, 0] with half_extents [1, 0.1, 0.1], "
+             "or grow sim.domain");
+  ENSURE(parse(SNOW_AT("\"shape\": \"box\", \"center\": [0, 1, 0], \"half_extents\": [1, 0.1, 1]")));
+  /* a domain thinner than a grid cell: nothing fits in it */
+  ENSURE_ERR(parse("{\"sim\": {\"domain\": {\"min\": [-1, 0, -1], \"max\": [1, 0.04, 1]}}, \"objects\": [{\"type\": "
+                   "\"snow\", \"center\": [0, 0.02, 0], \"radius\": 0.03, \"grid_spacing\": 0.05}]}"),
+             "kept only inside); grow sim.domain");
+  /* a suggested center has the digits it needs to pass when written back: 1.23456 (%g) would stick out by
+   * 4e-6 m, more than the float rounding allowed at 1.2 m */
+#define WIDE_SNOW(center) "{\"sim\": {\"domain\": {\"min\": [-5, 0, -5], \"max\": [5, 10, 5]}}, \"objects\": [{\"type\": " \
+  "\"snow\", \"center\": " center ", \"radius\": 1.234564, \"grid_spacing\": 0.05}]}"
+  ENSURE_ERR(parse(WIDE_SNOW("[0, 0, 0]")), "use center [0, 1.234564, 0], or grow sim.domain");
+  ENSURE(parse(WIDE_SNOW("[0, 1.234564, 0]")));
+  ENSURE_ERR(parse(WIDE_SNOW("[0, 1.23456, 0]")),
+             "its radius 1.234564 about center [0, 1.23456, 0] sticks out by 3.9", "use center [0, 1.234564, 0], "
+             "radius 1.23456, or grow");
+#undef WIDE_SNOW
 #undef SNOW_AT
   /* an initial speed up to sim.max_speed (default 500 m/s) */
   ENSURE(parse("{\"objects\": [{\"type\": \"softbody\", \"velocity\": [300, -400, 0]}]}"));
@@ -1215,16 +1244,66 @@ static void test_scene_checks(void)
   ENSURE_ERR(parse("{\"sim\": {\"max_speed\": 10}, \"objects\": [{\"type\": \"particles\", \"velocity\": [0, -8, 0],"
                    " \"velocity_jitter\": 2}]}"),
              "objects[0].velocity_jitter: 2 m/s per component on a velocity of 8 m/s starts particles at up to 10.3923 "
-             "m/s", "use at most 1.705");
+             "m/s", "use at most 1.704"); /* 1.705, once suggested, starts them at up to 10.00005 m/s */
   ENSURE_ERR(parse("{\"sim\": {\"max_speed\": 10}, \"objects\": [{\"type\": \"particles\", \"velocity\": [0, -11, 0],"
                    " \"velocity_jitter\": 2}]}"),
              "t.json: objects[0].velocity: 11 m/s is faster than sim.max_speed (10 m/s)");
 #undef BOX
 }
 
+/* `json` is refused with "use at most X" and X, written back with --set `key`=X, passes. */
+static void ensure_suggestion_passes(const char *json, const char *key, const char *expect)
+{
+  ENSURE_MSG(!parse(json), "accepted, expected an error: %s", json);
+  const char *at = strstr(fl_error_message(), "use at most ");
+  ENSURE_MSG(at, "no suggestion in \"%s\"", fl_error_message());
+  char value[32], set[128];
+  int n = (int)strcspn(at + 12, " ");
+  snprintf(value, sizeof value, "%.*s", n, at + 12);
+  if (expect) ENSURE_MSG(strcmp(value, expect) == 0, "suggested %s, expected %s", value, expect);
+  snprintf(set, sizeof set, "%s=%s", key, value);
+  ENSURE_MSG(parse_set(json, set), "the suggested %s is refused: %s", set, fl_error_message());
+}
+
+/* Every "use at most" that scene_check.c prints passes when written back: %g rounds to nearest, up
+ * as often as down, and the scene stores the value as a float. */
+static void test_check_suggestions_pass(void)
+{
+  char json[512];
+  /* flurry --scene particles --set sim.max_speed=2.139 --set objects.spray.velocity=[0,0,0]
+   * --set objects.spray.velocity_jitter=2 suggested 1.235, which was refused in turn */
+  ensure_suggestion_passes("{\"sim\": {\"max_speed\": 2.139}, \"objects\": [{\"type\": \"particles\", \"name\": \"p\","
+                           " \"velocity\": [0, 0, 0], \"velocity_jitter\": 2}]}",
+                           "objects.p.velocity_jitter", "1.234");
+  /* a thickness limit of 0.030864175 (a side of 0.1234567): %g said 0.0308642 */
+  ensure_suggestion_passes("{\"sim\": {\"domain\": {\"min\": [0, 0, 0], \"max\": [0.1234567, 1, 1]}}, \"objects\": "
+                           "[{\"type\": \"cloth\", \"name\": \"c\", \"thickness\": 1}]}",
+                           "objects.c.thickness", "0.0308641");
+  /* a snow ball 0.024691358 across (radius 0.0123456789): %g said grid_spacing 0.0246914 */
+  ensure_suggestion_passes("{\"sim\": {\"domain\": {\"min\": [-1, 0, -1], \"max\": [1, 2, 1]}}, \"objects\": "
+                           "[{\"type\": \"snow\", \"name\": \"s\", \"center\": [0, 1, 0], \"radius\": 0.0123456789,"
+                           " \"grid_spacing\": 0.05}]}",
+                           "objects.s.grid_spacing", "0.0246913");
+  /* and over a sweep of limits */
+  for (int k = 0; k < 300; k++) {
+    snprintf(json, sizeof json, "{\"sim\": {\"max_speed\": %.7g}, \"objects\": [{\"type\": \"particles\", "
+             "\"name\": \"p\", \"velocity\": [%g, %.7g, 0], \"velocity_jitter\": 50}]}",
+             0.5 + 0.0173457 * k, 0.01 * (k % 5), -0.0017 * k);
+    ensure_suggestion_passes(json, "objects.p.velocity_jitter", NULL);
+    snprintf(json, sizeof json, "{\"sim\": {\"domain\": {\"min\": [0, 0, 0], \"max\": [%.7g, 2, 2]}}, "
+             "\"objects\": [{\"type\": \"cloth\", \"name\": \"c\", \"thickness\": 3}]}", 0.1 + 0.00654321 * k);
+    ensure_suggestion_passes(json, "objects.c.thickness", NULL);
+    snprintf(json, sizeof json, "{\"sim\": {\"domain\": {\"min\": [-1, 0, -1], \"max\": [1, 2, 1]}}, "
+             "\"objects\": [{\"type\": \"snow\", \"name\": \"s\", \"center\": [0, 1, 0], \"shape\": \"box\", "
+             "\"half_extents\": [0.5, %.7g, 0.5], \"grid_spacing\": 0.5}]}", 0.01 + 0.000765432 * k);
+    ensure_suggestion_passes(json, "objects.s.grid_spacing", NULL);
+  }
+}
+
 static const fl_test_case TESTS[] = {
     {"snow_default_spacing", test_snow_default_spacing},
     {"scene_checks", test_scene_checks},
+    {"check_suggestions_pass", test_check_suggestions_pass},
     {"malformed_json", test_malformed_json},
     {"unknown_keys", test_unknown_keys},
     {"wrong_types", test_wrong_types},

@@ -1,7 +1,7 @@
 /* sim/common/placement: where objects start. Every simulated object must start
  * inside sim.domain, whose walls would otherwise crush it into a corner at the
  * first step (snow clips its shape to the domain, sim/mpm/snow_build.c; a sphere
- * or box sticking out by more than the grid's band is refused at load, scene_check.c);
+ * or box sticking out past a wall, beyond float rounding, is refused at load, scene_check.c);
  * and XPBD's substeps must be long enough for float positions where it starts. */
 #pragma once
 #include "scene/scene.h"
