@@ -284,11 +284,8 @@ FL_STRUCT_BEGIN(fl_health_push)
   float max_speed;  /* m/s (sim.max_speed) */
 FL_STRUCT_END(fl_health_push)
 
-/* xpbd/strain_health: one object's distance constraints against sim.max_strain. */
+/* xpbd/strain_health: every XPBD object's distance constraints against sim.max_strain. */
 FL_STRUCT_BEGIN(fl_strain_health_push)
-  uint first;        /* the object's first particle */
-  uint count;        /* and how many: the constraints whose first particle is among them are its */
-  uint word;         /* the object's flag word */
   uint constraints;  /* the distance family's records, every object's */
   float max_strain;  /* sim.max_strain: (L - L0) / L0 */
 FL_STRUCT_END(fl_strain_health_push)

@@ -11,12 +11,19 @@ layout(std430, binding = 0) readonly buffer Positions { vec4 pos[]; };
 layout(std430, binding = 1) readonly buffer Velocities { vec4 vel[]; };
 layout(std430, binding = 2) buffer Flags { uint flags[]; };
 layout(push_constant) uniform Push { fl_health_push pc; };
-#include "health_group.glsl"
+
+shared uint s_bits;
 
 void main()
 {
   uint k = fl_thread_index();
-  fl_health_group_begin();
-  if (k < pc.count) fl_health_group_add(fl_health_bits(pos[pc.first + k].xyz, vel[pc.first + k].xyz, pc.max_speed));
-  fl_health_group_end(pc.word);
+  if (gl_LocalInvocationIndex == 0u) s_bits = 0u;
+  barrier();
+  if (k < pc.count) {
+    uint p = pc.first + k;
+    uint bits = fl_health_bits(pos[p].xyz, vel[p].xyz, pc.max_speed);
+    if (bits != 0u) atomicOr(s_bits, bits);
+  }
+  barrier();
+  if (gl_LocalInvocationIndex == 0u && s_bits != 0u) atomicOr(flags[pc.word], s_bits);
 }

@@ -66,8 +66,8 @@ OFFSET(fl_pick_push, index, 60);
 SIZE(fl_health_push, 16);
 OFFSET(fl_health_push, max_speed, 12);
 
-SIZE(fl_strain_health_push, 20);
-OFFSET(fl_strain_health_push, max_strain, 16);
+SIZE(fl_strain_health_push, 8);
+OFFSET(fl_strain_health_push, max_strain, 4);
 
 SIZE(fl_ms_push, 112);
 OFFSET(fl_ms_push, h, 12);

@@ -25,6 +25,7 @@ typedef struct {
   const fl_scene_object *scene_object[FL_SCENE_MAX_OBJECTS]; /* the row's object k */
   uint32_t count;
   uint32_t health_word;                        /* the row's object k has flag word health_word + k */
+  fl_buffer health_words;                      /* uint per system object: its flag word (the strain test) */
 } xpbd_material;
 
 static const char *const CONSERVATION_MODES[3] = {"none", "global", "local"};
@@ -37,6 +38,7 @@ static bool owns(fl_object_type type)
 static void destroy(void *m)
 {
   xpbd_material *xm = m;
+  fl_buffer_destroy(xm->system.gpu, &xm->health_words);
   fl_xpbd_destroy(&xm->system);
   free(xm);
 }
@@ -93,6 +95,12 @@ static bool create(const fl_material_env *env, const uint32_t *objects, uint32_t
   xm->scene = env->scene;
   xm->count = count;
   xm->health_word = env->health_word;
+  uint32_t words[FL_SCENE_MAX_OBJECTS];
+  for (uint32_t k = 0; k < count; k++) words[xm->internal[k]] = env->health_word + k;
+  if (!fl_buffer_create_with(env->gpu, words, sizeof(uint32_t) * count, "xpbd health words", &xm->health_words)) {
+    destroy(xm);
+    return false;
+  }
   *out = xm;
   return true;
 }
@@ -117,18 +125,15 @@ static void record_health(void *m, fl_rec *r, fl_health *h)
                                 FL_BUFFERS(&s->tri_list, &h->flags)});
     }
   }
-  /* the strain test (sim.max_strain): each object's pass reads every distance record (32 bytes) and
-   * its own constraints' two positions */
+  /* the strain test (sim.max_strain), every object's constraints in one pass: a record (32 bytes),
+   * its two positions and its first particle's object (4) */
   uint32_t n = s->build.distance.count;
   if (!n) return;
-  fl_rec_begin(r, "health/strain", (uint64_t)n * (32ull * xm->count + 32));
-  for (uint32_t k = 0; k < xm->count; k++) {
-    const fl_gpu_xpbd_object *o = &s->build.objects[xm->internal[k]];
-    fl_strain_health_push strain = {.first = o->first, .count = o->count, .word = xm->health_word + k,
-                                    .constraints = n, .max_strain = xm->scene->sim.max_strain};
-    fl_rec_pass(r, &(fl_pass){.kernel = "xpbd/strain_health", FL_PUSH(strain), .threads = n, .no_barrier = true,
-                              FL_BUFFERS(&s->pos, &s->distance.constraints, &h->flags)});
-  }
+  fl_rec_begin(r, "health/strain", (uint64_t)n * (32 + 32 + 4));
+  fl_strain_health_push strain = {.constraints = n, .max_strain = xm->scene->sim.max_strain};
+  fl_rec_pass(r, &(fl_pass){.kernel = "xpbd/strain_health", FL_PUSH(strain), .threads = n, .no_barrier = true,
+                            FL_BUFFERS(&s->pos, &s->distance.constraints, &s->object_of, &xm->health_words,
+                                       &h->flags)});
   fl_rec_end(r);
 }
 
