@@ -1,6 +1,6 @@
 // xpbd/area_family.glsl: the triangle area constraints (docs/AREA.md) as a family of
-// xpbd/four_point.glsl with three particles; area_gs, area_lambda and area_gather.comp
-// each define FL_FOUR_KERNEL and include this.
+// xpbd/four_point.glsl with three particles; area_gs, area_sweep, area_lambda and
+// area_gather.comp each define FL_FOUR_KERNEL (and the sweep FL_GS_SWEEP) and include this.
 #include "compute.glsl"
 #include "flurry_shared.h"
 #include "buffers.glsl"

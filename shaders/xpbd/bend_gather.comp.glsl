@@ -1,12 +1,6 @@
-// xpbd/bend_gather.comp: Jacobi, particle pass for bending constraints (the kernel is cloth/four_point.glsl).
+// xpbd/bend_gather.comp: the bending constraints, Jacobi, the particle pass
+// (xpbd/bend_family.glsl).
 #version 450
 #extension GL_GOOGLE_include_directive : require
-#include "compute.glsl"
-#include "flurry_shared.h"
-#include "buffers.glsl"
-layout(push_constant) uniform Push { fl_xpbd_push pc; };
-#include "constraints.glsl"
-#define FL_FOUR_RECORD fl_gpu_bend
-#define FL_FOUR_EVAL fl_bend_eval
 #define FL_FOUR_KERNEL FL_FOUR_GATHER
-#include "four_point.glsl"
+#include "bend_family.glsl"

@@ -1,12 +1,6 @@
-// xpbd/bend_gs.comp: one colour of bending constraints, Gauss-Seidel (the kernel is cloth/four_point.glsl).
+// xpbd/bend_gs.comp: the bending constraints, one colour a dispatch, Gauss-Seidel
+// (xpbd/bend_family.glsl).
 #version 450
 #extension GL_GOOGLE_include_directive : require
-#include "compute.glsl"
-#include "flurry_shared.h"
-#include "buffers.glsl"
-layout(push_constant) uniform Push { fl_xpbd_push pc; };
-#include "constraints.glsl"
-#define FL_FOUR_RECORD fl_gpu_bend
-#define FL_FOUR_EVAL fl_bend_eval
 #define FL_FOUR_KERNEL FL_FOUR_GS
-#include "four_point.glsl"
+#include "bend_family.glsl"

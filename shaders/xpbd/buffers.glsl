@@ -46,5 +46,6 @@
 #define FL_XPBD_B_LOAD 40         // vec4 per particle: the body volume correction spared near contacts this substep (contacts' friction)
 #define FL_XPBD_B_SELF_SORTED 41  // vec4 per particle: xpbd/self_sort's positions in hash order, w the index (uintBitsToFloat)
 #define FL_XPBD_B_TETHER 42       // fl_gpu_tether per particle: its two pinned particles and rest distances (tether.glsl)
-#define FL_XPBD_B_COUNT 43
+#define FL_XPBD_B_COLOURS 43      // uint per colour + 1: a family's colour offsets (xpbd/gs_sweep.glsl, the one-workgroup sweep)
+#define FL_XPBD_B_COUNT 44
 #endif

@@ -9,7 +9,8 @@
 //                    lambda[2c + 1] (dlambda the same); a Neo-Hookean record solves its
 //                    two constraints together (constraints.glsl, fl_tet_nh_*)
 // and includes this file after buffers.glsl and its eval function:
-//   GS:     one colour, Gauss-Seidel (range.x: first constraint, range.y: count);
+//   GS:     Gauss-Seidel: one colour a dispatch, or every colour in one
+//           workgroup with FL_GS_SWEEP (xpbd/gs_sweep.glsl);
 //   LAMBDA: Jacobi constraint pass: dlambda from the same positions with mass
 //           splitting (each w times the particle's CSR degree), times omega;
 //           lambda += dlambda (xpbd_spec.h, SOLVERS);
@@ -34,7 +35,8 @@
 
 layout(std430, binding = FL_XPBD_B_CONSTRAINTS) readonly buffer Constraints { FL_FOUR_RECORD cons[]; };
 #if FL_FOUR_KERNEL == FL_FOUR_GS
-layout(std430, binding = FL_XPBD_B_POS) buffer Pos { vec4 pos[]; };
+#include "gs_sweep.glsl"
+layout(std430, binding = FL_XPBD_B_POS) FL_GS_COHERENT buffer Pos { vec4 pos[]; };
 #else
 layout(std430, binding = FL_XPBD_B_POS) readonly buffer Pos { vec4 pos[]; };
 #endif
@@ -87,12 +89,9 @@ vec2 fl_four_nh_dlambda(uint c, fl_gpu_tet r, vec4 split, out vec4 p[4], out vec
 #endif
 #endif
 
-void main()
-{
 #if FL_FOUR_KERNEL == FL_FOUR_GS
-  uint t = fl_thread_index();
-  if (t >= pc.count) return;
-  uint c = pc.first + t;
+void fl_gs_solve(uint c)
+{
   FL_FOUR_RECORD r = cons[c];
   vec4 p[4];
   vec3 g[4];
@@ -119,7 +118,11 @@ void main()
 #if FL_FOUR_ARITY == 4
   pos[r.idx.w].xyz = p[3].xyz + g[3] * (p[3].w * dl);
 #endif
-#elif FL_FOUR_KERNEL == FL_FOUR_LAMBDA
+}
+#else
+void main()
+{
+#if FL_FOUR_KERNEL == FL_FOUR_LAMBDA
   uint c = fl_thread_index();
   if (c >= pc.count) return;
   vec4 p[4];
@@ -180,3 +183,4 @@ void main()
   delta[k] = vec4(sum, any);
 #endif
 }
+#endif

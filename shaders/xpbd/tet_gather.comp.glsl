@@ -1,13 +1,6 @@
-// xpbd/tet_gather.comp: Jacobi, particle pass for tetrahedron constraints (the kernel is cloth/four_point.glsl).
+// xpbd/tet_gather.comp: the tetrahedron constraints, Jacobi, the particle pass
+// (xpbd/tet_family.glsl).
 #version 450
 #extension GL_GOOGLE_include_directive : require
-#include "compute.glsl"
-#include "flurry_shared.h"
-#include "buffers.glsl"
-layout(push_constant) uniform Push { fl_xpbd_push pc; };
-#include "constraints.glsl"
-#define FL_FOUR_RECORD fl_gpu_tet
-#define FL_FOUR_TET
-#define FL_FOUR_EVAL fl_tet_eval
 #define FL_FOUR_KERNEL FL_FOUR_GATHER
-#include "four_point.glsl"
+#include "tet_family.glsl"

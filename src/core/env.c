@@ -75,6 +75,21 @@ static bool check_snow_p2g(void)
   return fl_error_set("FLURRY_SNOW_P2G: expected tile, direct or gather, got \"%s\"", p2g);
 }
 
+/* FLURRY_XPBD_SWEEP: how a Gauss-Seidel sweep is recorded (sim/xpbd/xpbd.c, gs_sweep.glsl):
+ * "colours" (a dispatch per colour) or "workgroup" (every colour in one workgroup). */
+static bool check_xpbd_sweep(void)
+{
+  const char *sweep = getenv("FLURRY_XPBD_SWEEP");
+  if (!sweep || !sweep[0]) return true;
+  static const char *names[] = {"colours", "workgroup"};
+  for (int i = 0; i < 2; i++)
+    if (strcmp(sweep, names[i]) == 0) {
+      g_env.xpbd_sweep = i + 1;
+      return true;
+    }
+  return fl_error_set("FLURRY_XPBD_SWEEP: expected colours or workgroup, got \"%s\"", sweep);
+}
+
 static bool check_log(void)
 {
   const char *level = getenv("FLURRY_LOG");
@@ -96,7 +111,7 @@ bool fl_env_load(void)
          env_int("FLURRY_RESIZE_AT_FRAME", 0, INT64_MAX, &g_env.resize_at_frame) &&
          env_int("FLURRY_RENDERDOC_FRAME", 0, INT64_MAX, &g_env.renderdoc_frame) &&
          env_int("FLURRY_FENCE_TIMEOUT_MS", 1, 3600 * 1000, &g_env.fence_timeout_ms) && check_log() &&
-         check_snow_p2g() &&
+         check_snow_p2g() && check_xpbd_sweep() &&
          check_data_dir() && check_pipeline_cache();
 }
 

@@ -22,6 +22,9 @@
  *                     correction) beside it; every body has pairs
  *   soft_on_balloon   a soft sphere dropped onto a balloon resting on the ground
  *                     (body-body particle collisions)
+ *   balloon_pairs_wide, balloon_slide_wide: those two with the body pass in
+ *                     GPUs' workgroups of FL_BODY_WORKGROUP (a CPU driver's
+ *                     are smaller: its sums reduce in another order)
  * Each case also checks that what it tests happened (ground contacts, a
  * particle contact between the two bodies). */
 #include "gpu_fixture.h"
@@ -40,6 +43,7 @@
 #include "sim/xpbd/body_build.h"
 
 #define STEPS 20
+static uint32_t g_body_workgroup; /* 0: the system's choice for the device */
 #define POS_TOL 1e-4   /* m */
 #define STATE_TOL 1e-3 /* relative */
 
@@ -109,6 +113,7 @@ static bool rig_create(fl_gpu *gpu, const fl_sim_desc *sim, const fl_body_build 
             fl_xpbd_create(gpu, NULL, NULL, 0, bodies, count, &r->sys) &&
             fl_xpbd_cpu_create(&r->sys.build, &r->cpu);
   r->prof.enabled = false; /* scopes only label the passes */
+  if (ok && g_body_workgroup) r->sys.body_workgroup = g_body_workgroup;
   if (ok) r->n = r->sys.build.particle_count;
   return ok;
 }
@@ -390,6 +395,22 @@ static void balloon_pairs_body(fl_gpu *gpu)
 }
 FL_GPU_TEST(test_balloon_pairs, balloon_pairs_body)
 
+static void balloon_pairs_wide_body(fl_gpu *gpu)
+{
+  g_body_workgroup = FL_BODY_WORKGROUP;
+  balloon_pairs_body(gpu);
+  g_body_workgroup = 0;
+}
+FL_GPU_TEST(test_balloon_pairs_wide, balloon_pairs_wide_body)
+
+static void balloon_slide_wide_body(fl_gpu *gpu)
+{
+  g_body_workgroup = FL_BODY_WORKGROUP;
+  balloon_slide_body(gpu);
+  g_body_workgroup = 0;
+}
+FL_GPU_TEST(test_balloon_slide_wide, balloon_slide_wide_body)
+
 static void soft_on_balloon_body(fl_gpu *gpu)
 {
   static const float still[3] = {0, 0, 0}, down[3] = {0.1f, -2.0f, 0.0f};
@@ -413,5 +434,6 @@ static const fl_test_case TESTS[] = {
     {"balloon_ground", test_balloon_ground},
     {"balloon_slide", test_balloon_slide},
     {"soft_on_balloon", test_soft_on_balloon},   {"balloon_pairs", test_balloon_pairs},
+    {"balloon_pairs_wide", test_balloon_pairs_wide}, {"balloon_slide_wide", test_balloon_slide_wide},
 };
 FL_TEST_MAIN(TESTS)

@@ -4,6 +4,7 @@
 
 #include "sim/xpbd/sweep_order.h"
 
+#include "core/env.h"
 #include "core/log.h"
 
 #include <stdio.h>
@@ -40,6 +41,7 @@ static void fill_table(const fl_xpbd_system *s, const bind_choice *c, const fl_b
   t[FL_XPBD_B_OBJECTS] = &s->objects;
   t[FL_XPBD_B_CONSTRAINTS] = c->family ? &c->family->constraints : NULL;
   t[FL_XPBD_B_LAMBDA] = c->family ? &c->family->lambda : NULL;
+  t[FL_XPBD_B_COLOURS] = c->family ? &c->family->colours : NULL;
   t[FL_XPBD_B_DLAMBDA] = c->family ? &c->family->dlambda : NULL;
   t[FL_XPBD_B_FIRST] = c->first;
   t[FL_XPBD_B_ITEMS] = c->items;
@@ -115,15 +117,19 @@ static bool family_create(fl_xpbd_system *s, const fl_constraint_family *f, cons
   if (!device_buffer(s->gpu, f->particle_first, (n + 1) * sizeof(uint32_t), name, &out->first)) return false;
   snprintf(name, sizeof name, "%s csr items", what);
   if (!device_buffer(s->gpu, NULL, (uint64_t)capacity * arity * sizeof(uint32_t), name, &out->items)) return false;
+  snprintf(name, sizeof name, "%s colour offsets", what);
+  if (!device_buffer(s->gpu, NULL, (FL_XPBD_MAX_COLOURS + 1) * sizeof(uint32_t), name, &out->colours)) return false;
   uint32_t items = f->particle_first[n];
   return (!f->count || fl_buffer_upload(s->gpu, &out->constraints, 0, constraints, f->count * record_size)) &&
+         (!f->count || fl_buffer_upload(s->gpu, &out->colours, 0, f->color_offsets,
+                                        (f->color_count + 1) * sizeof(uint32_t))) &&
          (!items || fl_buffer_upload(s->gpu, &out->items, 0, f->particle_items, items * sizeof(uint32_t)));
 }
 
 static void family_destroy(fl_gpu *gpu, fl_xpbd_family *f)
 {
-  fl_buffer *b[] = {&f->constraints, &f->lambda, &f->dlambda, &f->first, &f->items};
-  for (size_t i = 0; i < 5; i++) fl_buffer_destroy(gpu, b[i]);
+  fl_buffer *b[] = {&f->constraints, &f->lambda, &f->dlambda, &f->first, &f->items, &f->colours};
+  for (size_t i = 0; i < sizeof b / sizeof *b; i++) fl_buffer_destroy(gpu, b[i]);
   memset(f, 0, sizeof *f);
 }
 
@@ -265,6 +271,45 @@ static bool create_skins(fl_xpbd_system *s, const fl_body_build *bodies, uint32_
   return true;
 }
 
+/* The one-workgroup sweep (xpbd/gs_sweep.glsl) takes a family of at most this
+ * many constraints on a CPU driver, where a dispatch and its barrier cost more
+ * than the family's work (docs/PERFORMANCE.md, "One workgroup per sweep"). */
+#define GS_SWEEP_MAX 8192
+
+/* The body pass's workgroup on a CPU driver: its sums are tree reductions with
+ * a barrier a level, and lavapipe switches between a workgroup's 8-lane groups
+ * at each barrier, so 64 invocations cost less than 256 there (docs/PERFORMANCE.md,
+ * "One workgroup per sweep"). GPUs keep FL_BODY_WORKGROUP. */
+#define BODY_WORKGROUP_CPU 64
+
+/* The largest family whose Gauss-Seidel sweep runs in one workgroup: FLURRY_XPBD_SWEEP, or the device's type. */
+static uint32_t choose_sweep_max(const fl_gpu *gpu)
+{
+  switch (fl_env_get()->xpbd_sweep) { /* checked at start with the other FLURRY_* variables */
+  case 1: return 0;
+  case 2: return UINT32_MAX;
+  default: return gpu->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? GS_SWEEP_MAX : 0;
+  }
+}
+
+/* Names the families that sweep in one workgroup (the profile reads differently). */
+static void log_sweeps(const fl_xpbd_system *s)
+{
+  const fl_xpbd_build *b = &s->build;
+  const fl_constraint_family *f[] = {&b->distance, &b->bend, &b->tet, &b->area};
+  static const char *names[] = {"distance", "bend", "tet", "area"};
+  char list[64] = "";
+  for (size_t i = 0; i < 4; i++)
+    if (f[i]->count && f[i]->count <= s->sweep_max)
+      snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", list[0] ? ", " : "", names[i]);
+  if (!list[0]) return;
+  if (s->sweep_max == UINT32_MAX)
+    fl_log(FL_LOG_INFO, "xpbd: one workgroup per Gauss-Seidel sweep of %s (FLURRY_XPBD_SWEEP=workgroup)", list);
+  else
+    fl_log(FL_LOG_INFO, "xpbd: one workgroup per Gauss-Seidel sweep of %s (a CPU driver, families of at most %u "
+                        "constraints; FLURRY_XPBD_SWEEP=colours: a dispatch per colour)", list, (unsigned)s->sweep_max);
+}
+
 bool fl_xpbd_create(fl_gpu *gpu, const fl_cloth_desc *descs, const char (*names)[FL_SCENE_NAME_MAX],
                             uint32_t count, const fl_body_build *bodies, uint32_t body_count, fl_xpbd_system *out)
 {
@@ -311,6 +356,9 @@ bool fl_xpbd_create(fl_gpu *gpu, const fl_cloth_desc *descs, const char (*names)
   for (uint32_t t = 0; t < out->build.tet.count; t++) out->neohookean_tets += out->build.tets[t].model == FL_TET_NEOHOOKEAN;
   out->any_body_velocity = any_body_velocity(&out->build);
   bool ok = create_buffers(out) && create_skins(out, bodies, body_count) && fl_tear_create(gpu, &out->build, &out->tear);
+  out->sweep_max = choose_sweep_max(gpu);
+  out->body_workgroup = gpu->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? BODY_WORKGROUP_CPU : FL_BODY_WORKGROUP;
+  if (ok) log_sweeps(out);
   if (!ok) fl_xpbd_destroy(out);
   return ok;
 }
@@ -545,16 +593,33 @@ static uint64_t family_gs_bytes(const fl_constraint_family *f, size_t record, ui
   return (uint64_t)f->count * (record + 8 + 32ull * particles_per);
 }
 
-/* The kernels of one constraint family: Gauss-Seidel by colour, or Jacobi. */
+/* The kernels of one constraint family: Gauss-Seidel by colour (a dispatch per
+ * colour, or the whole sweep in one workgroup), or Jacobi. */
 typedef struct {
-  const char *gs, *lambda, *gather;
+  const char *gs, *sweep, *lambda, *gather;
 } family_kernels;
+
+/* The one-workgroup sweep's size: lavapipe runs a workgroup on one thread, 8
+ * lanes at a time, and a barrier switches between its 8-lane groups, so a
+ * small workgroup is cheaper there (docs/PERFORMANCE.md, "One workgroup per sweep"). */
+#define GS_SWEEP_WORKGROUP 16
+
 
 static void solve_family_coloring(const fl_xpbd_system *s, fl_rec *r, const family_kernels *k,
                                   const fl_xpbd_family *gf, const fl_constraint_family *f, const fl_xpbd_push *push,
                                   bool backward)
 {
   bind_choice c = {.family = gf, .first = &gf->first, .items = &gf->items};
+  if (f->count <= s->sweep_max) {
+    const fl_buffer *table[FL_XPBD_B_COUNT];
+    fill_table(s, &c, table);
+    fl_xpbd_push p = *push;
+    p.first = backward; /* gs_sweep.glsl: pc.count colours, backward when pc.first is 1 */
+    p.count = f->color_count;
+    fl_rec_pass(r, &(fl_pass){.kernel = k->sweep, .workgroup = GS_SWEEP_WORKGROUP, FL_PUSH(p), .groups = 1,
+                              .table = table, .table_count = FL_XPBD_B_COUNT});
+    return;
+  }
   for (uint32_t i = 0; i < f->color_count; i++) {
     uint32_t color = fl_sweep_colour(i, f->color_count, backward);
     uint32_t first = f->color_offsets[color], count = f->color_offsets[color + 1] - first;
@@ -628,7 +693,7 @@ static void record_body_pass(const fl_xpbd_system *s, fl_rec *r, const char *nam
   p.body_pass = mode;
   p.count = s->build.body_count;
   fl_rec_pass(r, &(fl_pass){.name = name, .bytes = body_volume_bytes(&s->build, mode),
-                            .kernel = "xpbd/body_volume", .workgroup = FL_BODY_WORKGROUP, FL_PUSH(p),
+                            .kernel = "xpbd/body_volume", .workgroup = s->body_workgroup, FL_PUSH(p),
                             .groups = s->build.body_count, .table = table,
                             .table_count = FL_XPBD_B_COUNT});
 }
@@ -641,10 +706,11 @@ void fl_xpbd_record_substep(fl_xpbd_system *s, fl_rec *r, const fl_step *step)
   fl_xpbd_push push;
   fl_xpbd_push_fill(s, step, &push);
   bind_choice plain = {.colliders = step->colliders};
-  static const family_kernels DISTANCE = {"xpbd/distance_gs", "xpbd/distance_lambda", "xpbd/distance_gather"};
-  static const family_kernels BEND = {"xpbd/bend_gs", "xpbd/bend_lambda", "xpbd/bend_gather"};
-  static const family_kernels TET = {"xpbd/tet_gs", "xpbd/tet_lambda", "xpbd/tet_gather"};
-  static const family_kernels AREA = {"xpbd/area_gs", "xpbd/area_lambda", "xpbd/area_gather"};
+  static const family_kernels DISTANCE = {"xpbd/distance_gs", "xpbd/distance_sweep", "xpbd/distance_lambda",
+                                          "xpbd/distance_gather"};
+  static const family_kernels BEND = {"xpbd/bend_gs", "xpbd/bend_sweep", "xpbd/bend_lambda", "xpbd/bend_gather"};
+  static const family_kernels TET = {"xpbd/tet_gs", "xpbd/tet_sweep", "xpbd/tet_lambda", "xpbd/tet_gather"};
+  static const family_kernels AREA = {"xpbd/area_gs", "xpbd/area_sweep", "xpbd/area_lambda", "xpbd/area_gather"};
 
   if (s->any_wind) {
     fl_rec_begin(r, "cloth/wind",

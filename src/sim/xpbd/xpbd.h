@@ -43,6 +43,7 @@
 /* One constraint family's GPU buffers. */
 typedef struct {
   fl_buffer constraints, lambda, dlambda, first, items;
+  fl_buffer colours; /* the colour offsets (FL_XPBD_MAX_COLOURS + 1 uints): the one-workgroup sweep's */
 } fl_xpbd_family;
 
 /* A soft body's drawn surface: skinning records and one skinned mesh per frame slot. */
@@ -83,6 +84,9 @@ typedef struct {
   bool bdf2_history;             /* BDF2: a substep has recorded older and vel_old (the next may use them) */
   fl_tear tear;                  /* cloth tearing (tear_gpu.h): off unless a cloth has tear_strain */
   fl_hierarchy_gpu hier;         /* hierarchical PBD (hierarchy_gpu.h): off unless a cloth has hierarchy_levels > 1 */
+  uint32_t sweep_max;            /* a family of at most this many constraints sweeps in one workgroup
+                                  * (xpbd/gs_sweep.glsl), else one dispatch per colour: 0 on GPUs */
+  uint32_t body_workgroup;       /* xpbd/body_volume's workgroup (at most FL_BODY_WORKGROUP): smaller on CPU drivers */
 } fl_xpbd_system;
 
 /* Builds the GPU system for `count` cloth objects (names for error messages)

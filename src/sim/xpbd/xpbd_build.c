@@ -30,7 +30,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_COLOURS 64
 #define MAX_RESOLUTION 4096u
 
 /* One object's sizes, in 64 bits so that the totals can be checked. */
@@ -403,7 +402,7 @@ static bool colour_family(void *items, size_t item_size, const uint32_t *idx, ui
   unsigned char *sorted = alloc_array(count, item_size);
   f->particle_first = alloc_array((uint64_t)particles + 1, sizeof *f->particle_first);
   f->particle_items = alloc_array((uint64_t)count * arity, sizeof *f->particle_items);
-  f->color_offsets = alloc_array(MAX_COLOURS + 1, sizeof *f->color_offsets);
+  f->color_offsets = alloc_array(FL_XPBD_MAX_COLOURS + 1, sizeof *f->color_offsets);
   bool ok = used && colour && order && new_idx && sorted && f->particle_first && f->particle_items &&
             f->color_offsets;
   if (!ok) fl_error_set("cloth: out of memory colouring %u %s constraints", (unsigned)count, what);
@@ -412,7 +411,7 @@ static bool colour_family(void *items, size_t item_size, const uint32_t *idx, ui
     uint64_t mask = 0;
     for (uint32_t k = 0; k < arity; k++) mask |= used[idx[(size_t)c * arity + k]];
     if (mask == UINT64_MAX) {
-      ok = fl_error_set("cloth: %s constraint %u needs more than %d colours", what, (unsigned)c, MAX_COLOURS);
+      ok = fl_error_set("cloth: %s constraint %u needs more than %d colours", what, (unsigned)c, FL_XPBD_MAX_COLOURS);
       break;
     }
     uint32_t col = 0;
@@ -425,10 +424,10 @@ static bool colour_family(void *items, size_t item_size, const uint32_t *idx, ui
     /* Stable counting sort by colour. */
     f->color_count = colours;
     uint32_t *off = f->color_offsets;
-    memset(off, 0, (MAX_COLOURS + 1) * sizeof *off);
+    memset(off, 0, (FL_XPBD_MAX_COLOURS + 1) * sizeof *off);
     for (uint32_t c = 0; c < count; c++) off[colour[c] + 1]++;
     for (uint32_t col = 0; col < colours; col++) off[col + 1] += off[col];
-    uint32_t fill[MAX_COLOURS];
+    uint32_t fill[FL_XPBD_MAX_COLOURS];
     memcpy(fill, off, sizeof fill);
     for (uint32_t c = 0; c < count; c++) order[fill[colour[c]]++] = c;
     for (uint32_t n = 0; n < count; n++) {

@@ -13,6 +13,9 @@
 #include "sim/xpbd/body_build.h"
 #include "sim/xpbd/hierarchy.h"
 
+/* The most colours a family may need (the greedy colouring fails past it). */
+#define FL_XPBD_MAX_COLOURS 64
+
 /* A family of constraints (distance or bend) ordered by colour, with its CSR. */
 typedef struct {
   uint32_t count;

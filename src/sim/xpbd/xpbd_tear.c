@@ -34,7 +34,8 @@ static uint64_t upload_family(VkCommandBuffer cmd, const fl_xpbd_family *g, cons
   fl_tear_update_buffer(cmd, &g->constraints, records, bytes);
   fl_tear_update_buffer(cmd, &g->first, f->particle_first, first);
   fl_tear_update_buffer(cmd, &g->items, f->particle_items, items);
-  return bytes + first + items;
+  fl_tear_update_buffer(cmd, &g->colours, f->color_offsets, (f->color_count + 1) * 4ull); /* the recolouring's */
+  return bytes + first + items + (f->color_count + 1) * 4ull;
 }
 
 void fl_xpbd_record_topology(fl_xpbd_system *s, fl_rec *r)

@@ -1,0 +1,7 @@
+// xpbd/bend_sweep.comp: the bending constraints, every colour in one workgroup, Gauss-Seidel (xpbd/gs_sweep.glsl)
+// (xpbd/bend_family.glsl).
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#define FL_GS_SWEEP
+#define FL_FOUR_KERNEL FL_FOUR_GS
+#include "bend_family.glsl"
