@@ -20,3 +20,7 @@ bool fl_check_inside_domain(const char *type, const char *name, const float (*po
  * 300 substeps). Fails, naming sim.substeps (or sim.dt) and a value that works, unless h^2 |g| is
  * more than half the spacing at the largest coordinate of the `count` points. */
 bool fl_check_substep_resolution(const float (*points)[4], uint32_t count, const fl_sim_desc *sim);
+/* The most substeps of sim.dt that the check above passes for these points (UINT32_MAX: any count;
+ * the coupling's "snow" order checks the snow's count against it, coupling.c), and *far, their
+ * largest coordinate. */
+uint32_t fl_substep_resolution_most(const float (*points)[4], uint32_t count, const fl_sim_desc *sim, double *far);

@@ -3,6 +3,7 @@
 #include "sim/coupling/surface_samples.h"
 
 #include "core/log.h"
+#include "sim/common/placement.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -98,6 +99,13 @@ static void hook(void *ctx, fl_rec *r, float h, float t, uint32_t k, uint32_t sn
   const fl_step *f = &c->frame;
   uint32_t first, of, run[2];
   uint32_t m = fl_coupling_xpbd_substeps(f->sim->coupling_substeps, snow, f->sim->substeps, k, &first, &of, run);
+  if (k == 0 && of > f->sim->substeps && of > c->xpbd_most) /* the load check saw sim.substeps only */
+    fl_warn_repeated("coupled substeps too short", "coupling",
+                     "coupling: in sim.coupling_substeps \"snow\" the XPBD substeps follow the snow's %u a frame, "
+                     "%.3g s each: too short for float positions, so a cloth or body particle at rest at %g m (the "
+                     "largest coordinate one starts at) would never fall (at most %u work there); use "
+                     "sim.coupling_substeps \"xpbd\", or snow that needs fewer substeps (a lower E0, a coarser "
+                     "grid_spacing)", of, (double)f->dt / of, c->xpbd_far, c->xpbd_most);
   /* The XPBD state is at the run's start: lag = xpbd_time - t is 0 in the run's first snow substep (the
    * contact's convention) and -(k - run[0]) h in substep k, the boundary carried forward to it. */
   c->xpbd_time = (double)t - (double)h * (double)(k - run[0]);
@@ -161,6 +169,14 @@ bool fl_coupling_create(fl_gpu *gpu, const fl_scene *scene, fl_snow_system *snow
                                                 FL_COUPLING_MOMENTUM_BITS - FL_SNOW_FIXED_MOMENTUM_BITS),
                        .min_mass = (float)(FL_COUPLING_MIN_SHARE * ldexp(1.0, FL_SNOW_FIXED_MOMENTUM_BITS) /
                                            snow->build.momentum_scale)};
+  out->xpbd_most = UINT32_MAX;
+  for (uint32_t k = 0; k < b->object_count; k++) { /* each object's own start, not a tear's spare slots */
+    double far = 0;
+    uint32_t most = fl_substep_resolution_most((const float(*)[4])b->positions + b->objects[k].first,
+                                               b->objects[k].count, &scene->sim, &far);
+    if (most < out->xpbd_most) out->xpbd_most = most;
+    if (far > out->xpbd_far) out->xpbd_far = far;
+  }
   void *zero = calloc(n, FL_COUPLING_DEFERRED_WORDS * 4);
   bool ok = fl_buffer_create_with(gpu, on, (uint64_t)n * 4, "coupling particles", &out->coupled) &&
             fl_buffer_create(gpu, accum_bytes(snow), FL_MEMORY_DEVICE, "coupling accumulator", &out->accum) &&

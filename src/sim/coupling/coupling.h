@@ -79,6 +79,8 @@ typedef struct fl_coupling {
   uint64_t substeps;          /* coupling substeps recorded */
   uint64_t hold_substeps;     /* hold substeps recorded ("xpbd" order) */
   uint64_t xpbd_substeps;     /* XPBD substeps recorded inside them */
+  uint32_t xpbd_most;         /* the most XPBD substeps a frame its particles' start resolves (placement.h) */
+  double xpbd_far;            /* their largest start coordinate (the warning's figure) */
   fl_coupling_figures figures;
 } fl_coupling;
 
