@@ -192,8 +192,8 @@ FL_STRUCT_BEGIN(fl_xpbd_push)
   float time;       /* at the end of the substep (s) */
   vec3 domain_max;
   float omega;      /* Jacobi over-relaxation: the weight of averaged corrections */
-  uint first;       /* the pass's first element (constraint of a colour) */
-  uint count;       /* the pass's elements (constraints, triangles, bodies, drawn vertices) */
+  uint first;       /* the pass's first element (constraint of a colour); a one-workgroup sweep: 1 backward */
+  uint count;       /* the pass's elements (constraints, triangles, bodies, drawn vertices); a sweep: its colours */
   uint collider_count;
   uint particle_count;
   float inv_hash_cell; /* self-collision: 1 / hash cell size (m^-1) */
@@ -208,7 +208,7 @@ FL_STRUCT_BEGIN(fl_xpbd_push)
   uint integrator;  /* FL_XPBD_EULER, FL_XPBD_BDF2_START (an Euler step that starts BDF2's history) or FL_XPBD_BDF2 */
   float solve_h;    /* the step of the compliance term alpha / solve_h^2: h for Euler, 2 h / 3 for BDF2 */
   uint tri_pairs_per; /* triangle contacts: the pair list's room per particle and per edge (fl_tri_contacts) */
-  uint distance_mode; /* xpbd/distance_gs: FL_DISTANCE_* below (0: the fine solve) */
+  uint distance_mode; /* xpbd/distance_gs and distance_sweep: FL_DISTANCE_* below (0: the fine solve) */
   uint tethers;     /* 1: some particle has tethers, which xpbd/contacts applies first (xpbd/tether.glsl) */
   uint unused_push1; /* to 128 bytes, the guaranteed push-constant size */
   float tri_guard;  /* triangle contacts: the contact guard's bound on every vertex's move in a substep (m), 0: off */

@@ -1,6 +1,6 @@
 // xpbd/gs_sweep.glsl: the main() of a Gauss-Seidel constraint kernel, written
 // once for every family (distance, bend, tet, area). The including kernel
-// includes this before its buffers, declares its Pos buffer FL_GS_COHERENT,
+// includes this before its Pos buffer, which it declares FL_GS_COHERENT,
 // and defines fl_gs_solve(c): constraint c's update (no two constraints of a
 // colour share a particle). Two forms of one sweep, equal bit for bit:
 //   - one dispatch per colour (the default): thread t solves pc.first + t,

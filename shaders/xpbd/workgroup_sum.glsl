@@ -1,4 +1,4 @@
-// xpbd/workgroup_sum.glsl: a deterministic sum over one workgroup of
+// xpbd/workgroup_sum.glsl: a deterministic sum over one workgroup of at most
 // FL_BODY_WORKGROUP invocations (pairwise, in a fixed order), for the kernels
 // that run one workgroup per body or object (body_volume, global_damping).
 #ifndef FL_XPBD_WORKGROUP_SUM_GLSL

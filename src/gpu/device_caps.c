@@ -46,6 +46,14 @@ void fl_device_caps_probe(VkInstance instance, VkPhysicalDevice dev, bool no_asy
       shared_add ? "snow P2G tile (FLURRY_SNOW_P2G=tile): shared-memory float adds"
                  : "snow P2G tile (FLURRY_SNOW_P2G=tile): compare-and-swap on float bits in shared memory",
       "%s", shared_add ? "yes" : "no");
+  bool cpu = props.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  row(out, "device_type",
+      cpu ? "CPU driver: small XPBD families sweep in one workgroup (FLURRY_XPBD_SWEEP), the body pass 64 wide; "
+            "large snow gathers its P2G (FLURRY_SNOW_P2G)"
+          : "GPU: XPBD sweeps one dispatch per colour, the body pass 256 wide; snow P2G through the shared tile",
+      "%s", cpu ? "cpu" : props.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU ? "discrete gpu"
+                          : props.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU ? "integrated gpu"
+                                                                                                  : "other");
   row(out, "subgroup_size", "no kernel uses subgroup operations: any size works", "%u", subgroup.subgroupSize);
 
   char wg_path[160];

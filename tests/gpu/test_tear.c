@@ -3,7 +3,8 @@
  * tear_strain on a jittered sheet, with the same strains; and a sheet held at
  * two edges and pushed through by a ball tears within a second, its GPU state
  * (each particle's inverse mass) agreeing with the CPU topology, every drawn
- * edge held by a constraint, the mass conserved, under validation; a
+ * edge held by a constraint, the mass conserved, the colour offsets the
+ * one-workgroup sweep reads (xpbd/gs_sweep.glsl) the recoloured CPU's, under validation; a
  * pressurized balloon poked by a small ball tears, loses its pressure, and its
  * volume falls below the untorn one's. */
 #include "gpu_fixture.h"
@@ -118,6 +119,20 @@ static void pushed_sheet_tears(fl_gpu *gpu)
       for (int e = 0; e < 3; e++)
         ENSURE(fl_tear_has_distance(b, b->triangles[3 * t + e], b->triangles[3 * t + (e + 1) % 3]));
     ENSURE(fl_xpbd_colouring_valid(b));
+    /* The sweep's colour offsets on the GPU are the recoloured ones (uploaded with the topology; a
+     * tear collected in the last frame is uploaded by the next). */
+    const fl_xpbd_family *gf[] = {&s->distance, &s->bend};
+    const fl_constraint_family *cf[] = {&b->distance, &b->bend};
+    for (int k = 0; k < 2 && !s->tear.upload; k++) {
+      uint32_t offsets[FL_XPBD_MAX_COLOURS + 1];
+      ENSURE(fl_buffer_readback(gpu, &gf[k]->colours, 0, offsets, (cf[k]->color_count + 1) * 4ull));
+      for (uint32_t c = 0; c <= cf[k]->color_count; c++)
+        ENSURE_MSG(offsets[c] == cf[k]->color_offsets[c], "family %d colour %u: %u on the GPU, %u on the CPU", k,
+                   (unsigned)c, (unsigned)offsets[c], (unsigned)cf[k]->color_offsets[c]);
+    }
+    printf("  colour offsets %s (distance %u colours, %u records)\n",
+           s->tear.upload ? "not compared: a tear waits for the next frame" : "equal on the GPU and the CPU",
+           (unsigned)b->distance.color_count, (unsigned)b->distance.count);
   }
   free(x);
   free(v);

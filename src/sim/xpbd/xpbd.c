@@ -604,13 +604,12 @@ typedef struct {
  * small workgroup is cheaper there (docs/PERFORMANCE.md, "One workgroup per sweep"). */
 #define GS_SWEEP_WORKGROUP 16
 
-
 static void solve_family_coloring(const fl_xpbd_system *s, fl_rec *r, const family_kernels *k,
                                   const fl_xpbd_family *gf, const fl_constraint_family *f, const fl_xpbd_push *push,
                                   bool backward)
 {
   bind_choice c = {.family = gf, .first = &gf->first, .items = &gf->items};
-  if (f->count <= s->sweep_max) {
+  if (f->count && f->count <= s->sweep_max) {
     const fl_buffer *table[FL_XPBD_B_COUNT];
     fill_table(s, &c, table);
     fl_xpbd_push p = *push;
