@@ -38,6 +38,7 @@
 #define HEADLESS_DEFAULT_FRAMES 240
 #define DEFAULT_SCREENSHOT "flurry-screenshot.png" /* headless, with no --frames, --screenshot or --record */
 #define BENCH_DEFAULT_FRAMES 120
+#define PROFILE_DETAIL_LLVMPIPE 4 /* llvmpipe times the passes in one frame of this many (docs/PROFILING.md) */
 
 typedef struct {
   fl_options opt;
@@ -183,6 +184,11 @@ static bool setup(fl_app *app)
   if (o->trace && !fl_trace_open(&app->gpu, o->trace, &app->trace)) return false;
   fl_renderdoc_attach();
   app->prof.trace = app->trace;
+  /* On llvmpipe each timestamp makes the rasterizer threads flush (gpu.h, timestamp_needs_flush): timing
+   * every pass of every frame cost a quarter of the frame. There the passes are timed in one frame of
+   * PROFILE_DETAIL_LLVMPIPE, the frame itself in every one; --trace and FLURRY_PROFILE_EVERY time as asked. */
+  app->prof.detail_every = fl_env_get()->profile_every ? (uint32_t)fl_env_get()->profile_every
+                           : app->gpu.timestamp_needs_flush && !app->trace ? PROFILE_DETAIL_LLVMPIPE : 1;
   if (!switch_world(app, &scene, o->scene)) return false;
   char title[128];
   snprintf(title, sizeof title, "flurry - %s", app->scene.name);
@@ -419,6 +425,7 @@ static bool frame(fl_app *app, bool *keep_going)
   uint64_t record_start = fl_trace_cpu_now_ns();
   if (!fl_frames_begin(&app->gpu, &app->frames, &compute, &graphics)) return false;
   fl_profiler_reset(&app->prof, slot, FL_QUEUE_COMPUTE, compute);
+  fl_profiler_mark(&app->prof, slot, FL_QUEUE_COMPUTE, compute); /* the frame's start, timed or not */
   fl_rec sim = fl_world_rec(app->world, compute, &app->prof, slot);
   if (!fl_world_record_frame(app->world, &sim, !app->paused || step)) return false;
 
@@ -456,6 +463,7 @@ static bool frame(fl_app *app, bool *keep_going)
       app->marker_count + (app->windowed && fl_world_holding(app->world) && app->window.grabbing ? 1 : 0);
   fl_renderer_record(&app->renderer, graphics, slot, app->targets.framebuffers[app->windowed ? image : 0],
                      app->targets.extent, &uniforms, views, view_count, NULL, &app->prof);
+  fl_profiler_mark(&app->prof, slot, FL_QUEUE_GRAPHICS, graphics); /* and its end */
 
   bool last = app->frame_limit > 0 && (int64_t)app->frames_drawn + 1 >= app->frame_limit;
   char path[600] = "";

@@ -50,9 +50,11 @@ void fl_overlay_text_build(char *out, size_t size, const fl_scene *scene, const 
 
 void fl_overlay_text_print_bench(const fl_profiler *prof, const fl_report_info *info, fl_world *world)
 {
-  printf("bench: %llu frames, %llu particles, copy ceiling %.2f GB/s (%.1f MiB buffers)\n",
-         (unsigned long long)info->frames, (unsigned long long)fl_world_particle_count(world), info->ceiling_gbps,
-         info->ceiling_bytes / 1048576.0);
+  char timed[64] = ""; /* llvmpipe times the passes in one frame of 4 (docs/PROFILING.md) */
+  if (prof->detail_every > 1) snprintf(timed, sizeof timed, " (passes timed in 1 of %u)", prof->detail_every);
+  printf("bench: %llu frames%s, %llu particles, copy ceiling %.2f GB/s (%.1f MiB buffers)\n",
+         (unsigned long long)info->frames, timed, (unsigned long long)fl_world_particle_count(world),
+         info->ceiling_gbps, info->ceiling_bytes / 1048576.0);
   fl_material_summary sums[8];
   int n = fl_world_summaries(world, prof, true, sums, 8);
   for (int i = 0; i < n; i++)

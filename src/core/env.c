@@ -110,7 +110,8 @@ bool fl_env_load(void)
   return env_int("FLURRY_WORKGROUP_SIZE", 1, 1024, &g_env.workgroup_size) &&
          env_int("FLURRY_RESIZE_AT_FRAME", 0, INT64_MAX, &g_env.resize_at_frame) &&
          env_int("FLURRY_RENDERDOC_FRAME", 0, INT64_MAX, &g_env.renderdoc_frame) &&
-         env_int("FLURRY_FENCE_TIMEOUT_MS", 1, 3600 * 1000, &g_env.fence_timeout_ms) && check_log() &&
+         env_int("FLURRY_FENCE_TIMEOUT_MS", 1, 3600 * 1000, &g_env.fence_timeout_ms) &&
+         env_int("FLURRY_PROFILE_EVERY", 1, 1000, &g_env.profile_every) && check_log() &&
          check_snow_p2g() && check_xpbd_sweep() &&
          check_data_dir() && check_pipeline_cache();
 }

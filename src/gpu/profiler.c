@@ -29,6 +29,8 @@ bool fl_profiler_create(fl_gpu *gpu, fl_profiler *p)
   memset(p, 0, sizeof *p);
   p->gpu = gpu;
   p->enabled = true;
+  p->detail_every = 1;
+  for (uint32_t s = 0; s < FL_GPU_FRAMES_IN_FLIGHT; s++) p->detail[s] = true;
   p->period_ns = gpu->props.limits.timestampPeriod;
   for (int q = 0; q < 2; q++) {
     uint32_t bits = gpu->timestamp_valid_bits[q];
@@ -95,6 +97,8 @@ void fl_profiler_reset(fl_profiler *p, uint32_t slot, fl_queue_role queue, VkCom
   fl_query_set *set = &p->sets[slot][queue];
   set->used = 0;
   set->dropped = 0;
+  if (queue == FL_QUEUE_COMPUTE)
+    p->detail[slot] = p->detail_every <= 1 || p->frames_begun++ % p->detail_every == 0;
   if (!p->can_time[queue]) return;
   if (p->wanted[queue] > set->capacity && !query_set_resize(p, set, p->wanted[queue], slot, queue)) {
     fl_warn("profiler: %s", fl_error_message());
@@ -105,20 +109,12 @@ void fl_profiler_reset(fl_profiler *p, uint32_t slot, fl_queue_role queue, VkCom
   p->pending[slot] = true;
 }
 
-int fl_profiler_begin(fl_profiler *p, uint32_t slot, fl_queue_role queue, VkCommandBuffer cmd,
-                      const char *name, uint64_t bytes)
+/* The scope_stat of a mark (fl_profiler_mark): no stat, it only bounds the frame. */
+#define MARK (-1)
+
+/* Opens the slot's next scope for `stat` (the caller checked the room). */
+static int open_scope(fl_profiler *p, fl_query_set *set, fl_queue_role queue, VkCommandBuffer cmd, int stat)
 {
-  if (!p) return -1; /* untimed recording (load-time passes) */
-  fl_query_set *set = &p->sets[slot][queue];
-  if (!p->enabled || !p->can_time[queue] || !set->pool) return -1;
-  if (set->used >= set->capacity) { /* this frame loses the scope; the pool grows at the next reset */
-    set->dropped++;
-    if (p->wanted[queue] < set->capacity + set->dropped) p->wanted[queue] = set->capacity + set->dropped;
-    return -1;
-  }
-  int stat = stat_index(p, name, queue);
-  if (stat < 0) return -1;
-  p->stats[stat].bytes = bytes;
   uint32_t k = set->used++;
   set->scope_stat[k] = stat;
   if (queue == FL_QUEUE_COMPUTE) /* graphics scopes sit inside render passes: no barriers there */
@@ -126,6 +122,39 @@ int fl_profiler_begin(fl_profiler *p, uint32_t slot, fl_queue_role queue, VkComm
   else
     vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, set->pool, 2 * k);
   return (int)k;
+}
+
+/* The set to time a scope in, or NULL (disabled, untimed queue, no room: then the pool grows). */
+static fl_query_set *room(fl_profiler *p, uint32_t slot, fl_queue_role queue)
+{
+  fl_query_set *set = &p->sets[slot][queue];
+  if (!p->enabled || !p->can_time[queue] || !set->pool) return NULL;
+  if (set->used >= set->capacity) { /* this frame loses the scope; the pool grows at the next reset */
+    set->dropped++;
+    if (p->wanted[queue] < set->capacity + set->dropped) p->wanted[queue] = set->capacity + set->dropped;
+    return NULL;
+  }
+  return set;
+}
+
+void fl_profiler_mark(fl_profiler *p, uint32_t slot, fl_queue_role queue, VkCommandBuffer cmd)
+{
+  fl_query_set *set = p ? room(p, slot, queue) : NULL;
+  if (!set) return;
+  int k = open_scope(p, set, queue, cmd, MARK);
+  vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, set->pool, 2 * (uint32_t)k + 1);
+}
+
+int fl_profiler_begin(fl_profiler *p, uint32_t slot, fl_queue_role queue, VkCommandBuffer cmd,
+                      const char *name, uint64_t bytes)
+{
+  if (!p || !p->detail[slot]) return -1; /* untimed recording (load-time passes), or a frame that times none */
+  fl_query_set *set = room(p, slot, queue);
+  if (!set) return -1;
+  int stat = stat_index(p, name, queue);
+  if (stat < 0) return -1;
+  p->stats[stat].bytes = bytes;
+  return open_scope(p, set, queue, cmd, stat);
 }
 
 void fl_profiler_end(fl_profiler *p, uint32_t slot, fl_queue_role queue, VkCommandBuffer cmd, int scope)
@@ -189,10 +218,11 @@ void fl_profiler_collect(fl_profiler *p, uint32_t slot)
       if (begin < first) first = begin;
       if (end > last) last = end;
       int stat = set->scope_stat[k];
+      any = true;
+      if (stat == MARK) continue; /* it only bounds the frame */
       fl_trace_gpu(p->trace, p->stats[stat].name, q, frame, begin, end, p->stats[stat].bytes);
       frame_sum[stat] += ms;
       frame_exec[stat]++;
-      any = true;
     }
   }
   for (uint32_t i = 0; i < cap; i++)
@@ -209,6 +239,7 @@ void fl_profiler_collect(fl_profiler *p, uint32_t slot)
 void fl_profiler_clear(fl_profiler *p)
 {
   for (uint32_t i = 0; i < p->stat_count; i++) p->stats[i].count = 0;
+  p->frames_begun = 0;
 }
 
 void fl_profiler_forget(fl_profiler *p)
@@ -220,6 +251,7 @@ void fl_profiler_forget(fl_profiler *p)
   for (uint32_t i = 0; i < p->stat_count; i++) free(p->stats[i].samples_ms);
   p->stat_count = 0;
   p->frame_stat = -1;
+  p->frames_begun = 0;
 }
 
 static int cmp_double(const void *a, const void *b)

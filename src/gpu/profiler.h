@@ -54,6 +54,12 @@ typedef struct {
   uint32_t *scratch_exec;
   uint32_t scratch_ts_capacity, scratch_stat_capacity;
   bool enabled;          /* false: scopes record nothing (e.g. while benchmarking a ceiling) */
+  uint32_t detail_every; /* the passes are timed in one frame of this many (1, the default: every frame);
+                          * the frame's marks (fl_profiler_mark) every frame. On llvmpipe a timestamp
+                          * makes the rasterizer threads flush, a quarter of a frame's time when
+                          * every pass of every frame is timed (docs/PROFILING.md) */
+  uint64_t frames_begun; /* frames whose compute reset was recorded since the last clear */
+  bool detail[FL_GPU_FRAMES_IN_FLIGHT]; /* the slot's frame times its passes */
   fl_trace *trace;       /* --trace: every collected scope also goes there (NULL: none) */
   uint64_t frames_collected; /* frames whose timestamps were read, in order: the trace's frame numbers */
 } fl_profiler;
@@ -63,7 +69,8 @@ typedef struct {
  * that slot's next reset (after its fence), so later frames are complete. */
 bool fl_profiler_create(fl_gpu *gpu, fl_profiler *p);
 void fl_profiler_destroy(fl_profiler *p);
-/* Resets the slot's queries for `queue`; record first in that queue's command buffer. */
+/* Resets the slot's queries for `queue`; record first in that queue's command buffer. The
+ * compute queue's reset begins a frame: it decides whether that frame times its passes (detail_every). */
 void fl_profiler_reset(fl_profiler *p, uint32_t slot, fl_queue_role queue, VkCommandBuffer cmd);
 /* Opens a named scope; `bytes` is what the pass must move (for GB/s). Returns a scope id, or -1
  * (p NULL: recording untimed, and fl_profiler_end accepts it too). */
@@ -71,9 +78,12 @@ int fl_profiler_begin(fl_profiler *p, uint32_t slot, fl_queue_role queue, VkComm
                       const char *name, uint64_t bytes);
 /* Closes the scope opened by fl_profiler_begin. */
 void fl_profiler_end(fl_profiler *p, uint32_t slot, fl_queue_role queue, VkCommandBuffer cmd, int scope);
+/* One timestamp that only bounds the frame ("frame": its earliest to its latest timestamp), written
+ * in every frame, timed or not: record one first in the frame and one last. */
+void fl_profiler_mark(fl_profiler *p, uint32_t slot, fl_queue_role queue, VkCommandBuffer cmd);
 /* Reads the slot's results (call after its fence signalled) and adds them to the statistics. */
 void fl_profiler_collect(fl_profiler *p, uint32_t slot);
-/* Forgets all samples (e.g. after a warm-up). */
+/* Forgets all samples (e.g. after a warm-up); the next frame times its passes. */
 void fl_profiler_clear(fl_profiler *p);
 /* Forgets every stat, names included, and the slots' uncollected results (call
  * with no frame in flight, e.g. when the scene changes: the old passes vanish). */

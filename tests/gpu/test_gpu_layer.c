@@ -324,6 +324,40 @@ static void profiler_body(fl_gpu *gpu)
 }
 FL_GPU_TEST(test_profiler, profiler_body)
 
+/* detail_every 4 (llvmpipe's, app.c): of 9 frames, frames 0, 4 and 8 time the pass and every frame
+ * gets a "frame" sample from its two marks alone, which add no stat; after a clear the next frame
+ * times its pass again; detail_every 1 times every frame. */
+static void profiler_detail_body(fl_gpu *gpu)
+{
+  fl_profiler prof;
+  ENSURE(fl_profiler_create(gpu, &prof));
+  ENSURE(prof.detail_every == 1);
+  prof.detail_every = 4;
+  for (int f = 0; f < 12; f++) {
+    if (f == 9) fl_profiler_clear(&prof);
+    VkCommandBuffer cmd;
+    ENSURE(fl_gpu_begin_once(gpu, &cmd));
+    fl_profiler_reset(&prof, 0, FL_QUEUE_COMPUTE, cmd);
+    fl_profiler_mark(&prof, 0, FL_QUEUE_COMPUTE, cmd);
+    int scope = fl_profiler_begin(&prof, 0, FL_QUEUE_COMPUTE, cmd, "test/pass", 16);
+    ENSURE_MSG((scope >= 0) == (f % 4 == 0 || f == 9), "frame %d: scope %d", f, scope);
+    fl_profiler_end(&prof, 0, FL_QUEUE_COMPUTE, cmd, scope);
+    fl_profiler_reset(&prof, 0, FL_QUEUE_GRAPHICS, cmd);
+    fl_profiler_mark(&prof, 0, FL_QUEUE_GRAPHICS, cmd);
+    ENSURE(fl_gpu_end_once(gpu, cmd));
+    fl_profiler_collect(&prof, 0);
+    const fl_profile_stat *pass = fl_profiler_find(&prof, "test/pass"), *frame = fl_profiler_find(&prof, "frame");
+    ENSURE(pass && frame);
+    uint32_t want_pass = f < 9 ? (uint32_t)f / 4 + 1 : 1, want_frame = f < 9 ? (uint32_t)f + 1 : (uint32_t)f - 8;
+    ENSURE_MSG(pass->count == want_pass && frame->count == want_frame, "after frame %d: %u pass, %u frame samples",
+               f, pass->count, frame->count);
+    ENSURE(frame->last_ms >= 0 && isfinite(frame->last_ms));
+  }
+  ENSURE(prof.stat_count == 2); /* the marks add no stat of their own */
+  fl_profiler_destroy(&prof);
+}
+FL_GPU_TEST(test_profiler_detail, profiler_detail_body)
+
 /* A frame with more scopes than the pool holds loses the excess once; the
  * pool grows at the slot's next reset and later frames count every scope. */
 static void profiler_growth_body(fl_gpu *gpu)
@@ -451,6 +485,7 @@ static const fl_test_case cases[] = {
     {"copy_ceiling", test_copy_ceiling},
     {"profiler", test_profiler},
     {"profiler_growth", test_profiler_growth},
+    {"profiler_detail", test_profiler_detail},
     {"validation_counts", test_validation_counts},
     {"once_reuse", test_once_reuse},
     {"rec_bind_once", test_rec_bind_once},
