@@ -134,8 +134,8 @@ static bool suggest_shape(char *out, size_t size, const fl_scene *s, bool sphere
 /* Snow is sampled only inside sim.domain (sim/mpm/snow_build.c clips its shape to it) and clamped into
  * it every step (sim/mpm/snow_spec.h, G2P), so a shape past a wall lost the snow beyond it in silence,
  * where every other material's object refuses to start outside (sim/common/placement.h). A shape may
- * touch a wall (a block flush on the ground), give or take float rounding, not more. Meshes are not
- * checked here: their bounds need the file. */
+ * touch a wall (a block flush on the ground), give or take float rounding, not more. Meshes are
+ * checked where their file is read (sim/mpm/snow_build.c, snow_mesh_inside). */
 static bool check_snow_inside(const fl_jr *objects, const fl_scene *s, uint32_t i)
 {
   const fl_scene_object *o = &s->objects[i];

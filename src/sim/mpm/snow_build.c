@@ -62,6 +62,31 @@ typedef struct {
   uint64_t kept;
 } lattice;
 
+/* A snow mesh (its bounds lo..hi, placed) must lie inside sim.domain, as a sphere or box must
+ * (scene_check.c checks those at load; a mesh's bounds need the file): snow is seeded and kept only
+ * inside, so the part past a wall was lost in silence. It may touch a wall, give or take float
+ * rounding (1e-6 m per metre of its coordinates). */
+static bool snow_mesh_inside(const fl_snow_desc *d, const fl_sim_desc *sim, const char *name, const float lo[3],
+                             const float hi[3])
+{
+  double out = 0.0;
+  int axis = 0, upper = 0;
+  for (int a = 0; a < 3; a++) {
+    double below = (double)sim->domain_min[a] - lo[a], above = (double)hi[a] - sim->domain_max[a];
+    double reach = fmax(fabs((double)lo[a]), fabs((double)hi[a]));
+    if (below > out && below > 1e-6 * (1.0 + fmax(reach, fabs((double)sim->domain_min[a])))) out = below, axis = a, upper = 0;
+    if (above > out && above > 1e-6 * (1.0 + fmax(reach, fabs((double)sim->domain_max[a])))) out = above, axis = a, upper = 1;
+  }
+  if (!(out > 0.0)) return true;
+  return fl_error_set("snow \"%s\" starts outside sim.domain: its mesh %s (scale %g, center [%g, %g, %g]) spans "
+                      "[%g, %g, %g]..[%g, %g, %g], %g m past sim.domain.%s[%d] = %g, and the snow beyond it would be "
+                      "lost (it is seeded and kept only inside); move center, lower scale or grow sim.domain",
+                      name, d->path, (double)d->scale, (double)d->center[0], (double)d->center[1],
+                      (double)d->center[2], (double)lo[0], (double)lo[1], (double)lo[2], (double)hi[0],
+                      (double)hi[1], (double)hi[2], out, upper ? "max" : "min", axis,
+                      (double)(upper ? sim->domain_max[axis] : sim->domain_min[axis]));
+}
+
 static bool snow_lattice(const fl_snow_desc *d, const fl_sim_desc *sim, const char *name, lattice *out)
 {
   memset(out, 0, sizeof *out);
@@ -74,6 +99,10 @@ static bool snow_lattice(const fl_snow_desc *d, const fl_sim_desc *sim, const ch
   }
   float lo[3], hi[3];
   fl_solid_bounds(&solid, lo, hi);
+  if (d->shape == FL_SNOW_SHAPE_MESH && !snow_mesh_inside(d, sim, name, lo, hi)) {
+    fl_cpu_mesh_free(&mesh);
+    return false;
+  }
   out->s = d->grid_spacing / cbrt((double)d->particles_per_cell);
   uint64_t points = 1;
   for (int a = 0; a < 3; a++) {
