@@ -186,9 +186,11 @@ static bool setup(fl_app *app)
   app->prof.trace = app->trace;
   /* On llvmpipe each timestamp makes the rasterizer threads flush (gpu.h, timestamp_needs_flush): timing
    * every pass of every frame cost a quarter of the frame. There the passes are timed in one frame of
-   * PROFILE_DETAIL_LLVMPIPE, the frame itself in every one; --trace and FLURRY_PROFILE_EVERY time as asked. */
-  app->prof.detail_every = fl_env_get()->profile_every ? (uint32_t)fl_env_get()->profile_every
-                           : app->gpu.timestamp_needs_flush && !app->trace ? PROFILE_DETAIL_LLVMPIPE : 1;
+   * PROFILE_DETAIL_LLVMPIPE, the frame itself in every one; --trace times every frame (its file shows
+   * every pass of every frame), FLURRY_PROFILE_EVERY as asked. */
+  app->prof.detail_every = app->trace                     ? 1
+                           : fl_env_get()->profile_every ? (uint32_t)fl_env_get()->profile_every
+                           : app->gpu.timestamp_needs_flush ? PROFILE_DETAIL_LLVMPIPE : 1;
   if (!switch_world(app, &scene, o->scene)) return false;
   char title[128];
   snprintf(title, sizeof title, "flurry - %s", app->scene.name);
@@ -430,6 +432,7 @@ static bool frame(fl_app *app, bool *keep_going)
   if (!fl_world_record_frame(app->world, &sim, !app->paused || step)) return false;
 
   fl_profiler_reset(&app->prof, slot, FL_QUEUE_GRAPHICS, graphics);
+  fl_profiler_mark(&app->prof, slot, FL_QUEUE_GRAPHICS, graphics); /* the frame's start where compute cannot time */
   /* On one queue this barrier also orders the simulation before the drawing; with two
    * queues (or their emulation, gpu.h) only the sim timeline wait does. */
   if (!app->gpu.emulate_async) fl_cmd_compute_to_draw_barrier(graphics);

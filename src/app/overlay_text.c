@@ -62,6 +62,7 @@ void fl_overlay_text_print_bench(const fl_profiler *prof, const fl_report_info *
   printf("%-22s %10s %10s %8s %10s\n", "pass", "median ms", "GB/s", "ceiling", "bytes/exec");
   for (uint32_t i = 0; i < prof->stat_count; i++) {
     const fl_profile_stat *st = &prof->stats[i];
+    if (!st->count) continue; /* not timed in the measured frames (the report leaves it out too) */
     fl_stat_summary s = fl_profile_summary(st);
     double gbps = st->bytes && s.median > 0 ? (double)st->bytes * st->executions / (s.median * 1e6) : 0;
     if (st->bytes)

@@ -67,6 +67,7 @@ static void add_timings(cJSON *report, const fl_profiler *prof, const fl_report_
   double sim_ms = 0;
   for (uint32_t i = 0; i < prof->stat_count; i++) {
     const fl_profile_stat *st = &prof->stats[i];
+    if (!st->count) continue; /* not timed in the measured frames (it ran in the warm-up, or in untimed frames) */
     fl_stat_summary s = fl_profile_summary(st);
     cJSON *t = cJSON_AddObjectToObject(timings, st->name);
     cJSON_AddNumberToObject(t, "mean", s.mean);

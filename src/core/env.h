@@ -12,7 +12,7 @@ typedef struct {
   int64_t fence_timeout_ms; /* FLURRY_FENCE_TIMEOUT_MS: how long a frame may take (tests lower it); 10000 */
   int snow_p2g;             /* FLURRY_SNOW_P2G: 0 unset (the device decides), 1 "tile", 2 "direct", 3 "gather" */
   int64_t profile_every;    /* FLURRY_PROFILE_EVERY: time the passes in one frame of N, 1..1000; 0 when unset
-                             * (every frame, one in 4 on llvmpipe: app.c) */
+                             * (every frame, one in 4 on llvmpipe; --trace always every frame: app.c) */
   int xpbd_sweep;           /* FLURRY_XPBD_SWEEP: 0 unset (the device decides), 1 "colours", 2 "workgroup" */
   bool fence_timeout_set;   /* FLURRY_FENCE_TIMEOUT_MS was given: it bounds headless and --bench frames too,
                              * which otherwise wait as long as a slow device needs */

@@ -18,7 +18,7 @@ typedef struct {
   char name[48];
   fl_queue_role queue;
   uint64_t bytes;        /* bytes the pass must move per execution (0 = not counted) */
-  uint32_t executions;   /* executions per frame in the latest frame (substeps) */
+  uint32_t executions;   /* executions per frame in the latest timed frame (substeps) */
   double *samples_ms;    /* per frame: the sum over that frame's executions */
   uint32_t count, capacity;
   double last_ms;

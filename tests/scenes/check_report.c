@@ -4,6 +4,7 @@
  *        check_report KANG.json --kang (the --experiment kang report)
  * (--diverges: the mass_spring object NAME was reset at least once; --holds: never)
  *        check_report REPORT.json --trace TRACE.json (the same run's --trace: check_trace.c)
+ *        check_report REPORT.json --samples NAME N (timings_ms.NAME has N samples: the profiler's timed frames)
  *        check_report REPORT.json --figure11 (the balloons scene: worst_volume_loss has none,
  *        global and local; global and local below 2 %, none above 10 % and 5x both;
  *        every body object has its volume fields)
@@ -357,6 +358,16 @@ int main(int argc, char **argv)
         cJSON_Delete(trace);
         free(trace_text);
       }
+    /* --samples NAME N: the stat NAME was timed in N of the measured frames (docs/PROFILING.md). */
+    for (int i = 2; i + 2 < argc; i++) {
+      if (strcmp(argv[i], "--samples") != 0) continue;
+      const cJSON *timings = need(r, "timings_ms", is_object);
+      const cJSON *t = timings ? cJSON_GetObjectItemCaseSensitive(timings, argv[i + 1]) : NULL;
+      const cJSON *n = t ? need(t, "samples", is_number) : NULL;
+      CHECK(t, "no stat %s in timings_ms", argv[i + 1]);
+      if (n) CHECK(n->valuedouble == atof(argv[i + 2]), "%s: %g samples, expected %s", argv[i + 1], n->valuedouble,
+                   argv[i + 2]);
+    }
     if (bench) {
       const cJSON *c = need(r, "ceiling", is_object);
       const cJSON *g = c ? need(c, "copy_gbps", is_number) : NULL;
