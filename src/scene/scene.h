@@ -340,5 +340,10 @@ bool fl_scene_parse(const char *json_text, const char *source, const char *const
                     int override_count, fl_scene *out);
 /* Writes the built-in scene names (one per line, with the file's "name") to stdout. */
 bool fl_scene_list_builtin(void);
+/* How far the box lo..hi sticks out of sim.domain past its farthest wall, beyond float rounding:
+ * coordinates and walls are floats, so a shape written flush on a wall may sit out by a few of their
+ * last bits (about 1e-6 m per metre of its coordinates). 0 when inside; *axis and *upper name the wall
+ * (the snow checks: a sphere or box at load, scene_check.c; a mesh at its build, snow_build.c). */
+double fl_scene_box_outside(const fl_sim_desc *sim, const double lo[3], const double hi[3], int *axis, int *upper);
 /* The type name used in JSON and reports ("particles", "collider", ...). */
 const char *fl_object_type_name(fl_object_type type);

@@ -86,21 +86,25 @@ static bool check_snow_size(const fl_jr *objects, const cJSON *root, const fl_sc
                     "write one of at most %g (a scene's snow objects share it)", (double)d->grid_spacing, width, fits);
 }
 
-/* How far a snow sphere or box (half-widths e about c, floats as the scene stores them) sticks out of
- * sim.domain past its farthest wall, beyond float rounding: center, size and walls are floats, so a
- * shape written flush on a wall may sit out by a few of their last bits (about 1e-6 m per metre of
- * its coordinates). 0 when inside; *axis and *upper name the wall. */
-static double snow_out(const fl_scene *s, const float c[3], const float e[3], int *axis, int *upper)
+double fl_scene_box_outside(const fl_sim_desc *sim, const double lo[3], const double hi[3], int *axis, int *upper)
 {
-  const float *lo = s->sim.domain_min, *hi = s->sim.domain_max;
+  const float *dl = sim->domain_min, *dh = sim->domain_max;
   double out = 0.0;
   for (int a = 0; a < 3; a++) {
-    double below = (double)lo[a] - ((double)c[a] - e[a]), above = ((double)c[a] + e[a]) - hi[a];
-    double reach = fabs((double)c[a]) + e[a];
-    if (below > out && below > 1e-6 * (1.0 + fmax(reach, fabs((double)lo[a])))) out = below, *axis = a, *upper = 0;
-    if (above > out && above > 1e-6 * (1.0 + fmax(reach, fabs((double)hi[a])))) out = above, *axis = a, *upper = 1;
+    double below = (double)dl[a] - lo[a], above = hi[a] - dh[a], reach = fmax(fabs(lo[a]), fabs(hi[a]));
+    if (below > out && below > 1e-6 * (1.0 + fmax(reach, fabs((double)dl[a])))) out = below, *axis = a, *upper = 0;
+    if (above > out && above > 1e-6 * (1.0 + fmax(reach, fabs((double)dh[a])))) out = above, *axis = a, *upper = 1;
   }
   return out;
+}
+
+/* How far a snow sphere or box (half-widths e about c, floats as the scene stores them) sticks out of
+ * sim.domain (fl_scene_box_outside). */
+static double snow_out(const fl_scene *s, const float c[3], const float e[3], int *axis, int *upper)
+{
+  double lo[3], hi[3];
+  for (int a = 0; a < 3; a++) lo[a] = (double)c[a] - e[a], hi[a] = (double)c[a] + e[a];
+  return fl_scene_box_outside(&s->sim, lo, hi, axis, upper);
 }
 
 /* Appends a suggested shape, the center (with_c) and/or the size (with_e) of c and e, to out: each

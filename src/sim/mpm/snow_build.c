@@ -65,18 +65,13 @@ typedef struct {
 /* A snow mesh (its bounds lo..hi, placed) must lie inside sim.domain, as a sphere or box must
  * (scene_check.c checks those at load; a mesh's bounds need the file): snow is seeded and kept only
  * inside, so the part past a wall was lost in silence. It may touch a wall, give or take float
- * rounding (1e-6 m per metre of its coordinates). */
+ * rounding (fl_scene_box_outside, the load check's measure). */
 static bool snow_mesh_inside(const fl_snow_desc *d, const fl_sim_desc *sim, const char *name, const float lo[3],
                              const float hi[3])
 {
-  double out = 0.0;
+  double box_lo[3] = {lo[0], lo[1], lo[2]}, box_hi[3] = {hi[0], hi[1], hi[2]};
   int axis = 0, upper = 0;
-  for (int a = 0; a < 3; a++) {
-    double below = (double)sim->domain_min[a] - lo[a], above = (double)hi[a] - sim->domain_max[a];
-    double reach = fmax(fabs((double)lo[a]), fabs((double)hi[a]));
-    if (below > out && below > 1e-6 * (1.0 + fmax(reach, fabs((double)sim->domain_min[a])))) out = below, axis = a, upper = 0;
-    if (above > out && above > 1e-6 * (1.0 + fmax(reach, fabs((double)sim->domain_max[a])))) out = above, axis = a, upper = 1;
-  }
+  double out = fl_scene_box_outside(sim, box_lo, box_hi, &axis, &upper);
   if (!(out > 0.0)) return true;
   return fl_error_set("snow \"%s\" starts outside sim.domain: its mesh %s (scale %g, center [%g, %g, %g]) spans "
                       "[%g, %g, %g]..[%g, %g, %g], %g m past sim.domain.%s[%d] = %g, and the snow beyond it would be "
